@@ -1,0 +1,3 @@
+module github.com/goiree/goiree/compiler
+
+go 1.26

@@ -1,0 +1,5 @@
+module github.com/goiree/goiree/runtime
+
+go 1.26
+
+require github.com/google/flatbuffers v25.2.10+incompatible // indirect

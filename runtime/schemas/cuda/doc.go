@@ -1,0 +1,21 @@
+// Package cuda holds the Go code flatc generates from
+// cuda_executable_def.fbs, the payload of a "cuda-nvptx-fb" executable:
+// entry points, block sizes, shared memory sizes and the PTX image.
+//
+// The generated accessors do no bounds checking and panic on malformed
+// input: verify a buffer with
+// github.com/goiree/goiree/runtime/schemas/fbverify before reading it.
+package cuda
+
+import _ "embed"
+
+// Schema is the text of cuda_executable_def.fbs.
+//
+//go:embed cuda_executable_def.fbs
+var Schema string
+
+// FileIdentifier is the FlatBuffers file identifier of a CUDA payload.
+const FileIdentifier = "CUDA"
+
+// Format is the HAL executable format string of a CUDA payload.
+const Format = "cuda-nvptx-fb"

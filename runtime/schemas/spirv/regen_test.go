@@ -1,0 +1,15 @@
+package spirv
+
+import (
+	"embed"
+	"testing"
+
+	"github.com/goiree/goiree/runtime/schemas/internal/regen"
+)
+
+//go:embed *.go *.fbs
+var checkedIn embed.FS
+
+func TestGeneratedCodeIsCurrent(t *testing.T) {
+	regen.Check(t, checkedIn, "spirv_executable_def.fbs", "spirv")
+}

@@ -1,0 +1,307 @@
+package bufferfmt
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/runtime/hal"
+)
+
+// Expected strings below were produced by glibc's printf("%G").
+func TestFormatG(t *testing.T) {
+	tests := []struct {
+		in   float64
+		want string
+	}{
+		{96, "96"},
+		{math.Copysign(0, -1), "-0"},
+		{0, "0"},
+		{1.5, "1.5"},
+		{1e10, "1E+10"},
+		{1.23456789e-05, "1.23457E-05"},
+		{0.0001, "0.0001"},
+		{1e-05, "1E-05"},
+		{123456, "123456"},
+		{1234567, "1.23457E+06"},
+		{999999.5, "1E+06"},
+		{999999.4, "999999"},
+		{0.1, "0.1"},
+		{1.0 / 3, "0.333333"},
+		{2.5e-300, "2.5E-300"},
+		{math.MaxFloat64, "1.79769E+308"},
+		{5e-324, "4.94066E-324"},
+		{100000, "100000"},
+		{1e6, "1E+06"},
+		{-42.125, "-42.125"},
+		{0.000123456789, "0.000123457"},
+		{3.14159265, "3.14159"},
+		{65504, "65504"},
+		{float64(float32(0.1)), "0.1"},
+		{9.9999949e-05, "9.99999E-05"},
+		{9.99995e-05, "9.99995E-05"},
+		{0.5, "0.5"},
+		{2.5, "2.5"},
+		{1e100, "1E+100"},
+		{123.456e20, "1.23456E+22"},
+		{math.Inf(1), "INF"},
+		{math.Inf(-1), "-INF"},
+		{math.NaN(), "NAN"},
+		{math.Copysign(math.NaN(), -1), "-NAN"},
+	}
+	for _, tc := range tests {
+		if got := FormatG(tc.in); got != tc.want {
+			t.Errorf("FormatG(%v) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Formatg(1.5e10); got != "1.5e+10" {
+		t.Errorf("Formatg(1.5e10) = %q, want 1.5e+10", got)
+	}
+	if got := Formatg(float64(float32(3.14))); got != "3.14" {
+		t.Errorf("Formatg(float32 3.14) = %q, want 3.14", got)
+	}
+}
+
+func TestParseFormatRoundTrip(t *testing.T) {
+	tests := []struct {
+		in, want string
+		max      int64
+	}{
+		{"8xf32=2", "8xf32=2 2 2 2 2 2 2 2", 1024},
+		{"8xf32=96", "8xf32=96 96 96 96 96 96 96 96", 1024},
+		{"2x2xi32=[[1 2][3 4]]", "2x2xi32=[1 2][3 4]", 1024},
+		{"2x2xi32=1 2 3 4", "2x2xi32=[1 2][3 4]", 1024},
+		{"2x2xf32=[[2.0, 2.0], [-2.0, -2.0]]", "2x2xf32=[2 2][-2 -2]", 1024},
+		{"2x2xf32=[-12 -0][-0 -12]", "2x2xf32=[-12 -0][-0 -12]", 1024},
+		{"4xi8=", "4xi8=0 0 0 0", 1024},
+		{"f32=5", "f32=5", 1024},
+		{"i32=-7", "i32=-7", 1024},
+		{"3xi8=-128 127 255", "3xi8=-128 127 -1", 1024},
+		{"2xsi8=-128 127", "2xsi8=-128 127", 1024},
+		{"2xui8=0 255", "2xui8=0 255", 1024},
+		{"2xi16=-32768 65535", "2xi16=-32768 -1", 1024},
+		{"2xui16=65535 1", "2xui16=65535 1", 1024},
+		{"2xui32=4294967295 0", "2xui32=4294967295 0", 1024},
+		{"2xi64=-9223372036854775808 18446744073709551615", "2xi64=-9223372036854775808 -1", 1024},
+		{"1xui64=18446744073709551615", "1xui64=18446744073709551615", 1024},
+		{"3xf64=0.1 1e300 -inf", "3xf64=0.1 1E+300 -INF", 1024},
+		{"3xf32=nan inf 1e39", "3xf32=NAN INF INF", 1024},
+		{"3xf16=1.5 65504 0.000061035156", "3xf16=1.5 65504 6.10352E-05", 1024},
+		{"2xf16=100000 -0", "2xf16=INF -0", 1024},
+		{"2xbf16=1.5 3.14159", "2xbf16=1.5 3.14062", 1024},
+		{"3xi1=0 1 true", "3xi1=00 01 01", 1024},
+		{"2xx16=0A0B FFFF", "2xx16=0A0B FFFF", 1024},
+		{"  '4xf32=1 2 3 4'  ", "4xf32=1 2 3 4", 1024},
+		{"\"4xf32=1,2,3,4\"", "4xf32=1 2 3 4", 1024},
+		{"4x8xf32=[1 2 3 4][5 6 7 8][1 2 3 4][5 6 7 8][1 2 3 4][5 6 7 8][1 2 3 4][5 6 7 8]",
+			"4x8xf32=[1 2 3 4 5 6 7 8][1 2 3 4 5 6 7 8][1 2 3 4 5 6 7 8][1 2 3 4 5 6 7 8]", 1024},
+		// Elision: rows stop at the remaining element budget.
+		{"8xf32=1 2 3 4 5 6 7 8", "8xf32=1 2 3...", 3},
+		{"2x3xi32=1 2 3 4 5 6", "2x3xi32=[1 2 3][4...]", 4},
+		{"3x2xi32=1 2 3 4 5 6", "3x2xi32=[1 2][3...][...]", 3},
+		{"4xf32=1", "4xf32=...", 0},
+		{"0xf32=", "0xf32=", 1024},
+		{"2x0xf32=", "2x0xf32=[][]", 1024},
+		{"1x1x1xi32=9", "1x1x1xi32=[[9]]", 1024},
+	}
+	for _, tc := range tests {
+		b, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		got, err := Format(b.Shape, b.ElementType, b.Data, tc.max)
+		if err != nil {
+			t.Errorf("Format(%q): %v", tc.in, err)
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("Parse+Format(%q, max %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+func TestParseBytes(t *testing.T) {
+	b, err := Parse("2xf32=1.5 -2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Data) != 8 || math.Float32frombits(binary.LittleEndian.Uint32(b.Data)) != 1.5 ||
+		math.Float32frombits(binary.LittleEndian.Uint32(b.Data[4:])) != -2 {
+		t.Errorf("bytes = %x", b.Data)
+	}
+	if b.ElementType != hal.ElementTypeF32 || len(b.Shape) != 1 || b.Shape[0] != 2 {
+		t.Errorf("shape/type = %v %v", b.Shape, b.ElementType)
+	}
+	b, err = Parse("3xi16=1 -1 256")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(b.Data); got != "\x01\x00\xff\xff\x00\x01" {
+		t.Errorf("i16 bytes = %x", b.Data)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	tests := []struct {
+		in      string
+		wantErr string
+		is      error
+	}{
+		{"8xf32=1 2", "input data string underflow", ErrUnderflow},
+		{"8xf32=1 2 3 4 5 6 7 8 9", "output data buffer overflow", ErrOverflow},
+		{"0xf32=1", "output data buffer overflow", ErrOverflow},
+		{"2x2xi32=[[1 2][3]]", "input data string underflow", ErrUnderflow},
+		{"8xf32", "missing '='", nil},
+		{"8xq32=1", "unsupported element type", nil},
+		{"-1xf32=1", "invalid dimension", nil},
+		{"ax2xf32=1", "invalid dimension", nil},
+		{"2xf32=1 abc", "invalid f32 value \"abc\"", nil},
+		{"2xi8=1 256", "out of range", nil},
+		{"2xi8=-129 0", "out of range", nil},
+		{"1xsi8=128", "out of range", nil},
+		{"1xui8=-1", "negative value", nil},
+		{"1xui32=4294967296", "out of range", nil},
+		{"1xi32=1.5", "not a decimal integer", nil},
+		{"1xi1=2", "invalid i1 value", nil},
+		{"1xx16=ABC", "hex digits", nil},
+		{"1xx16=ZZZZ", "not hex", nil},
+		{"100000000000xf32=0", "exceed the limit", nil},
+		{"9223372036854775807x9223372036854775807xf32=0", "too many elements", nil},
+	}
+	for _, tc := range tests {
+		_, err := Parse(tc.in)
+		if err == nil {
+			t.Errorf("Parse(%q) succeeded, want error containing %q", tc.in, tc.wantErr)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.wantErr) {
+			t.Errorf("Parse(%q) error %q, want it to contain %q", tc.in, err, tc.wantErr)
+		}
+		if tc.is != nil && !errors.Is(err, tc.is) {
+			t.Errorf("Parse(%q) error %q does not wrap %v", tc.in, err, tc.is)
+		}
+	}
+}
+
+func TestFormatErrors(t *testing.T) {
+	if _, err := Format(hal.Shape{4}, hal.ElementTypeF32, make([]byte, 15), 10); err == nil {
+		t.Error("Format accepted a short buffer")
+	}
+	if _, err := Format(hal.Shape{-1}, hal.ElementTypeF32, nil, 10); err == nil {
+		t.Error("Format accepted a negative dimension")
+	}
+}
+
+func TestHalfConversions(t *testing.T) {
+	tests := []struct {
+		f    float32
+		f16  uint16
+		bf16 uint16
+	}{
+		{0, 0x0000, 0x0000},
+		{1, 0x3C00, 0x3F80},
+		{-2, 0xC000, 0xC000},
+		{65504, 0x7BFF, 0x4780},
+		{float32(math.Inf(1)), 0x7C00, 0x7F80},
+		{5.960464477539063e-08, 0x0001, 0x3380}, // smallest f16 subnormal
+		{6.103515625e-05, 0x0400, 0x3880},       // smallest f16 normal
+		{1.0009765625, 0x3C01, 0x3F80},          // 1 + 2^-10
+		{1.00048828125, 0x3C00, 0x3F80},         // tie, rounds to even
+	}
+	for _, tc := range tests {
+		if got := Float32ToF16(tc.f); got != tc.f16 {
+			t.Errorf("Float32ToF16(%v) = %#04x, want %#04x", tc.f, got, tc.f16)
+		}
+		if got := Float32ToBF16(tc.f); got != tc.bf16 {
+			t.Errorf("Float32ToBF16(%v) = %#04x, want %#04x", tc.f, got, tc.bf16)
+		}
+	}
+	// Every finite f16 survives f16 -> f32 -> f16.
+	for h := 0; h < 0x10000; h++ {
+		f := F16ToFloat32(uint16(h))
+		if math.IsNaN(float64(f)) {
+			if back := Float32ToF16(f); back&0x7C00 != 0x7C00 || back&0x3FF == 0 {
+				t.Fatalf("NaN %#04x came back as %#04x", h, back)
+			}
+			continue
+		}
+		if back := Float32ToF16(f); back != uint16(h) {
+			t.Fatalf("f16 %#04x -> %v -> %#04x", h, f, back)
+		}
+	}
+	if !math.IsNaN(float64(BF16ToFloat32(Float32ToBF16(float32(math.NaN()))))) {
+		t.Error("bf16 lost a NaN")
+	}
+}
+
+func TestScalars(t *testing.T) {
+	tests := []struct {
+		in   string
+		typ  hal.ElementType
+		want string
+	}{
+		{"5", hal.ElementTypeI32, "i32=5"},
+		{"i32=5", hal.ElementTypeI32, "i32=5"},
+		{"4294967295", hal.ElementTypeI32, "i32=-1"},
+		{"i64=-9", hal.ElementTypeI64, "i64=-9"},
+		{"3.14", hal.ElementTypeF32, "f32=3.14"},
+		{"f64=1.5e10", hal.ElementTypeF64, "f64=1.5e+10"},
+	}
+	for _, tc := range tests {
+		v, err := ParseScalar(tc.in, tc.typ)
+		if err != nil {
+			t.Errorf("ParseScalar(%q): %v", tc.in, err)
+			continue
+		}
+		if got := v.String(); got != tc.want {
+			t.Errorf("ParseScalar(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+	for _, bad := range []struct {
+		in  string
+		typ hal.ElementType
+	}{{"f32=1", hal.ElementTypeI32}, {"x", hal.ElementTypeI32}, {"1.5", hal.ElementTypeI64}, {"1", hal.ElementTypeF16}, {"q=1", hal.ElementTypeI32}} {
+		if _, err := ParseScalar(bad.in, bad.typ); err == nil {
+			t.Errorf("ParseScalar(%q, %s) succeeded", bad.in, bad.typ)
+		}
+	}
+	for s, want := range map[string]bool{"5": true, "i32=5": true, "f64=1": true, "8xf32=1": false, "f16=1": false, "@a.npy": false, "": false} {
+		if got := IsScalarSpelling(s); got != want {
+			t.Errorf("IsScalarSpelling(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// FuzzParseInput checks that no input makes the parser panic and that
+// everything it accepts formats and re-parses to the same bytes.
+func FuzzParseInput(f *testing.F) {
+	for _, s := range []string{"8xf32=2", "2x2xi32=[[1 2][3 4]]", "4xi8=", "f32=5", "3xf16=1 2 3", "2xbf16=1,2", "1xx16=ABCD", "2xi1=0 1", "8xf32=1 2", "0xf32="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := ParseLimit(s, 1<<16)
+		if err != nil {
+			return
+		}
+		text, err := Format(b.Shape, b.ElementType, b.Data, 1<<20)
+		if err != nil {
+			t.Fatalf("Format of parsed %q: %v", s, err)
+		}
+		if len(b.Shape) == 0 {
+			return // rank-0 text has no 'x' and re-parses as given
+		}
+		again, err := ParseLimit(text, 1<<16)
+		if err != nil {
+			t.Fatalf("re-parse of %q (from %q): %v", text, s, err)
+		}
+		if b.ElementType.IsFloat() {
+			return // %G keeps 6 digits; bytes may differ
+		}
+		if string(again.Data) != string(b.Data) {
+			t.Fatalf("round trip of %q changed bytes: %x -> %x", s, b.Data, again.Data)
+		}
+	})
+}

@@ -1,0 +1,99 @@
+package bufferfmt
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/goiree/goiree/runtime/hal"
+)
+
+// Scalar is a primitive VM value (i32, i64, f32 or f64) given on the command
+// line, for example "5", "3.14", "i32=5" or "f64=-0.5".
+type Scalar struct {
+	// Type is ElementTypeI32, ElementTypeI64, ElementTypeF32 or
+	// ElementTypeF64.
+	Type hal.ElementType
+	// Int holds integer values (sign-extended).
+	Int int64
+	// Float holds float values.
+	Float float64
+}
+
+// IsScalarSpelling reports whether s is written as a scalar rather than a
+// buffer view: a bare number ("3.14", "-2") or a primitive type with no
+// shape ("i32=5", "f32=1.5").
+func IsScalarSpelling(s string) bool {
+	s = trimQuotes(s)
+	eq := strings.IndexByte(s, '=')
+	if eq < 0 {
+		return !strings.HasPrefix(s, "@") && s != ""
+	}
+	switch strings.TrimSpace(s[:eq]) {
+	case "i32", "i64", "f32", "f64":
+		return true
+	}
+	return false
+}
+
+// ParseScalar parses s as a scalar of type want (one of i32, i64, f32, f64).
+// s is a bare number or "<type>=<number>"; a written type must be want.
+func ParseScalar(s string, want hal.ElementType) (Scalar, error) {
+	s = trimQuotes(s)
+	text := s
+	if eq := strings.IndexByte(s, '='); eq >= 0 {
+		et, err := hal.ParseElementType(strings.TrimSpace(s[:eq]))
+		if err != nil {
+			return Scalar{}, fmt.Errorf("parsing scalar %q: %w", abbreviate(s), err)
+		}
+		if et != want {
+			return Scalar{}, fmt.Errorf("parsing scalar %q: the function expects %s, not %s", abbreviate(s), want, et)
+		}
+		text = strings.TrimSpace(s[eq+1:])
+	}
+	v := Scalar{Type: want}
+	switch want {
+	case hal.ElementTypeI32, hal.ElementTypeI64:
+		bits := int(want.BitCount())
+		i, err := strconv.ParseInt(text, 10, bits)
+		if err != nil {
+			// Allow the unsigned range of the width, as IREE's signless
+			// integers do.
+			u, uerr := strconv.ParseUint(text, 10, bits)
+			if uerr != nil {
+				return Scalar{}, fmt.Errorf("parsing scalar %q: invalid %s value %q: %w", abbreviate(s), want, text, numErr(err))
+			}
+			i = int64(u)
+			if bits == 32 {
+				i = int64(int32(uint32(u)))
+			}
+		}
+		v.Int = i
+	case hal.ElementTypeF32, hal.ElementTypeF64:
+		f, err := parseFloat(text, int(want.BitCount()))
+		if err != nil {
+			return Scalar{}, fmt.Errorf("parsing scalar %q: invalid %s value %q: %w", abbreviate(s), want, text, err)
+		}
+		if want == hal.ElementTypeF32 {
+			f = float64(float32(f))
+		}
+		v.Float = f
+	default:
+		return Scalar{}, fmt.Errorf("parsing scalar %q: unsupported scalar type %s", abbreviate(s), want)
+	}
+	return v, nil
+}
+
+// String formats the scalar as IREE prints VM values: "i32=5", "i64=-1",
+// "f32=1.5" (floats with C's %g).
+func (v Scalar) String() string {
+	switch v.Type {
+	case hal.ElementTypeF32, hal.ElementTypeF64:
+		f := v.Float
+		if v.Type == hal.ElementTypeF32 {
+			f = float64(float32(f))
+		}
+		return v.Type.String() + "=" + Formatg(f)
+	}
+	return v.Type.String() + "=" + strconv.FormatInt(v.Int, 10)
+}

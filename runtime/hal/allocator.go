@@ -1,0 +1,214 @@
+package hal
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Allocator allocates buffers for one device.
+type Allocator interface {
+	// AllocateBuffer returns a new buffer of size bytes. Its contents are
+	// undefined: a reused allocation keeps the bytes it had.
+	AllocateBuffer(params BufferParams, size int64) (*Buffer, error)
+	// Statistics returns counters for --print_statistics.
+	Statistics() AllocatorStatistics
+	// Trim frees memory the allocator keeps for reuse.
+	Trim()
+}
+
+// AllocatorStatistics are cumulative allocator counters.
+type AllocatorStatistics struct {
+	// Host and device byte counters: peak live, total allocated, total freed.
+	HostBytesPeak, HostBytesAllocated, HostBytesFreed       int64
+	DeviceBytesPeak, DeviceBytesAllocated, DeviceBytesFreed int64
+	// PoolHits counts allocations served from reused memory, PoolMisses
+	// those that needed fresh memory, CachedBytes the memory kept for reuse.
+	PoolHits, PoolMisses, CachedBytes int64
+}
+
+// String formats the statistics the way IREE's tools print them for
+// --print_statistics.
+func (s AllocatorStatistics) String() string {
+	var b strings.Builder
+	b.WriteString("[[ iree_hal_allocator_t memory statistics ]]\n")
+	fmt.Fprintf(&b, "  HOST_LOCAL: %12dB peak / %12dB allocated / %12dB freed / %12dB live\n",
+		s.HostBytesPeak, s.HostBytesAllocated, s.HostBytesFreed, s.HostBytesAllocated-s.HostBytesFreed)
+	fmt.Fprintf(&b, "DEVICE_LOCAL: %12dB peak / %12dB allocated / %12dB freed / %12dB live\n",
+		s.DeviceBytesPeak, s.DeviceBytesAllocated, s.DeviceBytesFreed, s.DeviceBytesAllocated-s.DeviceBytesFreed)
+	fmt.Fprintf(&b, "  POOL: %d hits / %d misses / %dB cached\n", s.PoolHits, s.PoolMisses, s.CachedBytes)
+	return b.String()
+}
+
+// Host allocation tuning.
+const (
+	// BufferAlignment is the alignment of every host buffer's first byte.
+	BufferAlignment = 64
+	// MaxBufferSize bounds one allocation (16 GiB).
+	MaxBufferSize = int64(16) << 30
+	// minPooledSize is the smallest size class that is kept for reuse;
+	// smaller buffers are cheap to allocate fresh.
+	minPooledSize = 4 << 10
+	// DefaultHostCacheBytes is how much freed memory a HostAllocator keeps.
+	DefaultHostCacheBytes = int64(1) << 30
+)
+
+// HostAllocator allocates host memory from the Go heap and keeps freed
+// allocations in size classes (four per power of two) for reuse, because
+// rewriting reused memory is much cheaper than touching fresh zeroed pages.
+// It is safe for concurrent use.
+type HostAllocator struct {
+	maxCached int64
+
+	mu     sync.Mutex
+	free   map[int64][][]byte // size class -> raw slices
+	cached int64
+
+	live, peak, allocated, freed atomic.Int64
+	hits, misses                 atomic.Int64
+}
+
+// NewHostAllocator returns an allocator that caches up to maxCachedBytes of
+// freed memory (0 disables caching; negative means DefaultHostCacheBytes).
+func NewHostAllocator(maxCachedBytes int64) *HostAllocator {
+	if maxCachedBytes < 0 {
+		maxCachedBytes = DefaultHostCacheBytes
+	}
+	return &HostAllocator{maxCached: maxCachedBytes, free: map[int64][][]byte{}}
+}
+
+// SizeClass returns the size class an allocation of n bytes uses: n itself
+// below 4 KiB, otherwise n rounded up to the next of 2^k, 1.25·2^k, 1.5·2^k,
+// 1.75·2^k (and to whole 4 KiB pages).
+func SizeClass(n int64) int64 {
+	if n < minPooledSize {
+		return n
+	}
+	k := 63 - bits.LeadingZeros64(uint64(n))
+	base := int64(1) << k
+	if n == base {
+		return n
+	}
+	step := base / 4
+	c := (n + step - 1) / step * step
+	return (c + 4095) &^ 4095
+}
+
+// AllocateBuffer implements Allocator.
+func (a *HostAllocator) AllocateBuffer(params BufferParams, size int64) (*Buffer, error) {
+	if size < 0 {
+		return nil, Errorf(CodeInvalidArgument, "negative allocation size %d", size)
+	}
+	if size > MaxBufferSize {
+		return nil, Errorf(CodeResourceExhausted, "allocation of %d bytes exceeds the %d-byte limit", size, MaxBufferSize)
+	}
+	memType := params.Type
+	if memType == 0 || memType == MemoryTypeOptimal {
+		memType = MemoryTypeHostLocal | MemoryTypeDeviceVisible
+	}
+	if memType&MemoryTypeDeviceLocal == MemoryTypeDeviceLocal {
+		// Host devices have one kind of memory; device-local is host memory
+		// that is also visible to the (host) device.
+		memType = MemoryTypeHostLocal | MemoryTypeDeviceLocal
+	}
+	memType |= MemoryTypeHostVisible | MemoryTypeHostCoherent | MemoryTypeHostCached
+	usage := params.Usage
+	if usage == 0 {
+		usage = BufferUsageDefault | BufferUsageMapping
+	}
+	class := SizeClass(size)
+	raw := a.take(class)
+	s := &hostStorage{alloc: a, raw: raw, class: class}
+	s.bytes = alignedSlice(raw, class)
+	a.allocated.Add(class)
+	live := a.live.Add(class)
+	for {
+		p := a.peak.Load()
+		if live <= p || a.peak.CompareAndSwap(p, live) {
+			break
+		}
+	}
+	return NewBuffer(s, size, memType, usage)
+}
+
+func (a *HostAllocator) take(class int64) []byte {
+	if class >= minPooledSize {
+		a.mu.Lock()
+		list := a.free[class]
+		if n := len(list); n > 0 {
+			raw := list[n-1]
+			list[n-1] = nil
+			a.free[class] = list[:n-1]
+			a.cached -= class
+			a.mu.Unlock()
+			a.hits.Add(1)
+			return raw
+		}
+		a.mu.Unlock()
+	}
+	a.misses.Add(1)
+	return make([]byte, class+BufferAlignment)
+}
+
+func (a *HostAllocator) give(raw []byte, class int64) {
+	a.freed.Add(class)
+	a.live.Add(-class)
+	if class < minPooledSize {
+		return
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cached+class > a.maxCached {
+		return
+	}
+	a.free[class] = append(a.free[class], raw)
+	a.cached += class
+}
+
+// Trim implements Allocator: it drops all cached memory.
+func (a *HostAllocator) Trim() {
+	a.mu.Lock()
+	a.free = map[int64][][]byte{}
+	a.cached = 0
+	a.mu.Unlock()
+}
+
+// Statistics implements Allocator.
+func (a *HostAllocator) Statistics() AllocatorStatistics {
+	a.mu.Lock()
+	cached := a.cached
+	a.mu.Unlock()
+	return AllocatorStatistics{
+		HostBytesPeak:      a.peak.Load(),
+		HostBytesAllocated: a.allocated.Load(),
+		HostBytesFreed:     a.freed.Load(),
+		PoolHits:           a.hits.Load(),
+		PoolMisses:         a.misses.Load(),
+		CachedBytes:        cached,
+	}
+}
+
+func alignedSlice(raw []byte, n int64) []byte {
+	addr := uintptr(unsafe.Pointer(unsafe.SliceData(raw)))
+	off := int64((BufferAlignment - addr%BufferAlignment) % BufferAlignment)
+	return raw[off : off+n : off+n]
+}
+
+type hostStorage struct {
+	alloc    *HostAllocator
+	raw      []byte
+	bytes    []byte
+	class    int64
+	released atomic.Bool
+}
+
+func (s *hostStorage) HostBytes() []byte { return s.bytes }
+
+func (s *hostStorage) Release() {
+	if s.released.CompareAndSwap(false, true) {
+		s.alloc.give(s.raw, s.class)
+	}
+}

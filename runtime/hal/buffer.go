@@ -1,0 +1,264 @@
+package hal
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// WholeBuffer as a length means "from the offset to the end of the buffer".
+const WholeBuffer int64 = -1
+
+// Storage is the memory behind one allocation. Host allocators return
+// storage with HostBytes; device drivers may return storage without host
+// memory (HostBytes returns nil) and recover their own type by assertion.
+type Storage interface {
+	// HostBytes returns the whole allocation as host memory, or nil when the
+	// memory is not host-visible.
+	HostBytes() []byte
+	// Release gives the memory back to its allocator. It is called once,
+	// when the last Buffer referring to the allocation is released.
+	Release()
+}
+
+// allocation is shared by a buffer and all of its subspans.
+type allocation struct {
+	storage Storage
+	size    int64
+	memType MemoryType
+	usage   BufferUsage
+	refs    atomic.Int64
+}
+
+// Buffer is a byte range [offset, offset+length) of an allocation. Buffers
+// are created by an Allocator and narrowed with Subspan. Each Buffer
+// (including each subspan) holds a reference on the allocation that Release
+// drops; memory returns to the allocator when the last reference goes. A
+// Buffer that is never released is simply garbage-collected.
+type Buffer struct {
+	alloc    *allocation
+	offset   int64
+	length   int64
+	released atomic.Bool
+}
+
+// NewBuffer wraps storage of size bytes as a buffer with one reference.
+// Allocators and device drivers use it; programs use Allocator.AllocateBuffer.
+func NewBuffer(storage Storage, size int64, memType MemoryType, usage BufferUsage) (*Buffer, error) {
+	if size < 0 {
+		return nil, Errorf(CodeInvalidArgument, "negative buffer size %d", size)
+	}
+	if hb := storage.HostBytes(); hb != nil && int64(len(hb)) < size {
+		return nil, Errorf(CodeInvalidArgument, "storage of %d bytes is smaller than buffer size %d", len(hb), size)
+	}
+	a := &allocation{storage: storage, size: size, memType: memType, usage: usage}
+	a.refs.Store(1)
+	return &Buffer{alloc: a, length: size}, nil
+}
+
+// ByteLength returns the length of the buffer in bytes.
+func (b *Buffer) ByteLength() int64 { return b.length }
+
+// ByteOffset returns the offset of the buffer inside its allocation.
+func (b *Buffer) ByteOffset() int64 { return b.offset }
+
+// AllocationSize returns the size of the whole allocation.
+func (b *Buffer) AllocationSize() int64 { return b.alloc.size }
+
+// MemoryType returns the memory type of the allocation.
+func (b *Buffer) MemoryType() MemoryType { return b.alloc.memType }
+
+// Usage returns the allowed usage of the allocation.
+func (b *Buffer) Usage() BufferUsage { return b.alloc.usage }
+
+// Storage returns the memory behind the allocation.
+func (b *Buffer) Storage() Storage { return b.alloc.storage }
+
+// SameAllocation reports whether b and o are views of one allocation.
+func (b *Buffer) SameAllocation(o *Buffer) bool { return b.alloc == o.alloc }
+
+// CheckRange validates [offset, offset+length) against a buffer of size
+// bytes, resolving WholeBuffer, and returns the resolved length. All
+// arithmetic is overflow-checked.
+func CheckRange(offset, length, size int64) (int64, error) {
+	if offset < 0 {
+		return 0, Errorf(CodeOutOfRange, "negative offset %d", offset)
+	}
+	if offset > size {
+		return 0, Errorf(CodeOutOfRange, "offset %d exceeds buffer of %d bytes", offset, size)
+	}
+	if length == WholeBuffer {
+		return size - offset, nil
+	}
+	if length < 0 {
+		return 0, Errorf(CodeOutOfRange, "negative length %d", length)
+	}
+	if length > size-offset {
+		return 0, Errorf(CodeOutOfRange, "range [%d, %s) exceeds buffer of %d bytes", offset, rangeEnd(offset, length), size)
+	}
+	return length, nil
+}
+
+// rangeEnd prints offset+length, or "overflow" when it does not fit int64.
+func rangeEnd(offset, length int64) string {
+	if offset > (1<<63-1)-length {
+		return "overflow"
+	}
+	return fmt.Sprint(offset + length)
+}
+
+func (b *Buffer) live() error {
+	if b.released.Load() {
+		return Errorf(CodeFailedPrecondition, "use of a released buffer")
+	}
+	return nil
+}
+
+// Subspan returns a new reference to [offset, offset+length) of b (offsets
+// relative to b). length may be WholeBuffer. Release the subspan as well.
+func (b *Buffer) Subspan(offset, length int64) (*Buffer, error) {
+	if err := b.live(); err != nil {
+		return nil, err
+	}
+	n, err := CheckRange(offset, length, b.length)
+	if err != nil {
+		return nil, fmt.Errorf("subspan: %w", err)
+	}
+	b.alloc.refs.Add(1)
+	return &Buffer{alloc: b.alloc, offset: b.offset + offset, length: n}, nil
+}
+
+// Release drops this buffer's reference on its allocation. Releasing a buffer
+// twice is an error.
+func (b *Buffer) Release() error {
+	if !b.released.CompareAndSwap(false, true) {
+		return Errorf(CodeFailedPrecondition, "buffer released twice")
+	}
+	if b.alloc.refs.Add(-1) == 0 {
+		b.alloc.storage.Release()
+	}
+	return nil
+}
+
+// HostBytes returns the buffer's bytes (exactly ByteLength of them) for
+// drivers that execute on the host. It fails for memory that is not
+// host-visible. The slice is valid until the buffer is released.
+func (b *Buffer) HostBytes() ([]byte, error) {
+	if err := b.live(); err != nil {
+		return nil, err
+	}
+	hb := b.alloc.storage.HostBytes()
+	if hb == nil {
+		return nil, Errorf(CodeFailedPrecondition, "buffer memory (%v) is not host-visible", b.alloc.memType)
+	}
+	return hb[b.offset : b.offset+b.length : b.offset+b.length], nil
+}
+
+// Mapping is host access to a range of a buffer, from Buffer.Map.
+type Mapping struct {
+	buffer *Buffer
+	access MemoryAccess
+	data   []byte
+	mapped atomic.Bool
+}
+
+// Map gives host access to [offset, offset+length) of b (length may be
+// WholeBuffer). The buffer must be host-visible and allow mapping.
+func (b *Buffer) Map(access MemoryAccess, offset, length int64) (*Mapping, error) {
+	if access&MemoryAccessAll == 0 {
+		return nil, Errorf(CodeInvalidArgument, "mapping needs READ, WRITE or DISCARD access")
+	}
+	if b.alloc.memType&MemoryTypeHostVisible == 0 {
+		return nil, Errorf(CodeFailedPrecondition, "cannot map buffer of memory type %v: not HOST_VISIBLE", b.alloc.memType)
+	}
+	if b.alloc.usage&BufferUsageMapping == 0 {
+		return nil, Errorf(CodeFailedPrecondition, "cannot map buffer with usage %v: no MAPPING usage", b.alloc.usage)
+	}
+	n, err := CheckRange(offset, length, b.length)
+	if err != nil {
+		return nil, fmt.Errorf("mapping buffer: %w", err)
+	}
+	hb, err := b.HostBytes()
+	if err != nil {
+		return nil, fmt.Errorf("mapping buffer: %w", err)
+	}
+	m := &Mapping{buffer: b, access: access, data: hb[offset : offset+n : offset+n]}
+	m.mapped.Store(true)
+	return m, nil
+}
+
+// Bytes returns the mapped bytes; nil after Unmap.
+func (m *Mapping) Bytes() []byte {
+	if !m.mapped.Load() {
+		return nil
+	}
+	return m.data
+}
+
+// Unmap ends the mapping. Unmapping twice is an error.
+func (m *Mapping) Unmap() error {
+	if !m.mapped.CompareAndSwap(true, false) {
+		return Errorf(CodeFailedPrecondition, "buffer mapping unmapped twice")
+	}
+	return nil
+}
+
+// Read copies len(dst) bytes starting at offset of b into dst.
+func (b *Buffer) Read(offset int64, dst []byte) error {
+	m, err := b.Map(MemoryAccessRead, offset, int64(len(dst)))
+	if err != nil {
+		return fmt.Errorf("reading buffer: %w", err)
+	}
+	copy(dst, m.data)
+	return m.Unmap()
+}
+
+// Write copies src into b starting at offset.
+func (b *Buffer) Write(offset int64, src []byte) error {
+	m, err := b.Map(MemoryAccessWrite, offset, int64(len(src)))
+	if err != nil {
+		return fmt.Errorf("writing buffer: %w", err)
+	}
+	copy(m.data, src)
+	return m.Unmap()
+}
+
+// Fill writes pattern (1, 2 or 4 bytes) repeatedly over [offset,
+// offset+length) of b; offset and length must be multiples of the pattern
+// length.
+func (b *Buffer) Fill(offset, length int64, pattern []byte) error {
+	n, err := CheckRange(offset, length, b.length)
+	if err != nil {
+		return fmt.Errorf("filling buffer: %w", err)
+	}
+	if err := checkFillPattern(offset, n, pattern); err != nil {
+		return fmt.Errorf("filling buffer: %w", err)
+	}
+	m, err := b.Map(MemoryAccessDiscardWrite, offset, n)
+	if err != nil {
+		return fmt.Errorf("filling buffer: %w", err)
+	}
+	FillBytes(m.data, pattern)
+	return m.Unmap()
+}
+
+func checkFillPattern(offset, length int64, pattern []byte) error {
+	p := int64(len(pattern))
+	if p != 1 && p != 2 && p != 4 {
+		return Errorf(CodeInvalidArgument, "fill pattern length %d is not 1, 2 or 4 bytes", p)
+	}
+	if offset%p != 0 || length%p != 0 {
+		return Errorf(CodeInvalidArgument, "fill range [%d, %d) is not aligned to the %d-byte pattern", offset, offset+length, p)
+	}
+	return nil
+}
+
+// FillBytes repeats pattern over dst (len(dst) a multiple of len(pattern)).
+func FillBytes(dst, pattern []byte) {
+	if len(dst) == 0 || len(pattern) == 0 {
+		return
+	}
+	n := copy(dst, pattern)
+	for n < len(dst) {
+		n += copy(dst[n:], dst[:n])
+	}
+}

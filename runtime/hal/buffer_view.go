@@ -1,0 +1,113 @@
+package hal
+
+import "fmt"
+
+// Encoding says how the elements of a buffer view are laid out.
+type Encoding uint32
+
+// Encodings, numbered as IREE numbers them.
+const (
+	EncodingOpaque        Encoding = 0
+	EncodingDenseRowMajor Encoding = 1
+)
+
+// String returns the encoding name.
+func (e Encoding) String() string {
+	switch e {
+	case EncodingOpaque:
+		return "opaque"
+	case EncodingDenseRowMajor:
+		return "dense_row_major"
+	}
+	return fmt.Sprintf("encoding(%d)", uint32(e))
+}
+
+// BufferView is a buffer interpreted as a shaped array of elements.
+type BufferView struct {
+	buffer      *Buffer
+	shape       Shape
+	elementType ElementType
+	encoding    Encoding
+}
+
+// DenseByteLength returns the bytes a dense row-major array of shape and
+// elementType occupies, with overflow checks.
+func DenseByteLength(shape Shape, elementType ElementType) (int64, error) {
+	n, err := shape.ElementCount()
+	if err != nil {
+		return 0, err
+	}
+	size := int64(elementType.ByteSize())
+	if size == 0 {
+		return 0, Errorf(CodeInvalidArgument, "element type %v has no storage size", elementType)
+	}
+	if n > (1<<63-1)/size {
+		return 0, Errorf(CodeOutOfRange, "shape %v of %v is too large", shape, elementType)
+	}
+	return n * size, nil
+}
+
+// NewBufferView makes a view of buffer. For the dense row-major encoding the
+// buffer must hold at least DenseByteLength(shape, elementType) bytes. The
+// view keeps its own copy of shape.
+func NewBufferView(buffer *Buffer, shape Shape, elementType ElementType, encoding Encoding) (*BufferView, error) {
+	if buffer == nil {
+		return nil, Errorf(CodeInvalidArgument, "buffer view needs a buffer")
+	}
+	if encoding != EncodingOpaque && encoding != EncodingDenseRowMajor {
+		return nil, Errorf(CodeInvalidArgument, "unsupported buffer view encoding %v", encoding)
+	}
+	need, err := DenseByteLength(shape, elementType)
+	if err != nil {
+		return nil, fmt.Errorf("buffer view %vx%v: %w", shape, elementType, err)
+	}
+	if encoding == EncodingDenseRowMajor && need > buffer.ByteLength() {
+		return nil, Errorf(CodeOutOfRange, "buffer view %s needs %d bytes but the buffer has %d", viewTypeString(shape, elementType), need, buffer.ByteLength())
+	}
+	return &BufferView{buffer: buffer, shape: append(Shape{}, shape...), elementType: elementType, encoding: encoding}, nil
+}
+
+func viewTypeString(shape Shape, et ElementType) string {
+	if len(shape) == 0 {
+		return et.String()
+	}
+	return shape.String() + "x" + et.String()
+}
+
+// Buffer returns the viewed buffer.
+func (v *BufferView) Buffer() *Buffer { return v.buffer }
+
+// Shape returns a copy of the shape.
+func (v *BufferView) Shape() Shape { return append(Shape{}, v.shape...) }
+
+// Rank returns the number of dimensions.
+func (v *BufferView) Rank() int { return len(v.shape) }
+
+// Dim returns dimension i, or an error when i is out of range.
+func (v *BufferView) Dim(i int) (int64, error) {
+	if i < 0 || i >= len(v.shape) {
+		return 0, Errorf(CodeOutOfRange, "dimension %d out of range for rank %d", i, len(v.shape))
+	}
+	return v.shape[i], nil
+}
+
+// ElementType returns the element type.
+func (v *BufferView) ElementType() ElementType { return v.elementType }
+
+// Encoding returns the encoding.
+func (v *BufferView) Encoding() Encoding { return v.encoding }
+
+// ElementCount returns the number of elements.
+func (v *BufferView) ElementCount() int64 {
+	n, _ := v.shape.ElementCount() // validated in NewBufferView
+	return n
+}
+
+// ByteLength returns the dense size of the viewed array in bytes.
+func (v *BufferView) ByteLength() int64 {
+	n, _ := DenseByteLength(v.shape, v.elementType) // validated in NewBufferView
+	return n
+}
+
+// String returns the view's type, e.g. "4x8xf32".
+func (v *BufferView) String() string { return viewTypeString(v.shape, v.elementType) }

@@ -1,0 +1,5 @@
+package hal
+
+import "unsafe"
+
+func unsafeAddr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Allocator allocates buffers for one device.
@@ -100,10 +102,10 @@ func SizeClass(n int64) int64 {
 // AllocateBuffer implements Allocator.
 func (a *HostAllocator) AllocateBuffer(params BufferParams, size int64) (*Buffer, error) {
 	if size < 0 {
-		return nil, Errorf(CodeInvalidArgument, "negative allocation size %d", size)
+		return nil, status.Errorf(status.InvalidArgument, "negative allocation size %d", size)
 	}
 	if size > MaxBufferSize {
-		return nil, Errorf(CodeResourceExhausted, "allocation of %d bytes exceeds the %d-byte limit", size, MaxBufferSize)
+		return nil, status.Errorf(status.ResourceExhausted, "allocation of %d bytes exceeds the %d-byte limit", size, MaxBufferSize)
 	}
 	memType := params.Type
 	if memType == 0 || memType == MemoryTypeOptimal {

@@ -3,6 +3,8 @@ package hal
 import (
 	"fmt"
 	"sync/atomic"
+
+	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // WholeBuffer as a length means "from the offset to the end of the buffer".
@@ -45,10 +47,10 @@ type Buffer struct {
 // Allocators and device drivers use it; programs use Allocator.AllocateBuffer.
 func NewBuffer(storage Storage, size int64, memType MemoryType, usage BufferUsage) (*Buffer, error) {
 	if size < 0 {
-		return nil, Errorf(CodeInvalidArgument, "negative buffer size %d", size)
+		return nil, status.Errorf(status.InvalidArgument, "negative buffer size %d", size)
 	}
 	if hb := storage.HostBytes(); hb != nil && int64(len(hb)) < size {
-		return nil, Errorf(CodeInvalidArgument, "storage of %d bytes is smaller than buffer size %d", len(hb), size)
+		return nil, status.Errorf(status.InvalidArgument, "storage of %d bytes is smaller than buffer size %d", len(hb), size)
 	}
 	a := &allocation{storage: storage, size: size, memType: memType, usage: usage}
 	a.refs.Store(1)
@@ -81,19 +83,19 @@ func (b *Buffer) SameAllocation(o *Buffer) bool { return b.alloc == o.alloc }
 // arithmetic is overflow-checked.
 func CheckRange(offset, length, size int64) (int64, error) {
 	if offset < 0 {
-		return 0, Errorf(CodeOutOfRange, "negative offset %d", offset)
+		return 0, status.Errorf(status.OutOfRange, "negative offset %d", offset)
 	}
 	if offset > size {
-		return 0, Errorf(CodeOutOfRange, "offset %d exceeds buffer of %d bytes", offset, size)
+		return 0, status.Errorf(status.OutOfRange, "offset %d exceeds buffer of %d bytes", offset, size)
 	}
 	if length == WholeBuffer {
 		return size - offset, nil
 	}
 	if length < 0 {
-		return 0, Errorf(CodeOutOfRange, "negative length %d", length)
+		return 0, status.Errorf(status.OutOfRange, "negative length %d", length)
 	}
 	if length > size-offset {
-		return 0, Errorf(CodeOutOfRange, "range [%d, %s) exceeds buffer of %d bytes", offset, rangeEnd(offset, length), size)
+		return 0, status.Errorf(status.OutOfRange, "range [%d, %s) exceeds buffer of %d bytes", offset, rangeEnd(offset, length), size)
 	}
 	return length, nil
 }
@@ -108,7 +110,7 @@ func rangeEnd(offset, length int64) string {
 
 func (b *Buffer) live() error {
 	if b.released.Load() {
-		return Errorf(CodeFailedPrecondition, "use of a released buffer")
+		return status.Errorf(status.FailedPrecondition, "use of a released buffer")
 	}
 	return nil
 }
@@ -121,7 +123,7 @@ func (b *Buffer) Subspan(offset, length int64) (*Buffer, error) {
 	}
 	n, err := CheckRange(offset, length, b.length)
 	if err != nil {
-		return nil, fmt.Errorf("subspan: %w", err)
+		return nil, errContext(err, "subspan")
 	}
 	b.alloc.refs.Add(1)
 	return &Buffer{alloc: b.alloc, offset: b.offset + offset, length: n}, nil
@@ -131,7 +133,7 @@ func (b *Buffer) Subspan(offset, length int64) (*Buffer, error) {
 // twice is an error.
 func (b *Buffer) Release() error {
 	if !b.released.CompareAndSwap(false, true) {
-		return Errorf(CodeFailedPrecondition, "buffer released twice")
+		return status.Errorf(status.FailedPrecondition, "buffer released twice")
 	}
 	if b.alloc.refs.Add(-1) == 0 {
 		b.alloc.storage.Release()
@@ -148,7 +150,7 @@ func (b *Buffer) HostBytes() ([]byte, error) {
 	}
 	hb := b.alloc.storage.HostBytes()
 	if hb == nil {
-		return nil, Errorf(CodeFailedPrecondition, "buffer memory (%v) is not host-visible", b.alloc.memType)
+		return nil, status.Errorf(status.FailedPrecondition, "buffer memory (%v) is not host-visible", b.alloc.memType)
 	}
 	return hb[b.offset : b.offset+b.length : b.offset+b.length], nil
 }
@@ -165,21 +167,21 @@ type Mapping struct {
 // WholeBuffer). The buffer must be host-visible and allow mapping.
 func (b *Buffer) Map(access MemoryAccess, offset, length int64) (*Mapping, error) {
 	if access&MemoryAccessAll == 0 {
-		return nil, Errorf(CodeInvalidArgument, "mapping needs READ, WRITE or DISCARD access")
+		return nil, status.Errorf(status.InvalidArgument, "mapping needs READ, WRITE or DISCARD access")
 	}
 	if b.alloc.memType&MemoryTypeHostVisible == 0 {
-		return nil, Errorf(CodeFailedPrecondition, "cannot map buffer of memory type %v: not HOST_VISIBLE", b.alloc.memType)
+		return nil, status.Errorf(status.FailedPrecondition, "cannot map buffer of memory type %v: not HOST_VISIBLE", b.alloc.memType)
 	}
 	if b.alloc.usage&BufferUsageMapping == 0 {
-		return nil, Errorf(CodeFailedPrecondition, "cannot map buffer with usage %v: no MAPPING usage", b.alloc.usage)
+		return nil, status.Errorf(status.FailedPrecondition, "cannot map buffer with usage %v: no MAPPING usage", b.alloc.usage)
 	}
 	n, err := CheckRange(offset, length, b.length)
 	if err != nil {
-		return nil, fmt.Errorf("mapping buffer: %w", err)
+		return nil, errContext(err, "mapping buffer")
 	}
 	hb, err := b.HostBytes()
 	if err != nil {
-		return nil, fmt.Errorf("mapping buffer: %w", err)
+		return nil, errContext(err, "mapping buffer")
 	}
 	m := &Mapping{buffer: b, access: access, data: hb[offset : offset+n : offset+n]}
 	m.mapped.Store(true)
@@ -197,7 +199,7 @@ func (m *Mapping) Bytes() []byte {
 // Unmap ends the mapping. Unmapping twice is an error.
 func (m *Mapping) Unmap() error {
 	if !m.mapped.CompareAndSwap(true, false) {
-		return Errorf(CodeFailedPrecondition, "buffer mapping unmapped twice")
+		return status.Errorf(status.FailedPrecondition, "buffer mapping unmapped twice")
 	}
 	return nil
 }
@@ -206,7 +208,7 @@ func (m *Mapping) Unmap() error {
 func (b *Buffer) Read(offset int64, dst []byte) error {
 	m, err := b.Map(MemoryAccessRead, offset, int64(len(dst)))
 	if err != nil {
-		return fmt.Errorf("reading buffer: %w", err)
+		return errContext(err, "reading buffer")
 	}
 	copy(dst, m.data)
 	return m.Unmap()
@@ -216,7 +218,7 @@ func (b *Buffer) Read(offset int64, dst []byte) error {
 func (b *Buffer) Write(offset int64, src []byte) error {
 	m, err := b.Map(MemoryAccessWrite, offset, int64(len(src)))
 	if err != nil {
-		return fmt.Errorf("writing buffer: %w", err)
+		return errContext(err, "writing buffer")
 	}
 	copy(m.data, src)
 	return m.Unmap()
@@ -228,14 +230,14 @@ func (b *Buffer) Write(offset int64, src []byte) error {
 func (b *Buffer) Fill(offset, length int64, pattern []byte) error {
 	n, err := CheckRange(offset, length, b.length)
 	if err != nil {
-		return fmt.Errorf("filling buffer: %w", err)
+		return errContext(err, "filling buffer")
 	}
 	if err := checkFillPattern(offset, n, pattern); err != nil {
-		return fmt.Errorf("filling buffer: %w", err)
+		return errContext(err, "filling buffer")
 	}
 	m, err := b.Map(MemoryAccessDiscardWrite, offset, n)
 	if err != nil {
-		return fmt.Errorf("filling buffer: %w", err)
+		return errContext(err, "filling buffer")
 	}
 	FillBytes(m.data, pattern)
 	return m.Unmap()
@@ -244,10 +246,10 @@ func (b *Buffer) Fill(offset, length int64, pattern []byte) error {
 func checkFillPattern(offset, length int64, pattern []byte) error {
 	p := int64(len(pattern))
 	if p != 1 && p != 2 && p != 4 {
-		return Errorf(CodeInvalidArgument, "fill pattern length %d is not 1, 2 or 4 bytes", p)
+		return status.Errorf(status.InvalidArgument, "fill pattern length %d is not 1, 2 or 4 bytes", p)
 	}
 	if offset%p != 0 || length%p != 0 {
-		return Errorf(CodeInvalidArgument, "fill range [%d, %d) is not aligned to the %d-byte pattern", offset, offset+length, p)
+		return status.Errorf(status.InvalidArgument, "fill range [%d, %d) is not aligned to the %d-byte pattern", offset, offset+length, p)
 	}
 	return nil
 }

@@ -1,6 +1,10 @@
 package hal
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goiree/goiree/runtime/vm/status"
+)
 
 // Encoding says how the elements of a buffer view are laid out.
 type Encoding uint32
@@ -39,10 +43,10 @@ func DenseByteLength(shape Shape, elementType ElementType) (int64, error) {
 	}
 	size := int64(elementType.ByteSize())
 	if size == 0 {
-		return 0, Errorf(CodeInvalidArgument, "element type %v has no storage size", elementType)
+		return 0, status.Errorf(status.InvalidArgument, "element type %v has no storage size", elementType)
 	}
 	if n > (1<<63-1)/size {
-		return 0, Errorf(CodeOutOfRange, "shape %v of %v is too large", shape, elementType)
+		return 0, status.Errorf(status.OutOfRange, "shape %v of %v is too large", shape, elementType)
 	}
 	return n * size, nil
 }
@@ -52,17 +56,17 @@ func DenseByteLength(shape Shape, elementType ElementType) (int64, error) {
 // view keeps its own copy of shape.
 func NewBufferView(buffer *Buffer, shape Shape, elementType ElementType, encoding Encoding) (*BufferView, error) {
 	if buffer == nil {
-		return nil, Errorf(CodeInvalidArgument, "buffer view needs a buffer")
+		return nil, status.Errorf(status.InvalidArgument, "buffer view needs a buffer")
 	}
 	if encoding != EncodingOpaque && encoding != EncodingDenseRowMajor {
-		return nil, Errorf(CodeInvalidArgument, "unsupported buffer view encoding %v", encoding)
+		return nil, status.Errorf(status.InvalidArgument, "unsupported buffer view encoding %v", encoding)
 	}
 	need, err := DenseByteLength(shape, elementType)
 	if err != nil {
-		return nil, fmt.Errorf("buffer view %vx%v: %w", shape, elementType, err)
+		return nil, errContext(err, "buffer view %vx%v", shape, elementType)
 	}
 	if encoding == EncodingDenseRowMajor && need > buffer.ByteLength() {
-		return nil, Errorf(CodeOutOfRange, "buffer view %s needs %d bytes but the buffer has %d", viewTypeString(shape, elementType), need, buffer.ByteLength())
+		return nil, status.Errorf(status.OutOfRange, "buffer view %s needs %d bytes but the buffer has %d", viewTypeString(shape, elementType), need, buffer.ByteLength())
 	}
 	return &BufferView{buffer: buffer, shape: append(Shape{}, shape...), elementType: elementType, encoding: encoding}, nil
 }
@@ -86,7 +90,7 @@ func (v *BufferView) Rank() int { return len(v.shape) }
 // Dim returns dimension i, or an error when i is out of range.
 func (v *BufferView) Dim(i int) (int64, error) {
 	if i < 0 || i >= len(v.shape) {
-		return 0, Errorf(CodeOutOfRange, "dimension %d out of range for rank %d", i, len(v.shape))
+		return 0, status.Errorf(status.OutOfRange, "dimension %d out of range for rank %d", i, len(v.shape))
 	}
 	return v.shape[i], nil
 }

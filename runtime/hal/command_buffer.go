@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+
+	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // CommandBufferMode are IREE's command buffer mode flags.
@@ -142,7 +144,7 @@ func (cb *CommandBuffer) Categories() CommandCategory { return cb.categories }
 // Begin starts recording.
 func (cb *CommandBuffer) Begin() error {
 	if cb.state != cbInitial {
-		return Errorf(CodeFailedPrecondition, "command buffer begin: already begun")
+		return status.Errorf(status.FailedPrecondition, "command buffer begin: already begun")
 	}
 	cb.state = cbRecording
 	return nil
@@ -151,7 +153,7 @@ func (cb *CommandBuffer) Begin() error {
 // End finishes recording; the buffer can then be executed.
 func (cb *CommandBuffer) End() error {
 	if cb.state != cbRecording {
-		return Errorf(CodeFailedPrecondition, "command buffer end: not recording")
+		return status.Errorf(status.FailedPrecondition, "command buffer end: not recording")
 	}
 	cb.state = cbExecutable
 	return nil
@@ -165,23 +167,23 @@ func (cb *CommandBuffer) Commands() []Command { return cb.commands }
 
 func (cb *CommandBuffer) recording(op string, cat CommandCategory) error {
 	if cb.state != cbRecording {
-		return Errorf(CodeFailedPrecondition, "%s: command buffer is not recording", op)
+		return status.Errorf(status.FailedPrecondition, "%s: command buffer is not recording", op)
 	}
 	if cb.categories&cat == 0 {
-		return Errorf(CodeFailedPrecondition, "%s: command buffer does not allow this command category", op)
+		return status.Errorf(status.FailedPrecondition, "%s: command buffer does not allow this command category", op)
 	}
 	return nil
 }
 
 func checkBuffer(op, what string, b *Buffer, usage BufferUsage) error {
 	if b == nil {
-		return Errorf(CodeInvalidArgument, "%s: %s buffer is null", op, what)
+		return status.Errorf(status.InvalidArgument, "%s: %s buffer is null", op, what)
 	}
 	if err := b.live(); err != nil {
-		return fmt.Errorf("%s: %s: %w", op, what, err)
+		return errContext(err, "%s: %s", op, what)
 	}
 	if b.Usage()&usage == 0 {
-		return Errorf(CodeFailedPrecondition, "%s: %s buffer usage %v lacks %v", op, what, b.Usage(), usage)
+		return status.Errorf(status.FailedPrecondition, "%s: %s buffer usage %v lacks %v", op, what, b.Usage(), usage)
 	}
 	return nil
 }
@@ -207,10 +209,10 @@ func (cb *CommandBuffer) FillBuffer(target *Buffer, offset, length int64, patter
 	}
 	n, err := CheckRange(offset, length, target.ByteLength())
 	if err != nil {
-		return fmt.Errorf("%s: target %w", op, err)
+		return errContext(err, "%s: target", op)
 	}
 	if err := checkFillPattern(offset, n, pattern); err != nil {
-		return fmt.Errorf("%s: %w", op, err)
+		return errContext(err, "%s", op)
 	}
 	cb.commands = append(cb.commands, &FillCommand{Target: target, Offset: offset, Length: n, Pattern: slices.Clone(pattern)})
 	return nil
@@ -226,10 +228,10 @@ func (cb *CommandBuffer) UpdateBuffer(data []byte, target *Buffer, offset int64)
 		return err
 	}
 	if len(data) > MaxUpdateSize {
-		return Errorf(CodeOutOfRange, "%s: %d bytes exceeds the %d-byte inline update limit", op, len(data), MaxUpdateSize)
+		return status.Errorf(status.OutOfRange, "%s: %d bytes exceeds the %d-byte inline update limit", op, len(data), MaxUpdateSize)
 	}
 	if _, err := CheckRange(offset, int64(len(data)), target.ByteLength()); err != nil {
-		return fmt.Errorf("%s: target %w", op, err)
+		return errContext(err, "%s: target", op)
 	}
 	cb.commands = append(cb.commands, &UpdateCommand{Target: target, Offset: offset, Data: slices.Clone(data)})
 	return nil
@@ -251,16 +253,16 @@ func (cb *CommandBuffer) CopyBuffer(source *Buffer, sourceOffset int64, target *
 	}
 	n, err := CheckRange(sourceOffset, length, source.ByteLength())
 	if err != nil {
-		return fmt.Errorf("%s: source %w", op, err)
+		return errContext(err, "%s: source", op)
 	}
 	if _, err := CheckRange(targetOffset, n, target.ByteLength()); err != nil {
-		return fmt.Errorf("%s: target %w", op, err)
+		return errContext(err, "%s: target", op)
 	}
 	if source.SameAllocation(target) && n > 0 {
 		s := source.ByteOffset() + sourceOffset
 		t := target.ByteOffset() + targetOffset
 		if s < t+n && t < s+n {
-			return Errorf(CodeInvalidArgument, "%s: source range [%d, %d) and target range [%d, %d) overlap in one allocation", op, s, s+n, t, t+n)
+			return status.Errorf(status.InvalidArgument, "%s: source range [%d, %d) and target range [%d, %d) overlap in one allocation", op, s, s+n, t, t+n)
 		}
 	}
 	cb.commands = append(cb.commands, &CopyCommand{Source: source, SourceOffset: sourceOffset, Target: target, TargetOffset: targetOffset, Length: n})
@@ -275,7 +277,7 @@ func (cb *CommandBuffer) PushConstants(offset int, values []uint32) error {
 		return err
 	}
 	if offset < 0 || len(values) > MaxConstants || offset > MaxConstants-len(values) {
-		return Errorf(CodeOutOfRange, "%s: range [%d, %d) exceeds the %d-constant limit", op, offset, offset+len(values), MaxConstants)
+		return status.Errorf(status.OutOfRange, "%s: range [%d, %d) exceeds the %d-constant limit", op, offset, offset+len(values), MaxConstants)
 	}
 	if need := offset + len(values); len(cb.constants) < need {
 		cb.constants = append(cb.constants, make([]uint32, need-len(cb.constants))...)
@@ -292,11 +294,11 @@ func (cb *CommandBuffer) PushDescriptorSet(set int, bindings []Binding) error {
 		return err
 	}
 	if set < 0 || set >= 4 {
-		return Errorf(CodeOutOfRange, "%s: set %d out of range [0, 4)", op, set)
+		return status.Errorf(status.OutOfRange, "%s: set %d out of range [0, 4)", op, set)
 	}
 	for _, b := range bindings {
 		if b.Ordinal < 0 || b.Ordinal >= MaxBindings {
-			return Errorf(CodeOutOfRange, "%s: binding ordinal %d out of range [0, %d)", op, b.Ordinal, MaxBindings)
+			return status.Errorf(status.OutOfRange, "%s: binding ordinal %d out of range [0, %d)", op, b.Ordinal, MaxBindings)
 		}
 		r, err := resolveBinding(op, b.Ordinal, b.Buffer, b.Offset, b.Length)
 		if err != nil {
@@ -314,9 +316,9 @@ func resolveBinding(op string, ordinal int, buf *Buffer, offset, length int64) (
 	n, err := CheckRange(offset, length, buf.ByteLength())
 	if err != nil {
 		if length >= 0 && offset >= 0 {
-			return BindingRange{}, Errorf(CodeOutOfRange, "%s: binding %d range [%d, %s) exceeds buffer of %d bytes", op, ordinal, offset, rangeEnd(offset, length), buf.ByteLength())
+			return BindingRange{}, status.Errorf(status.OutOfRange, "%s: binding %d range [%d, %s) exceeds buffer of %d bytes", op, ordinal, offset, rangeEnd(offset, length), buf.ByteLength())
 		}
-		return BindingRange{}, fmt.Errorf("%s: binding %d %w", op, ordinal, err)
+		return BindingRange{}, errContext(err, "%s: binding %d", op, ordinal)
 	}
 	return BindingRange{Buffer: buf, Offset: offset, Length: n}, nil
 }
@@ -383,11 +385,11 @@ func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, con
 func ValidateDispatch(exe Executable, ordinal int, wg [3]uint32, constants []uint32, bindings []BindingRange) error {
 	const op = "dispatch"
 	if exe == nil {
-		return Errorf(CodeInvalidArgument, "%s: executable is null", op)
+		return status.Errorf(status.InvalidArgument, "%s: executable is null", op)
 	}
 	exports := exe.Exports()
 	if ordinal < 0 || ordinal >= len(exports) {
-		return Errorf(CodeOutOfRange, "%s: entry point ordinal %d out of range: executable has %d export(s)", op, ordinal, len(exports))
+		return status.Errorf(status.OutOfRange, "%s: entry point ordinal %d out of range: executable has %d export(s)", op, ordinal, len(exports))
 	}
 	e := exports[ordinal]
 	name := fmt.Sprintf("export %d", ordinal)
@@ -395,34 +397,34 @@ func ValidateDispatch(exe Executable, ordinal int, wg [3]uint32, constants []uin
 		name = fmt.Sprintf("export %d (%q)", ordinal, e.Name)
 	}
 	if wg[2] > MaxWorkgroupCountZ {
-		return Errorf(CodeOutOfRange, "%s %s: workgroup count z %d exceeds %d", op, name, wg[2], MaxWorkgroupCountZ)
+		return status.Errorf(status.OutOfRange, "%s %s: workgroup count z %d exceeds %d", op, name, wg[2], MaxWorkgroupCountZ)
 	}
 	if total := uint64(wg[0]) * uint64(wg[1]) * uint64(wg[2]); total > MaxWorkgroupTotal {
 		// uint64 cannot overflow here: 2^32 * 2^32 * 2^16 would, but z is
 		// already bounded by 2^16 and x*y < 2^64.
-		return Errorf(CodeOutOfRange, "%s %s: workgroup count (%d, %d, %d) is %d workgroups, over the limit of %d", op, name, wg[0], wg[1], wg[2], total, MaxWorkgroupTotal)
+		return status.Errorf(status.OutOfRange, "%s %s: workgroup count (%d, %d, %d) is %d workgroups, over the limit of %d", op, name, wg[0], wg[1], wg[2], total, MaxWorkgroupTotal)
 	}
 	if len(constants) > MaxConstants {
-		return Errorf(CodeOutOfRange, "%s %s: %d constants exceed the limit of %d", op, name, len(constants), MaxConstants)
+		return status.Errorf(status.OutOfRange, "%s %s: %d constants exceed the limit of %d", op, name, len(constants), MaxConstants)
 	}
 	if e.ConstantCount >= 0 && len(constants) != e.ConstantCount {
-		return Errorf(CodeInvalidArgument, "%s %s: expects %d constant(s) but %d were provided", op, name, e.ConstantCount, len(constants))
+		return status.Errorf(status.InvalidArgument, "%s %s: expects %d constant(s) but %d were provided", op, name, e.ConstantCount, len(constants))
 	}
 	if len(bindings) > MaxBindings {
-		return Errorf(CodeOutOfRange, "%s %s: %d bindings exceed the limit of %d", op, name, len(bindings), MaxBindings)
+		return status.Errorf(status.OutOfRange, "%s %s: %d bindings exceed the limit of %d", op, name, len(bindings), MaxBindings)
 	}
 	if e.BindingCount >= 0 && len(bindings) != e.BindingCount {
-		return Errorf(CodeInvalidArgument, "%s %s: expects %d binding(s) but %d were provided", op, name, e.BindingCount, len(bindings))
+		return status.Errorf(status.InvalidArgument, "%s %s: expects %d binding(s) but %d were provided", op, name, e.BindingCount, len(bindings))
 	}
 	for i, b := range bindings {
 		if b.Buffer == nil {
-			return Errorf(CodeInvalidArgument, "%s %s: binding %d has no buffer", op, name, i)
+			return status.Errorf(status.InvalidArgument, "%s %s: binding %d has no buffer", op, name, i)
 		}
 		if err := b.Buffer.live(); err != nil {
-			return fmt.Errorf("%s %s: binding %d: %w", op, name, i, err)
+			return errContext(err, "%s %s: binding %d", op, name, i)
 		}
 		if b.Offset < 0 || b.Length < 0 || b.Offset > b.Buffer.ByteLength()-b.Length {
-			return Errorf(CodeOutOfRange, "%s %s: binding %d range [%d, %s) exceeds buffer of %d bytes", op, name, i, b.Offset, rangeEnd(b.Offset, b.Length), b.Buffer.ByteLength())
+			return status.Errorf(status.OutOfRange, "%s %s: binding %d range [%d, %s) exceeds buffer of %d bytes", op, name, i, b.Offset, rangeEnd(b.Offset, b.Length), b.Buffer.ByteLength())
 		}
 	}
 	return nil

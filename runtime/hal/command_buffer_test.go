@@ -88,13 +88,13 @@ func TestCommandBufferValidation(t *testing.T) {
 		}, ""},
 		{"fill out of range", func(cb *CommandBuffer) error {
 			return cb.FillBuffer(small, 1020, 8, []byte{0, 0, 0, 0})
-		}, "fill buffer: target range [1020, 1028) exceeds buffer of 1024 bytes"},
+		}, "fill buffer: target: range [1020, 1028) exceeds buffer of 1024 bytes"},
 		{"update out of range", func(cb *CommandBuffer) error {
 			return cb.UpdateBuffer(make([]byte, 8), small, 1020)
-		}, "update buffer: target range [1020, 1028) exceeds buffer of 1024 bytes"},
+		}, "update buffer: target: range [1020, 1028) exceeds buffer of 1024 bytes"},
 		{"copy out of range", func(cb *CommandBuffer) error {
 			return cb.CopyBuffer(big, 0, small, 512, 1024)
-		}, "copy buffer: target range [512, 1536) exceeds buffer of 1024 bytes"},
+		}, "copy buffer: target: range [512, 1536) exceeds buffer of 1024 bytes"},
 		{"copy overlap", func(cb *CommandBuffer) error {
 			return cb.CopyBuffer(big, 0, big, 100, 200)
 		}, "copy buffer: source range [0, 200) and target range [100, 300) overlap in one allocation"},

@@ -1,10 +1,11 @@
 package hal
 
 import (
-	"fmt"
 	"path"
 	"slices"
 	"time"
+
+	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Device executes work. Implementations are safe for concurrent use.
@@ -49,7 +50,7 @@ func QueryDevice(id string, formats []string, concurrency int64, category, key s
 	case "hal.device.id":
 		ok, err := path.Match(key, id)
 		if err != nil {
-			return 0, Errorf(CodeInvalidArgument, "bad device id pattern %q: %v", key, err)
+			return 0, status.Errorf(status.InvalidArgument, "bad device id pattern %q: %v", key, err)
 		}
 		if ok {
 			return 1, nil
@@ -60,14 +61,14 @@ func QueryDevice(id string, formats []string, concurrency int64, category, key s
 			return concurrency, nil
 		}
 	}
-	return 0, Errorf(CodeNotFound, "unknown device query %s::%s", category, key)
+	return 0, status.Errorf(status.NotFound, "unknown device query %s::%s", category, key)
 }
 
 // SubmitAndWait executes cbs on dev and waits for them to finish.
 func SubmitAndWait(dev Device, cbs ...*CommandBuffer) error {
 	sem, err := dev.CreateSemaphore(0)
 	if err != nil {
-		return fmt.Errorf("submit and wait: %w", err)
+		return errContext(err, "submit and wait")
 	}
 	if err := dev.QueueExecute(nil, NewFence(SemaphorePoint{sem, 1}), cbs); err != nil {
 		return err
@@ -97,12 +98,12 @@ func WaitSemaphores(mode WaitMode, f *Fence, timeout time.Duration) error {
 		for _, p := range f.points {
 			if err := p.Semaphore.Wait(p.Value, 0); err == nil {
 				return nil
-			} else if CodeOf(err) != CodeDeadlineExceeded {
+			} else if status.CodeOf(err) != status.DeadlineExceeded {
 				return err
 			}
 		}
 		if timeout == 0 || timeout > 0 && time.Now().After(deadline) {
-			return Errorf(CodeDeadlineExceeded, "wait-any on %d semaphores timed out", len(f.points))
+			return status.Errorf(status.DeadlineExceeded, "wait-any on %d semaphores timed out", len(f.points))
 		}
 		time.Sleep(20 * time.Microsecond)
 	}

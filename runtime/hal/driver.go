@@ -1,11 +1,12 @@
 package hal
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Driver creates devices of one kind (for example "local-task").
@@ -50,11 +51,11 @@ func (u DeviceURI) String() string {
 func ParseDeviceURI(s string) (DeviceURI, error) {
 	name, rest, hasSep := strings.Cut(s, "://")
 	if name == "" {
-		return DeviceURI{}, Errorf(CodeInvalidArgument, "invalid device URI %q: missing driver name", s)
+		return DeviceURI{}, status.Errorf(status.InvalidArgument, "invalid device URI %q: missing driver name", s)
 	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return DeviceURI{}, Errorf(CodeInvalidArgument, "invalid device URI %q: bad character %q in driver name", s, r)
+			return DeviceURI{}, status.Errorf(status.InvalidArgument, "invalid device URI %q: bad character %q in driver name", s, r)
 		}
 	}
 	u := DeviceURI{Driver: name}
@@ -63,7 +64,7 @@ func ParseDeviceURI(s string) (DeviceURI, error) {
 	}
 	idx, err := strconv.ParseUint(rest, 10, 31)
 	if err != nil {
-		return DeviceURI{}, Errorf(CodeInvalidArgument, "invalid device URI %q: device index %q is not a non-negative integer", s, rest)
+		return DeviceURI{}, status.Errorf(status.InvalidArgument, "invalid device URI %q: device index %q is not a non-negative integer", s, rest)
 	}
 	u.Index, u.HasIndex = int(idx), true
 	return u, nil
@@ -85,7 +86,7 @@ var DefaultRegistry = &Registry{}
 func (r *Registry) Register(d Driver) error {
 	name := d.Name()
 	if _, err := ParseDeviceURI(name); err != nil || strings.Contains(name, ":") {
-		return Errorf(CodeInvalidArgument, "invalid driver name %q", name)
+		return status.Errorf(status.InvalidArgument, "invalid driver name %q", name)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -93,7 +94,7 @@ func (r *Registry) Register(d Driver) error {
 		r.drivers = map[string]Driver{}
 	}
 	if _, ok := r.drivers[name]; ok {
-		return Errorf(CodeAlreadyExists, "driver %q is already registered", name)
+		return status.Errorf(status.AlreadyExists, "driver %q is already registered", name)
 	}
 	r.drivers[name] = d
 	return nil
@@ -123,7 +124,7 @@ func (r *Registry) Lookup(name string) (Driver, error) {
 		if len(avail) > 0 {
 			list = strings.Join(avail, ", ")
 		}
-		return nil, Errorf(CodeNotFound, "unknown driver %q (available drivers: %s)", name, list)
+		return nil, status.Errorf(status.NotFound, "unknown driver %q (available drivers: %s)", name, list)
 	}
 	return d, nil
 }
@@ -140,14 +141,14 @@ func (r *Registry) CreateDevice(uri string) (Device, error) {
 	}
 	infos, err := d.Devices()
 	if err != nil {
-		return nil, fmt.Errorf("listing devices of driver %q: %w", u.Driver, err)
+		return nil, errContext(err, "listing devices of driver %q", u.Driver)
 	}
 	if u.Index >= len(infos) {
-		return nil, Errorf(CodeNotFound, "device %q not found: driver %q has %d device(s)", uri, u.Driver, len(infos))
+		return nil, status.Errorf(status.NotFound, "device %q not found: driver %q has %d device(s)", uri, u.Driver, len(infos))
 	}
 	dev, err := d.CreateDevice(u.Index)
 	if err != nil {
-		return nil, fmt.Errorf("creating device %q: %w", uri, err)
+		return nil, errContext(err, "creating device %q", uri)
 	}
 	return dev, nil
 }

@@ -1,9 +1,10 @@
 package hal
 
 import (
-	"fmt"
 	"sync"
 	"time"
+
+	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // InfiniteTimeout makes a wait block until the semaphore reaches its value.
@@ -37,10 +38,10 @@ func (s *Semaphore) Signal(value uint64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.failure != nil {
-		return fmt.Errorf("signaling a failed semaphore: %w", s.failure)
+		return errContext(s.failure, "signaling a failed semaphore")
 	}
 	if value <= s.value {
-		return Errorf(CodeOutOfRange, "semaphore payload must increase: signaled %d, current %d", value, s.value)
+		return status.Errorf(status.OutOfRange, "semaphore payload must increase: signaled %d, current %d", value, s.value)
 	}
 	s.value = value
 	close(s.changed)
@@ -52,7 +53,7 @@ func (s *Semaphore) Signal(value uint64) error {
 // return err. Only the first failure is kept.
 func (s *Semaphore) Fail(err error) {
 	if err == nil {
-		err = Errorf(CodeUnknown, "semaphore failed")
+		err = status.Errorf(status.Unknown, "semaphore failed")
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -79,7 +80,7 @@ func (s *Semaphore) Wait(value uint64, timeout time.Duration) error {
 			return nil
 		}
 		if timeout == 0 {
-			return Errorf(CodeDeadlineExceeded, "semaphore wait for %d timed out at %d", value, cur)
+			return status.Errorf(status.DeadlineExceeded, "semaphore wait for %d timed out at %d", value, cur)
 		}
 		if deadline == nil && timeout > 0 {
 			t := time.NewTimer(timeout)
@@ -89,7 +90,7 @@ func (s *Semaphore) Wait(value uint64, timeout time.Duration) error {
 		select {
 		case <-changed:
 		case <-deadline:
-			return Errorf(CodeDeadlineExceeded, "semaphore wait for %d timed out after %v at %d", value, timeout, cur)
+			return status.Errorf(status.DeadlineExceeded, "semaphore wait for %d timed out after %v at %d", value, timeout, cur)
 		}
 	}
 }

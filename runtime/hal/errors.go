@@ -1,0 +1,27 @@
+package hal
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// errContext prefixes err's message with context while keeping its status
+// code outermost, so that messages read "CODE; context: message" rather
+// than burying the code in the middle. Errors without a code are wrapped
+// with %w.
+func errContext(err error, format string, args ...any) error {
+	ctx := fmt.Sprintf(format, args...)
+	var se *status.Error
+	if errors.As(err, &se) && se == err {
+		if cause := errors.Unwrap(se); cause != nil {
+			if se.Message == "" {
+				return status.Wrap(se.Code, cause, "%s", ctx)
+			}
+			return status.Wrap(se.Code, cause, "%s: %s", ctx, se.Message)
+		}
+		return status.Errorf(se.Code, "%s: %s", ctx, se.Message)
+	}
+	return fmt.Errorf("%s: %w", ctx, err)
+}

@@ -1,0 +1,1017 @@
+package vm
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// frame is one activation on the executor's call stack.
+type frame struct {
+	mi   *moduleInstance
+	fi   int
+	fn   *function
+	pc   int              // in a caller: offset of its call's result list
+	at   int              // in a caller: offset of its call instruction
+	base [KindRef + 1]int // first register of each bank
+	regs [KindRef + 1]int // register count of each bank
+}
+
+// executor runs bytecode for one context. Its register stacks and native
+// call frame are reused across invocations.
+type executor struct {
+	inst   *Instance
+	i32    []int32
+	i64    []int64
+	f32    []float32
+	f64    []float64
+	refs   []Ref
+	top    [KindRef + 1]int
+	frames []frame
+	call   NativeCall
+	args   []Value
+	res    []Value
+	segs   []int
+	err    error
+}
+
+func (ex *executor) init(inst *Instance) {
+	ex.inst = inst
+	ex.frames = make([]frame, 0, 16)
+	ex.i32 = make([]int32, 256)
+	ex.i64 = make([]int64, 256)
+	ex.f32 = make([]float32, 64)
+	ex.f64 = make([]float64, 64)
+	ex.refs = make([]Ref, 256)
+	ex.args = make([]Value, 0, 32)
+	ex.res = make([]Value, 0, 8)
+	ex.segs = make([]int, 0, 4)
+}
+
+func r16(code []byte, p int) int { return int(code[p]) | int(code[p+1])<<8 }
+
+func b2i(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func refEq(a, b Ref) bool { return a.obj == b.obj }
+
+// push allocates registers for a call of fi in mi, zeroing them.
+func (ex *executor) push(mi *moduleInstance, fi int) error {
+	if len(ex.frames) >= ex.inst.maxStackDepth {
+		return status.Errorf(status.ResourceExhausted, "call stack exceeds %d frames", ex.inst.maxStackDepth)
+	}
+	f := &mi.module.funcs[fi]
+	fr := frame{mi: mi, fi: fi, fn: f}
+	for k := KindI32; k <= KindRef; k++ {
+		n := f.regCounts[k]
+		if ex.top[k]+n > ex.inst.maxRegisters {
+			return status.Errorf(status.ResourceExhausted, "call stack exceeds %d %s registers", ex.inst.maxRegisters, k)
+		}
+		fr.base[k], fr.regs[k] = ex.top[k], n
+		ex.top[k] += n
+	}
+	ex.ensure()
+	t := ex.top
+	clear(ex.i32[fr.base[KindI32]:t[KindI32]])
+	clear(ex.i64[fr.base[KindI64]:t[KindI64]])
+	clear(ex.f32[fr.base[KindF32]:t[KindF32]])
+	clear(ex.f64[fr.base[KindF64]:t[KindF64]])
+	clear(ex.refs[fr.base[KindRef]:t[KindRef]])
+	ex.frames = append(ex.frames, fr)
+	return nil
+}
+
+// ensure grows the register stacks to hold ex.top registers.
+func (ex *executor) ensure() {
+	t := ex.top
+	if t[KindI32] > len(ex.i32) {
+		ex.i32 = append(ex.i32, make([]int32, t[KindI32]-len(ex.i32)+len(ex.i32))...)
+	}
+	if t[KindI64] > len(ex.i64) {
+		ex.i64 = append(ex.i64, make([]int64, t[KindI64]-len(ex.i64)+len(ex.i64))...)
+	}
+	if t[KindF32] > len(ex.f32) {
+		ex.f32 = append(ex.f32, make([]float32, t[KindF32]-len(ex.f32)+len(ex.f32))...)
+	}
+	if t[KindF64] > len(ex.f64) {
+		ex.f64 = append(ex.f64, make([]float64, t[KindF64]-len(ex.f64)+len(ex.f64))...)
+	}
+	if t[KindRef] > len(ex.refs) {
+		ex.refs = append(ex.refs, make([]Ref, t[KindRef]-len(ex.refs)+len(ex.refs))...)
+	}
+}
+
+// pop releases the top frame's registers (dropping its refs).
+func (ex *executor) pop() {
+	fr := &ex.frames[len(ex.frames)-1]
+	clear(ex.refs[fr.base[KindRef] : fr.base[KindRef]+fr.regs[KindRef]])
+	ex.top = fr.base
+	ex.frames = ex.frames[:len(ex.frames)-1]
+}
+
+// reset drops every frame after an error.
+func (ex *executor) reset() {
+	for len(ex.frames) > 0 {
+		ex.pop()
+	}
+	ex.top = [KindRef + 1]int{}
+	clear(ex.args[:cap(ex.args)])
+	clear(ex.res[:cap(ex.res)])
+}
+
+// where formats the current position for error messages.
+func (ex *executor) where(fr *frame, pc int) string {
+	s := fmt.Sprintf("%s.%s+%d", fr.mi.module.name, fr.fn.name, pc)
+	if loc := fr.mi.module.SourceLocation(fr.fi, pc); loc != "" {
+		s += " (" + loc + ")"
+	}
+	return s
+}
+
+// trap builds a runtime error at pc of the top frame, with a backtrace.
+func (ex *executor) trap(code status.Code, pc int, msg string) error {
+	return ex.trapErr(status.New(code, msg), pc)
+}
+
+func (ex *executor) trapErr(err error, pc int) error {
+	fr := &ex.frames[len(ex.frames)-1]
+	trace := "at " + ex.where(fr, pc)
+	for i := len(ex.frames) - 2; i >= 0; i-- {
+		trace += ", called from " + ex.where(&ex.frames[i], ex.frames[i].at)
+	}
+	return fmt.Errorf("%w; %s", err, trace)
+}
+
+// writeArg stores v in register r of the top frame.
+func (ex *executor) writeReg(fr *frame, k ValueKind, r int, v Value) {
+	switch k {
+	case KindI32:
+		ex.i32[fr.base[k]+r] = int32(uint32(v.bits))
+	case KindI64:
+		ex.i64[fr.base[k]+r] = int64(v.bits)
+	case KindF32:
+		ex.f32[fr.base[k]+r] = math.Float32frombits(uint32(v.bits))
+	case KindF64:
+		ex.f64[fr.base[k]+r] = math.Float64frombits(v.bits)
+	case KindRef:
+		ex.refs[fr.base[k]+r] = v.ref
+	}
+}
+
+func (ex *executor) readReg(fr *frame, k ValueKind, r int) Value {
+	switch k {
+	case KindI32:
+		return I32(ex.i32[fr.base[k]+r])
+	case KindI64:
+		return I64(ex.i64[fr.base[k]+r])
+	case KindF32:
+		return F32(ex.f32[fr.base[k]+r])
+	case KindF64:
+		return F64(ex.f64[fr.base[k]+r])
+	case KindRef:
+		return RefValue(ex.refs[fr.base[k]+r])
+	}
+	return Value{}
+}
+
+// run executes internal function fi of mi with args and stores its results.
+func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error {
+	if err := ex.push(mi, fi); err != nil {
+		return err
+	}
+	fr := &ex.frames[0]
+	var next [KindRef + 1]int
+	for i, a := range fr.fn.sig.Args {
+		ex.writeReg(fr, a.Kind, next[a.Kind], args[i])
+		next[a.Kind]++
+	}
+	err := ex.loop(results)
+	ex.reset()
+	return err
+}
+
+// loop is the interpreter. It runs until the bottom frame returns.
+func (ex *executor) loop(results []Value) error {
+	fr := &ex.frames[len(ex.frames)-1]
+	code := fr.fn.code
+	pc := 0
+	var i32 []int32
+	var i64 []int64
+	var f32 []float32
+	var f64 []float64
+	var refs []Ref
+	window := func() {
+		i32 = ex.i32[fr.base[KindI32] : fr.base[KindI32]+fr.regs[KindI32]]
+		i64 = ex.i64[fr.base[KindI64] : fr.base[KindI64]+fr.regs[KindI64]]
+		f32 = ex.f32[fr.base[KindF32] : fr.base[KindF32]+fr.regs[KindF32]]
+		f64 = ex.f64[fr.base[KindF64] : fr.base[KindF64]+fr.regs[KindF64]]
+		refs = ex.refs[fr.base[KindRef] : fr.base[KindRef]+fr.regs[KindRef]]
+	}
+	window()
+	globals := fr.mi.globals
+	for {
+		switch Opcode(code[pc]) {
+		case OpConstI32:
+			i32[r16(code, pc+1)] = int32(binary.LittleEndian.Uint32(code[pc+3:]))
+			pc += 7
+		case OpConstI64:
+			i64[r16(code, pc+1)] = int64(binary.LittleEndian.Uint64(code[pc+3:]))
+			pc += 11
+		case OpConstF32:
+			f32[r16(code, pc+1)] = math.Float32frombits(binary.LittleEndian.Uint32(code[pc+3:]))
+			pc += 7
+		case OpConstF64:
+			f64[r16(code, pc+1)] = math.Float64frombits(binary.LittleEndian.Uint64(code[pc+3:]))
+			pc += 11
+		case OpConstRefZero:
+			refs[r16(code, pc+1)] = Ref{}
+			pc += 3
+		case OpConstRefRodata:
+			refs[r16(code, pc+1)] = fr.mi.rodataRefs[binary.LittleEndian.Uint32(code[pc+3:])]
+			pc += 7
+		case OpGlobalLoadI32:
+			i32[r16(code, pc+1)] = int32(binary.LittleEndian.Uint32(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			pc += 7
+		case OpGlobalStoreI32:
+			binary.LittleEndian.PutUint32(globals[binary.LittleEndian.Uint32(code[pc+1:]):], uint32(i32[r16(code, pc+5)]))
+			pc += 7
+		case OpGlobalLoadI64:
+			i64[r16(code, pc+1)] = int64(binary.LittleEndian.Uint64(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			pc += 7
+		case OpGlobalStoreI64:
+			binary.LittleEndian.PutUint64(globals[binary.LittleEndian.Uint32(code[pc+1:]):], uint64(i64[r16(code, pc+5)]))
+			pc += 7
+		case OpGlobalLoadF32:
+			f32[r16(code, pc+1)] = math.Float32frombits(binary.LittleEndian.Uint32(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			pc += 7
+		case OpGlobalStoreF32:
+			binary.LittleEndian.PutUint32(globals[binary.LittleEndian.Uint32(code[pc+1:]):], math.Float32bits(f32[r16(code, pc+5)]))
+			pc += 7
+		case OpGlobalLoadF64:
+			f64[r16(code, pc+1)] = math.Float64frombits(binary.LittleEndian.Uint64(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			pc += 7
+		case OpGlobalStoreF64:
+			binary.LittleEndian.PutUint64(globals[binary.LittleEndian.Uint32(code[pc+1:]):], math.Float64bits(f64[r16(code, pc+5)]))
+			pc += 7
+		case OpGlobalLoadRef:
+			refs[r16(code, pc+1)] = fr.mi.globalRefs[binary.LittleEndian.Uint32(code[pc+3:])]
+			pc += 7
+		case OpGlobalStoreRef:
+			fr.mi.globalRefs[binary.LittleEndian.Uint32(code[pc+1:])] = refs[r16(code, pc+5)]
+			pc += 7
+		case OpBufferLength:
+			r := refs[r16(code, pc+3)]
+			b, ok := r.obj.(*Buffer)
+			if !ok || r.typ != BufferType {
+				return ex.trapErr(status.Errorf(status.InvalidArgument, "buffer.length of %s, want a vm.buffer", r), pc)
+			}
+			i64[r16(code, pc+1)] = int64(len(b.data))
+			pc += 5
+		case OpBr:
+			pc = int(binary.LittleEndian.Uint32(code[pc+1:]))
+		case OpCondBr:
+			if i32[r16(code, pc+1)] != 0 {
+				pc = int(binary.LittleEndian.Uint32(code[pc+3:]))
+			} else {
+				pc = int(binary.LittleEndian.Uint32(code[pc+7:]))
+			}
+		case OpFail:
+			c := status.Code(i32[r16(code, pc+1)])
+			if c == status.OK {
+				c = status.Unknown
+			}
+			n := r16(code, pc+3)
+			return ex.trap(c, pc, string(code[pc+5:pc+5+n]))
+		case OpCall, OpCallImport, OpCallImportVariadic:
+			op := Opcode(code[pc])
+			ord := int(binary.LittleEndian.Uint32(code[pc+1:]))
+			p := pc + 5
+			var segs []int
+			if op == OpCallImportVariadic {
+				n := r16(code, p)
+				segs = ex.segs[:0]
+				for j := 0; j < n; j++ {
+					segs = append(segs, r16(code, p+2+2*j))
+				}
+				ex.segs = segs
+				p += 2 + 2*n
+			}
+			target, tfi := fr.mi, ord
+			if op != OpCall {
+				imp := &fr.mi.imports[ord]
+				if imp.native != nil {
+					next, err := ex.callNative(fr, imp.native, code, p, segs)
+					if err != nil {
+						return ex.trapErr(err, pc)
+					}
+					pc = next
+					continue
+				}
+				if imp.target == nil {
+					return ex.trap(status.NotFound, pc, "optional import "+imp.name+" is not available")
+				}
+				target, tfi = imp.target, imp.fn
+			}
+			// Bytecode call: save the caller's position, push the callee and
+			// copy the arguments.
+			nargs := r16(code, p)
+			fr.at = pc
+			fr.pc = p + 2 + 2*nargs
+			if err := ex.push(target, tfi); err != nil {
+				return ex.trapErr(err, pc)
+			}
+			caller := &ex.frames[len(ex.frames)-2]
+			callee := &ex.frames[len(ex.frames)-1]
+			var next [KindRef + 1]int
+			for j, a := range callee.fn.sig.Args {
+				src := r16(code, p+2+2*j)
+				ex.writeReg(callee, a.Kind, next[a.Kind], ex.readReg(caller, a.Kind, src))
+				next[a.Kind]++
+			}
+			fr = callee
+			code = fr.fn.code
+			globals = fr.mi.globals
+			pc = 0
+			window()
+		case OpReturn:
+			n := r16(code, pc+1)
+			if len(ex.frames) == 1 {
+				for j, k := range fr.fn.sig.Results {
+					results[j] = ex.readReg(fr, k, r16(code, pc+3+2*j))
+				}
+				return nil
+			}
+			caller := &ex.frames[len(ex.frames)-2]
+			ccode := caller.fn.code
+			for j, k := range fr.fn.sig.Results {
+				v := ex.readReg(fr, k, r16(code, pc+3+2*j))
+				ex.writeReg(caller, k, r16(ccode, caller.pc+2+2*j), v)
+			}
+			_ = n
+			ex.pop()
+			fr = &ex.frames[len(ex.frames)-1]
+			code = fr.fn.code
+			pc = fr.pc + 2 + 2*r16(code, fr.pc)
+			globals = fr.mi.globals
+			window()
+		case OpAddI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] + i32[r16(code, pc+5)]
+			pc += 7
+		case OpSubI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] - i32[r16(code, pc+5)]
+			pc += 7
+		case OpMulI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] * i32[r16(code, pc+5)]
+			pc += 7
+		case OpAndI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] & i32[r16(code, pc+5)]
+			pc += 7
+		case OpOrI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] | i32[r16(code, pc+5)]
+			pc += 7
+		case OpXorI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] ^ i32[r16(code, pc+5)]
+			pc += 7
+		case OpShlI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] << (uint32(i32[r16(code, pc+5)]) & 31)
+			pc += 7
+		case OpShrI32S:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] >> (uint32(i32[r16(code, pc+5)]) & 31)
+			pc += 7
+		case OpShrI32U:
+			i32[r16(code, pc+1)] = int32(uint32(i32[r16(code, pc+3)]) >> (uint32(i32[r16(code, pc+5)]) & 31))
+			pc += 7
+		case OpMinI32S:
+			i32[r16(code, pc+1)] = min(i32[r16(code, pc+3)], i32[r16(code, pc+5)])
+			pc += 7
+		case OpMinI32U:
+			i32[r16(code, pc+1)] = int32(min(uint32(i32[r16(code, pc+3)]), uint32(i32[r16(code, pc+5)])))
+			pc += 7
+		case OpMaxI32S:
+			i32[r16(code, pc+1)] = max(i32[r16(code, pc+3)], i32[r16(code, pc+5)])
+			pc += 7
+		case OpMaxI32U:
+			i32[r16(code, pc+1)] = int32(max(uint32(i32[r16(code, pc+3)]), uint32(i32[r16(code, pc+5)])))
+			pc += 7
+		case OpDivI32S:
+			y := i32[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i32[r16(code, pc+1)] = divSI32(i32[r16(code, pc+3)], y)
+			pc += 7
+		case OpDivI32U:
+			y := i32[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i32[r16(code, pc+1)] = divUI32(i32[r16(code, pc+3)], y)
+			pc += 7
+		case OpRemI32S:
+			y := i32[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i32[r16(code, pc+1)] = remSI32(i32[r16(code, pc+3)], y)
+			pc += 7
+		case OpRemI32U:
+			y := i32[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i32[r16(code, pc+1)] = remUI32(i32[r16(code, pc+3)], y)
+			pc += 7
+		case OpCeilDivI32S:
+			y := i32[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i32[r16(code, pc+1)] = ceilDivSI32(i32[r16(code, pc+3)], y)
+			pc += 7
+		case OpCeilDivI32U:
+			y := i32[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i32[r16(code, pc+1)] = ceilDivUI32(i32[r16(code, pc+3)], y)
+			pc += 7
+		case OpNotI32:
+			i32[r16(code, pc+1)] = ^i32[r16(code, pc+3)]
+			pc += 5
+		case OpNegI32:
+			i32[r16(code, pc+1)] = -i32[r16(code, pc+3)]
+			pc += 5
+		case OpAbsI32:
+			x := i32[r16(code, pc+3)]
+			if x < 0 {
+				x = -x
+			}
+			i32[r16(code, pc+1)] = x
+			pc += 5
+		case OpAddI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] + i64[r16(code, pc+5)]
+			pc += 7
+		case OpSubI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] - i64[r16(code, pc+5)]
+			pc += 7
+		case OpMulI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] * i64[r16(code, pc+5)]
+			pc += 7
+		case OpAndI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] & i64[r16(code, pc+5)]
+			pc += 7
+		case OpOrI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] | i64[r16(code, pc+5)]
+			pc += 7
+		case OpXorI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] ^ i64[r16(code, pc+5)]
+			pc += 7
+		case OpShlI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] << (uint64(i64[r16(code, pc+5)]) & 63)
+			pc += 7
+		case OpShrI64S:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] >> (uint64(i64[r16(code, pc+5)]) & 63)
+			pc += 7
+		case OpShrI64U:
+			i64[r16(code, pc+1)] = int64(uint64(i64[r16(code, pc+3)]) >> (uint64(i64[r16(code, pc+5)]) & 63))
+			pc += 7
+		case OpMinI64S:
+			i64[r16(code, pc+1)] = min(i64[r16(code, pc+3)], i64[r16(code, pc+5)])
+			pc += 7
+		case OpMinI64U:
+			i64[r16(code, pc+1)] = int64(min(uint64(i64[r16(code, pc+3)]), uint64(i64[r16(code, pc+5)])))
+			pc += 7
+		case OpMaxI64S:
+			i64[r16(code, pc+1)] = max(i64[r16(code, pc+3)], i64[r16(code, pc+5)])
+			pc += 7
+		case OpMaxI64U:
+			i64[r16(code, pc+1)] = int64(max(uint64(i64[r16(code, pc+3)]), uint64(i64[r16(code, pc+5)])))
+			pc += 7
+		case OpDivI64S:
+			y := i64[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i64[r16(code, pc+1)] = divSI64(i64[r16(code, pc+3)], y)
+			pc += 7
+		case OpDivI64U:
+			y := i64[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i64[r16(code, pc+1)] = divUI64(i64[r16(code, pc+3)], y)
+			pc += 7
+		case OpRemI64S:
+			y := i64[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i64[r16(code, pc+1)] = remSI64(i64[r16(code, pc+3)], y)
+			pc += 7
+		case OpRemI64U:
+			y := i64[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i64[r16(code, pc+1)] = remUI64(i64[r16(code, pc+3)], y)
+			pc += 7
+		case OpCeilDivI64S:
+			y := i64[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i64[r16(code, pc+1)] = ceilDivSI64(i64[r16(code, pc+3)], y)
+			pc += 7
+		case OpCeilDivI64U:
+			y := i64[r16(code, pc+5)]
+			if y == 0 {
+				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+			}
+			i64[r16(code, pc+1)] = ceilDivUI64(i64[r16(code, pc+3)], y)
+			pc += 7
+		case OpNotI64:
+			i64[r16(code, pc+1)] = ^i64[r16(code, pc+3)]
+			pc += 5
+		case OpNegI64:
+			i64[r16(code, pc+1)] = -i64[r16(code, pc+3)]
+			pc += 5
+		case OpAbsI64:
+			x := i64[r16(code, pc+3)]
+			if x < 0 {
+				x = -x
+			}
+			i64[r16(code, pc+1)] = x
+			pc += 5
+		case OpAddF32:
+			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] + f32[r16(code, pc+5)]
+			pc += 7
+		case OpSubF32:
+			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] - f32[r16(code, pc+5)]
+			pc += 7
+		case OpMulF32:
+			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] * f32[r16(code, pc+5)]
+			pc += 7
+		case OpDivF32:
+			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] / f32[r16(code, pc+5)]
+			pc += 7
+		case OpRemF32:
+			f32[r16(code, pc+1)] = float32(math.Mod(float64(f32[r16(code, pc+3)]), float64(f32[r16(code, pc+5)])))
+			pc += 7
+		case OpMinF32:
+			f32[r16(code, pc+1)] = min(f32[r16(code, pc+3)], f32[r16(code, pc+5)])
+			pc += 7
+		case OpMaxF32:
+			f32[r16(code, pc+1)] = max(f32[r16(code, pc+3)], f32[r16(code, pc+5)])
+			pc += 7
+		case OpNegF32:
+			f32[r16(code, pc+1)] = -f32[r16(code, pc+3)]
+			pc += 5
+		case OpAbsF32:
+			f32[r16(code, pc+1)] = float32(math.Abs(float64(f32[r16(code, pc+3)])))
+			pc += 5
+		case OpSqrtF32:
+			f32[r16(code, pc+1)] = float32(math.Sqrt(float64(f32[r16(code, pc+3)])))
+			pc += 5
+		case OpFloorF32:
+			f32[r16(code, pc+1)] = float32(math.Floor(float64(f32[r16(code, pc+3)])))
+			pc += 5
+		case OpCeilF32:
+			f32[r16(code, pc+1)] = float32(math.Ceil(float64(f32[r16(code, pc+3)])))
+			pc += 5
+		case OpAddF64:
+			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] + f64[r16(code, pc+5)]
+			pc += 7
+		case OpSubF64:
+			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] - f64[r16(code, pc+5)]
+			pc += 7
+		case OpMulF64:
+			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] * f64[r16(code, pc+5)]
+			pc += 7
+		case OpDivF64:
+			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] / f64[r16(code, pc+5)]
+			pc += 7
+		case OpRemF64:
+			f64[r16(code, pc+1)] = math.Mod(f64[r16(code, pc+3)], f64[r16(code, pc+5)])
+			pc += 7
+		case OpMinF64:
+			f64[r16(code, pc+1)] = min(f64[r16(code, pc+3)], f64[r16(code, pc+5)])
+			pc += 7
+		case OpMaxF64:
+			f64[r16(code, pc+1)] = max(f64[r16(code, pc+3)], f64[r16(code, pc+5)])
+			pc += 7
+		case OpNegF64:
+			f64[r16(code, pc+1)] = -f64[r16(code, pc+3)]
+			pc += 5
+		case OpAbsF64:
+			f64[r16(code, pc+1)] = math.Abs(f64[r16(code, pc+3)])
+			pc += 5
+		case OpSqrtF64:
+			f64[r16(code, pc+1)] = math.Sqrt(f64[r16(code, pc+3)])
+			pc += 5
+		case OpFloorF64:
+			f64[r16(code, pc+1)] = math.Floor(f64[r16(code, pc+3)])
+			pc += 5
+		case OpCeilF64:
+			f64[r16(code, pc+1)] = math.Ceil(f64[r16(code, pc+3)])
+			pc += 5
+		case OpTruncI32I8:
+			x := i32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = x & 0xFF
+			pc += 5
+		case OpTruncI32I16:
+			x := i32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = x & 0xFFFF
+			pc += 5
+		case OpExtI8I32S:
+			x := i32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(int8(x))
+			pc += 5
+		case OpExtI8I32U:
+			x := i32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(uint8(x))
+			pc += 5
+		case OpExtI16I32S:
+			x := i32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(int16(x))
+			pc += 5
+		case OpExtI16I32U:
+			x := i32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(uint16(x))
+			pc += 5
+		case OpExtI32I64S:
+			x := i32[r16(code, pc+3)]
+			i64[r16(code, pc+1)] = int64(x)
+			pc += 5
+		case OpExtI32I64U:
+			x := i32[r16(code, pc+3)]
+			i64[r16(code, pc+1)] = int64(uint32(x))
+			pc += 5
+		case OpTruncI64I32:
+			x := i64[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(x)
+			pc += 5
+		case OpCastSI32F32:
+			x := i32[r16(code, pc+3)]
+			f32[r16(code, pc+1)] = float32(x)
+			pc += 5
+		case OpCastUI32F32:
+			x := i32[r16(code, pc+3)]
+			f32[r16(code, pc+1)] = float32(uint32(x))
+			pc += 5
+		case OpCastF32SI32:
+			x := f32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(satS(float64(x), math.MinInt32, math.MaxInt32))
+			pc += 5
+		case OpCastF32UI32:
+			x := f32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(uint32(satU(float64(x), math.MaxUint32)))
+			pc += 5
+		case OpCastSI64F32:
+			x := i64[r16(code, pc+3)]
+			f32[r16(code, pc+1)] = float32(x)
+			pc += 5
+		case OpCastF32SI64:
+			x := f32[r16(code, pc+3)]
+			i64[r16(code, pc+1)] = satI64(float64(x))
+			pc += 5
+		case OpCastSI64F64:
+			x := i64[r16(code, pc+3)]
+			f64[r16(code, pc+1)] = float64(x)
+			pc += 5
+		case OpCastUI64F64:
+			x := i64[r16(code, pc+3)]
+			f64[r16(code, pc+1)] = float64(uint64(x))
+			pc += 5
+		case OpCastF64SI64:
+			x := f64[r16(code, pc+3)]
+			i64[r16(code, pc+1)] = satI64(x)
+			pc += 5
+		case OpCastF64UI64:
+			x := f64[r16(code, pc+3)]
+			i64[r16(code, pc+1)] = int64(satU64(x))
+			pc += 5
+		case OpExtF32F64:
+			x := f32[r16(code, pc+3)]
+			f64[r16(code, pc+1)] = float64(x)
+			pc += 5
+		case OpTruncF64F32:
+			x := f64[r16(code, pc+3)]
+			f32[r16(code, pc+1)] = float32(x)
+			pc += 5
+		case OpBitcastI32F32:
+			x := i32[r16(code, pc+3)]
+			f32[r16(code, pc+1)] = math.Float32frombits(uint32(x))
+			pc += 5
+		case OpBitcastF32I32:
+			x := f32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = int32(math.Float32bits(x))
+			pc += 5
+		case OpBitcastI64F64:
+			x := i64[r16(code, pc+3)]
+			f64[r16(code, pc+1)] = math.Float64frombits(uint64(x))
+			pc += 5
+		case OpBitcastF64I64:
+			x := f64[r16(code, pc+3)]
+			i64[r16(code, pc+1)] = int64(math.Float64bits(x))
+			pc += 5
+		case OpCmpEqI32:
+			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] == i32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpNeI32:
+			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] != i32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLtI32S:
+			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] < i32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLtI32U:
+			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) < uint32(i32[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpLteI32S:
+			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] <= i32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLteI32U:
+			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) <= uint32(i32[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpGtI32S:
+			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] > i32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGtI32U:
+			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) > uint32(i32[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpGteI32S:
+			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] >= i32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGteI32U:
+			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) >= uint32(i32[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpNzI32:
+			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] != 0)
+			pc += 5
+		case OpCmpEqI64:
+			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] == i64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpNeI64:
+			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] != i64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLtI64S:
+			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] < i64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLtI64U:
+			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) < uint64(i64[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpLteI64S:
+			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] <= i64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLteI64U:
+			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) <= uint64(i64[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpGtI64S:
+			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] > i64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGtI64U:
+			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) > uint64(i64[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpGteI64S:
+			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] >= i64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGteI64U:
+			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) >= uint64(i64[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpNzI64:
+			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] != 0)
+			pc += 5
+		case OpCmpEqF32:
+			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] == f32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpNeF32:
+			i32[r16(code, pc+1)] = b2i(!(f32[r16(code, pc+3)] == f32[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpLtF32:
+			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] < f32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLteF32:
+			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] <= f32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGtF32:
+			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] > f32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGteF32:
+			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] >= f32[r16(code, pc+5)])
+			pc += 7
+		case OpCmpNaNF32:
+			x := f32[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = b2i(x != x)
+			pc += 5
+		case OpCmpEqF64:
+			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] == f64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpNeF64:
+			i32[r16(code, pc+1)] = b2i(!(f64[r16(code, pc+3)] == f64[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpLtF64:
+			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] < f64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpLteF64:
+			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] <= f64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGtF64:
+			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] > f64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpGteF64:
+			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] >= f64[r16(code, pc+5)])
+			pc += 7
+		case OpCmpNaNF64:
+			x := f64[r16(code, pc+3)]
+			i32[r16(code, pc+1)] = b2i(x != x)
+			pc += 5
+		case OpCmpEqRef:
+			i32[r16(code, pc+1)] = b2i(refEq(refs[r16(code, pc+3)], refs[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpNeRef:
+			i32[r16(code, pc+1)] = b2i(!refEq(refs[r16(code, pc+3)], refs[r16(code, pc+5)]))
+			pc += 7
+		case OpCmpNzRef:
+			i32[r16(code, pc+1)] = b2i(refs[r16(code, pc+3)].obj != nil)
+			pc += 5
+		case OpSelectI32:
+			if i32[r16(code, pc+3)] != 0 {
+				i32[r16(code, pc+1)] = i32[r16(code, pc+5)]
+			} else {
+				i32[r16(code, pc+1)] = i32[r16(code, pc+7)]
+			}
+			pc += 9
+		case OpSelectI64:
+			if i32[r16(code, pc+3)] != 0 {
+				i64[r16(code, pc+1)] = i64[r16(code, pc+5)]
+			} else {
+				i64[r16(code, pc+1)] = i64[r16(code, pc+7)]
+			}
+			pc += 9
+		case OpSelectF32:
+			if i32[r16(code, pc+3)] != 0 {
+				f32[r16(code, pc+1)] = f32[r16(code, pc+5)]
+			} else {
+				f32[r16(code, pc+1)] = f32[r16(code, pc+7)]
+			}
+			pc += 9
+		case OpSelectF64:
+			if i32[r16(code, pc+3)] != 0 {
+				f64[r16(code, pc+1)] = f64[r16(code, pc+5)]
+			} else {
+				f64[r16(code, pc+1)] = f64[r16(code, pc+7)]
+			}
+			pc += 9
+		case OpSelectRef:
+			if i32[r16(code, pc+3)] != 0 {
+				refs[r16(code, pc+1)] = refs[r16(code, pc+5)]
+			} else {
+				refs[r16(code, pc+1)] = refs[r16(code, pc+7)]
+			}
+			pc += 9
+		case OpMovI32:
+			i32[r16(code, pc+1)] = i32[r16(code, pc+3)]
+			pc += 5
+		case OpMovI64:
+			i64[r16(code, pc+1)] = i64[r16(code, pc+3)]
+			pc += 5
+		case OpMovF32:
+			f32[r16(code, pc+1)] = f32[r16(code, pc+3)]
+			pc += 5
+		case OpMovF64:
+			f64[r16(code, pc+1)] = f64[r16(code, pc+3)]
+			pc += 5
+		case OpMovRef:
+			refs[r16(code, pc+1)] = refs[r16(code, pc+3)]
+			pc += 5
+		default:
+			return ex.trap(status.Internal, pc, fmt.Sprintf("unverified opcode %d", code[pc]))
+		}
+	}
+}
+
+// callNative calls a native import. p is the offset of the argument list in
+// code; it returns the offset after the instruction.
+func (ex *executor) callNative(fr *frame, nf *resolvedNative, code []byte, p int, segs []int) (int, error) {
+	n := r16(code, p)
+	args := ex.args[:0]
+	j := 0
+	walkArgKinds(&nf.sig, segs, func(k ValueKind) {
+		args = append(args, ex.readReg(fr, k, r16(code, p+2+2*j)))
+		j++
+	})
+	ex.args = args
+	p += 2 + 2*n
+	nres := len(nf.sig.Results)
+	res := ex.res[:0]
+	for i := 0; i < nres; i++ {
+		res = append(res, Value{})
+	}
+	ex.res = res
+	ex.call = NativeCall{Args: args, Results: res, Segments: segs}
+	err := nf.fn.Func(&ex.call)
+	clear(args)
+	if err != nil {
+		return 0, fmt.Errorf("%s.%s: %w", nf.module, nf.fn.Name, err)
+	}
+	if err := nf.checkResults(res); err != nil {
+		return 0, err
+	}
+	for i, k := range nf.sig.Results {
+		ex.writeReg(fr, k, r16(code, p+2+2*i), res[i])
+	}
+	clear(res)
+	return p + 2 + 2*nres, nil
+}
+
+func divSI32(a, b int32) int32 { return a / b }
+func divUI32(a, b int32) int32 { return int32(uint32(a) / uint32(b)) }
+func remSI32(a, b int32) int32 { return a % b }
+func remUI32(a, b int32) int32 { return int32(uint32(a) % uint32(b)) }
+func ceilDivSI32(a, b int32) int32 {
+	q := a / b
+	if a%b != 0 && (a < 0) == (b < 0) {
+		q++
+	}
+	return q
+}
+func ceilDivUI32(a, b int32) int32 {
+	x, y := uint32(a), uint32(b)
+	q := x / y
+	if x%y != 0 {
+		q++
+	}
+	return int32(q)
+}
+func divSI64(a, b int64) int64 { return a / b }
+func divUI64(a, b int64) int64 { return int64(uint64(a) / uint64(b)) }
+func remSI64(a, b int64) int64 { return a % b }
+func remUI64(a, b int64) int64 { return int64(uint64(a) % uint64(b)) }
+func ceilDivSI64(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) == (b < 0) {
+		q++
+	}
+	return q
+}
+func ceilDivUI64(a, b int64) int64 {
+	x, y := uint64(a), uint64(b)
+	q := x / y
+	if x%y != 0 {
+		q++
+	}
+	return int64(q)
+}
+
+// satS converts x toward zero, saturating to [lo, hi]; NaN gives 0.
+func satS(x float64, lo, hi float64) float64 {
+	switch {
+	case x != x:
+		return 0
+	case x <= lo:
+		return lo
+	case x >= hi:
+		return hi
+	}
+	return math.Trunc(x)
+}
+
+// satU converts x toward zero, saturating to [0, hi]; NaN gives 0.
+func satU(x float64, hi float64) float64 {
+	switch {
+	case x != x || x <= 0:
+		return 0
+	case x >= hi:
+		return hi
+	}
+	return math.Trunc(x)
+}
+
+// satI64 converts x to int64 toward zero, saturating; NaN gives 0.
+func satI64(x float64) int64 {
+	switch {
+	case x != x:
+		return 0
+	case x <= math.MinInt64:
+		return math.MinInt64
+	case x >= math.MaxInt64:
+		return math.MaxInt64
+	}
+	return int64(x)
+}
+
+// satU64 converts x to uint64 toward zero, saturating; NaN gives 0.
+func satU64(x float64) uint64 {
+	switch {
+	case x != x || x <= 0:
+		return 0
+	case x >= math.MaxUint64:
+		return math.MaxUint64
+	}
+	return uint64(x)
+}

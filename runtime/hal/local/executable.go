@@ -1,0 +1,145 @@
+package local
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// Executable is a loaded CPU executable library. It implements
+// hal.Executable. Dispatches are prepared with PrepareDispatch and run with
+// Dispatch.Run, possibly from many goroutines at once.
+type Executable struct {
+	format  string
+	lib     *library
+	exports []hal.ExportInfo
+
+	mu       sync.RWMutex // held for reading while native code may run
+	released bool
+}
+
+// Format implements hal.Executable.
+func (e *Executable) Format() string { return e.format }
+
+// Exports implements hal.Executable.
+func (e *Executable) Exports() []hal.ExportInfo { return e.exports }
+
+// Name returns the library name from its header (may be empty).
+func (e *Executable) Name() string { return e.lib.name }
+
+// Release unmaps the library. It waits for running dispatches to finish;
+// dispatching afterwards is an error.
+func (e *Executable) Release() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.released {
+		return status.Errorf(status.FailedPrecondition, "executable released twice")
+	}
+	e.released = true
+	return e.lib.close()
+}
+
+// Dispatch is one prepared dispatch of an export: its dispatch state, with
+// constants and binding pointers filled in, ready to run any range of
+// workgroups. Release it when done.
+type Dispatch struct {
+	exe        *Executable
+	ordinal    int
+	fn         uintptr
+	st         *dispatchState
+	pinner     runtime.Pinner
+	total      uint64
+	localBytes int
+	released   bool
+}
+
+// PrepareDispatch validates a dispatch of export ordinal over workgroups
+// with the given constants and binding memory against the export's
+// attributes and builds its dispatch state. maxConcurrency is the number of
+// distinct processor ids the caller will use (1..255).
+func (e *Executable) PrepareDispatch(ordinal int, workgroups [3]uint32, constants []uint32, bindings [][]byte, maxConcurrency int) (*Dispatch, error) {
+	if ordinal < 0 || ordinal >= len(e.exports) {
+		return nil, status.Errorf(status.OutOfRange, "dispatch: entry point ordinal %d out of range: executable has %d export(s)", ordinal, len(e.exports))
+	}
+	info := e.exports[ordinal]
+	if info.ConstantCount >= 0 && len(constants) != info.ConstantCount {
+		return nil, status.Errorf(status.InvalidArgument, "dispatch of %s: expects %d constant(s) but %d were provided", e.exportName(ordinal), info.ConstantCount, len(constants))
+	}
+	if info.BindingCount >= 0 && len(bindings) != info.BindingCount {
+		return nil, status.Errorf(status.InvalidArgument, "dispatch of %s: expects %d binding(s) but %d were provided", e.exportName(ordinal), info.BindingCount, len(bindings))
+	}
+	if len(constants) > MaxConstants || len(bindings) > MaxBindings {
+		return nil, status.Errorf(status.OutOfRange, "dispatch of %s: %d constants and %d bindings exceed the limits %d and %d", e.exportName(ordinal), len(constants), len(bindings), MaxConstants, MaxBindings)
+	}
+	if workgroups[2] > hal.MaxWorkgroupCountZ {
+		return nil, status.Errorf(status.OutOfRange, "dispatch of %s: workgroup count z %d exceeds %d", e.exportName(ordinal), workgroups[2], hal.MaxWorkgroupCountZ)
+	}
+	total := uint64(workgroups[0]) * uint64(workgroups[1]) * uint64(workgroups[2])
+	if total > hal.MaxWorkgroupTotal {
+		return nil, status.Errorf(status.OutOfRange, "dispatch of %s: %d workgroups exceed the limit of %d", e.exportName(ordinal), total, hal.MaxWorkgroupTotal)
+	}
+	if maxConcurrency < 1 || maxConcurrency > 255 {
+		return nil, status.Errorf(status.InvalidArgument, "dispatch: max concurrency %d is not in [1, 255]", maxConcurrency)
+	}
+	d := &Dispatch{exe: e, ordinal: ordinal, fn: e.lib.exports[ordinal].fn, st: &dispatchState{}, total: total, localBytes: int(info.LocalMemoryBytes)}
+	ws := info.WorkgroupSize
+	for i := range ws {
+		if ws[i] == 0 {
+			ws[i] = 1
+		}
+	}
+	d.pinner.Pin(d.st)
+	d.st.fill(ws, workgroups, maxConcurrency, constants, bindings, d.pinner.Pin)
+	return d, nil
+}
+
+func (e *Executable) exportName(ordinal int) string {
+	if n := e.exports[ordinal].Name; n != "" {
+		return fmt.Sprintf("export %d (%q)", ordinal, n)
+	}
+	return fmt.Sprintf("export %d", ordinal)
+}
+
+// WorkgroupCount returns the number of workgroups (x*y*z).
+func (d *Dispatch) WorkgroupCount() uint64 { return d.total }
+
+// LocalMemoryBytes returns the local memory each workgroup call needs; pass
+// at least that much to Run.
+func (d *Dispatch) LocalMemoryBytes() int { return d.localBytes }
+
+// Run calls the export for the workgroups [begin, end) of the grid (flat
+// index, x fastest), in one crossing into native code, as processor
+// processorID with the given local memory. It returns the first failure.
+func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64) error {
+	if end > d.total || begin > end {
+		return status.Errorf(status.OutOfRange, "dispatch range [%d, %d) exceeds %d workgroups", begin, end, d.total)
+	}
+	if begin == end {
+		return nil
+	}
+	if len(localMemory) < d.localBytes {
+		return status.Errorf(status.InvalidArgument, "dispatch needs %d bytes of local memory, got %d", d.localBytes, len(localMemory))
+	}
+	d.exe.mu.RLock()
+	defer d.exe.mu.RUnlock()
+	if d.exe.released || d.released {
+		return status.Errorf(status.FailedPrecondition, "dispatch of a released executable")
+	}
+	r, at := runRange(d.fn, d.exe.lib.env, d.st, processorID, localMemory[:d.localBytes], begin, end)
+	if r != 0 {
+		cx, cy := d.st.counts()
+		return status.Errorf(status.Internal, "dispatch of %s failed with status %d at workgroup (%d, %d, %d)", d.exe.exportName(d.ordinal), r, at%cx, at/cx%cy, at/(cx*cy))
+	}
+	return nil
+}
+
+// Release unpins the dispatch's memory. The dispatch cannot run afterwards.
+func (d *Dispatch) Release() {
+	if !d.released {
+		d.released = true
+		d.pinner.Unpin()
+	}
+}

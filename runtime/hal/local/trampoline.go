@@ -1,0 +1,185 @@
+package local
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "executable_library.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
+static uintptr_t goiree_call_query(uintptr_t fn, uint32_t version,
+                                   const iree_hal_executable_environment_v0_t* env) {
+  return (uintptr_t)((iree_hal_executable_library_query_fn_t)fn)(version, env);
+}
+
+// Runs workgroups [begin, end) of the grid in x-fastest order, one call each,
+// and returns the first non-zero result (storing the failing flat index).
+static int goiree_dispatch_range(uintptr_t fn,
+                                 const iree_hal_executable_environment_v0_t* env,
+                                 const iree_hal_executable_dispatch_state_v0_t* state,
+                                 uint32_t processor_id, void* local_memory,
+                                 uint32_t local_memory_size, uint64_t begin,
+                                 uint64_t end, uint64_t* failed_at) {
+  iree_hal_executable_dispatch_v0_t kernel = (iree_hal_executable_dispatch_v0_t)fn;
+  const uint64_t cx = state->workgroup_count_x;
+  const uint64_t cy = state->workgroup_count_y;
+  if (begin >= end || cx == 0 || cy == 0) return 0;
+  uint64_t xy = cx * cy;
+  uint64_t z = begin / xy;
+  uint64_t rem = begin % xy;
+  uint64_t y = rem / cx;
+  uint64_t x = rem % cx;
+  iree_hal_executable_workgroup_state_v0_t ws;
+  memset(&ws, 0, sizeof(ws));
+  ws.processor_id = processor_id;
+  ws.local_memory = local_memory;
+  ws.local_memory_size = local_memory_size;
+  for (uint64_t i = begin; i < end; ++i) {
+    ws.workgroup_id_x = (uint32_t)x;
+    ws.workgroup_id_y = (uint32_t)y;
+    ws.workgroup_id_z = (uint16_t)z;
+    int r = kernel(env, state, &ws);
+    if (r != 0) {
+      *failed_at = i;
+      return r;
+    }
+    if (++x == cx) {
+      x = 0;
+      if (++y == cy) {
+        y = 0;
+        ++z;
+      }
+    }
+  }
+  return 0;
+}
+
+static void goiree_processor_info(uint64_t* data) {
+  memset(data, 0, 8 * sizeof(uint64_t));
+#if defined(__x86_64__)
+  unsigned a, b, c, d;
+  uint64_t f = 0;
+  if (__get_cpuid(1, &a, &b, &c, &d)) {
+    if (c & (1u << 0)) f |= IREE_HAL_PROCESSOR_X86_64_SSE3;
+    if (c & (1u << 9)) f |= IREE_HAL_PROCESSOR_X86_64_SSSE3;
+    if (c & (1u << 19)) f |= IREE_HAL_PROCESSOR_X86_64_SSE41;
+    if (c & (1u << 20)) f |= IREE_HAL_PROCESSOR_X86_64_SSE42;
+    if (c & (1u << 28)) f |= IREE_HAL_PROCESSOR_X86_64_AVX;
+    if (c & (1u << 12)) f |= IREE_HAL_PROCESSOR_X86_64_FMA;
+    if (c & (1u << 29)) f |= IREE_HAL_PROCESSOR_X86_64_F16C;
+  }
+  if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+    if (b & (1u << 5)) f |= IREE_HAL_PROCESSOR_X86_64_AVX2;
+    if (b & (1u << 16)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512F;
+    if (b & (1u << 30)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512BW;
+    if (b & (1u << 31)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512VL;
+  }
+  data[0] = f;
+#endif
+}
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+// environment is the per-executable environment, kept in C memory so that
+// native code may hold its address for the executable's lifetime.
+type environment struct {
+	env       *C.iree_hal_executable_environment_v0_t
+	constants *C.uint32_t
+}
+
+func newEnvironment(constants []uint32) *environment {
+	e := &environment{env: (*C.iree_hal_executable_environment_v0_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.iree_hal_executable_environment_v0_t{}))))}
+	if len(constants) > 0 {
+		e.constants = (*C.uint32_t)(C.calloc(C.size_t(len(constants)), 4))
+		copy(unsafe.Slice((*uint32)(unsafe.Pointer(e.constants)), len(constants)), constants)
+		e.env.constants = e.constants
+	}
+	C.goiree_processor_info(&e.env.processor.data[0])
+	return e
+}
+
+func (e *environment) free() {
+	if e.constants != nil {
+		C.free(unsafe.Pointer(e.constants))
+		e.constants = nil
+	}
+	if e.env != nil {
+		C.free(unsafe.Pointer(e.env))
+		e.env = nil
+	}
+}
+
+// ProcessorFeatures returns data[0] of the environment's processor info:
+// the IREE_HAL_PROCESSOR_X86_64_* bits of this host.
+func ProcessorFeatures() uint64 {
+	var data [8]C.uint64_t
+	C.goiree_processor_info(&data[0])
+	return uint64(data[0])
+}
+
+func callQuery(fn uintptr, version uint32, env *environment) uintptr {
+	return uintptr(C.goiree_call_query(C.uintptr_t(fn), C.uint32_t(version), env.env))
+}
+
+// dispatchState is the per-dispatch state handed to native code. It lives
+// in Go memory and is pinned (with the buffers it points at) while native
+// code runs.
+type dispatchState struct {
+	state     C.iree_hal_executable_dispatch_state_v0_t
+	ptrs      [MaxBindings]unsafe.Pointer
+	lengths   [MaxBindings]C.size_t
+	constants [MaxConstants]C.uint32_t
+}
+
+func runRange(fn uintptr, env *environment, st *dispatchState, processorID uint32, localMem []byte, begin, end uint64) (int, uint64) {
+	var failedAt C.uint64_t
+	var lm unsafe.Pointer
+	if len(localMem) > 0 {
+		lm = unsafe.Pointer(unsafe.SliceData(localMem))
+	}
+	r := C.goiree_dispatch_range(C.uintptr_t(fn), env.env, &st.state, C.uint32_t(processorID), lm,
+		C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end), &failedAt)
+	return int(r), uint64(failedAt)
+}
+
+// fill sets the dispatch state; pin is called for every Go pointer stored
+// in it (the binding memory).
+func (st *dispatchState) fill(workgroupSize, workgroupCount [3]uint32, maxConcurrency int, constants []uint32, bindings [][]byte, pin func(any)) {
+	s := &st.state
+	s.workgroup_size_x = C.uint32_t(workgroupSize[0])
+	s.workgroup_size_y = C.uint32_t(workgroupSize[1])
+	s.workgroup_size_z = C.uint16_t(min(workgroupSize[2], 0xFFFF))
+	s.workgroup_count_x = C.uint32_t(workgroupCount[0])
+	s.workgroup_count_y = C.uint32_t(workgroupCount[1])
+	s.workgroup_count_z = C.uint16_t(workgroupCount[2])
+	s.max_concurrency = C.uint8_t(maxConcurrency)
+	s.constant_count = C.uint16_t(len(constants))
+	s.binding_count = C.uint8_t(len(bindings))
+	for i, c := range constants {
+		st.constants[i] = C.uint32_t(c)
+	}
+	for i, b := range bindings {
+		st.ptrs[i] = nil
+		if len(b) > 0 {
+			p := unsafe.Pointer(unsafe.SliceData(b))
+			pin(p)
+			st.ptrs[i] = p
+		}
+		st.lengths[i] = C.size_t(len(b))
+	}
+	s.constants = &st.constants[0]
+	s.binding_ptrs = &st.ptrs[0]
+	s.binding_lengths = &st.lengths[0]
+}
+
+// counts returns the x and y workgroup counts.
+func (st *dispatchState) counts() (uint64, uint64) {
+	return uint64(st.state.workgroup_count_x), uint64(st.state.workgroup_count_y)
+}

@@ -1,0 +1,846 @@
+package hal
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/vm"
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// Module is the "hal" native module bound to one device. Create it with New
+// and add it to a vm.Context before the bytecode modules that import it.
+type Module struct {
+	device hal.Device
+
+	mu    sync.Mutex
+	cache hal.ExecutableCache
+}
+
+// New returns the hal module for device.
+func New(device hal.Device) (*Module, error) {
+	if device == nil {
+		return nil, status.New(status.InvalidArgument, "hal module: nil device")
+	}
+	return &Module{device: device}, nil
+}
+
+// Name returns "hal".
+func (m *Module) Name() string { return "hal" }
+
+// Device returns the device the module is bound to.
+func (m *Module) Device() hal.Device { return m.device }
+
+// Functions lists the module's functions (see IMPORTS.md).
+func (m *Module) Functions() []vm.NativeFunction {
+	f := func(name, cc string, fn func(*vm.NativeCall) error) vm.NativeFunction {
+		return vm.NativeFunction{Name: name, CallingConvention: cc, Func: fn}
+	}
+	return []vm.NativeFunction{
+		// Devices.
+		f("devices.count", "0v_i", m.devicesCount),
+		f("devices.get", "0i_r", m.devicesGet),
+		f("ex.shared_device", "0v_r", m.sharedDevice),
+		f("device.allocator", "0r_r", m.deviceAllocator),
+		f("device.query.i64", "0rrr_iI", m.deviceQueryI64),
+		f("device.queue.alloca", "0rIrriiI_r", m.queueAlloca),
+		f("device.queue.dealloca", "0rIrrr_v", m.queueDealloca),
+		f("device.queue.execute", "0rIrrCrD_v", m.queueExecute),
+		f("ex.submit_and_wait", "0rr_v", m.submitAndWait),
+		// Allocators and buffers.
+		f("allocator.allocate", "0rIiiI_r", m.allocatorAllocate),
+		f("buffer.assert", "0rrrIii_v", m.bufferAssert),
+		f("buffer.subspan", "0rII_r", m.bufferSubspan),
+		f("buffer.length", "0r_I", m.bufferLength),
+		f("buffer.load", "0rIi_i", m.bufferLoad),
+		f("buffer.store", "0irIi_v", m.bufferStore),
+		// Buffer views.
+		f("buffer_view.create", "0rIIiiCID_r", m.bufferViewCreate),
+		f("buffer_view.assert", "0rriiCID_v", m.bufferViewAssert),
+		f("buffer_view.buffer", "0r_r", m.bufferViewBuffer),
+		f("buffer_view.element_type", "0r_i", m.bufferViewElementType),
+		f("buffer_view.encoding_type", "0r_i", m.bufferViewEncodingType),
+		f("buffer_view.rank", "0r_i", m.bufferViewRank),
+		f("buffer_view.dim", "0ri_I", m.bufferViewDim),
+		// Executables.
+		f("executable.create", "0rIrrr_r", m.executableCreate),
+		// Command buffers.
+		f("command_buffer.create", "0riiIi_r", m.commandBufferCreate),
+		f("command_buffer.begin", "0r_v", m.commandBufferBegin),
+		f("command_buffer.end", "0r_v", m.commandBufferEnd),
+		f("command_buffer.finalize", "0r_v", m.commandBufferEnd),
+		f("command_buffer.execution_barrier", "0riiI_v", m.commandBufferBarrier),
+		f("command_buffer.fill_buffer", "0rrIIii_v", m.commandBufferFill),
+		f("command_buffer.update_buffer", "0rrIrII_v", m.commandBufferUpdate),
+		f("command_buffer.copy_buffer", "0rrIrII_v", m.commandBufferCopy),
+		f("command_buffer.push_constants", "0riCiD_v", m.commandBufferPushConstants),
+		f("command_buffer.push_descriptor_set", "0riCirIID_v", m.commandBufferPushDescriptorSet),
+		f("command_buffer.dispatch", "0rriiii_v", m.commandBufferDispatch),
+		// Fences.
+		f("fence.create", "0rI_r", m.fenceCreate),
+		f("fence.join", "0CrD_r", m.fenceJoin),
+		f("fence.query", "0r_i", m.fenceQuery),
+		f("fence.signal", "0r_v", m.fenceSignal),
+		f("fence.fail", "0ri_v", m.fenceFail),
+		f("fence.await", "0iCrD_i", m.fenceAwait),
+	}
+}
+
+// Argument helpers. Each names the function and argument in its error.
+
+func refArg[T any](c *vm.NativeCall, i int, t *vm.RefType, fn string) (T, error) {
+	var zero T
+	o, err := c.Args[i].RefAs(t)
+	if err != nil {
+		return zero, status.Errorf(status.InvalidArgument, "hal.%s: argument %d: %v", fn, i, err)
+	}
+	v, ok := o.(T)
+	if !ok {
+		return zero, status.Errorf(status.Internal, "hal.%s: argument %d: %s ref holds %T", fn, i, t.Name(), o)
+	}
+	return v, nil
+}
+
+// optRef is refArg allowing a null ref (returns the zero T).
+func optRef[T any](c *vm.NativeCall, i int, t *vm.RefType, fn string) (T, error) {
+	var zero T
+	if c.Args[i].Kind() == vm.KindRef && c.Args[i].Ref().IsNull() {
+		return zero, nil
+	}
+	return refArg[T](c, i, t, fn)
+}
+
+func stringArg(c *vm.NativeCall, i int, fn string) (string, error) {
+	b, err := refArg[*vm.Buffer](c, i, vm.BufferType, fn)
+	if err != nil {
+		return "", err
+	}
+	return string(b.Bytes()), nil
+}
+
+func annotate(err error, fn string) error {
+	if err == nil {
+		return nil
+	}
+	if c := status.CodeOf(err); c != status.OK && c != status.Unknown {
+		return status.Wrap(c, err, "hal.%s", fn)
+	}
+	return fmt.Errorf("hal.%s: %w", fn, err)
+}
+
+// Devices.
+
+func (m *Module) checkDevice(c *vm.NativeCall, i int, fn string) error {
+	d, err := refArg[hal.Device](c, i, DeviceType, fn)
+	if err != nil {
+		return err
+	}
+	if d != m.device {
+		return status.Errorf(status.InvalidArgument, "hal.%s: argument %d is not this module's device", fn, i)
+	}
+	return nil
+}
+
+func (m *Module) devicesCount(c *vm.NativeCall) error {
+	c.Results[0] = vm.I32(1)
+	return nil
+}
+
+func (m *Module) devicesGet(c *vm.NativeCall) error {
+	if i := c.Args[0].I32(); i != 0 {
+		return status.Errorf(status.OutOfRange, "hal.devices.get: device index %d out of range [0, 1)", i)
+	}
+	c.Results[0] = vm.RefValue(DeviceRef(m.device))
+	return nil
+}
+
+func (m *Module) sharedDevice(c *vm.NativeCall) error {
+	c.Results[0] = vm.RefValue(DeviceRef(m.device))
+	return nil
+}
+
+func (m *Module) deviceAllocator(c *vm.NativeCall) error {
+	if err := m.checkDevice(c, 0, "device.allocator"); err != nil {
+		return err
+	}
+	c.Results[0] = vm.RefValue(vm.NewRef(AllocatorType, m.device.Allocator()))
+	return nil
+}
+
+func (m *Module) deviceQueryI64(c *vm.NativeCall) error {
+	const fn = "device.query.i64"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	category, err := stringArg(c, 1, fn)
+	if err != nil {
+		return err
+	}
+	key, err := stringArg(c, 2, fn)
+	if err != nil {
+		return err
+	}
+	v, err := m.device.QueryI64(category, key)
+	if err != nil {
+		if status.CodeOf(err) == status.NotFound {
+			c.Results[0], c.Results[1] = vm.I32(0), vm.I64(0)
+			return nil
+		}
+		return annotate(err, fn)
+	}
+	c.Results[0], c.Results[1] = vm.I32(1), vm.I64(v)
+	return nil
+}
+
+func (m *Module) queueAlloca(c *vm.NativeCall) error {
+	const fn = "device.queue.alloca"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	wait, err := optRef[*hal.Fence](c, 2, FenceType, fn)
+	if err != nil {
+		return err
+	}
+	signal, err := optRef[*hal.Fence](c, 3, FenceType, fn)
+	if err != nil {
+		return err
+	}
+	if err := wait.Wait(hal.InfiniteTimeout); err != nil {
+		return annotate(err, fn)
+	}
+	buf, err := m.allocate(hal.MemoryType(c.Args[4].I32()), hal.BufferUsage(c.Args[5].I32()), c.Args[6].I64(), fn)
+	if err != nil {
+		signal.Fail(err)
+		return err
+	}
+	if err := signal.Signal(); err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.RefValue(BufferRef(buf))
+	return nil
+}
+
+func (m *Module) queueDealloca(c *vm.NativeCall) error {
+	const fn = "device.queue.dealloca"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	wait, err := optRef[*hal.Fence](c, 2, FenceType, fn)
+	if err != nil {
+		return err
+	}
+	signal, err := optRef[*hal.Fence](c, 3, FenceType, fn)
+	if err != nil {
+		return err
+	}
+	buf, err := refArg[*hal.Buffer](c, 4, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	if err := wait.Wait(hal.InfiniteTimeout); err != nil {
+		return annotate(err, fn)
+	}
+	if err := buf.Release(); err != nil {
+		signal.Fail(err)
+		return annotate(err, fn)
+	}
+	return annotate(signal.Signal(), fn)
+}
+
+func commandBuffers(c *vm.NativeCall, first int, fn string) ([]*hal.CommandBuffer, error) {
+	cbs := make([]*hal.CommandBuffer, 0, len(c.Args)-first)
+	for i := first; i < len(c.Args); i++ {
+		cb, err := refArg[*hal.CommandBuffer](c, i, CommandBufferType, fn)
+		if err != nil {
+			return nil, err
+		}
+		cbs = append(cbs, cb)
+	}
+	return cbs, nil
+}
+
+func (m *Module) queueExecute(c *vm.NativeCall) error {
+	const fn = "device.queue.execute"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	wait, err := optRef[*hal.Fence](c, 2, FenceType, fn)
+	if err != nil {
+		return err
+	}
+	signal, err := optRef[*hal.Fence](c, 3, FenceType, fn)
+	if err != nil {
+		return err
+	}
+	cbs, err := commandBuffers(c, 4, fn)
+	if err != nil {
+		return err
+	}
+	return annotate(m.device.QueueExecute(wait, signal, cbs), fn)
+}
+
+func (m *Module) submitAndWait(c *vm.NativeCall) error {
+	const fn = "ex.submit_and_wait"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	cbs, err := commandBuffers(c, 1, fn)
+	if err != nil {
+		return err
+	}
+	return annotate(hal.SubmitAndWait(m.device, cbs...), fn)
+}
+
+// Allocators and buffers.
+
+func (m *Module) allocate(memType hal.MemoryType, usage hal.BufferUsage, size int64, fn string) (*hal.Buffer, error) {
+	if size < 0 {
+		return nil, status.Errorf(status.InvalidArgument, "hal.%s: negative allocation size %d", fn, size)
+	}
+	buf, err := m.device.Allocator().AllocateBuffer(hal.BufferParams{Type: memType, Usage: usage}, size)
+	if err != nil {
+		return nil, annotate(err, fn)
+	}
+	return buf, nil
+}
+
+func (m *Module) allocatorAllocate(c *vm.NativeCall) error {
+	const fn = "allocator.allocate"
+	alloc, err := refArg[hal.Allocator](c, 0, AllocatorType, fn)
+	if err != nil {
+		return err
+	}
+	if alloc != m.device.Allocator() {
+		return status.Errorf(status.InvalidArgument, "hal.%s: allocator is not this module's device allocator", fn)
+	}
+	buf, err := m.allocate(hal.MemoryType(c.Args[2].I32()), hal.BufferUsage(c.Args[3].I32()), c.Args[4].I64(), fn)
+	if err != nil {
+		return err
+	}
+	c.Results[0] = vm.RefValue(BufferRef(buf))
+	return nil
+}
+
+func (m *Module) bufferAssert(c *vm.NativeCall) error {
+	const fn = "buffer.assert"
+	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	msg, err := stringArg(c, 1, fn)
+	if err != nil {
+		return err
+	}
+	if minLen := c.Args[3].I64(); buf.ByteLength() < minLen {
+		return status.Errorf(status.InvalidArgument, "%s: buffer of %d bytes is smaller than the required %d", msg, buf.ByteLength(), minLen)
+	}
+	if want := hal.MemoryType(c.Args[4].I32()); buf.MemoryType()&want != want {
+		return status.Errorf(status.InvalidArgument, "%s: buffer memory type %v lacks %v", msg, buf.MemoryType(), want)
+	}
+	if want := hal.BufferUsage(c.Args[5].I32()); buf.Usage()&want != want {
+		return status.Errorf(status.InvalidArgument, "%s: buffer usage %v lacks %v", msg, buf.Usage(), want)
+	}
+	return nil
+}
+
+func (m *Module) bufferSubspan(c *vm.NativeCall) error {
+	const fn = "buffer.subspan"
+	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	sub, err := buf.Subspan(c.Args[1].I64(), c.Args[2].I64())
+	if err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.RefValue(BufferRef(sub))
+	return nil
+}
+
+func (m *Module) bufferLength(c *vm.NativeCall) error {
+	buf, err := refArg[*hal.Buffer](c, 0, BufferType, "buffer.length")
+	if err != nil {
+		return err
+	}
+	c.Results[0] = vm.I64(buf.ByteLength())
+	return nil
+}
+
+func scalarWidth(n int32, fn string) (int, error) {
+	switch n {
+	case 1, 2, 4:
+		return int(n), nil
+	}
+	return 0, status.Errorf(status.InvalidArgument, "hal.%s: length %d must be 1, 2 or 4", fn, n)
+}
+
+func (m *Module) bufferLoad(c *vm.NativeCall) error {
+	const fn = "buffer.load"
+	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	n, err := scalarWidth(c.Args[2].I32(), fn)
+	if err != nil {
+		return err
+	}
+	var b [4]byte
+	if err := buf.Read(c.Args[1].I64(), b[:n]); err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.I32(int32(binary.LittleEndian.Uint32(b[:])))
+	return nil
+}
+
+func (m *Module) bufferStore(c *vm.NativeCall) error {
+	const fn = "buffer.store"
+	buf, err := refArg[*hal.Buffer](c, 1, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	n, err := scalarWidth(c.Args[3].I32(), fn)
+	if err != nil {
+		return err
+	}
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(c.Args[0].I32()))
+	return annotate(buf.Write(c.Args[2].I64(), b[:n]), fn)
+}
+
+// Buffer views.
+
+func shapeArgs(c *vm.NativeCall, first int) hal.Shape {
+	shape := make(hal.Shape, 0, len(c.Args)-first)
+	for i := first; i < len(c.Args); i++ {
+		shape = append(shape, c.Args[i].I64())
+	}
+	return shape
+}
+
+func (m *Module) bufferViewCreate(c *vm.NativeCall) error {
+	const fn = "buffer_view.create"
+	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	offset, length := c.Args[1].I64(), c.Args[2].I64()
+	if offset != 0 || (length != hal.WholeBuffer && length != buf.ByteLength()) {
+		if buf, err = buf.Subspan(offset, length); err != nil {
+			return annotate(err, fn)
+		}
+	}
+	view, err := hal.NewBufferView(buf, shapeArgs(c, 5), hal.ElementType(uint32(c.Args[3].I32())), hal.Encoding(uint32(c.Args[4].I32())))
+	if err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.RefValue(BufferViewRef(view))
+	return nil
+}
+
+func (m *Module) bufferViewAssert(c *vm.NativeCall) error {
+	const fn = "buffer_view.assert"
+	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, fn)
+	if err != nil {
+		return err
+	}
+	msg, err := stringArg(c, 1, fn)
+	if err != nil {
+		return err
+	}
+	want := hal.ElementType(uint32(c.Args[2].I32()))
+	if view.ElementType() != want {
+		return status.Errorf(status.InvalidArgument, "%s: element type mismatch; expected %s but have %s", msg, want, view.ElementType())
+	}
+	if enc := hal.Encoding(uint32(c.Args[3].I32())); view.Encoding() != enc {
+		return status.Errorf(status.InvalidArgument, "%s: encoding mismatch; expected %v but have %v", msg, enc, view.Encoding())
+	}
+	shape := shapeArgs(c, 4)
+	if got := view.Shape(); got.String() != shape.String() || len(got) != len(shape) {
+		return status.Errorf(status.InvalidArgument, "%s: shape mismatch; expected %s but have %s", msg, shapeText(shape), shapeText(got))
+	}
+	return nil
+}
+
+func shapeText(s hal.Shape) string {
+	if len(s) == 0 {
+		return "rank 0"
+	}
+	return s.String()
+}
+
+func (m *Module) bufferViewBuffer(c *vm.NativeCall) error {
+	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.buffer")
+	if err != nil {
+		return err
+	}
+	c.Results[0] = vm.RefValue(BufferRef(view.Buffer()))
+	return nil
+}
+
+func (m *Module) bufferViewElementType(c *vm.NativeCall) error {
+	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.element_type")
+	if err != nil {
+		return err
+	}
+	c.Results[0] = vm.I32(int32(view.ElementType()))
+	return nil
+}
+
+func (m *Module) bufferViewEncodingType(c *vm.NativeCall) error {
+	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.encoding_type")
+	if err != nil {
+		return err
+	}
+	c.Results[0] = vm.I32(int32(view.Encoding()))
+	return nil
+}
+
+func (m *Module) bufferViewRank(c *vm.NativeCall) error {
+	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.rank")
+	if err != nil {
+		return err
+	}
+	c.Results[0] = vm.I32(int32(view.Rank()))
+	return nil
+}
+
+func (m *Module) bufferViewDim(c *vm.NativeCall) error {
+	const fn = "buffer_view.dim"
+	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, fn)
+	if err != nil {
+		return err
+	}
+	d, err := view.Dim(int(c.Args[1].I32()))
+	if err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.I64(d)
+	return nil
+}
+
+// Executables.
+
+func (m *Module) executableCache() (hal.ExecutableCache, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.cache == nil {
+		cache, err := m.device.CreateExecutableCache("default")
+		if err != nil {
+			return nil, err
+		}
+		m.cache = cache
+	}
+	return m.cache, nil
+}
+
+func (m *Module) executableCreate(c *vm.NativeCall) error {
+	const fn = "executable.create"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	format, err := stringArg(c, 2, fn)
+	if err != nil {
+		return err
+	}
+	data, err := refArg[*vm.Buffer](c, 3, vm.BufferType, fn)
+	if err != nil {
+		return err
+	}
+	constBuf, err := optRef[*vm.Buffer](c, 4, vm.BufferType, fn)
+	if err != nil {
+		return err
+	}
+	var constants []uint32
+	if constBuf != nil {
+		raw := constBuf.Bytes()
+		if len(raw)%4 != 0 {
+			return status.Errorf(status.InvalidArgument, "hal.%s: constants buffer of %d bytes is not a whole number of 32-bit values", fn, len(raw))
+		}
+		for i := 0; i < len(raw); i += 4 {
+			constants = append(constants, binary.LittleEndian.Uint32(raw[i:]))
+		}
+	}
+	cache, err := m.executableCache()
+	if err != nil {
+		return annotate(err, fn)
+	}
+	if !cache.CanPrepareFormat(format) {
+		return status.Errorf(status.NotFound, "hal.%s: device %s cannot run executable format %q (it supports: %s)",
+			fn, m.device.ID(), format, strings.Join(m.device.ExecutableFormats(), ", "))
+	}
+	exe, err := cache.PrepareExecutable(hal.ExecutableParams{
+		Format: format, Data: data.Bytes(), Constants: constants,
+		CachingMode: hal.CachingAliasProvidedData,
+	})
+	if err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.RefValue(vm.NewRef(ExecutableType, exe))
+	return nil
+}
+
+// Command buffers.
+
+func (m *Module) commandBufferCreate(c *vm.NativeCall) error {
+	const fn = "command_buffer.create"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	cb, err := m.device.CreateCommandBuffer(hal.CommandBufferMode(uint32(c.Args[1].I32())), hal.CommandCategory(uint32(c.Args[2].I32())))
+	if err != nil {
+		return annotate(err, fn)
+	}
+	if err := cb.Begin(); err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.RefValue(vm.NewRef(CommandBufferType, cb))
+	return nil
+}
+
+func (m *Module) commandBufferBegin(c *vm.NativeCall) error {
+	// Command buffers are created recording; begin is accepted for
+	// programs written in the older create/begin/end style.
+	_, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, "command_buffer.begin")
+	return err
+}
+
+func (m *Module) commandBufferEnd(c *vm.NativeCall) error {
+	const fn = "command_buffer.end"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	return annotate(cb.End(), fn)
+}
+
+func (m *Module) commandBufferBarrier(c *vm.NativeCall) error {
+	const fn = "command_buffer.execution_barrier"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	return annotate(cb.ExecutionBarrier(), fn)
+}
+
+func (m *Module) commandBufferFill(c *vm.NativeCall) error {
+	const fn = "command_buffer.fill_buffer"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	target, err := refArg[*hal.Buffer](c, 1, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	n, err := scalarWidth(c.Args[5].I32(), fn)
+	if err != nil {
+		return err
+	}
+	var p [4]byte
+	binary.LittleEndian.PutUint32(p[:], uint32(c.Args[4].I32()))
+	return annotate(cb.FillBuffer(target, c.Args[2].I64(), c.Args[3].I64(), p[:n]), fn)
+}
+
+func (m *Module) commandBufferUpdate(c *vm.NativeCall) error {
+	const fn = "command_buffer.update_buffer"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	src, err := refArg[*vm.Buffer](c, 1, vm.BufferType, fn)
+	if err != nil {
+		return err
+	}
+	target, err := refArg[*hal.Buffer](c, 3, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	off, length := c.Args[2].I64(), c.Args[5].I64()
+	if off < 0 || length < 0 || off > int64(src.Len())-length {
+		return status.Errorf(status.OutOfRange, "hal.%s: source range [%d, %d+%d) exceeds the %d-byte source buffer", fn, off, off, length, src.Len())
+	}
+	return annotate(cb.UpdateBuffer(src.Bytes()[off:off+length], target, c.Args[4].I64()), fn)
+}
+
+func (m *Module) commandBufferCopy(c *vm.NativeCall) error {
+	const fn = "command_buffer.copy_buffer"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	src, err := refArg[*hal.Buffer](c, 1, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	dst, err := refArg[*hal.Buffer](c, 3, BufferType, fn)
+	if err != nil {
+		return err
+	}
+	return annotate(cb.CopyBuffer(src, c.Args[2].I64(), dst, c.Args[4].I64(), c.Args[5].I64()), fn)
+}
+
+func (m *Module) commandBufferPushConstants(c *vm.NativeCall) error {
+	const fn = "command_buffer.push_constants"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	values := make([]uint32, 0, len(c.Args)-2)
+	for _, a := range c.Args[2:] {
+		values = append(values, uint32(a.I32()))
+	}
+	return annotate(cb.PushConstants(int(c.Args[1].I32()), values), fn)
+}
+
+func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
+	const fn = "command_buffer.push_descriptor_set"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	const tuple = 4 // ordinal i, buffer r, offset I, length I
+	rest := len(c.Args) - 2
+	if rest%tuple != 0 {
+		return status.Errorf(status.InvalidArgument, "hal.%s: %d binding values do not form (ordinal, buffer, offset, length) tuples", fn, rest)
+	}
+	bindings := make([]hal.Binding, 0, rest/tuple)
+	for i := 2; i < len(c.Args); i += tuple {
+		buf, err := refArg[*hal.Buffer](c, i+1, BufferType, fn)
+		if err != nil {
+			return err
+		}
+		bindings = append(bindings, hal.Binding{
+			Ordinal: int(c.Args[i].I32()), Buffer: buf,
+			Offset: c.Args[i+2].I64(), Length: c.Args[i+3].I64(),
+		})
+	}
+	return annotate(cb.PushDescriptorSet(int(c.Args[1].I32()), bindings), fn)
+}
+
+func (m *Module) commandBufferDispatch(c *vm.NativeCall) error {
+	const fn = "command_buffer.dispatch"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	exe, err := refArg[hal.Executable](c, 1, ExecutableType, fn)
+	if err != nil {
+		return err
+	}
+	x, y, z := c.Args[3].I32(), c.Args[4].I32(), c.Args[5].I32()
+	if x < 0 || y < 0 || z < 0 {
+		return status.Errorf(status.InvalidArgument, "hal.%s: negative workgroup count (%d, %d, %d)", fn, x, y, z)
+	}
+	return annotate(cb.Dispatch(exe, int(c.Args[2].I32()), uint32(x), uint32(y), uint32(z)), fn)
+}
+
+// Fences.
+
+func (m *Module) fenceCreate(c *vm.NativeCall) error {
+	const fn = "fence.create"
+	if err := m.checkDevice(c, 0, fn); err != nil {
+		return err
+	}
+	sem, err := m.device.CreateSemaphore(0)
+	if err != nil {
+		return annotate(err, fn)
+	}
+	c.Results[0] = vm.RefValue(vm.NewRef(FenceType, hal.NewFence(hal.SemaphorePoint{Semaphore: sem, Value: 1})))
+	return nil
+}
+
+func fences(c *vm.NativeCall, first int, fn string) ([]*hal.Fence, error) {
+	var out []*hal.Fence
+	for i := first; i < len(c.Args); i++ {
+		f, err := optRef[*hal.Fence](c, i, FenceType, fn)
+		if err != nil {
+			return nil, err
+		}
+		if f != nil {
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+func (m *Module) fenceJoin(c *vm.NativeCall) error {
+	fs, err := fences(c, 0, "fence.join")
+	if err != nil {
+		return err
+	}
+	joined := hal.NewFence()
+	for _, f := range fs {
+		for _, p := range f.Points() {
+			joined.Insert(p.Semaphore, p.Value)
+		}
+	}
+	c.Results[0] = vm.RefValue(vm.NewRef(FenceType, joined))
+	return nil
+}
+
+func (m *Module) fenceQuery(c *vm.NativeCall) error {
+	f, err := refArg[*hal.Fence](c, 0, FenceType, "fence.query")
+	if err != nil {
+		return err
+	}
+	err = f.Wait(0)
+	c.Results[0] = vm.I32(int32(status.CodeOf(err)))
+	return nil
+}
+
+func (m *Module) fenceSignal(c *vm.NativeCall) error {
+	const fn = "fence.signal"
+	f, err := refArg[*hal.Fence](c, 0, FenceType, fn)
+	if err != nil {
+		return err
+	}
+	return annotate(f.Signal(), fn)
+}
+
+func (m *Module) fenceFail(c *vm.NativeCall) error {
+	f, err := refArg[*hal.Fence](c, 0, FenceType, "fence.fail")
+	if err != nil {
+		return err
+	}
+	code := status.Code(c.Args[1].I32())
+	if code == status.OK {
+		code = status.Unknown
+	}
+	f.Fail(status.Errorf(code, "fence failed by the program"))
+	return nil
+}
+
+func (m *Module) fenceAwait(c *vm.NativeCall) error {
+	const fn = "fence.await"
+	fs, err := fences(c, 1, fn)
+	if err != nil {
+		return err
+	}
+	timeout := hal.InfiniteTimeout
+	if ms := c.Args[0].I32(); ms >= 0 {
+		timeout = time.Duration(ms) * time.Millisecond
+	}
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = time.Now().Add(timeout)
+	}
+	for _, f := range fs {
+		t := timeout
+		if timeout > 0 {
+			t = max(time.Until(deadline), 0)
+		}
+		if err := f.Wait(t); err != nil {
+			if status.CodeOf(err) == status.DeadlineExceeded {
+				c.Results[0] = vm.I32(int32(status.DeadlineExceeded))
+				return nil
+			}
+			return annotate(err, fn)
+		}
+	}
+	c.Results[0] = vm.I32(0)
+	return nil
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/goiree/goiree/runtime/hal"
+	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/vm"
+)
+
+// defaultDevice is IREE's default --device.
+const defaultDevice = "local-task"
+
+// execute does everything after flag parsing and returns the exit code
+// (1 when --expected_output found a mismatch).
+func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	if o.listDrivers {
+		listDrivers(stdout)
+		return 0, nil
+	}
+	if o.listDevices {
+		return 0, listDevices(stdout)
+	}
+	if strings.TrimSpace(o.function) == "" {
+		return 0, fmt.Errorf("no function given: use --function=<name> (iree-dump-module lists a module's exports)")
+	}
+	if o.maxElements < 0 {
+		return 0, fmt.Errorf("--output_max_element_count=%d must not be negative", o.maxElements)
+	}
+	inputs, err := functionio.ParseInputs(o.inputs)
+	if err != nil {
+		return 0, err
+	}
+	datas, paths, err := readModules(o, stdin)
+	if err != nil {
+		return 0, err
+	}
+	var modules []vm.Module
+	for i, data := range datas {
+		m, err := vm.LoadBytecodeModule(data)
+		if err != nil {
+			return 0, fmt.Errorf("loading module %s: %w", moduleName(paths[i]), err)
+		}
+		modules = append(modules, m)
+	}
+	dev, err := createDevice(o)
+	if err != nil {
+		return 0, err
+	}
+	defer dev.Close()
+
+	hm, err := halmodule.New(dev)
+	if err != nil {
+		return 0, err
+	}
+	inst := vm.NewInstance()
+	ctx, err := inst.NewContext(append([]vm.Module{hm}, modules...)...)
+	if err != nil {
+		return 0, err
+	}
+	fn, err := ctx.LookupFunction(strings.TrimPrefix(strings.TrimSpace(o.function), "@"))
+	if err != nil {
+		return 0, err
+	}
+	args, err := functionio.Values(inputs, fn.Signature(), dev.Allocator())
+	if err != nil {
+		return 0, fmt.Errorf("calling %s: %w", fn.Name(), err)
+	}
+	fmt.Fprintf(stdout, "EXEC @%s\n", fn.Name())
+	results, err := ctx.Invoke(fn, args)
+	if err != nil {
+		return 0, fmt.Errorf("executing %s: %w", fn.Name(), err)
+	}
+	code := 0
+	if len(o.expected) > 0 {
+		ok, err := functionio.CompareResults(stdout, results, o.expected, o.thresholds, o.maxElements)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			code = 1
+		}
+	} else if err := functionio.WriteOutputs(stdout, results, o.outputs, o.maxElements); err != nil {
+		return 0, err
+	}
+	if o.printStats {
+		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
+	}
+	return code, nil
+}
+
+func moduleName(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
+
+// createDevice creates the --device (one only), applying driver flags.
+func createDevice(o *options) (hal.Device, error) {
+	uri := defaultDevice
+	switch len(o.devices) {
+	case 0:
+	case 1:
+		uri = strings.TrimSpace(o.devices[0])
+	default:
+		return nil, fmt.Errorf("%d --device flags given; this tool runs on one device", len(o.devices))
+	}
+	if err := configureDrivers(o); err != nil {
+		return nil, err
+	}
+	dev, err := hal.CreateDevice(uri)
+	if err != nil {
+		return nil, err
+	}
+	return dev, nil
+}
+
+func listDrivers(w io.Writer) {
+	fmt.Fprintln(w, "# ===----------------------------------------------------------------------===")
+	fmt.Fprintln(w, "# Available HAL drivers")
+	fmt.Fprintln(w, "# ===----------------------------------------------------------------------===")
+	fmt.Fprintln(w, "# Use --list_devices to enumerate available devices.")
+	fmt.Fprintln(w)
+	for _, name := range hal.DriverNames() {
+		fmt.Fprintf(w, "%s\n", name)
+	}
+}
+
+func listDevices(w io.Writer) error {
+	for _, name := range hal.DriverNames() {
+		d, err := hal.LookupDriver(name)
+		if err != nil {
+			return err
+		}
+		infos, err := d.Devices()
+		if err != nil {
+			return fmt.Errorf("listing devices of driver %s: %w", name, err)
+		}
+		for _, info := range infos {
+			fmt.Fprintf(w, "%s://%d: %s\n", name, info.Index, info.Name)
+		}
+	}
+	return nil
+}

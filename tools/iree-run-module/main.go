@@ -1,0 +1,142 @@
+// Command iree-run-module loads one or more .vmfb modules, calls one
+// exported function with inputs given on the command line and prints (or
+// saves, or checks) its results, with IREE's flags and output format:
+//
+//	iree-run-module --device=local-task --module=example.vmfb \
+//	    --function=mixed_invocation --input=8xf32=2 --input=8xf32=4
+//	EXEC @mixed_invocation
+//	result[0]: hal.buffer_view
+//	8xf32=96 96 96 96 96 96 96 96
+//
+// Older spellings are accepted too: --module_file, --entry_function,
+// --function_input and --print_max_element_count; with no --module the
+// module is read from stdin.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/tools/internal/toolflags"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// options are the parsed flags.
+type options struct {
+	modules        toolflags.StringList
+	function       string
+	inputs         toolflags.StringList
+	outputs        toolflags.StringList
+	expected       toolflags.StringList
+	devices        toolflags.StringList
+	maxElements    int64
+	listDrivers    bool
+	listDevices    bool
+	printStats     bool
+	traceExecution bool
+	groupCount     int
+	thresholds     functionio.Thresholds
+}
+
+func newFlagSet(o *options, stderr io.Writer) (*flag.FlagSet, error) {
+	fs := flag.NewFlagSet("iree-run-module", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var(&o.modules, "module", "module file (.vmfb) to load; repeatable, loaded in order; '-' reads stdin (the default when no module is given)")
+	fs.StringVar(&o.function, "function", "", "name of the exported function to run (required)")
+	fs.Var(&o.inputs, "input", "function input, repeatable, in order: a buffer view ('2x2xi32=[[1 2][3 4]]', '8xf32=2' splats, '4xf32=' zero-fills), a scalar ('5', 'i32=5', '3.14'), '4xf32=@file.bin' (raw bytes), '@file.npy' (every array in the file) or '(null)'")
+	fs.Var(&o.outputs, "output", "where each result goes, one flag per result: '-' stdout, '' nowhere, '@f.npy' / '+f.npy' write / append NumPy, '@f.bin' / '+f.bin' write / append raw bytes")
+	fs.Var(&o.expected, "expected_output", "expected value of each result, one flag per result (the --input forms); '(ignored)' skips one")
+	fs.Var(&o.devices, "device", "HAL device: <driver>[://<index>], e.g. local-sync, local-task, local-task://0 (default local-task)")
+	fs.Int64Var(&o.maxElements, "output_max_element_count", bufferfmt.DefaultMaxElements, "print at most this many elements of each buffer view; the rest of a row prints as '...'")
+	fs.BoolVar(&o.listDrivers, "list_drivers", false, "list the registered HAL drivers and exit")
+	fs.BoolVar(&o.listDevices, "list_devices", false, "list the devices of every registered driver and exit")
+	fs.BoolVar(&o.printStats, "print_statistics", false, "print device allocator statistics to stderr after the call")
+	fs.BoolVar(&o.traceExecution, "trace_execution", false, "trace VM execution (each instruction) to stderr")
+	fs.IntVar(&o.groupCount, "task_topology_group_count", 0, "local-task: number of worker groups (0 = from the CPU topology)")
+	fs.Float64Var(&o.thresholds.F16, "expected_f16_threshold", functionio.DefaultThresholds.F16, "absolute tolerance for f16/bf16 elements in --expected_output")
+	fs.Float64Var(&o.thresholds.F32, "expected_f32_threshold", functionio.DefaultThresholds.F32, "absolute tolerance for f32 elements in --expected_output")
+	fs.Float64Var(&o.thresholds.F64, "expected_f64_threshold", functionio.DefaultThresholds.F64, "absolute tolerance for f64 elements in --expected_output")
+	for _, a := range [][2]string{
+		{"module_file", "module"},
+		{"entry_function", "function"},
+		{"function_input", "input"},
+		{"print_max_element_count", "output_max_element_count"},
+	} {
+		if err := toolflags.AddAlias(fs, a[0], a[1]); err != nil {
+			return nil, err
+		}
+	}
+	toolflags.AddLoggingFlags(fs)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintln(w, "Usage: iree-run-module --module=file.vmfb --function=name [--input=value]... [flags]")
+		fmt.Fprintln(w, "Runs an exported function of a compiled module and prints its results.")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Flags:")
+		toolflags.PrintFlags(w, fs)
+	}
+	return fs, nil
+}
+
+// run is the whole tool: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	var o options
+	fs, err := newFlagSet(&o, stderr)
+	if err != nil {
+		return toolflags.Report(stderr, err)
+	}
+	if err := toolflags.Parse(fs, args); err != nil {
+		if err == toolflags.ErrHelp {
+			return 0
+		}
+		return toolflags.Report(stderr, err)
+	}
+	code, err := execute(&o, stdin, stdout, stderr)
+	if err != nil {
+		return toolflags.Report(stderr, err)
+	}
+	return code
+}
+
+// readModules returns the bytes of every --module (stdin for '-' or when
+// none is given).
+func readModules(o *options, stdin io.Reader) ([][]byte, []string, error) {
+	paths := []string(o.modules)
+	if len(paths) == 0 {
+		paths = []string{"-"}
+	}
+	var datas [][]byte
+	stdinUsed := false
+	for _, p := range paths {
+		p = strings.TrimSpace(p)
+		if p == "-" {
+			if stdinUsed {
+				return nil, nil, fmt.Errorf("--module=- given more than once: stdin can be read only once")
+			}
+			stdinUsed = true
+			data, err := io.ReadAll(stdin)
+			if err != nil {
+				return nil, nil, fmt.Errorf("reading module from stdin: %w", err)
+			}
+			if len(data) == 0 {
+				return nil, nil, fmt.Errorf("reading module from stdin: no data (give --module=file.vmfb or pipe a module in)")
+			}
+			datas = append(datas, data)
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("reading module: %w", err)
+		}
+		datas = append(datas, data)
+	}
+	return datas, paths, nil
+}

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	flatbuffers "github.com/google/flatbuffers/go"
@@ -117,6 +118,33 @@ func invalid(format string, args ...any) error {
 	return status.Errorf(status.InvalidArgument, format, args...)
 }
 
+// copyBudget bounds the bytes the loader copies out of a module (strings,
+// source map entries). FlatBuffers may alias one object from many places,
+// so without a budget a small hostile file could make the loader copy
+// gigabytes.
+type copyBudget struct{ left int }
+
+// str returns b as a string, charging the budget; once the budget is spent
+// it returns "" and exceeded reports true.
+func (c *copyBudget) str(b []byte) string {
+	c.left -= len(b)
+	if c.left < 0 {
+		return ""
+	}
+	return string(b)
+}
+
+func (c *copyBudget) charge(n int) { c.left -= n }
+
+func (c *copyBudget) exceeded() bool { return c.left < 0 }
+
+func (c *copyBudget) check(name string) error {
+	if c.exceeded() {
+		return invalid("module %s: strings and tables alias each other so much that loading would copy far more than the file's size", name)
+	}
+	return nil
+}
+
 func load(data []byte) (*BytecodeModule, error) {
 	if len(data) < 16 {
 		return nil, invalid("module of %d bytes is too short (need at least 16)", len(data))
@@ -129,8 +157,9 @@ func load(data []byte) (*BytecodeModule, error) {
 		return nil, status.Wrap(status.InvalidArgument, err, "bad FlatBuffer")
 	}
 	def := bytecode.GetRootAsBytecodeModuleDef(fb, 0)
+	bud := &copyBudget{left: len(data) + 1<<20}
 	m := &BytecodeModule{
-		name:            string(def.Name()),
+		name:            bud.str(def.Name()),
 		version:         def.Version(),
 		bytecodeVersion: def.BytecodeVersion(),
 		exportByName:    map[string]int{},
@@ -142,7 +171,7 @@ func load(data []byte) (*BytecodeModule, error) {
 		return nil, status.Errorf(status.Unimplemented, "module %s: bytecode version %d.%d is not supported (want %d.x)",
 			m.name, m.bytecodeVersion>>16, m.bytecodeVersion&0xFFFF, BytecodeVersion>>16)
 	}
-	m.attrs = readAttrs(def.AttrsLength(), def.Attrs)
+	m.attrs = readAttrs(bud, def.AttrsLength(), def.Attrs)
 
 	var sig bytecode.FunctionSignatureDef
 	readSig := func(what string, get func(*bytecode.FunctionSignatureDef) *bytecode.FunctionSignatureDef) (Signature, []Attr, error) {
@@ -150,11 +179,16 @@ func load(data []byte) (*BytecodeModule, error) {
 		if s == nil {
 			return Signature{}, nil, invalid("module %s: %s has no signature", m.name, what)
 		}
-		parsed, err := ParseSignature(string(s.CallingConvention()))
+		cc := s.CallingConvention()
+		if len(cc) > maxSignatureLength {
+			return Signature{}, nil, invalid("module %s: %s: calling convention of %d bytes exceeds the limit of %d", m.name, what, len(cc), maxSignatureLength)
+		}
+		parsed, err := ParseSignature(bud.str(cc))
 		if err != nil {
 			return Signature{}, nil, fmt.Errorf("module %s: %s: %w", m.name, what, err)
 		}
-		return parsed, readAttrs(s.AttrsLength(), s.Attrs), nil
+		attrs := readAttrs(bud, s.AttrsLength(), s.Attrs)
+		return parsed, attrs, bud.check(m.name)
 	}
 
 	// Imports.
@@ -164,7 +198,7 @@ func load(data []byte) (*BytecodeModule, error) {
 	var imp bytecode.ImportFunctionDef
 	for i := 0; i < def.ImportedFunctionsLength(); i++ {
 		def.ImportedFunctions(&imp, i)
-		name := string(imp.FullName())
+		name := bud.str(imp.FullName())
 		what := fmt.Sprintf("import %d (%s)", i, name)
 		dot := strings.IndexByte(name, '.')
 		if dot <= 0 || dot == len(name)-1 {
@@ -197,7 +231,7 @@ func load(data []byte) (*BytecodeModule, error) {
 	for i := 0; i < nfn; i++ {
 		def.FunctionDescriptors(&desc, i)
 		def.InternalFunctions(&ifn, i)
-		name := string(ifn.LocalName())
+		name := bud.str(ifn.LocalName())
 		what := fmt.Sprintf("function %d (%s)", i, name)
 		s, _, err := readSig(what, ifn.Signature)
 		if err != nil {
@@ -232,7 +266,7 @@ func load(data []byte) (*BytecodeModule, error) {
 	var exp bytecode.ExportFunctionDef
 	for i := 0; i < def.ExportedFunctionsLength(); i++ {
 		def.ExportedFunctions(&exp, i)
-		name := string(exp.LocalName())
+		name := bud.str(exp.LocalName())
 		what := fmt.Sprintf("export %d (%s)", i, name)
 		if name == "" {
 			return nil, invalid("module %s: %s has an empty name", m.name, what)
@@ -276,7 +310,7 @@ func load(data []byte) (*BytecodeModule, error) {
 			}
 			d = data[extStart+off : extStart+off+n]
 		}
-		m.rodata = append(m.rodata, RodataSegment{Data: d, MimeType: string(seg.MimeType())})
+		m.rodata = append(m.rodata, RodataSegment{Data: d, MimeType: bud.str(seg.MimeType())})
 		m.rodataBufs = append(m.rodataBufs, NewBuffer(d, true))
 	}
 
@@ -293,7 +327,16 @@ func load(data []byte) (*BytecodeModule, error) {
 		m.globalBytes, m.globalRefs = int(gb), int(gr)
 	}
 
-	if err := m.readDebug(def); err != nil {
+	if err := bud.check(m.name); err != nil {
+		return nil, err
+	}
+	if err := m.readDebug(def, bud); err != nil {
+		return nil, err
+	}
+	if err := bud.check(m.name); err != nil {
+		return nil, err
+	}
+	if err := m.checkDisjointCode(); err != nil {
 		return nil, err
 	}
 
@@ -306,27 +349,35 @@ func load(data []byte) (*BytecodeModule, error) {
 	return m, nil
 }
 
-func readAttrs(n int, get func(*bytecode.AttrDef, int) bool) []Attr {
+func readAttrs(bud *copyBudget, n int, get func(*bytecode.AttrDef, int) bool) []Attr {
 	if n == 0 {
+		return nil
+	}
+	bud.charge(16 * n)
+	if bud.exceeded() {
 		return nil
 	}
 	attrs := make([]Attr, n)
 	var a bytecode.AttrDef
 	for i := 0; i < n; i++ {
 		get(&a, i)
-		attrs[i] = Attr{Key: string(a.Key()), Value: string(a.Value())}
+		attrs[i] = Attr{Key: bud.str(a.Key()), Value: bud.str(a.Value())}
 	}
 	return attrs
 }
 
 // readDebug reads the location table and source maps (verified by fbverify;
 // here the indices are checked).
-func (m *BytecodeModule) readDebug(def *bytecode.BytecodeModuleDef) error {
+func (m *BytecodeModule) readDebug(def *bytecode.BytecodeModuleDef, bud *copyBudget) error {
 	var db bytecode.DebugDatabaseDef
 	if def.DebugDatabase(&db) == nil {
 		return nil
 	}
 	n := db.LocationTableLength()
+	bud.charge(16 * n)
+	if bud.exceeded() {
+		return nil
+	}
 	m.locations = make([]string, n)
 	var loc bytecode.LocationDef
 	var tab flatbuffers.Table
@@ -339,17 +390,21 @@ func (m *BytecodeModule) readDebug(def *bytecode.BytecodeModuleDef) error {
 		case bytecode.LocationTypeDefFileLineColLocDef:
 			var f bytecode.FileLineColLocDef
 			f.Init(tab.Bytes, tab.Pos)
-			m.locations[i] = fmt.Sprintf("%s:%d:%d", f.Filename(), f.Line(), f.Column())
+			m.locations[i] = fmt.Sprintf("%s:%d:%d", bud.str(f.Filename()), f.Line(), f.Column())
 		case bytecode.LocationTypeDefNameLocDef:
 			var nl bytecode.NameLocDef
 			nl.Init(tab.Bytes, tab.Pos)
-			m.locations[i] = fmt.Sprintf("%q", nl.Name())
+			m.locations[i] = fmt.Sprintf("%q", bud.str(nl.Name()))
 		}
 	}
 	var fsm bytecode.FunctionSourceMapDef
 	var bl bytecode.BytecodeLocationDef
 	for i := 0; i < db.FunctionsLength() && i < len(m.funcs); i++ {
 		db.Functions(&fsm, i)
+		bud.charge(8 * fsm.LocationsLength())
+		if bud.exceeded() {
+			return nil
+		}
 		for j := 0; j < fsm.LocationsLength(); j++ {
 			fsm.Locations(&bl, j)
 			if l := bl.Location(); l < 0 || int(l) >= n {
@@ -428,4 +483,21 @@ func (m *BytecodeModule) SourceLocation(fn, pc int) string {
 		}
 	}
 	return best
+}
+
+// checkDisjointCode requires the functions' bytecode ranges not to
+// overlap, so that verification work is bounded by the bytecode size.
+func (m *BytecodeModule) checkDisjointCode() error {
+	order := make([]int, len(m.funcs))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return m.funcs[order[a]].offset < m.funcs[order[b]].offset })
+	for i := 1; i < len(order); i++ {
+		prev, cur := &m.funcs[order[i-1]], &m.funcs[order[i]]
+		if prev.offset+len(prev.code) > cur.offset {
+			return invalid("module %s: bytecode of functions %s and %s overlaps", m.name, prev.name, cur.name)
+		}
+	}
+	return nil
 }

@@ -22,8 +22,11 @@ import (
 const (
 	// MaxDepth is the deepest table nesting accepted.
 	MaxDepth = 64
-	// MaxTables is the most tables one verification visits.
-	MaxTables = 1 << 20
+	// MaxVisits is the most tables and vector elements (of strings and
+	// tables) one verification visits. Shared sub-objects are visited once
+	// per reference, so the budget keeps aliasing buffers from making the
+	// verifier run long.
+	MaxVisits = 1 << 22
 )
 
 // Error reports the first problem found in a buffer: the path of the
@@ -39,8 +42,17 @@ func (e *Error) Error() string { return e.Path + ": " + e.Reason }
 // verifier holds the buffer and the visit budget of one verification.
 type verifier struct {
 	buf    []byte
-	tables int
+	visits uint64
 	depth  int
+}
+
+// visit charges n visits to the budget.
+func (v *verifier) visit(path string, n uint64) error {
+	v.visits += n
+	if v.visits > MaxVisits {
+		return errAt(path, "more than %d tables and vector elements to visit (shared objects count once per reference)", MaxVisits)
+	}
+	return nil
 }
 
 func (v *verifier) size() uint64 { return uint64(len(v.buf)) }
@@ -75,9 +87,8 @@ func (v *verifier) root(name, ident string) (table, error) {
 
 // table verifies the table header at pos.
 func (v *verifier) table(path string, pos uint64) (table, error) {
-	v.tables++
-	if v.tables > MaxTables {
-		return table{}, errAt(path, "more than %d tables", MaxTables)
+	if err := v.visit(path, 1); err != nil {
+		return table{}, err
 	}
 	if pos+4 > v.size() {
 		return table{}, errAt(path, "table offset %d outside buffer of %d bytes", pos, v.size())
@@ -203,6 +214,9 @@ func (t table) vectorOfStrings(slot int, name string) error {
 	path := t.path + "." + name
 	start, n, err := t.v.vectorAt(path, p, 4)
 	if err != nil {
+		return err
+	}
+	if err := t.v.visit(path, n); err != nil {
 		return err
 	}
 	for i := uint64(0); i < n; i++ {

@@ -7,6 +7,13 @@ import (
 	"github.com/goiree/goiree/runtime/vm/status"
 )
 
+// ErrorContext prefixes err's message with the formatted context while
+// keeping its status code outermost ("CODE; context: message"). Errors
+// without a code are wrapped with %w.
+func ErrorContext(err error, format string, args ...any) error {
+	return errContext(err, format, args...)
+}
+
 // errContext prefixes err's message with context while keeping its status
 // code outermost, so that messages read "CODE; context: message" rather
 // than burying the code in the middle. Errors without a code are wrapped

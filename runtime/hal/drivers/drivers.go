@@ -1,0 +1,27 @@
+// Package drivers registers the HAL drivers built into the runtime:
+// local-sync and local-task.
+package drivers
+
+import (
+	"github.com/goiree/goiree/runtime/hal"
+	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
+	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
+)
+
+// Options configure the drivers.
+type Options struct {
+	// LocalTask configures local-task (--task_topology_group_count, ...).
+	LocalTask localtask.Options
+}
+
+// Register adds every built-in driver to r.
+func Register(r *hal.Registry, opts Options) error {
+	if err := r.Register(localsync.NewDriver()); err != nil {
+		return err
+	}
+	return r.Register(localtask.NewDriver(opts.LocalTask))
+}
+
+// RegisterDefault adds every built-in driver, with default options, to
+// hal.DefaultRegistry.
+func RegisterDefault() error { return Register(hal.DefaultRegistry, Options{}) }

@@ -1,0 +1,41 @@
+// Package localsync is the "local-sync" HAL driver: a CPU device that runs
+// every command buffer inline on the goroutine that submits it, with each
+// dispatch's whole workgroup grid executed by one call into the cgo
+// trampoline.
+package localsync
+
+import (
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/local"
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// DriverName is the name used in device URIs.
+const DriverName = "local-sync"
+
+// Driver creates local-sync devices.
+type Driver struct{}
+
+// NewDriver returns the local-sync driver.
+func NewDriver() *Driver { return &Driver{} }
+
+// Name implements hal.Driver.
+func (*Driver) Name() string { return DriverName }
+
+// Devices implements hal.Driver: one device, the host CPU.
+func (*Driver) Devices() ([]hal.DeviceInfo, error) {
+	return []hal.DeviceInfo{{Index: 0, Name: "host CPU (inline execution)"}}, nil
+}
+
+// CreateDevice implements hal.Driver.
+func (*Driver) CreateDevice(index int) (hal.Device, error) {
+	if index != 0 {
+		return nil, status.Errorf(status.NotFound, "%s has only device 0, not %d", DriverName, index)
+	}
+	return NewDevice()
+}
+
+// NewDevice returns a new local-sync device.
+func NewDevice() (*local.Device, error) {
+	return local.NewDevice(local.DeviceOptions{ID: DriverName, Runner: &local.InlineRunner{}})
+}

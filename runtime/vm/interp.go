@@ -164,6 +164,24 @@ func (ex *executor) writeReg(fr *frame, k ValueKind, r int, v Value) {
 	}
 }
 
+// load stores register r of bank k of fr into *v, which must be a zero
+// Value (argument slots are cleared after every call).
+func (ex *executor) load(v *Value, fr *frame, k ValueKind, r int) {
+	i := fr.base[k] + r
+	switch k {
+	case KindI32:
+		v.kind, v.bits = KindI32, uint64(uint32(ex.i32[i]))
+	case KindI64:
+		v.kind, v.bits = KindI64, uint64(ex.i64[i])
+	case KindF32:
+		v.kind, v.bits = KindF32, uint64(math.Float32bits(ex.f32[i]))
+	case KindF64:
+		v.kind, v.bits = KindF64, math.Float64bits(ex.f64[i])
+	case KindRef:
+		v.kind, v.ref = KindRef, ex.refs[i]
+	}
+}
+
 func (ex *executor) readReg(fr *frame, k ValueKind, r int) Value {
 	switch k {
 	case KindI32:
@@ -899,13 +917,28 @@ func (ex *executor) loop(results []Value) error {
 // code; it returns the offset after the instruction.
 func (ex *executor) callNative(fr *frame, nf *resolvedNative, code []byte, p int, segs []int) (int, error) {
 	n := r16(code, p)
-	args := ex.args[:0]
+	if n > cap(ex.args) {
+		ex.args = make([]Value, 0, n)
+	}
+	args := ex.args[:n]
 	j := 0
-	walkArgKinds(&nf.sig, segs, func(k ValueKind) {
-		args = append(args, ex.readReg(fr, k, r16(code, p+2+2*j)))
-		j++
-	})
-	ex.args = args
+	seg := 0
+	for ai := range nf.sig.Args {
+		a := &nf.sig.Args[ai]
+		if a.Tuple == nil {
+			ex.load(&args[j], fr, a.Kind, r16(code, p+2+2*j))
+			j++
+			continue
+		}
+		count := segs[seg]
+		seg++
+		for t := 0; t < count; t++ {
+			for _, k := range a.Tuple {
+				ex.load(&args[j], fr, k, r16(code, p+2+2*j))
+				j++
+			}
+		}
+	}
 	p += 2 + 2*n
 	nres := len(nf.sig.Results)
 	res := ex.res[:0]

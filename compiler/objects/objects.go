@@ -1,0 +1,186 @@
+// Package objects resolves and loads the user objects that executable
+// variants reference through #hal.executable.object, and checks the rules
+// IREE applies to external variants.
+package objects
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// Resolver finds object files: an absolute path must exist as given; a
+// relative path is tried in the working directory, then under each search
+// path in order.
+type Resolver struct {
+	// SearchPaths are the --iree-hal-executable-object-search-path values.
+	SearchPaths []string
+	// FS, when set, replaces the operating system for lookups (tests).
+	Stat func(name string) (fs.FileInfo, error)
+	// ReadFile, when set, replaces os.ReadFile.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// NotFoundError reports an object that is on no path.
+type NotFoundError struct {
+	Object *hal.ExecutableObjectAttr
+	Tried  []string
+}
+
+// Error uses IREE's wording and lists every path tried.
+func (e *NotFoundError) Error() string {
+	return fmt.Sprintf("referenced object file not found on any path; use --iree-hal-executable-object-search-path= to add search paths: %s (tried: %s)",
+		ir.AttrString(e.Object), strings.Join(e.Tried, ", "))
+}
+
+func (r *Resolver) stat(name string) (fs.FileInfo, error) {
+	if r.Stat != nil {
+		return r.Stat(name)
+	}
+	return os.Stat(name)
+}
+
+func (r *Resolver) read(name string) ([]byte, error) {
+	if r.ReadFile != nil {
+		return r.ReadFile(name)
+	}
+	return os.ReadFile(name)
+}
+
+func (r *Resolver) exists(name string) bool {
+	fi, err := r.stat(name)
+	return err == nil && !fi.IsDir()
+}
+
+// Find returns the path at which the object's file exists.
+func (r *Resolver) Find(obj *hal.ExecutableObjectAttr) (string, error) {
+	if !obj.HasPath {
+		return "", fmt.Errorf("object %s has no path", ir.AttrString(obj))
+	}
+	p := obj.Path
+	tried := []string{p}
+	if filepath.IsAbs(p) {
+		if r.exists(p) {
+			return p, nil
+		}
+		return "", &NotFoundError{Object: obj, Tried: tried}
+	}
+	if r.exists(p) {
+		return p, nil
+	}
+	for _, sp := range r.SearchPaths {
+		c := filepath.Join(sp, p)
+		tried = append(tried, c)
+		if r.exists(c) {
+			return c, nil
+		}
+	}
+	return "", &NotFoundError{Object: obj, Tried: tried}
+}
+
+// Load returns the object's bytes: its embedded data when present,
+// otherwise the contents of the file it resolves to.
+func (r *Resolver) Load(obj *hal.ExecutableObjectAttr) ([]byte, error) {
+	data, has, err := obj.DataBytes()
+	if err != nil {
+		return nil, fmt.Errorf("object %s: %w", ir.AttrString(obj), err)
+	}
+	if has {
+		return data, nil
+	}
+	path, err := r.Find(obj)
+	if err != nil {
+		return nil, err
+	}
+	b, err := r.read(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading object %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// Name returns a printable name for the object: its path, or "<data>".
+func Name(obj *hal.ExecutableObjectAttr) string {
+	if obj.HasPath {
+		return obj.Path
+	}
+	return "<embedded data>"
+}
+
+// ResolvePaths rewrites every path object of a variant to the path it was
+// found at. Data objects are left as they are.
+func (r *Resolver) ResolvePaths(variant *ir.Operation) error {
+	arr, ok := variant.Attr("objects").(*ir.ArrayAttr)
+	if !ok {
+		return nil
+	}
+	out := &ir.ArrayAttr{}
+	for _, e := range arr.Elems {
+		obj, ok := e.(*hal.ExecutableObjectAttr)
+		if !ok {
+			return ir.OpErrorf(variant, "objects must be #hal.executable.object attributes, found %s", ir.AttrString(e))
+		}
+		if obj.HasPath && obj.Data == nil {
+			found, err := r.Find(obj)
+			if err != nil {
+				return ir.OpErrorf(variant, "%v", err)
+			}
+			obj = &hal.ExecutableObjectAttr{Path: found, HasPath: true}
+		}
+		out.Elems = append(out.Elems, obj)
+	}
+	variant.SetAttr("objects", out)
+	return nil
+}
+
+// IsExternalBackend reports whether a backend embeds an external variant's
+// single object verbatim (CUDA, Vulkan, ROCm).
+func IsExternalBackend(backend string) bool {
+	switch backend {
+	case "cuda", "vulkan", "vulkan-spirv", "rocm", "hip":
+		return true
+	}
+	return false
+}
+
+// IsSPIRV reports whether a target produces SPIR-V.
+func IsSPIRV(t *hal.ExecutableTargetAttr) bool {
+	return strings.HasPrefix(t.Backend, "vulkan") || strings.Contains(t.Format, "spirv")
+}
+
+// CheckExternalVariant applies IREE's rules to a variant without a
+// builtin.module: exactly one object, and for SPIR-V a size that is a
+// multiple of 4 bytes.
+func (r *Resolver) CheckExternalVariant(variant *ir.Operation) error {
+	t := hal.VariantTarget(variant)
+	if t == nil || hal.InnerModule(variant) != nil || !IsExternalBackend(t.Backend) {
+		return nil
+	}
+	objs := hal.VariantObjects(variant)
+	switch {
+	case len(objs) == 0:
+		return ir.OpErrorf(variant, "no objects defined for external variant")
+	case len(objs) > 1:
+		return ir.OpErrorf(variant, "only one object reference is supported for external variants")
+	}
+	if IsSPIRV(t) {
+		data, err := r.Load(objs[0])
+		if err != nil {
+			var nf *NotFoundError
+			if errors.As(err, &nf) {
+				return ir.OpErrorf(variant, "%v", err)
+			}
+			return ir.OpErrorf(variant, "%v", err)
+		}
+		if len(data)%4 != 0 {
+			return ir.OpErrorf(variant, "object file is not 4-byte aligned as expected for SPIR-V (%s is %d bytes)", Name(objs[0]), len(data))
+		}
+	}
+	return nil
+}

@@ -3,6 +3,7 @@ package hal
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -19,7 +20,14 @@ type Module struct {
 
 	mu    sync.Mutex
 	cache hal.ExecutableCache
+	trace io.Writer
 }
+
+// SetTrace makes every call into the module print one line to w (nil turns
+// tracing off): "[hal] command_buffer.dispatch(ref<hal.command_buffer>, ...)
+// -> ()", with the error when the call fails. Call it before the module is
+// added to a context.
+func (m *Module) SetTrace(w io.Writer) { m.trace = w }
 
 // New returns the hal module for device.
 func New(device hal.Device) (*Module, error) {
@@ -38,6 +46,9 @@ func (m *Module) Device() hal.Device { return m.device }
 // Functions lists the module's functions (see IMPORTS.md).
 func (m *Module) Functions() []vm.NativeFunction {
 	f := func(name, cc string, fn func(*vm.NativeCall) error) vm.NativeFunction {
+		if m.trace != nil {
+			fn = m.traced(name, fn)
+		}
 		return vm.NativeFunction{Name: name, CallingConvention: cc, Func: fn}
 	}
 	return []vm.NativeFunction{
@@ -87,6 +98,35 @@ func (m *Module) Functions() []vm.NativeFunction {
 		f("fence.signal", "0r_v", m.fenceSignal),
 		f("fence.fail", "0ri_v", m.fenceFail),
 		f("fence.await", "0iCrD_i", m.fenceAwait),
+	}
+}
+
+// traced wraps fn to log each call.
+func (m *Module) traced(name string, fn func(*vm.NativeCall) error) func(*vm.NativeCall) error {
+	return func(c *vm.NativeCall) error {
+		err := fn(c)
+		var b strings.Builder
+		fmt.Fprintf(&b, "[hal] %s(", name)
+		for i, a := range c.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(a.String())
+		}
+		b.WriteString(") -> (")
+		if err == nil {
+			for i, r := range c.Results {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(r.String())
+			}
+			b.WriteString(")\n")
+		} else {
+			fmt.Fprintf(&b, ") failed: %v\n", err)
+		}
+		io.WriteString(m.trace, b.String())
+		return err
 	}
 }
 

@@ -109,9 +109,9 @@ const (
 	maxFileSize     = 1 << 30
 	maxImageSpan    = 1 << 30
 	maxProgHeaders  = 256
-	maxSymbols      = 1 << 20
+	maxSymbols      = 1 << 16
 	maxSymbolName   = 4096
-	maxRelocations  = 1 << 24
+	maxRelocations  = 1 << 20
 	maxDynamicCount = 4096
 )
 

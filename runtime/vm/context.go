@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"sync/atomic"
 
@@ -236,6 +237,11 @@ func sortStrings(s []string) {
 		}
 	}
 }
+
+// SetTrace makes the context write every bytecode instruction it executes
+// to w, one line each: "[module.function+OFFSET] instruction" (the form of
+// iree-run-module --trace_execution). A nil w turns tracing off.
+func (ctx *Context) SetTrace(w io.Writer) { ctx.exec.trace = w }
 
 // LookupFunction finds a function by name: "module.function" names an
 // export of that bytecode module or a native function; a bare name is

@@ -3,6 +3,7 @@ package vm
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 
 	"github.com/goiree/goiree/runtime/vm/status"
@@ -34,7 +35,7 @@ type executor struct {
 	args   []Value
 	res    []Value
 	segs   []int
-	err    error
+	trace  io.Writer
 }
 
 func (ex *executor) init(inst *Instance) {
@@ -234,6 +235,9 @@ func (ex *executor) loop(results []Value) error {
 	window()
 	globals := fr.mi.globals
 	for {
+		if ex.trace != nil {
+			ex.traceInstr(fr, pc)
+		}
 		switch Opcode(code[pc]) {
 		case OpConstI32:
 			i32[r16(code, pc+1)] = int32(binary.LittleEndian.Uint32(code[pc+3:]))
@@ -911,6 +915,12 @@ func (ex *executor) loop(results []Value) error {
 			return ex.trap(status.Internal, pc, fmt.Sprintf("unverified opcode %d", code[pc]))
 		}
 	}
+}
+
+// traceInstr writes the instruction at pc of fr to the trace writer.
+func (ex *executor) traceInstr(fr *frame, pc int) {
+	text, _ := fr.mi.module.disassembleInstr(fr.fn, pc)
+	fmt.Fprintf(ex.trace, "[%s.%s+%04d] %s\n", fr.mi.module.name, fr.fn.name, pc, text)
 }
 
 // callNative calls a native import. p is the offset of the argument list in

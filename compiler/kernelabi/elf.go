@@ -24,12 +24,12 @@ type ELFObject struct {
 // ArchMachine maps a CPU format suffix (embedded-elf-<arch>) to its ELF
 // machine.
 var ArchMachine = map[string]elf.Machine{
-	"x86_64": elf.EM_X86_64,
-	"arm_64": elf.EM_AARCH64,
-	"arm_32": elf.EM_ARM,
+	"x86_64":   elf.EM_X86_64,
+	"arm_64":   elf.EM_AARCH64,
+	"arm_32":   elf.EM_ARM,
 	"riscv_64": elf.EM_RISCV,
 	"riscv_32": elf.EM_RISCV,
-	"x86_32": elf.EM_386,
+	"x86_32":   elf.EM_386,
 }
 
 // DefinedFunctions returns the functions an ELF object defines.

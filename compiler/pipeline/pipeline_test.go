@@ -1,0 +1,184 @@
+package pipeline
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
+
+func lookTool(names ...string) string {
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// objectDir builds the kernel objects the programs reference into
+// dir/objs: CPU objects with clang (when present), and copies of the
+// committed PTX and SPIR-V files. It reports whether CPU objects exist.
+func objectDir(t *testing.T, dir string) bool {
+	t.Helper()
+	objs := filepath.Join(dir, "objs")
+	if err := os.MkdirAll(objs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"kernels_sm_80.ptx", "kernels_sm_90.ptx", "simple_mul.spv", "simple_mul_inplace.spv"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "kernels", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(objs, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	clang := lookTool("clang-16", "clang")
+	if clang == "" {
+		return false
+	}
+	src, err := filepath.Abs(filepath.Join("testdata", "kernels", "functions.c"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, target := range map[string]string{
+		"functions_x86_64.o":  "x86_64-unknown-unknown-eabi-elf",
+		"functions_aarch64.o": "aarch64-unknown-unknown-eabi-elf",
+		"functions_arm_64.o":  "aarch64-unknown-unknown-eabi-elf",
+	} {
+		cmd := exec.Command(clang, "-target", target, "-std=c17", "-ffreestanding", "-fvisibility=hidden", "-fno-plt",
+			"-fdata-sections", "-ffunction-sections", "-O2", "-c", src, "-o", filepath.Join(objs, name))
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("clang: %v\n%s", err, msg)
+		}
+	}
+	return true
+}
+
+func readPrograms(t *testing.T) map[string][]byte {
+	t.Helper()
+	files, err := filepath.Glob("testdata/programs/*.mlir")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no programs: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[strings.TrimSuffix(filepath.Base(f), ".mlir")] = b
+	}
+	return out
+}
+
+func readGoldens(t *testing.T) (map[string]string, string) {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("testdata", "golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.mlir"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = string(b)
+	}
+	return out, dir
+}
+
+// TestCompileToHAL compiles every sample program to the hal phase with the
+// objects on a search path and compares the IR with golden files. The
+// output must parse and verify again.
+func TestCompileToHAL(t *testing.T) {
+	programs := readPrograms(t)
+	goldens, goldenDir := readGoldens(t)
+	dir := t.TempDir()
+	haveCPU := objectDir(t, dir)
+	t.Chdir(dir)
+	for name, src := range programs {
+		t.Run(name, func(t *testing.T) {
+			if strings.HasPrefix(name, "cpu_") && !haveCPU {
+				t.Skip("clang-16 not found on PATH; CPU objects cannot be built")
+			}
+			s, err := Compile(name+".mlir", src, Options{ObjectSearchPaths: []string{"objs"}}, "hal")
+			if err != nil {
+				t.Fatalf("compile: %v", err)
+			}
+			out := s.Print()
+			reg := dialect.NewRegistry()
+			if _, err := dialect.Parse("hal-output", []byte(out), reg); err != nil {
+				t.Fatalf("hal output does not parse and verify: %v\n%s", err, out)
+			}
+			gname := name + ".hal.mlir"
+			if *update {
+				if err := os.WriteFile(filepath.Join(goldenDir, gname), []byte(out), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if goldens[gname] != out {
+				t.Errorf("testdata/golden/%s differs (run with -update):\n%s", gname, out)
+			}
+		})
+	}
+}
+
+// TestStreamTwoTargets checks the materialisation of the stream-form CPU
+// program: one variant per target, each with the object its target selects.
+func TestStreamTwoTargets(t *testing.T) {
+	src, err := os.ReadFile("testdata/programs/cpu_stream_seed.mlir")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if !objectDir(t, dir) {
+		t.Skip("clang-16 not found on PATH; CPU objects cannot be built")
+	}
+	t.Chdir(dir)
+	s, err := Compile("cpu_stream_seed.mlir", src, Options{ObjectSearchPaths: []string{"objs"}}, "hal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	ir.Walk(s.Module.Op, func(o *ir.Operation) bool {
+		if o.Name == "hal.executable.variant" {
+			got = append(got, o.SymName()+" "+ir.AttrString(o.Attr("objects")))
+		}
+		return true
+	})
+	want := []string{
+		`embedded_elf_arm_64 [#hal.executable.object<{path = "objs/functions_aarch64.o"}>]`,
+		`embedded_elf_x86_64 [#hal.executable.object<{path = "objs/functions_x86_64.o"}>]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("variants:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestPhases(t *testing.T) {
+	if err := Run(&State{}, "vm"); err == nil || err.Error() != "unknown phase 'vm' (phases: input, flow, hal)" {
+		t.Errorf("Run(vm) = %v", err)
+	}
+	seen := map[string]bool{}
+	for _, p := range Passes {
+		if !ValidPhase(p.Phase) {
+			t.Errorf("pass %s has unknown phase %s", p.Name, p.Phase)
+		}
+		if seen[p.Name] {
+			t.Errorf("duplicate pass name %s", p.Name)
+		}
+		seen[p.Name] = true
+	}
+}

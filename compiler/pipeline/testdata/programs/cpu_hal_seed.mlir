@@ -1,0 +1,103 @@
+// CPU custom dispatch at the HAL level, written in the seed (Dec 2022)
+// spelling. The program computes (a*b + b) * (a*b) with two hand-written
+// kernels from functions_x86_64.o and one elementwise add in between.
+
+#x86_64_target = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {
+  data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128",
+  native_vector_size = 32 : index,
+  target_triple = "x86_64-unknown-unknown-eabi-elf"
+}>
+
+#cpu_device = #hal.device.target<"llvm-cpu", {
+  executable_targets = [#x86_64_target]
+}>
+
+#mul_layout = #hal.pipeline.layout<push_constants = 1, sets = [
+  <0, bindings = [
+    <0, storage_buffer, ReadOnly>,
+    <1, storage_buffer, ReadOnly>,
+    <2, storage_buffer>
+  ]>
+]>
+
+#inplace_layout = #hal.pipeline.layout<push_constants = 1, sets = [
+  <0, bindings = [
+    <0, storage_buffer, ReadOnly>,
+    <1, storage_buffer>
+  ]>
+]>
+
+module @example attributes {hal.device.targets = [#cpu_device]} {
+
+  hal.executable private @executable {
+    hal.executable.variant public @x86_64, target = #x86_64_target, objects = [
+      #hal.executable.object<{path = "functions_x86_64.o"}>
+    ] {
+      hal.executable.export public @simple_mul ordinal(0) layout(#mul_layout) {
+      ^bb0(%device: !hal.device, %workload: index):
+        %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
+        %c1 = arith.constant 1 : index
+        hal.return %x, %c1, %c1 : index, index, index
+      }
+      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#inplace_layout) {
+      ^bb0(%device: !hal.device, %workload: index):
+        %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
+        %c1 = arith.constant 1 : index
+        hal.return %x, %c1, %c1 : index, index, index
+      }
+
+      builtin.module {
+        // Provided by functions_x86_64.o; each memref expands to 5 scalars.
+        func.func private @simple_mul_workgroup(memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
+        func.func private @simple_mul_inplace_workgroup(memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
+
+        func.func @simple_mul() {
+          %dim_i32 = hal.interface.constant.load[0] : i32
+          %dim = arith.index_castui %dim_i32 : i32 to index
+          %c0 = arith.constant 0 : index
+          %lhs = hal.interface.binding.subspan set(0) binding(0) type(storage_buffer) offset(%c0) alignment(64) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan set(0) binding(1) type(storage_buffer) offset(%c0) alignment(64) : memref<?xf32>{%dim}
+          %out = hal.interface.binding.subspan set(0) binding(2) type(storage_buffer) offset(%c0) alignment(64) : memref<?xf32>{%dim}
+          %wg = hal.interface.workgroup.id[0] : index
+          %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
+          func.call @simple_mul_workgroup(%lhs, %rhs, %out, %dim, %tid) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) -> ()
+          return
+        }
+
+        func.func @simple_mul_inplace() {
+          %dim_i32 = hal.interface.constant.load[0] : i32
+          %dim = arith.index_castui %dim_i32 : i32 to index
+          %c0 = arith.constant 0 : index
+          %lhs = hal.interface.binding.subspan set(0) binding(0) type(storage_buffer) offset(%c0) alignment(64) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan set(0) binding(1) type(storage_buffer) offset(%c0) alignment(64) : memref<?xf32>{%dim}
+          %wg = hal.interface.workgroup.id[0] : index
+          %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
+          func.call @simple_mul_inplace_workgroup(%lhs, %rhs, %dim, %tid) : (memref<?xf32>, memref<?xf32>, index, index) -> ()
+          return
+        }
+      }
+    }
+  }
+
+  func.func @mixed_invocation(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+    %c0 = arith.constant 0 : index
+    %dim = tensor.dim %a, %c0 : tensor<?xf32>
+    %dim_i32 = arith.index_cast %dim : index to i32
+
+    // Variant picked at runtime; bindings given explicitly.
+    %prod = flow.dispatch @executable::@simple_mul[%dim](%dim_i32, %a, %b) {
+      hal.interface.bindings = [
+        #hal.interface.binding<0, 0>,
+        #hal.interface.binding<0, 1>,
+        #hal.interface.binding<0, 2>
+      ],
+      hal.executable.ref = [@executable]
+    } : (i32, tensor<?xf32>{%dim}, tensor<?xf32>{%dim}) -> tensor<?xf32>{%dim}
+
+    %sum = arith.addf %prod, %b : tensor<?xf32>
+
+    // Fixed variant; bindings inferred from the layout; result tied to %sum.
+    %res = flow.dispatch @executable::@x86_64::@simple_mul_inplace[%dim](%dim_i32, %prod, %sum) : (i32, tensor<?xf32>{%dim}, tensor<?xf32>{%dim}) -> %sum{%dim}
+    return %res : tensor<?xf32>
+  }
+}

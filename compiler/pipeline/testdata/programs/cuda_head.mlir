@@ -1,0 +1,48 @@
+// CUDA custom kernels in the current spelling: HEAD device target with a
+// target list, flat layouts and `count(..)` export regions.
+
+#sm_80_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_80"}>
+#sm_90_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_90"}>
+
+#cuda_device = #hal.device.target<"cuda", [#sm_80_target, #sm_90_target]> : !hal.device
+
+#mul_layout = #hal.pipeline.layout<constants = 1, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,
+  #hal.pipeline.binding<storage_buffer>
+]>
+#inplace_layout = #hal.pipeline.layout<constants = 1, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,
+  #hal.pipeline.binding<storage_buffer>
+]>
+
+module @example attributes {hal.device.targets = [#cuda_device]} {
+
+  hal.executable.source private @executable attributes {
+    objects = #hal.executable.objects<{
+      #sm_80_target = [#hal.executable.object<{path = "kernels_sm_80.ptx"}>],
+      #sm_90_target = [#hal.executable.object<{path = "kernels_sm_90.ptx"}>]
+    }>
+  } {
+    hal.executable.export public @simple_mul ordinal(0) layout(#mul_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
+      %c1 = arith.constant 1 : index
+      hal.return %x, %c1, %c1 : index, index, index
+    } attributes {workgroup_size = [64 : index, 1 : index, 1 : index]}
+    hal.executable.export public @simple_mul_inplace ordinal(1) layout(#inplace_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
+      %c1 = arith.constant 1 : index
+      hal.return %x, %c1, %c1 : index, index, index
+    } attributes {workgroup_size = [64 : index, 1 : index, 1 : index]}
+  }
+
+  func.func @mixed_invocation(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
+    %c0 = arith.constant 0 : index
+    %dim = tensor.dim %a, %c0 : tensor<?xf32>
+    %dim_i32 = arith.index_cast %dim : index to i32
+    %prod = flow.dispatch @executable::@simple_mul[%dim](%dim_i32, %a, %b) : (i32, tensor<?xf32>{%dim}, tensor<?xf32>{%dim}) -> tensor<?xf32>{%dim}
+    %sum = arith.addf %prod, %b : tensor<?xf32>
+    %res = flow.dispatch @executable::@simple_mul_inplace[%dim](%dim_i32, %prod, %sum) : (i32, tensor<?xf32>{%dim}, tensor<?xf32>{%dim}) -> %sum{%dim}
+    return %res : tensor<?xf32>
+  }
+}

@@ -1,0 +1,21 @@
+// Package llvmcpu is the CPU back end: it turns a llvm-cpu
+// hal.executable.variant into a freestanding x86-64 shared ELF that
+// implements the runtime's CPU executable ABI
+// (runtime/hal/local/executable_library.h).
+//
+// GenerateC translates the variant's builtin.module to self-contained C:
+// every hal.executable.export becomes an entry point
+// `int fn(environment, dispatch_state, workgroup_state)` built from the
+// shim function of the same name (hal.interface.constant.load,
+// hal.interface.workgroup.*, hal.interface.binding.subspan, stream-style
+// !stream.binding arguments, affine.apply, arith, math,
+// iree_codegen.extract_strided_metadata, and func.call to hal.import.static
+// externs using MLIR's memref calling convention or llvm.bareptr), or from a
+// compiler-generated elementwise kernel (see ElementwiseAttr). The library
+// tables (header, export pointers, names and attributes) and the query
+// function follow.
+//
+// Build compiles that C with clang and links it with the variant's objects
+// (path objects in place, data objects through temporary files) by ld.lld
+// into the shared object that the runtime's ELF loader maps.
+package llvmcpu

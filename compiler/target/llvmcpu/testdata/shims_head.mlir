@@ -1,0 +1,79 @@
+// CPU custom dispatch at the HAL level in the current (HEAD) spelling:
+// `target(..) objects(..)` variants, `count(..)` export regions, flat
+// layouts, layout-qualified interface ops and bare-pointer imports.
+
+#x86_64_target = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {
+  cpu = "generic",
+  data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128",
+  native_vector_size = 32 : index,
+  target_triple = "x86_64-none-elf"
+}>
+
+#cpu_device = #hal.device.target<"local", [#x86_64_target]> : !hal.device
+
+#mul_layout = #hal.pipeline.layout<constants = 1, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,
+  #hal.pipeline.binding<storage_buffer>
+]>
+
+#inplace_layout = #hal.pipeline.layout<constants = 1, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,
+  #hal.pipeline.binding<storage_buffer>
+]>
+
+module @example attributes {hal.device.targets = [#cpu_device]} {
+
+  hal.executable private @executable {
+    hal.executable.variant public @x86_64 target(#x86_64_target) objects([
+      #hal.executable.object<{path = "functions_head.o"}>
+    ]) {
+      hal.executable.export public @simple_mul ordinal(0) layout(#mul_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+        %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
+        %c1 = arith.constant 1 : index
+        hal.return %x, %c1, %c1 : index, index, index
+      }
+      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#inplace_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+        %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
+        %c1 = arith.constant 1 : index
+        hal.return %x, %c1, %c1 : index, index, index
+      }
+
+      builtin.module {
+        // Bare-pointer imports: each buffer is a (base, element offset) pair.
+        func.func private @simple_mul_workgroup(memref<f32>, index, memref<f32>, index, memref<f32>, index, index, index) attributes {hal.import.static, llvm.bareptr = true}
+        func.func private @simple_mul_inplace_workgroup(memref<f32>, index, memref<f32>, index, index, index) attributes {hal.import.static, llvm.bareptr = true}
+
+        func.func @simple_mul() {
+          %dim_i32 = hal.interface.constant.load layout(#mul_layout) ordinal(0) : i32
+          %dim = arith.index_castui %dim_i32 : i32 to index
+          %c0 = arith.constant 0 : index
+          %lhs = hal.interface.binding.subspan layout(#mul_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#mul_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32>{%dim}
+          %out = hal.interface.binding.subspan layout(#mul_layout) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs_base, %lhs_off, %lhs_size, %lhs_stride = iree_codegen.extract_strided_metadata %lhs : memref<?xf32> -> memref<f32>, index, index, index
+          %rhs_base, %rhs_off, %rhs_size, %rhs_stride = iree_codegen.extract_strided_metadata %rhs : memref<?xf32> -> memref<f32>, index, index, index
+          %out_base, %out_off, %out_size, %out_stride = iree_codegen.extract_strided_metadata %out : memref<?xf32> -> memref<f32>, index, index, index
+          %wg = hal.interface.workgroup.id[0] : index
+          %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
+          func.call @simple_mul_workgroup(%lhs_base, %lhs_off, %rhs_base, %rhs_off, %out_base, %out_off, %dim, %tid) : (memref<f32>, index, memref<f32>, index, memref<f32>, index, index, index) -> ()
+          return
+        }
+
+        func.func @simple_mul_inplace() {
+          %dim_i32 = hal.interface.constant.load layout(#inplace_layout) ordinal(0) : i32
+          %dim = arith.index_castui %dim_i32 : i32 to index
+          %c0 = arith.constant 0 : index
+          %lhs = hal.interface.binding.subspan layout(#inplace_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#inplace_layout) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs_base, %lhs_off, %lhs_size, %lhs_stride = iree_codegen.extract_strided_metadata %lhs : memref<?xf32> -> memref<f32>, index, index, index
+          %rhs_base, %rhs_off, %rhs_size, %rhs_stride = iree_codegen.extract_strided_metadata %rhs : memref<?xf32> -> memref<f32>, index, index, index
+          %wg = hal.interface.workgroup.id[0] : index
+          %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
+          func.call @simple_mul_inplace_workgroup(%lhs_base, %lhs_off, %rhs_base, %rhs_off, %dim, %tid) : (memref<f32>, index, memref<f32>, index, index, index) -> ()
+          return
+        }
+      }
+    }
+  }
+}

@@ -17,12 +17,16 @@ const defaultDevice = "local-task"
 // execute does everything after flag parsing and returns the exit code
 // (1 when --expected_output found a mismatch).
 func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	reg, err := newRegistry(o)
+	if err != nil {
+		return 0, err
+	}
 	if o.listDrivers {
-		listDrivers(stdout)
+		listDrivers(stdout, reg)
 		return 0, nil
 	}
 	if o.listDevices {
-		return 0, listDevices(stdout)
+		return 0, listDevices(stdout, reg)
 	}
 	if strings.TrimSpace(o.function) == "" {
 		return 0, fmt.Errorf("no function given: use --function=<name> (iree-dump-module lists a module's exports)")
@@ -46,7 +50,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		}
 		modules = append(modules, m)
 	}
-	dev, err := createDevice(o)
+	dev, err := createDevice(o, reg)
 	if err != nil {
 		return 0, err
 	}
@@ -55,6 +59,9 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	hm, err := halmodule.New(dev)
 	if err != nil {
 		return 0, err
+	}
+	if o.traceExecution {
+		hm.SetTrace(stderr)
 	}
 	inst := vm.NewInstance()
 	ctx, err := inst.NewContext(append([]vm.Module{hm}, modules...)...)
@@ -99,8 +106,8 @@ func moduleName(path string) string {
 	return path
 }
 
-// createDevice creates the --device (one only), applying driver flags.
-func createDevice(o *options) (hal.Device, error) {
+// createDevice creates the --device (one only) from reg.
+func createDevice(o *options, reg *hal.Registry) (hal.Device, error) {
 	uri := defaultDevice
 	switch len(o.devices) {
 	case 0:
@@ -109,30 +116,27 @@ func createDevice(o *options) (hal.Device, error) {
 	default:
 		return nil, fmt.Errorf("%d --device flags given; this tool runs on one device", len(o.devices))
 	}
-	if err := configureDrivers(o); err != nil {
-		return nil, err
-	}
-	dev, err := hal.CreateDevice(uri)
+	dev, err := reg.CreateDevice(uri)
 	if err != nil {
 		return nil, err
 	}
 	return dev, nil
 }
 
-func listDrivers(w io.Writer) {
+func listDrivers(w io.Writer, reg *hal.Registry) {
 	fmt.Fprintln(w, "# ===----------------------------------------------------------------------===")
 	fmt.Fprintln(w, "# Available HAL drivers")
 	fmt.Fprintln(w, "# ===----------------------------------------------------------------------===")
 	fmt.Fprintln(w, "# Use --list_devices to enumerate available devices.")
 	fmt.Fprintln(w)
-	for _, name := range hal.DriverNames() {
+	for _, name := range reg.Names() {
 		fmt.Fprintf(w, "%s\n", name)
 	}
 }
 
-func listDevices(w io.Writer) error {
-	for _, name := range hal.DriverNames() {
-		d, err := hal.LookupDriver(name)
+func listDevices(w io.Writer, reg *hal.Registry) error {
+	for _, name := range reg.Names() {
+		d, err := reg.Lookup(name)
 		if err != nil {
 			return err
 		}

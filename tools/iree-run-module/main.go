@@ -59,7 +59,7 @@ func newFlagSet(o *options, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.BoolVar(&o.listDrivers, "list_drivers", false, "list the registered HAL drivers and exit")
 	fs.BoolVar(&o.listDevices, "list_devices", false, "list the devices of every registered driver and exit")
 	fs.BoolVar(&o.printStats, "print_statistics", false, "print device allocator statistics to stderr after the call")
-	fs.BoolVar(&o.traceExecution, "trace_execution", false, "trace VM execution (each instruction) to stderr")
+	fs.BoolVar(&o.traceExecution, "trace_execution", false, "trace execution to stderr: every call into the hal module with its arguments and results")
 	fs.IntVar(&o.groupCount, "task_topology_group_count", 0, "local-task: number of worker groups (0 = from the CPU topology)")
 	fs.Float64Var(&o.thresholds.F16, "expected_f16_threshold", functionio.DefaultThresholds.F16, "absolute tolerance for f16/bf16 elements in --expected_output")
 	fs.Float64Var(&o.thresholds.F32, "expected_f32_threshold", functionio.DefaultThresholds.F32, "absolute tolerance for f32 elements in --expected_output")

@@ -57,7 +57,6 @@ func demoOutput(n int, v string) string {
 	return "EXEC @simple_mul\nresult[0]: hal.buffer_view\n" + strconv.Itoa(n) + "xf32=" + line + "\n"
 }
 
-
 func TestDemoEndToEnd(t *testing.T) {
 	path := buildDemo(t)
 	const n = 1000003

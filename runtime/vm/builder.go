@@ -81,6 +81,8 @@ type ModuleBuilder struct {
 	locations   []location
 	locIndex    map[location]int32
 	errs        []error
+
+	externalRodata bool
 }
 
 type importDecl struct {
@@ -154,6 +156,12 @@ func (b *ModuleBuilder) Rodata(data []byte, mimeType string) RodataRef {
 	b.rodata = append(b.rodata, rodataDecl{data: data, mime: mimeType})
 	return RodataRef{ordinal: uint32(len(b.rodata) - 1)}
 }
+
+// StoreRodataExternally makes Build place rodata segments after the
+// FlatBuffer (at 64-byte aligned offsets, as IREE's archive layout does)
+// instead of inside it. Large executables are then not copied through the
+// FlatBuffers builder and can be mapped in place.
+func (b *ModuleBuilder) StoreRodataExternally() { b.externalRodata = true }
 
 // AddGlobal allocates a zero-initialised global of the given kind.
 func (b *ModuleBuilder) AddGlobal(kind ValueKind) Global {
@@ -652,15 +660,24 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 	}
 
 	var rodata flatbuffers.UOffsetT
+	var external []byte
 	if len(b.rodata) > 0 {
 		offs := make([]flatbuffers.UOffsetT, len(b.rodata))
 		for i, r := range b.rodata {
-			// Align embedded data to 16 bytes so payloads can be read in place.
-			fb.StartVector(1, len(r.data), 16)
-			for j := len(r.data) - 1; j >= 0; j-- {
-				fb.PrependByte(r.data[j])
+			var data flatbuffers.UOffsetT
+			var extOff uint64
+			if b.externalRodata {
+				extOff = uint64(len(external))
+				external = append(external, r.data...)
+				for len(external)%externalDataAlignment != 0 {
+					external = append(external, 0)
+				}
+			} else {
+				// Align embedded data to 16 bytes so payloads can be read
+				// in place.
+				fb.Prep(16, len(r.data))
+				data = fb.CreateByteVector(r.data)
 			}
-			data := fb.EndVector(len(r.data))
 			var mime flatbuffers.UOffsetT
 			if r.mime != "" {
 				mime = fb.CreateString(r.mime)
@@ -670,7 +687,12 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 			bytecode.RodataSegmentDefStart(fb)
 			bytecode.RodataSegmentDefAddCompressionTypeType(fb, bytecode.CompressionTypeDefUncompressedDataDef)
 			bytecode.RodataSegmentDefAddCompressionType(fb, unc)
-			bytecode.RodataSegmentDefAddEmbeddedData(fb, data)
+			if b.externalRodata {
+				bytecode.RodataSegmentDefAddExternalDataOffset(fb, extOff)
+				bytecode.RodataSegmentDefAddExternalDataLength(fb, uint64(len(r.data)))
+			} else {
+				bytecode.RodataSegmentDefAddEmbeddedData(fb, data)
+			}
 			if mime != 0 {
 				bytecode.RodataSegmentDefAddMimeType(fb, mime)
 			}
@@ -745,8 +767,14 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 	}
 	root := bytecode.BytecodeModuleDefEnd(fb)
 	fb.FinishSizePrefixedWithFileIdentifier(root, []byte(bytecode.FileIdentifier))
-	out := fb.FinishedBytes()
-	return append([]byte(nil), out...), nil
+	out := append([]byte(nil), fb.FinishedBytes()...)
+	if len(external) > 0 {
+		for len(out)%externalDataAlignment != 0 {
+			out = append(out, 0)
+		}
+		out = append(out, external...)
+	}
+	return out, nil
 }
 
 // buildDebug writes the debug database (location table and per-function

@@ -214,7 +214,9 @@ func TestUnknownImportRejected(t *testing.T) {
 
 // fuzzSeeds returns the builder-made modules the fuzz corpus starts from.
 func fuzzSeeds(t testing.TB) [][]byte {
-	return [][]byte{mustBuild(t, sumModule()), mustBuild(t, corpusModule())}
+	ext := corpusModule()
+	ext.StoreRodataExternally()
+	return [][]byte{mustBuild(t, sumModule()), mustBuild(t, corpusModule()), mustBuild(t, ext)}
 }
 
 func FuzzLoadModule(f *testing.F) {

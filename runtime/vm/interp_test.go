@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -518,5 +519,102 @@ func TestSignatures(t *testing.T) {
 	var se *status.Error
 	if _, err := ParseSignature("x"); !errors.As(err, &se) {
 		t.Errorf("signature error is not a status error")
+	}
+}
+
+// TestConcurrentContexts runs many contexts over one shared module from
+// several goroutines released together (run with -race).
+func TestConcurrentContexts(t *testing.T) {
+	m := buildModule(t, sumModule())
+	const workers = 8
+	start := make(chan struct{})
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		go func(w int) {
+			ctx, err := NewInstance().NewContext(m)
+			if err != nil {
+				errs <- err
+				return
+			}
+			fn, err := ctx.LookupFunction("twice_sum")
+			if err != nil {
+				errs <- err
+				return
+			}
+			<-start
+			for i := 0; i < 200; i++ {
+				n := int64(w*10 + i%7)
+				res, err := ctx.Invoke(fn, []Value{I64(n)})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if want := n * (n - 1); res[0].I64() != want {
+					errs <- fmt.Errorf("worker %d: twice_sum(%d) = %d, want %d", w, n, res[0].I64(), want)
+					return
+				}
+			}
+			errs <- nil
+		}(w)
+	}
+	close(start)
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestRodataPlacement(t *testing.T) {
+	payloads := [][]byte{[]byte("first segment"), make([]byte, 1000), []byte("x")}
+	for _, external := range []bool{false, true} {
+		b := NewModuleBuilder("ro")
+		if external {
+			b.StoreRodataExternally()
+		}
+		f := b.Function("len", "0v_I")
+		r, n, acc := f.NewRefReg(), f.NewI64(), f.NewI64()
+		f.ConstI64(acc, 0)
+		for i, p := range payloads {
+			p[0] = byte('a' + i)
+			seg := b.Rodata(p, "")
+			f.Emit(OpConstRefRodata, r, seg)
+			f.Emit(OpBufferLength, n, r)
+			f.Emit(OpAddI64, acc, acc, n)
+		}
+		f.Return(acc)
+		b.Export("len", f)
+		data := mustBuild(t, b)
+		m, err := LoadBytecodeModule(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, seg := range m.RodataSegments() {
+			if !bytes.Equal(seg.Data, payloads[i]) {
+				t.Errorf("external=%v: segment %d differs", external, i)
+			}
+			// Offset of the segment inside data, from the shared backing array.
+			off := cap(data) - cap(seg.Data)
+			align := 16
+			if external {
+				align = 64
+			}
+			if off%align != 0 {
+				t.Errorf("external=%v: segment %d at offset %d, not %d-aligned", external, i, off, align)
+			}
+		}
+		ctx, err := NewInstance().NewContext(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := invoke(t, ctx, "len")[0].I64(); got != 1014 {
+			t.Errorf("external=%v: total length %d", external, got)
+		}
+		if external {
+			// Cutting the external data off is caught.
+			if _, err := LoadBytecodeModule(data[:len(data)-64]); status.CodeOf(err) != status.InvalidArgument || !strings.Contains(err.Error(), "external data") {
+				t.Errorf("truncated external data: %v", err)
+			}
+		}
 	}
 }

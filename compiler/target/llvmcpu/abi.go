@@ -8,15 +8,15 @@ const abiVersion = 0x474F0001
 // generated libraries use. The generated C is self-contained (it needs no
 // include path); the layouts are the runtime header's, which abi_test.go
 // checks field by field with static asserts compiled by clang.
-const abiPrelude = `typedef unsigned char uint8_t;
-typedef signed char int8_t;
-typedef unsigned short uint16_t;
-typedef short int16_t;
-typedef unsigned int uint32_t;
-typedef int int32_t;
-typedef unsigned long long uint64_t;
-typedef long long int64_t;
-typedef unsigned long size_t;
+const abiPrelude = `typedef __UINT8_TYPE__ uint8_t;
+typedef __INT8_TYPE__ int8_t;
+typedef __UINT16_TYPE__ uint16_t;
+typedef __INT16_TYPE__ int16_t;
+typedef __UINT32_TYPE__ uint32_t;
+typedef __INT32_TYPE__ int32_t;
+typedef __UINT64_TYPE__ uint64_t;
+typedef __INT64_TYPE__ int64_t;
+typedef __SIZE_TYPE__ size_t;
 
 typedef struct gi_library_header_t {
   uint32_t version;

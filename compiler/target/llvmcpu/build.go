@@ -222,7 +222,7 @@ func objectFile(o *hal.ExecutableObjectAttr, loader ObjectLoader, dir, base stri
 	return p, name, nil
 }
 
-var undefinedRE = regexp.MustCompile(`undefined symbol: ([^\s]+)`)
+var undefinedRE = regexp.MustCompile(`undefined (?:hidden )?symbol: ([^\s]+)`)
 
 // linkError turns lld's output into one clear message: undefined symbols
 // are named together with the objects that should have defined them.

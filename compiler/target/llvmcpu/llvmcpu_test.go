@@ -127,6 +127,9 @@ func (r *runner) dispatch(ordinal int, wg uint32, constants []uint32, bufs ...*r
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	if err := cb.Begin(); err != nil {
+		r.t.Fatal(err)
+	}
 	var bs []rhal.Binding
 	for i, b := range bufs {
 		bs = append(bs, rhal.Binding{Ordinal: i, Buffer: b, Length: rhal.WholeBuffer})

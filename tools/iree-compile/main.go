@@ -1,0 +1,311 @@
+// Command iree-compile compiles an MLIR program in IREE's dialects. The
+// front end (parsing, verification, object resolution and kernel-ABI
+// checks) is complete; VM bytecode emission is not implemented yet, so
+// output is IR printed after a phase (--compile-to=input|flow|hal).
+//
+// Usage:
+//
+//	iree-compile [flags] <input.mlir|->
+//
+// Flags may be written with one or two dashes; values follow `=` (or, for
+// -o, the next argument).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/transforms"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+const usage = `OVERVIEW: IREE compilation driver (front end)
+
+USAGE: iree-compile [options] <input file or '-' for stdin>
+
+OPTIONS:
+  -o <file>                                      Output file (default: stdout)
+  --compile-to=<phase>                           Stop after a phase and print its IR: input, flow, hal
+  --output-format=<format>                       vm-bytecode (default), vm-asm, vm-c, or mlir (IR after the last phase)
+  --iree-hal-target-backends=<a,b,...>           Target backends when the module declares no hal.device.targets (repeatable)
+  --iree-hal-executable-object-search-path=<dir> Directory searched for relative object paths (repeatable)
+  --iree-hal-list-target-backends                List the target backends and exit
+  --split-input-file                             Compile each '// -----' separated chunk on its own
+  --iree-input-type=<type>                       Accepted for compatibility (none, auto)
+  --help                                         Show this help
+`
+
+type options struct {
+	input       string
+	output      string
+	compileTo   string
+	format      string
+	backends    []string
+	searchPaths []string
+	listTargets bool
+	split       bool
+	help        bool
+}
+
+// parseFlags parses IREE-style flags: -flag or --flag, values after '='.
+func parseFlags(args []string) (*options, error) {
+	o := &options{}
+	var positional []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			positional = append(positional, a)
+			continue
+		}
+		if a == "--" {
+			positional = append(positional, args[i+1:]...)
+			break
+		}
+		name := strings.TrimLeft(a, "-")
+		value, hasValue := "", false
+		if j := strings.IndexByte(name, '='); j >= 0 {
+			name, value, hasValue = name[:j], name[j+1:], true
+		}
+		needValue := func() error {
+			if !hasValue {
+				return fmt.Errorf("option '%s' requires a value (write --%s=<value>)", a, name)
+			}
+			return nil
+		}
+		noValue := func() error {
+			if hasValue && value != "true" && value != "1" {
+				if value == "false" || value == "0" {
+					return nil
+				}
+				return fmt.Errorf("option '--%s' does not take a value", name)
+			}
+			return nil
+		}
+		switch name {
+		case "o":
+			if !hasValue {
+				if i+1 >= len(args) {
+					return nil, fmt.Errorf("option '-o' requires a value")
+				}
+				i++
+				value = args[i]
+			}
+			if value == "" {
+				return nil, fmt.Errorf("option '-o' requires a non-empty value")
+			}
+			o.output = value
+		case "compile-to":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.compileTo = value
+		case "output-format":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.format = value
+		case "iree-hal-target-backends":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			for _, b := range strings.Split(value, ",") {
+				if b = strings.TrimSpace(b); b != "" {
+					o.backends = append(o.backends, b)
+				}
+			}
+		case "iree-hal-executable-object-search-path":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			if value != "" {
+				o.searchPaths = append(o.searchPaths, value)
+			}
+		case "iree-hal-list-target-backends":
+			if err := noValue(); err != nil {
+				return nil, err
+			}
+			o.listTargets = value != "false" && value != "0"
+		case "split-input-file":
+			if err := noValue(); err != nil {
+				return nil, err
+			}
+			o.split = value != "false" && value != "0"
+		case "iree-input-type":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			if value != "none" && value != "auto" {
+				return nil, fmt.Errorf("unsupported --iree-input-type=%s (only none and auto are supported)", value)
+			}
+		case "mlir-print-op-on-diagnostic", "verify":
+			// Accepted for compatibility with IREE's build rules.
+		case "help", "h":
+			o.help = true
+		default:
+			return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'", a)
+		}
+	}
+	if len(positional) > 1 {
+		return nil, fmt.Errorf("too many positional arguments: %s (expected one input file)", strings.Join(positional, " "))
+	}
+	if len(positional) == 1 {
+		o.input = positional[0]
+	}
+	if o.compileTo != "" && !pipeline.ValidPhase(o.compileTo) {
+		switch o.compileTo {
+		case "abi", "stream", "vm", "end":
+			return nil, fmt.Errorf("--compile-to=%s is not implemented yet (supported phases: %s)", o.compileTo, strings.Join(pipeline.Phases, ", "))
+		}
+		return nil, fmt.Errorf("invalid --compile-to=%s (expected one of input, abi, flow, stream, hal, vm, end)", o.compileTo)
+	}
+	switch o.format {
+	case "", "vm-bytecode", "vm-asm", "vm-c", "mlir":
+	default:
+		return nil, fmt.Errorf("invalid --output-format=%s (expected vm-bytecode, vm-asm, vm-c or mlir)", o.format)
+	}
+	known := map[string]bool{}
+	for _, b := range transforms.Backends() {
+		known[b] = true
+	}
+	for _, b := range o.backends {
+		if !known[b] {
+			return nil, fmt.Errorf("unknown target backend '%s' in --iree-hal-target-backends (available: %s)", b, strings.Join(transforms.Backends(), ", "))
+		}
+	}
+	return o, nil
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	o, err := parseFlags(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-compile: error: %v\n", err)
+		return 1
+	}
+	if o.help {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	if o.listTargets {
+		fmt.Fprintln(stdout, "Registered target backends:")
+		for _, b := range transforms.Backends() {
+			fmt.Fprintf(stdout, "  %s\n", b)
+		}
+		return 0
+	}
+	if o.input == "" {
+		fmt.Fprintf(stderr, "iree-compile: error: no input file given (pass a file name or '-' for stdin)\n")
+		return 1
+	}
+	name := o.input
+	var src []byte
+	if o.input == "-" {
+		name = "<stdin>"
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(o.input)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "iree-compile: error: could not read input '%s': %v\n", o.input, unwrapPathError(err))
+		return 1
+	}
+	emitIR := o.compileTo != "" || o.format == "mlir"
+	stop := o.compileTo
+	popts := pipeline.Options{TargetBackends: o.backends, ObjectSearchPaths: o.searchPaths}
+	var out strings.Builder
+	failed := false
+	for i, chunk := range splitChunks(src, o.split) {
+		s, err := pipeline.Compile(name, chunk, popts, stop)
+		if err != nil {
+			fmt.Fprint(stderr, ir.FormatDiagnostic(err, name, src))
+			failed = true
+			continue
+		}
+		if i > 0 {
+			out.WriteString("// -----\n")
+		}
+		out.WriteString(s.Print())
+	}
+	if failed {
+		return 1
+	}
+	if !emitIR {
+		format := o.format
+		if format == "" {
+			format = "vm-bytecode"
+		}
+		fmt.Fprintf(stderr, "iree-compile: error: --output-format=%s: VM bytecode emission is not implemented yet; use --compile-to=input, flow or hal to print IR\n", format)
+		return 1
+	}
+	if err := writeOutput(o.output, out.String(), stdout); err != nil {
+		fmt.Fprintf(stderr, "iree-compile: error: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func unwrapPathError(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// splitChunks splits the source at `// -----` lines. Each chunk is padded
+// with the newlines before it so diagnostics keep the file's line numbers.
+func splitChunks(src []byte, split bool) [][]byte {
+	if !split {
+		return [][]byte{src}
+	}
+	lines := strings.SplitAfter(string(src), "\n")
+	var chunks [][]byte
+	var cur strings.Builder
+	start := 0
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "// -----" {
+			chunks = append(chunks, []byte(strings.Repeat("\n", start)+cur.String()))
+			cur.Reset()
+			start = i + 1
+			continue
+		}
+		cur.WriteString(l)
+	}
+	chunks = append(chunks, []byte(strings.Repeat("\n", start)+cur.String()))
+	return chunks
+}
+
+// writeOutput writes text to path through a temporary file renamed into
+// place, so a failure leaves no partial output; "" or "-" means stdout.
+func writeOutput(path, text string, stdout io.Writer) error {
+	if path == "" || path == "-" {
+		_, err := io.WriteString(stdout, text)
+		return err
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("creating output %s: %w", path, err)
+	}
+	tmp := f.Name()
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("writing output %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing output %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing output %s: %w", path, err)
+	}
+	return nil
+}

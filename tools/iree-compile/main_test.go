@@ -1,0 +1,285 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata")
+
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(name, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatalf("reading golden (run with -update): %v", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs (run with -update to accept):\n%s", name, got)
+	}
+}
+
+const layout1x3 = `#layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+`
+
+const halExe = `hal.executable private @exe {
+  hal.executable.variant public @x86_64 target(#hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">) {
+    hal.executable.export public @mul ordinal(0) layout(#layout) count(%device: !hal.device, %w: index) -> (index, index, index) {
+      hal.return %w, %w, %w : index, index, index
+    }
+  }
+}
+`
+
+const cudaExe = `#sm80 = #hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_80"}>
+module attributes {hal.device.targets = [#hal.device.target<"cuda", [#sm80]> : !hal.device]} {
+  hal.executable.source private @exe attributes {objects = #hal.executable.objects<{#sm80 = OBJECTS}>} {
+    hal.executable.export public @simple_mul ordinal(0) layout(#layout) count(%device: !hal.device, %w: index) -> (index, index, index) {
+      hal.return %w, %w, %w : index, index, index
+    }
+  }
+}
+`
+
+const spvExe = `#spv = #hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb">
+module attributes {hal.device.targets = [#hal.device.target<"vulkan", [#spv]> : !hal.device]} {
+  hal.executable.source private @exe attributes {objects = #hal.executable.objects<{#spv = [#hal.executable.object<{path = "odd.spv"}>]}>} {
+    hal.executable.export public @main ordinal(0) layout(#layout) count(%device: !hal.device, %w: index) -> (index, index, index) {
+      hal.return %w, %w, %w : index, index, index
+    }
+  }
+}
+`
+
+func dispatchFn(sig string) string {
+	return `func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>, %n: i32, %d: index) -> tensor<?xf32> {
+  %r = ` + sig + `
+  return %r : tensor<?xf32>
+}
+`
+}
+
+// errorCases are malformed programs and bad flags; the golden file records
+// the exact diagnostics.
+var errorCases = []struct {
+	name  string
+	args  []string
+	input string // written to bad.mlir when non-empty
+}{
+	{"unknown-op", nil, "func.func @f() {\n  foo.bar\n  return\n}\n"},
+	{"undefined-value", nil, "func.func @f() -> i32 {\n  %0 = arith.addi %x, %x : i32\n  return %0 : i32\n}\n"},
+	{"type-mismatch-on-use", nil, "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i64\n  return %0 : i32\n}\n"},
+	{"redefinition", nil, "func.func @f(%a: i32) {\n  %0 = arith.addi %a, %a : i32\n  %0 = arith.addi %a, %a : i32\n  return\n}\n"},
+	{"unterminated-region", nil, "func.func @f() {\n  return\n"},
+	{"undefined-alias", nil, "func.func @f() attributes {x = #nope} {\n  return\n}\n"},
+	{"return-type-mismatch", nil, "func.func @f(%a: i32) -> f32 {\n  return %a : i32\n}\n"},
+	{"dense-shape-mismatch", nil, "func.func @f() {\n  %c = arith.constant dense<[1, 2, 3]> : tensor<4xi32>\n  return\n}\n"},
+	{"bad-layout-field", nil, "#l = #hal.pipeline.layout<pushconstants = 1>\n"},
+	{"workgroup-dim-out-of-range", nil, "func.func @f() {\n  %0 = hal.interface.workgroup.id[3] : index\n  return\n}\n"},
+	{"undefined-executable", nil, dispatchFn(`flow.dispatch @nope::@mul[%d](%n, %a, %b) : (i32, tensor<?xf32>{%d}, tensor<?xf32>{%d}) -> tensor<?xf32>{%d}`)},
+	{"undefined-export", nil, layout1x3 + halExe + dispatchFn(`flow.dispatch @exe::@add[%d](%n, %a, %b) : (i32, tensor<?xf32>{%d}, tensor<?xf32>{%d}) -> tensor<?xf32>{%d}`)},
+	{"constant-count-mismatch", nil, layout1x3 + halExe + dispatchFn(`flow.dispatch @exe::@mul[%d](%a, %b) : (tensor<?xf32>{%d}, tensor<?xf32>{%d}) -> tensor<?xf32>{%d}`)},
+	{"binding-count-mismatch", nil, layout1x3 + halExe + dispatchFn(`flow.dispatch @exe::@x86_64::@mul[%d](%n, %a) : (i32, tensor<?xf32>{%d}) -> tensor<?xf32>{%d}`)},
+	{"index-push-constant", nil, layout1x3 + halExe + dispatchFn(`flow.dispatch @exe::@mul[%d](%d, %a, %b) : (index, tensor<?xf32>{%d}, tensor<?xf32>{%d}) -> tensor<?xf32>{%d}`)},
+	{"tied-to-non-operand", nil, layout1x3 + halExe + dispatchFn(`flow.dispatch @exe::@mul[%d](%n, %a) : (i32, tensor<?xf32>{%d}) -> %b{%d}`)},
+	{"missing-dynamic-dims", nil, layout1x3 + halExe + dispatchFn(`flow.dispatch @exe::@mul[%d](%n, %a, %b) : (i32, tensor<?xf32>, tensor<?xf32>{%d}) -> tensor<?xf32>{%d}`)},
+	{"missing-object", []string{"--iree-hal-executable-object-search-path=sp1", "--iree-hal-executable-object-search-path=sp2"},
+		strings.Replace(layout1x3+cudaExe, "OBJECTS", `[#hal.executable.object<{path = "missing.ptx"}>]`, 1)},
+	{"external-two-objects", nil, strings.Replace(layout1x3+cudaExe, "OBJECTS", `[#hal.executable.object<{path = "kernels_sm_80.ptx"}>, #hal.executable.object<{path = "kernels_sm_80.ptx"}>]`, 1)},
+	{"external-no-objects", nil, strings.Replace(strings.Replace(layout1x3+cudaExe, "OBJECTS", `[]`, 1), "#sm80 = []", `#hal.executable.target<"cuda", "other"> = []`, 1)},
+	{"spirv-not-aligned", nil, layout1x3 + spvExe},
+	{"ptx-param-mismatch", nil, strings.Replace(strings.Replace(layout1x3+cudaExe, "OBJECTS", `[#hal.executable.object<{path = "kernels_sm_80.ptx"}>]`, 1), "constants = 1", "constants = 2", 1)},
+	{"ptx-missing-entry", nil, strings.Replace(strings.Replace(layout1x3+cudaExe, "OBJECTS", `[#hal.executable.object<{path = "kernels_sm_80.ptx"}>]`, 1), "@simple_mul ordinal", "@simple_add ordinal", 1)},
+	{"flag-unknown", []string{"--iree-frobnicate"}, ""},
+	{"flag-compile-to-vm", []string{"--compile-to=vm"}, ""},
+	{"flag-compile-to-bogus", []string{"--compile-to=lowered"}, ""},
+	{"flag-output-format", []string{"--output-format=binary"}, ""},
+	{"flag-backend", []string{"--iree-hal-target-backends=llvm-cpu,metal"}, ""},
+	{"flag-o-missing-value", []string{"-o"}, ""},
+	{"no-input", nil, ""},
+	{"missing-input", []string{"nonexistent.mlir"}, ""},
+	{"vm-output-not-implemented", nil, "func.func @f() {\n  return\n}\n"},
+	{"two-inputs", []string{"a.mlir", "b.mlir"}, ""},
+}
+
+func TestErrors(t *testing.T) {
+	ptx, err := os.ReadFile("testdata/kernels_sm_80.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden, err := filepath.Abs("testdata/errors.golden")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("kernels_sm_80.ptx", ptx, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("odd.spv", []byte{3, 2, 0x23, 7, 0, 1}, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var all strings.Builder
+	for _, c := range errorCases {
+		args := append([]string(nil), c.args...)
+		if c.input != "" {
+			if err := os.WriteFile("bad.mlir", []byte(c.input), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args = append(args, "bad.mlir")
+		}
+		var stdout, stderr bytes.Buffer
+		code := run(args, strings.NewReader(""), &stdout, &stderr)
+		if code != 1 {
+			t.Errorf("%s: exit code %d, want 1 (stderr: %s)", c.name, code, stderr.String())
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("%s: unexpected stdout: %s", c.name, stdout.String())
+		}
+		if strings.Contains(stderr.String(), "panic") || strings.Contains(stderr.String(), "goroutine") {
+			t.Errorf("%s: panic trace in output: %s", c.name, stderr.String())
+		}
+		fmt.Fprintf(&all, "=== %s\n$ iree-compile %s\n%s\n", c.name, strings.Join(args, " "), stderr.String())
+	}
+	checkGolden(t, golden, all.String())
+}
+
+func buildCPUObjects(t *testing.T, src, dir string) {
+	t.Helper()
+	var clang string
+	for _, n := range []string{"clang-16", "clang"} {
+		if p, err := exec.LookPath(n); err == nil {
+			clang = p
+			break
+		}
+	}
+	if clang == "" {
+		t.Skip("clang-16 not found on PATH; CPU objects cannot be built")
+	}
+	for name, target := range map[string]string{
+		"functions_x86_64.o":  "x86_64-unknown-unknown-eabi-elf",
+		"functions_aarch64.o": "aarch64-unknown-unknown-eabi-elf",
+		"functions_arm_64.o":  "aarch64-unknown-unknown-eabi-elf",
+	} {
+		cmd := exec.Command(clang, "-target", target, "-std=c17", "-ffreestanding", "-fvisibility=hidden",
+			"-ffunction-sections", "-fdata-sections", "-O2", "-c", src, "-o", filepath.Join(dir, name))
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("clang: %v\n%s", err, msg)
+		}
+	}
+}
+
+// TestCompileToHALStream compiles the stream-form CPU program with x86_64
+// and arm_64 objects: one variant per target, each with its object.
+func TestCompileToHALStream(t *testing.T) {
+	for _, prog := range []string{"cpu_stream_seed", "cpu_stream_head"} {
+		t.Run(prog, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", prog+".mlir"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden, _ := filepath.Abs(filepath.Join("testdata", prog+".hal.golden"))
+			csrc, _ := filepath.Abs(filepath.Join("testdata", "functions.c"))
+			t.Chdir(t.TempDir())
+			if err := os.MkdirAll("objs", 0o755); err != nil {
+				t.Fatal(err)
+			}
+			buildCPUObjects(t, csrc, "objs")
+			if err := os.WriteFile("in.mlir", src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"in.mlir", "--compile-to=hal", "-iree-hal-executable-object-search-path=objs", "-o", "out.mlir"}, nil, &stdout, &stderr)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr.String())
+			}
+			out, err := os.ReadFile("out.mlir")
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, golden, string(out))
+			// The output is itself a valid program at the hal phase.
+			var again bytes.Buffer
+			stderr.Reset()
+			if code := run([]string{"out.mlir", "--compile-to=input"}, nil, &again, &stderr); code != 0 {
+				t.Fatalf("recompiling output: exit %d: %s", code, stderr.String())
+			}
+		})
+	}
+}
+
+func TestDriver(t *testing.T) {
+	t.Chdir(t.TempDir())
+	prog := "func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  return %0 : i32\n}\n"
+	cases := []struct {
+		name       string
+		args       []string
+		stdin      string
+		wantCode   int
+		wantStdout string
+		wantStderr string
+	}{
+		{"stdin", []string{"-", "--compile-to=input"}, prog, 0,
+			"func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  func.return %0 : i32\n}\n", ""},
+		{"single-dash-flags", []string{"-compile-to=flow", "-"}, prog, 0,
+			"func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  func.return %0 : i32\n}\n", ""},
+		{"output-format-mlir", []string{"--output-format=mlir", "-"}, "func.func private @g()\n", 0, "func.func private @g()\n", ""},
+		{"list-targets", []string{"--iree-hal-list-target-backends"}, "", 0, "Registered target backends:\n  cuda\n  llvm-cpu\n  vulkan-spirv\n", ""},
+		{"split", []string{"--split-input-file", "--compile-to=input", "-"}, "func.func private @a()\n// -----\nfunc.func private @b()\n", 0,
+			"func.func private @a()\n// -----\nfunc.func private @b()\n", ""},
+		{"split-error-line-numbers", []string{"--split-input-file", "--compile-to=input", "-"}, "func.func private @a()\n// -----\nfunc.func @b() {\n  %0 = foo.bar\n}\n", 1,
+			"", "<stdin>:4:8: error: custom op 'foo.bar' is unknown\n  %0 = foo.bar\n       ^\n"},
+		{"vm-asm-not-implemented", []string{"--output-format=vm-asm", "-"}, prog, 1, "",
+			"iree-compile: error: --output-format=vm-asm: VM bytecode emission is not implemented yet; use --compile-to=input, flow or hal to print IR\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			code := run(c.args, strings.NewReader(c.stdin), &stdout, &stderr)
+			if code != c.wantCode || stdout.String() != c.wantStdout || stderr.String() != c.wantStderr {
+				t.Errorf("run(%v) = %d\nstdout: %q\nstderr: %q\nwant %d\nstdout: %q\nstderr: %q", c.args, code, stdout.String(), stderr.String(), c.wantCode, c.wantStdout, c.wantStderr)
+			}
+		})
+	}
+}
+
+// TestOutputAtomic checks that -o writes the whole output or nothing.
+func TestOutputAtomic(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("ok.mlir", []byte("func.func private @g()\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("bad.mlir", []byte("func.func @g( {\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var sink bytes.Buffer
+	if code := run([]string{"bad.mlir", "--compile-to=input", "-o", "out.mlir"}, nil, &sink, &sink); code != 1 {
+		t.Fatalf("bad input: exit %d", code)
+	}
+	if _, err := os.Stat("out.mlir"); !os.IsNotExist(err) {
+		t.Fatalf("failed compile left an output file: %v", err)
+	}
+	if code := run([]string{"ok.mlir", "--compile-to=input", "-o=out.mlir"}, nil, &sink, &sink); code != 0 {
+		t.Fatalf("good input: exit %d: %s", code, sink.String())
+	}
+	b, err := os.ReadFile("out.mlir")
+	if err != nil || string(b) != "func.func private @g()\n" {
+		t.Fatalf("output = %q, %v", b, err)
+	}
+	entries, _ := os.ReadDir(".")
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("temporary file left behind: %s", e.Name())
+		}
+	}
+}

@@ -310,8 +310,9 @@ func (cb *CommandBuffer) PushDescriptorSet(set int, bindings []Binding) error {
 }
 
 func resolveBinding(op string, ordinal int, buf *Buffer, offset, length int64) (BindingRange, error) {
-	if err := checkBuffer(op, fmt.Sprintf("binding %d", ordinal), buf, BufferUsageDispatchStorage|BufferUsageDispatchUniformRead); err != nil {
-		return BindingRange{}, err
+	const usage = BufferUsageDispatchStorage | BufferUsageDispatchUniformRead
+	if buf == nil || buf.released.Load() || buf.Usage()&usage == 0 {
+		return BindingRange{}, checkBuffer(op, fmt.Sprintf("binding %d", ordinal), buf, usage)
 	}
 	n, err := CheckRange(offset, length, buf.ByteLength())
 	if err != nil {
@@ -392,6 +393,9 @@ func ValidateDispatch(exe Executable, ordinal int, wg [3]uint32, constants []uin
 		return status.Errorf(status.OutOfRange, "%s: entry point ordinal %d out of range: executable has %d export(s)", op, ordinal, len(exports))
 	}
 	e := exports[ordinal]
+	if err := validateExportDispatch(e, wg, constants, bindings); err == nil {
+		return nil
+	}
 	name := fmt.Sprintf("export %d", ordinal)
 	if e.Name != "" {
 		name = fmt.Sprintf("export %d (%q)", ordinal, e.Name)
@@ -429,3 +433,23 @@ func ValidateDispatch(exe Executable, ordinal int, wg [3]uint32, constants []uin
 	}
 	return nil
 }
+
+// validateExportDispatch is the allocation-free fast path of
+// ValidateDispatch: it reports whether any check fails, and ValidateDispatch
+// then builds the precise message.
+func validateExportDispatch(e ExportInfo, wg [3]uint32, constants []uint32, bindings []BindingRange) error {
+	if wg[2] > MaxWorkgroupCountZ || uint64(wg[0])*uint64(wg[1])*uint64(wg[2]) > MaxWorkgroupTotal ||
+		len(constants) > MaxConstants || len(bindings) > MaxBindings ||
+		e.ConstantCount >= 0 && len(constants) != e.ConstantCount ||
+		e.BindingCount >= 0 && len(bindings) != e.BindingCount {
+		return errInvalidDispatch
+	}
+	for _, b := range bindings {
+		if b.Buffer == nil || b.Buffer.released.Load() || b.Offset < 0 || b.Length < 0 || b.Offset > b.Buffer.ByteLength()-b.Length {
+			return errInvalidDispatch
+		}
+	}
+	return nil
+}
+
+var errInvalidDispatch = status.Errorf(status.InvalidArgument, "invalid dispatch")

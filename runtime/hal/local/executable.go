@@ -84,14 +84,13 @@ func (e *Executable) PrepareDispatch(ordinal int, workgroups [3]uint32, constant
 	if maxConcurrency < 1 || maxConcurrency > 255 {
 		return nil, status.Errorf(status.InvalidArgument, "dispatch: max concurrency %d is not in [1, 255]", maxConcurrency)
 	}
-	d := &Dispatch{exe: e, ordinal: ordinal, fn: e.lib.exports[ordinal].fn, st: &dispatchState{}, total: total, localBytes: int(info.LocalMemoryBytes)}
+	d := &Dispatch{exe: e, ordinal: ordinal, fn: e.lib.exports[ordinal].fn, st: newDispatchState(), total: total, localBytes: int(info.LocalMemoryBytes)}
 	ws := info.WorkgroupSize
 	for i := range ws {
 		if ws[i] == 0 {
 			ws[i] = 1
 		}
 	}
-	d.pinner.Pin(d.st)
 	d.st.fill(ws, workgroups, maxConcurrency, constants, bindings, d.pinner.Pin)
 	return d, nil
 }
@@ -140,6 +139,7 @@ func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64
 func (d *Dispatch) Release() {
 	if !d.released {
 		d.released = true
+		d.st.free()
 		d.pinner.Unpin()
 	}
 }

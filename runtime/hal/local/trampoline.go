@@ -15,18 +15,32 @@ static uintptr_t goiree_call_query(uintptr_t fn, uint32_t version,
   return (uintptr_t)((iree_hal_executable_library_query_fn_t)fn)(version, env);
 }
 
+// The dispatch state and the arrays it points at, in one C allocation so
+// that cgo never has to scan Go memory for pointers on each call.
+typedef struct goiree_dispatch_block_t {
+  iree_hal_executable_dispatch_state_v0_t state;
+  void* ptrs[IREE_HAL_EXECUTABLE_MAX_BINDING_COUNT];
+  size_t lengths[IREE_HAL_EXECUTABLE_MAX_BINDING_COUNT];
+  uint32_t constants[IREE_HAL_EXECUTABLE_MAX_CONSTANT_COUNT];
+} goiree_dispatch_block_t;
+
+typedef struct goiree_range_result_t {
+  int status;
+  uint64_t failed_at;
+} goiree_range_result_t;
+
 // Runs workgroups [begin, end) of the grid in x-fastest order, one call each,
-// and returns the first non-zero result (storing the failing flat index).
-static int goiree_dispatch_range(uintptr_t fn,
-                                 const iree_hal_executable_environment_v0_t* env,
-                                 const iree_hal_executable_dispatch_state_v0_t* state,
-                                 uint32_t processor_id, void* local_memory,
-                                 uint32_t local_memory_size, uint64_t begin,
-                                 uint64_t end, uint64_t* failed_at) {
+// and returns the first non-zero result with the failing flat index.
+static goiree_range_result_t goiree_dispatch_range(
+    uintptr_t fn, const iree_hal_executable_environment_v0_t* env,
+    const iree_hal_executable_dispatch_state_v0_t* state, uint32_t processor_id,
+    void* local_memory, uint32_t local_memory_size, uint64_t begin,
+    uint64_t end) {
+  goiree_range_result_t result = {0, 0};
   iree_hal_executable_dispatch_v0_t kernel = (iree_hal_executable_dispatch_v0_t)fn;
   const uint64_t cx = state->workgroup_count_x;
   const uint64_t cy = state->workgroup_count_y;
-  if (begin >= end || cx == 0 || cy == 0) return 0;
+  if (begin >= end || cx == 0 || cy == 0) return result;
   uint64_t xy = cx * cy;
   uint64_t z = begin / xy;
   uint64_t rem = begin % xy;
@@ -43,8 +57,9 @@ static int goiree_dispatch_range(uintptr_t fn,
     ws.workgroup_id_z = (uint16_t)z;
     int r = kernel(env, state, &ws);
     if (r != 0) {
-      *failed_at = i;
-      return r;
+      result.status = r;
+      result.failed_at = i;
+      return result;
     }
     if (++x == cx) {
       x = 0;
@@ -54,7 +69,7 @@ static int goiree_dispatch_range(uintptr_t fn,
       }
     }
   }
-  return 0;
+  return result;
 }
 
 static void goiree_processor_info(uint64_t* data) {
@@ -84,6 +99,7 @@ static void goiree_processor_info(uint64_t* data) {
 import "C"
 
 import (
+	"sync"
 	"unsafe"
 )
 
@@ -128,31 +144,66 @@ func callQuery(fn uintptr, version uint32, env *environment) uintptr {
 	return uintptr(C.goiree_call_query(C.uintptr_t(fn), C.uint32_t(version), env.env))
 }
 
-// dispatchState is the per-dispatch state handed to native code. It lives
-// in Go memory and is pinned (with the buffers it points at) while native
-// code runs.
+// dispatchState is the per-dispatch state handed to native code, in C
+// memory. The Go buffers it points at are pinned by the owning Dispatch.
 type dispatchState struct {
-	state     C.iree_hal_executable_dispatch_state_v0_t
-	ptrs      [MaxBindings]unsafe.Pointer
-	lengths   [MaxBindings]C.size_t
-	constants [MaxConstants]C.uint32_t
+	blk *C.goiree_dispatch_block_t
+}
+
+// blockPool keeps freed dispatch blocks for reuse, saving two cgo calls
+// (calloc and free) per dispatch.
+var blockPool struct {
+	sync.Mutex
+	free []*C.goiree_dispatch_block_t
+}
+
+const maxPooledBlocks = 256
+
+func newDispatchState() *dispatchState {
+	blockPool.Lock()
+	if n := len(blockPool.free); n > 0 {
+		b := blockPool.free[n-1]
+		blockPool.free = blockPool.free[:n-1]
+		blockPool.Unlock()
+		return &dispatchState{blk: b}
+	}
+	blockPool.Unlock()
+	return &dispatchState{blk: (*C.goiree_dispatch_block_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.goiree_dispatch_block_t{}))))}
+}
+
+func (st *dispatchState) free() {
+	b := st.blk
+	if b == nil {
+		return
+	}
+	st.blk = nil
+	// Drop the Go pointers before the block is reused or freed.
+	*b = C.goiree_dispatch_block_t{}
+	blockPool.Lock()
+	if len(blockPool.free) < maxPooledBlocks {
+		blockPool.free = append(blockPool.free, b)
+		blockPool.Unlock()
+		return
+	}
+	blockPool.Unlock()
+	C.free(unsafe.Pointer(b))
 }
 
 func runRange(fn uintptr, env *environment, st *dispatchState, processorID uint32, localMem []byte, begin, end uint64) (int, uint64) {
-	var failedAt C.uint64_t
 	var lm unsafe.Pointer
 	if len(localMem) > 0 {
 		lm = unsafe.Pointer(unsafe.SliceData(localMem))
 	}
-	r := C.goiree_dispatch_range(C.uintptr_t(fn), env.env, &st.state, C.uint32_t(processorID), lm,
-		C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end), &failedAt)
-	return int(r), uint64(failedAt)
+	r := C.goiree_dispatch_range(C.uintptr_t(fn), env.env, &st.blk.state, C.uint32_t(processorID), lm,
+		C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end))
+	return int(r.status), uint64(r.failed_at)
 }
 
 // fill sets the dispatch state; pin is called for every Go pointer stored
 // in it (the binding memory).
 func (st *dispatchState) fill(workgroupSize, workgroupCount [3]uint32, maxConcurrency int, constants []uint32, bindings [][]byte, pin func(any)) {
-	s := &st.state
+	b := st.blk
+	s := &b.state
 	s.workgroup_size_x = C.uint32_t(workgroupSize[0])
 	s.workgroup_size_y = C.uint32_t(workgroupSize[1])
 	s.workgroup_size_z = C.uint16_t(min(workgroupSize[2], 0xFFFF))
@@ -163,23 +214,23 @@ func (st *dispatchState) fill(workgroupSize, workgroupCount [3]uint32, maxConcur
 	s.constant_count = C.uint16_t(len(constants))
 	s.binding_count = C.uint8_t(len(bindings))
 	for i, c := range constants {
-		st.constants[i] = C.uint32_t(c)
+		b.constants[i] = C.uint32_t(c)
 	}
-	for i, b := range bindings {
-		st.ptrs[i] = nil
-		if len(b) > 0 {
-			p := unsafe.Pointer(unsafe.SliceData(b))
+	for i, m := range bindings {
+		b.ptrs[i] = nil
+		if len(m) > 0 {
+			p := unsafe.Pointer(unsafe.SliceData(m))
 			pin(p)
-			st.ptrs[i] = p
+			b.ptrs[i] = p
 		}
-		st.lengths[i] = C.size_t(len(b))
+		b.lengths[i] = C.size_t(len(m))
 	}
-	s.constants = &st.constants[0]
-	s.binding_ptrs = &st.ptrs[0]
-	s.binding_lengths = &st.lengths[0]
+	s.constants = &b.constants[0]
+	s.binding_ptrs = &b.ptrs[0]
+	s.binding_lengths = &b.lengths[0]
 }
 
 // counts returns the x and y workgroup counts.
 func (st *dispatchState) counts() (uint64, uint64) {
-	return uint64(st.state.workgroup_count_x), uint64(st.state.workgroup_count_y)
+	return uint64(st.blk.state.workgroup_count_x), uint64(st.blk.state.workgroup_count_y)
 }

@@ -1,0 +1,202 @@
+// Package exeinfo recognises the executables embedded in a module's rodata
+// segments and describes them: format, size and entry points. It knows the
+// three payloads the toolkit produces: embedded ELF shared objects (CPU),
+// CUDA FlatBuffers (PTX) and SPIR-V FlatBuffers.
+//
+// ELF entry points come from the library's export table, which only the
+// library's query function can produce: Describe never runs code, so for
+// ELF it lists the dynamic symbols; DescribeLoaded additionally loads the
+// library in-process (as the runtime would) when this host can run it.
+package exeinfo
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"fmt"
+	"slices"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/local"
+	"github.com/goiree/goiree/runtime/schemas/cuda"
+	"github.com/goiree/goiree/runtime/schemas/spirv"
+)
+
+// Executable formats recognised by content.
+const (
+	FormatCUDA  = "cuda-nvptx-fb"
+	FormatSPIRV = "vulkan-spirv-fb"
+)
+
+// EntryPoint is one export of an executable.
+type EntryPoint struct {
+	Name string
+	// Detail is format-specific: block size and shared memory for CUDA,
+	// subgroup size for SPIR-V, constant/binding counts for ELF.
+	Detail string
+}
+
+// Info describes one executable.
+type Info struct {
+	// Format is the executable format, e.g. "embedded-elf-x86_64".
+	Format string
+	// Size is the payload size in bytes.
+	Size int
+	// EntryPoints lists the exports when known.
+	EntryPoints []EntryPoint
+	// Notes holds further facts (code size, dynamic symbols, ...).
+	Notes []string
+}
+
+// IsExecutable reports whether data looks like an executable payload Describe
+// understands (it may still fail to parse).
+func IsExecutable(data []byte) bool {
+	return bytes.HasPrefix(data, []byte(elf.ELFMAG)) || flatbufferID(data) == "CUDA" || flatbufferID(data) == "SPVE"
+}
+
+// flatbufferID returns the file identifier of a FlatBuffer (bytes 4..8),
+// looking past a u32 size prefix as well.
+func flatbufferID(data []byte) string {
+	if len(data) >= 8 {
+		switch id := string(data[4:8]); id {
+		case "CUDA", "SPVE":
+			return id
+		}
+	}
+	if len(data) >= 12 {
+		switch id := string(data[8:12]); id {
+		case "CUDA", "SPVE":
+			return id
+		}
+	}
+	return ""
+}
+
+// unprefixed returns the FlatBuffer without a size prefix, if it has one.
+func unprefixed(data []byte) []byte {
+	if len(data) >= 12 && flatbufferID(data[4:]) != "" && uint64(binary.LittleEndian.Uint32(data)) == uint64(len(data)-4) {
+		return data[4:]
+	}
+	return data
+}
+
+// Describe identifies and describes the payload without running any of it.
+func Describe(data []byte) (*Info, error) {
+	switch {
+	case bytes.HasPrefix(data, []byte(elf.ELFMAG)):
+		return describeELF(data)
+	case flatbufferID(data) == "CUDA":
+		return describeCUDA(unprefixed(data))
+	case flatbufferID(data) == "SPVE":
+		return describeSPIRV(unprefixed(data))
+	}
+	return nil, fmt.Errorf("not a recognised executable (no ELF magic, no CUDA or SPVE FlatBuffer identifier)")
+}
+
+// DescribeLoaded is Describe plus, for ELF libraries this host can run, the
+// export table read by loading the library (which runs its query
+// function).
+func DescribeLoaded(data []byte) (*Info, error) {
+	info, err := Describe(data)
+	if err != nil || !local.CanLoad(info.Format) {
+		return info, err
+	}
+	exe, err := local.Load(hal.ExecutableParams{Format: info.Format, Data: data})
+	if err != nil {
+		info.Notes = append(info.Notes, fmt.Sprintf("could not load the library to read its exports: %v", err))
+		return info, nil
+	}
+	defer exe.Release()
+	for i, e := range exe.Exports() {
+		name := e.Name
+		if name == "" {
+			name = fmt.Sprintf("<export %d>", i)
+		}
+		detail := fmt.Sprintf("constants=%d bindings=%d", e.ConstantCount, e.BindingCount)
+		if e.WorkgroupSize != [3]uint32{} {
+			detail += fmt.Sprintf(" workgroup_size=%dx%dx%d", e.WorkgroupSize[0], e.WorkgroupSize[1], e.WorkgroupSize[2])
+		}
+		if e.LocalMemoryBytes > 0 {
+			detail += fmt.Sprintf(" local_memory=%dB", e.LocalMemoryBytes)
+		}
+		info.EntryPoints = append(info.EntryPoints, EntryPoint{Name: name, Detail: detail})
+	}
+	return info, nil
+}
+
+var elfArch = map[elf.Machine]string{
+	elf.EM_X86_64:  "x86_64",
+	elf.EM_AARCH64: "arm_64",
+	elf.EM_386:     "x86_32",
+	elf.EM_ARM:     "arm_32",
+	elf.EM_RISCV:   "riscv_64",
+}
+
+func describeELF(data []byte) (info *Info, err error) {
+	f, err := elf.NewFile(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("parsing ELF: %w", err)
+	}
+	defer f.Close()
+	arch, ok := elfArch[f.Machine]
+	if !ok {
+		arch = f.Machine.String()
+	}
+	info = &Info{Format: "embedded-elf-" + arch, Size: len(data)}
+	if f.Type != elf.ET_DYN {
+		info.Notes = append(info.Notes, fmt.Sprintf("ELF type %v (a loadable library is ET_DYN)", f.Type))
+	}
+	syms, err := f.DynamicSymbols()
+	if err == nil {
+		var names []string
+		for _, s := range syms {
+			if s.Name != "" && s.Section != elf.SHN_UNDEF && elf.ST_BIND(s.Info) != elf.STB_LOCAL {
+				names = append(names, s.Name)
+			}
+		}
+		slices.Sort(names)
+		if len(names) > 0 {
+			info.Notes = append(info.Notes, fmt.Sprintf("dynamic symbols: %v", names))
+		}
+	}
+	var text uint64
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Flags&elf.PF_X != 0 {
+			text += p.Memsz
+		}
+	}
+	info.Notes = append(info.Notes, fmt.Sprintf("executable segment bytes: %d", text))
+	return info, nil
+}
+
+func describeCUDA(fb []byte) (*Info, error) {
+	exe, err := cuda.Unmarshal(fb)
+	if err != nil {
+		return nil, fmt.Errorf("invalid CUDA executable: %w", err)
+	}
+	info := &Info{Format: FormatCUDA, Size: len(fb)}
+	for _, e := range exe.EntryPoints {
+		info.EntryPoints = append(info.EntryPoints, EntryPoint{Name: e.Name, Detail: fmt.Sprintf(
+			"block=%dx%dx%d shared_memory=%dB constants=%d bindings=%d",
+			e.BlockSize[0], e.BlockSize[1], e.BlockSize[2], e.SharedMemorySize, e.ConstantCount, e.BindingCount)})
+	}
+	info.Notes = append(info.Notes, fmt.Sprintf("PTX: %d bytes", len(exe.PTX)))
+	return info, nil
+}
+
+func describeSPIRV(fb []byte) (*Info, error) {
+	exe, err := spirv.Unmarshal(fb)
+	if err != nil {
+		return nil, fmt.Errorf("invalid SPIR-V executable: %w", err)
+	}
+	info := &Info{Format: FormatSPIRV, Size: len(fb)}
+	for _, e := range exe.EntryPoints {
+		detail := fmt.Sprintf("constants=%d bindings=%d", e.ConstantCount, e.BindingCount)
+		if e.SubgroupSize != 0 {
+			detail += fmt.Sprintf(" subgroup_size=%d", e.SubgroupSize)
+		}
+		info.EntryPoints = append(info.EntryPoints, EntryPoint{Name: e.Name, Detail: detail})
+	}
+	info.Notes = append(info.Notes, fmt.Sprintf("SPIR-V: %d words", len(exe.Code)))
+	return info, nil
+}

@@ -1,0 +1,140 @@
+// Command iree-dump-module prints what a .vmfb module holds: its metadata,
+// imported and exported functions with their signatures, the disassembly of
+// every function, the executables embedded in its rodata (format, size,
+// entry points), or the whole FlatBuffer as JSON:
+//
+//	iree-dump-module module.vmfb
+//	iree-dump-module --output=disassembly --function=main module.vmfb
+//	iree-dump-module --output=flatbuffer-json module.vmfb
+//
+// The module is verified completely (as the runtime would) before anything
+// is printed; "-" reads it from stdin.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/goiree/goiree/runtime/schemas/fbverify"
+	"github.com/goiree/goiree/runtime/tooling/modulejson"
+	"github.com/goiree/goiree/runtime/vm"
+	"github.com/goiree/goiree/tools/internal/toolflags"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// outputs are the --output values, each a set of sections.
+var outputs = map[string][]string{
+	"all":             {"metadata", "executables", "disassembly"},
+	"metadata":        {"metadata"},
+	"executables":     {"executables"},
+	"disassembly":     {"disassembly"},
+	"flatbuffer-json": {"json"},
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("iree-dump-module", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	output := fs.String("output", "all", "what to print: all, metadata, executables, disassembly or flatbuffer-json")
+	function := fs.String("function", "", "disassemble only this function")
+	load := fs.Bool("load_executables", true, "read the export tables of CPU (ELF) executables by loading them in-process, as the runtime does (this runs each library's query function); false lists only their dynamic symbols")
+	toolflags.AddLoggingFlags(fs)
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintln(w, "Usage: iree-dump-module [flags] module.vmfb   (or - for stdin)")
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Flags:")
+		toolflags.PrintFlags(w, fs)
+	}
+	// The module path is positional: move it out of the way of Parse.
+	var paths, flagArgs []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			paths = append(paths, a)
+			continue
+		}
+		flagArgs = append(flagArgs, a)
+		if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && i+1 < len(args) {
+			if f := fs.Lookup(name); f != nil && !isBool(f) {
+				i++
+				flagArgs = append(flagArgs, args[i])
+			}
+		}
+	}
+	if err := toolflags.Parse(fs, flagArgs); err != nil {
+		if err == toolflags.ErrHelp {
+			return 0
+		}
+		return toolflags.Report(stderr, err)
+	}
+	sections, ok := outputs[*output]
+	if !ok {
+		return toolflags.Report(stderr, fmt.Errorf("unknown --output=%s (want all, metadata, executables, disassembly or flatbuffer-json)", *output))
+	}
+	if len(paths) != 1 {
+		return toolflags.Report(stderr, fmt.Errorf("expected one module file argument, got %d (usage: iree-dump-module [flags] module.vmfb)", len(paths)))
+	}
+	data, err := readModule(paths[0], stdin)
+	if err != nil {
+		return toolflags.Report(stderr, err)
+	}
+	m, err := vm.LoadBytecodeModule(data)
+	if err != nil {
+		return toolflags.Report(stderr, fmt.Errorf("loading %s: %w", paths[0], err))
+	}
+	var out strings.Builder
+	for i, s := range sections {
+		if i > 0 {
+			out.WriteByte('\n')
+		}
+		var err error
+		switch s {
+		case "metadata":
+			err = writeMetadata(&out, m, len(data))
+		case "executables":
+			err = writeExecutables(&out, m, *load)
+		case "disassembly":
+			err = writeDisassembly(&out, m, *function)
+		case "json":
+			fb, _, ferr := fbverify.SizePrefixed(data)
+			if ferr != nil {
+				err = ferr
+				break
+			}
+			err = modulejson.Write(&out, fb)
+		}
+		if err != nil {
+			return toolflags.Report(stderr, err)
+		}
+	}
+	if _, err := io.WriteString(stdout, out.String()); err != nil {
+		return toolflags.Report(stderr, err)
+	}
+	return 0
+}
+
+func readModule(path string, stdin io.Reader) ([]byte, error) {
+	if path == "-" {
+		data, err := io.ReadAll(stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading module from stdin: %w", err)
+		}
+		return data, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading module: %w", err)
+	}
+	return data, nil
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}

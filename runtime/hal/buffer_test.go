@@ -267,3 +267,30 @@ func TestSizeClass(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAllocate64MB compares writing a freshly allocated 64 MB Go slice
+// with writing a buffer reused from the HostAllocator's size-class pool.
+func BenchmarkAllocate64MB(b *testing.B) {
+	const size = 64 << 20
+	b.Run("fresh-go-slice", func(b *testing.B) {
+		b.SetBytes(size)
+		for i := 0; i < b.N; i++ {
+			s := make([]byte, size)
+			FillBytes(s, []byte{byte(i)})
+		}
+	})
+	b.Run("host-allocator-reuse", func(b *testing.B) {
+		a := NewHostAllocator(-1)
+		b.SetBytes(size)
+		for i := 0; i < b.N; i++ {
+			buf, err := a.AllocateBuffer(BufferParams{}, size)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := buf.Fill(0, WholeBuffer, []byte{byte(i)}); err != nil {
+				b.Fatal(err)
+			}
+			buf.Release()
+		}
+	})
+}

@@ -2,6 +2,7 @@ package drivers_test
 
 import (
 	"encoding/binary"
+	"flag"
 	"fmt"
 	"math"
 	"strings"
@@ -350,5 +351,28 @@ func TestRegistryAndQueries(t *testing.T) {
 	drivers.Register(bad, drivers.Options{LocalTask: localtask.Options{GroupCount: -1}})
 	if _, err := bad.CreateDevice("local-task"); err == nil || !strings.Contains(err.Error(), "group count -1") {
 		t.Errorf("bad group count: %v", err)
+	}
+}
+
+func TestRegisterFlags(t *testing.T) {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	opts := drivers.RegisterFlags(fs)
+	if err := fs.Parse([]string{"--task_topology_group_count=3"}); err != nil {
+		t.Fatal(err)
+	}
+	if opts.LocalTask.GroupCount != 3 || opts.LocalTask.MaxGroupCount != 8 {
+		t.Errorf("options = %+v", opts.LocalTask)
+	}
+	r := &hal.Registry{}
+	if err := drivers.Register(r, *opts); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := r.CreateDevice("local-task")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	if c, _ := dev.QueryI64("hal.device", "concurrency"); c != 6 {
+		t.Errorf("concurrency = %d, want 6 (3 workers + 3 caller ids)", c)
 	}
 }

@@ -95,6 +95,10 @@ func Load(params hal.ExecutableParams) (*Executable, error) {
 			}
 		}
 	}
+	// An executable dropped without Release still frees its library; no
+	// dispatch can be running then, since a Dispatch refers to its
+	// executable.
+	runtime.AddCleanup(exe, func(l *library) { l.close() }, lib)
 	return exe, nil
 }
 

@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/local/elf"
@@ -33,7 +34,9 @@ type export struct {
 
 // library is a loaded, queried and validated executable library.
 type library struct {
-	image   *elf.Image
+	closeOnce sync.Once
+	closeErr  error
+	image     *elf.Image
 	env     *environment
 	name    string
 	exports []export
@@ -162,12 +165,16 @@ func (l *library) parse(ptr uintptr, constantCount int) error {
 	return nil
 }
 
+// close frees the environment and unmaps the image; later calls do
+// nothing and return the first result.
 func (l *library) close() error {
-	l.env.free()
-	if err := l.image.Close(); err != nil {
-		return fmt.Errorf("closing executable library: %w", err)
-	}
-	return nil
+	l.closeOnce.Do(func() {
+		l.env.free()
+		if err := l.image.Close(); err != nil {
+			l.closeErr = fmt.Errorf("closing executable library: %w", err)
+		}
+	})
+	return l.closeErr
 }
 
 func le16(b []byte) uint16 { return uint16(b[0]) | uint16(b[1])<<8 }

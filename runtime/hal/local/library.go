@@ -37,9 +37,9 @@ type library struct {
 	closeOnce sync.Once
 	closeErr  error
 	image     *elf.Image
-	env     *environment
-	name    string
-	exports []export
+	env       *environment
+	name      string
+	exports   []export
 }
 
 func libErr(code status.Code, format string, args ...any) error {

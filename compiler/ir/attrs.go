@@ -455,9 +455,6 @@ type AsmWriter struct {
 	strings.Builder
 	attrAliases map[string]string
 	typeAliases map[string]string
-	// suppress is the alias currently being defined, which must print in
-	// full.
-	suppress string
 }
 
 // Attr prints a, using its alias when one exists.
@@ -467,7 +464,7 @@ func (w *AsmWriter) Attr(a Attribute) {
 		return
 	}
 	if len(w.attrAliases) > 0 {
-		if name, ok := w.attrAliases[AttrString(a)]; ok && name != w.suppress {
+		if name, ok := w.attrAliases[AttrString(a)]; ok {
 			w.WriteString("#")
 			w.WriteString(name)
 			return
@@ -483,7 +480,7 @@ func (w *AsmWriter) Type(t Type) {
 		return
 	}
 	if len(w.typeAliases) > 0 {
-		if name, ok := w.typeAliases[TypeString(t)]; ok && name != w.suppress {
+		if name, ok := w.typeAliases[TypeString(t)]; ok {
 			w.WriteString("!")
 			w.WriteString(name)
 			return

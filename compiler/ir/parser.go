@@ -1200,7 +1200,7 @@ func (p *Parser) parseHashAttr() (Attribute, error) {
 		}
 		return a, nil
 	}
-	if !strings.Contains(name, ".") {
+	if !isDialectName(name) {
 		return nil, Errorf(pos, "undefined symbol alias id '%s'", name)
 	}
 	p.next()
@@ -1507,7 +1507,7 @@ func (p *Parser) ParseType() (Type, error) {
 			p.next()
 			return t, nil
 		}
-		if !strings.Contains(name, ".") {
+		if !isDialectName(name) {
 			return nil, p.Errorf("undefined symbol alias id '%s'", name)
 		}
 		p.next()
@@ -1798,4 +1798,10 @@ func (p *Parser) PeekAfter(s string) string {
 		return p.lex.src[t.off : t.off+1]
 	}
 	return ""
+}
+
+// isDialectName reports whether s has the form dialect.name.
+func isDialectName(s string) bool {
+	i := strings.IndexByte(s, '.')
+	return i > 0 && i < len(s)-1 && isLetter(s[0]) || i > 0 && i < len(s)-1 && s[0] == '_'
 }

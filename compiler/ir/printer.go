@@ -35,33 +35,26 @@ type nameScope struct {
 func PrintModule(m *Module, reg *Registry, opts PrintOptions) string {
 	p := newPrinter(reg, opts)
 	if !opts.NoAliases {
+		// Each alias definition may only refer to aliases defined before
+		// it, so the substitution maps grow as definitions are printed.
 		p.w.attrAliases = map[string]string{}
 		p.w.typeAliases = map[string]string{}
 		for _, a := range m.TypeAliases {
-			k := TypeString(a.Type)
-			if _, ok := p.w.typeAliases[k]; !ok {
+			p.w.WriteString("!" + a.Name + " = ")
+			p.w.Type(a.Type)
+			p.w.WriteString("\n")
+			if k := TypeString(a.Type); p.w.typeAliases[k] == "" {
 				p.w.typeAliases[k] = a.Name
 			}
 		}
 		for _, a := range m.AttrAliases {
-			k := AttrString(a.Value)
-			if _, ok := p.w.attrAliases[k]; !ok {
-				p.w.attrAliases[k] = a.Name
-			}
-		}
-		for _, a := range m.TypeAliases {
-			p.w.suppress = a.Name
-			p.w.WriteString("!" + a.Name + " = ")
-			p.w.Type(a.Type)
-			p.w.WriteString("\n")
-		}
-		for _, a := range m.AttrAliases {
-			p.w.suppress = a.Name
 			p.w.WriteString("#" + a.Name + " = ")
 			p.w.Attr(a.Value)
 			p.w.WriteString("\n")
+			if k := AttrString(a.Value); p.w.attrAliases[k] == "" {
+				p.w.attrAliases[k] = a.Name
+			}
 		}
-		p.w.suppress = ""
 	}
 	p.assignNames(m.Op, &nameScope{used: map[string]bool{}})
 	if m.Implicit {

@@ -132,7 +132,7 @@ func NewCommandBuffer(mode CommandBufferMode, categories CommandCategory) *Comma
 	if categories == 0 {
 		categories = CommandCategoryAny
 	}
-	return &CommandBuffer{mode: mode, categories: categories, bindings: map[int]BindingRange{}}
+	return &CommandBuffer{mode: mode, categories: categories}
 }
 
 // Mode returns the mode flags.
@@ -304,6 +304,9 @@ func (cb *CommandBuffer) PushDescriptorSet(set int, bindings []Binding) error {
 		if err != nil {
 			return err
 		}
+		if cb.bindings == nil {
+			cb.bindings = map[int]BindingRange{}
+		}
 		cb.bindings[set*MaxBindings+b.Ordinal] = r
 	}
 	return nil
@@ -347,7 +350,7 @@ func (cb *CommandBuffer) Dispatch(exe Executable, ordinal int, x, y, z uint32) e
 			bindings = bindings[:e.BindingCount]
 		}
 	}
-	return cb.dispatch(exe, ordinal, [3]uint32{x, y, z}, constants, bindings)
+	return cb.dispatch(exe, ordinal, [3]uint32{x, y, z}, constants, bindings, true)
 }
 
 // DispatchWith records a dispatch with explicit constants and bindings (the
@@ -361,10 +364,11 @@ func (cb *CommandBuffer) DispatchWith(exe Executable, ordinal int, workgroups [3
 		}
 		ranges[i] = r
 	}
-	return cb.dispatch(exe, ordinal, workgroups, constants, ranges)
+	return cb.dispatch(exe, ordinal, workgroups, constants, ranges, true)
 }
 
-func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, constants []uint32, bindings []BindingRange) error {
+// dispatch records a validated dispatch; bindings is copied unless owned.
+func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, constants []uint32, bindings []BindingRange, owned bool) error {
 	const op = "dispatch"
 	if err := cb.recording(op, CommandCategoryDispatch); err != nil {
 		return err
@@ -372,9 +376,12 @@ func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, con
 	if err := ValidateDispatch(exe, ordinal, wg, constants, bindings); err != nil {
 		return err
 	}
+	if !owned {
+		bindings = slices.Clone(bindings)
+	}
 	cb.commands = append(cb.commands, &DispatchCommand{
 		Executable: exe, Ordinal: ordinal, Workgroups: wg,
-		Constants: slices.Clone(constants), Bindings: slices.Clone(bindings),
+		Constants: slices.Clone(constants), Bindings: bindings,
 	})
 	return nil
 }

@@ -295,6 +295,91 @@ func (ex *executor) loop(results []Value) error {
 			}
 			i64[r16(code, pc+1)] = int64(len(b.data))
 			pc += 5
+		case OpBufferAlloc:
+			n := i64[r16(code, pc+3)]
+			if n < 0 || n > maxBufferAlloc {
+				return ex.trapErr(status.Errorf(status.OutOfRange, "buffer.alloc of %d bytes outside [0, %d]", n, int64(maxBufferAlloc)), pc)
+			}
+			refs[r16(code, pc+1)] = NewBuffer(make([]byte, n), false).Ref()
+			pc += 5
+		case OpBufferClone:
+			src, err := bufferRange(refs[r16(code, pc+3)], i64[r16(code, pc+5)], i64[r16(code, pc+7)], false)
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			refs[r16(code, pc+1)] = NewBuffer(append([]byte(nil), src...), false).Ref()
+			pc += 9
+		case OpBufferCopy:
+			n := i64[r16(code, pc+9)]
+			src, err := bufferRange(refs[r16(code, pc+1)], i64[r16(code, pc+3)], n, false)
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			dst, err := bufferRange(refs[r16(code, pc+5)], i64[r16(code, pc+7)], n, true)
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			copy(dst, src)
+			pc += 11
+		case OpBufferFillI8:
+			dst, err := bufferRange(refs[r16(code, pc+1)], i64[r16(code, pc+3)], i64[r16(code, pc+5)], true)
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			v := byte(i32[r16(code, pc+7)])
+			for i := range dst {
+				dst[i] = v
+			}
+			pc += 9
+		case OpBufferLoadI8U, OpBufferLoadI8S, OpBufferLoadI16U, OpBufferLoadI16S, OpBufferLoadI32, OpBufferLoadI64, OpBufferLoadF32, OpBufferLoadF64:
+			op := Opcode(code[pc])
+			width := loadStoreWidth(op)
+			b, err := bufferRange(refs[r16(code, pc+3)], i64[r16(code, pc+5)], width, false)
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			d := r16(code, pc+1)
+			switch op {
+			case OpBufferLoadI8U:
+				i32[d] = int32(b[0])
+			case OpBufferLoadI8S:
+				i32[d] = int32(int8(b[0]))
+			case OpBufferLoadI16U:
+				i32[d] = int32(binary.LittleEndian.Uint16(b))
+			case OpBufferLoadI16S:
+				i32[d] = int32(int16(binary.LittleEndian.Uint16(b)))
+			case OpBufferLoadI32:
+				i32[d] = int32(binary.LittleEndian.Uint32(b))
+			case OpBufferLoadI64:
+				i64[d] = int64(binary.LittleEndian.Uint64(b))
+			case OpBufferLoadF32:
+				f32[d] = math.Float32frombits(binary.LittleEndian.Uint32(b))
+			case OpBufferLoadF64:
+				f64[d] = math.Float64frombits(binary.LittleEndian.Uint64(b))
+			}
+			pc += 7
+		case OpBufferStoreI8, OpBufferStoreI16, OpBufferStoreI32, OpBufferStoreI64, OpBufferStoreF32, OpBufferStoreF64:
+			op := Opcode(code[pc])
+			b, err := bufferRange(refs[r16(code, pc+1)], i64[r16(code, pc+3)], loadStoreWidth(op), true)
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			v := r16(code, pc+5)
+			switch op {
+			case OpBufferStoreI8:
+				b[0] = byte(i32[v])
+			case OpBufferStoreI16:
+				binary.LittleEndian.PutUint16(b, uint16(i32[v]))
+			case OpBufferStoreI32:
+				binary.LittleEndian.PutUint32(b, uint32(i32[v]))
+			case OpBufferStoreI64:
+				binary.LittleEndian.PutUint64(b, uint64(i64[v]))
+			case OpBufferStoreF32:
+				binary.LittleEndian.PutUint32(b, math.Float32bits(f32[v]))
+			case OpBufferStoreF64:
+				binary.LittleEndian.PutUint64(b, math.Float64bits(f64[v]))
+			}
+			pc += 7
 		case OpBr:
 			pc = int(binary.LittleEndian.Uint32(code[pc+1:]))
 		case OpCondBr:
@@ -915,6 +1000,41 @@ func (ex *executor) loop(results []Value) error {
 			return ex.trap(status.Internal, pc, fmt.Sprintf("unverified opcode %d", code[pc]))
 		}
 	}
+}
+
+// maxBufferAlloc bounds buffer.alloc.
+const maxBufferAlloc = 1 << 31
+
+// bufferRange returns bytes [off, off+n) of the vm.buffer r, or an error
+// naming the problem (null or wrong type, read-only for writes, range
+// outside the buffer); the arithmetic cannot overflow.
+func bufferRange(r Ref, off, n int64, write bool) ([]byte, error) {
+	b, ok := r.obj.(*Buffer)
+	if !ok || r.typ != BufferType {
+		return nil, status.Errorf(status.InvalidArgument, "expected a vm.buffer, got %s", r)
+	}
+	if write && b.readOnly {
+		return nil, status.New(status.PermissionDenied, "vm.buffer is read-only")
+	}
+	size := int64(len(b.data))
+	if off < 0 || n < 0 || off > size || n > size-off {
+		return nil, status.Errorf(status.OutOfRange, "range at offset %d of length %d outside vm.buffer of %d bytes", off, n, size)
+	}
+	return b.data[off : off+n], nil
+}
+
+// loadStoreWidth returns the access width of a buffer load or store; the
+// same table serves every load and store opcode.
+func loadStoreWidth(op Opcode) int64 {
+	switch op {
+	case OpBufferLoadI8U, OpBufferLoadI8S, OpBufferStoreI8:
+		return 1
+	case OpBufferLoadI16U, OpBufferLoadI16S, OpBufferStoreI16:
+		return 2
+	case OpBufferLoadI32, OpBufferLoadF32, OpBufferStoreI32, OpBufferStoreF32:
+		return 4
+	}
+	return 8
 }
 
 // traceInstr writes the instruction at pc of fr to the trace writer.

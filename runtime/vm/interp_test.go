@@ -618,3 +618,124 @@ func TestRodataPlacement(t *testing.T) {
 		}
 	}
 }
+
+func TestBufferOpcodes(t *testing.T) {
+	b := NewModuleBuilder("buf")
+	ro := b.Rodata([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, "")
+	// roundtrip(i32 v, i64 V, f32 x, f64 X) stores each into a fresh buffer
+	// and loads it back, plus clone/copy/fill/narrow loads.
+	f := b.Function("roundtrip", "0iIfF_iIfFiiiiI")
+	buf, src, clone := f.NewRefReg(), f.NewRefReg(), f.NewRefReg()
+	size, o0, o4, o8, o16, o1, n4 := f.NewI64(), f.NewI64(), f.NewI64(), f.NewI64(), f.NewI64(), f.NewI64(), f.NewI64()
+	ri, rI, rf, rF := f.NewI32(), f.NewI64(), f.NewF32(), f.NewF64()
+	u8, s8, u16, s16 := f.NewI32(), f.NewI32(), f.NewI32(), f.NewI32()
+	fill := f.NewI32()
+	length := f.NewI64()
+	f.ConstI64(size, 32)
+	f.ConstI64(o0, 0)
+	f.ConstI64(o1, 1)
+	f.ConstI64(o4, 4)
+	f.ConstI64(o8, 8)
+	f.ConstI64(o16, 16)
+	f.ConstI64(n4, 4)
+	f.ConstI32(fill, 0x1FF)
+	f.Emit(OpBufferAlloc, buf, size)
+	f.Emit(OpBufferStoreI32, buf, o0, f.Arg(0))
+	f.Emit(OpBufferStoreI64, buf, o4, f.Arg(1)) // unaligned on purpose
+	f.Emit(OpBufferStoreF32, buf, o16, f.Arg(2))
+	f.Emit(OpBufferLoadI32, ri, buf, o0)
+	f.Emit(OpBufferLoadI64, rI, buf, o4)
+	f.Emit(OpBufferLoadF32, rf, buf, o16)
+	f.Emit(OpBufferStoreF64, buf, o8, f.Arg(3))
+	f.Emit(OpBufferLoadF64, rF, buf, o8)
+	f.Emit(OpBufferStoreI8, buf, o0, fill)  // byte 0 = 0xFF
+	f.Emit(OpBufferStoreI16, buf, o1, fill) // bytes 1,2 = 0xFF,0x01
+	f.Emit(OpBufferLoadI8U, u8, buf, o0)
+	f.Emit(OpBufferLoadI8S, s8, buf, o0)
+	f.Emit(OpBufferLoadI16U, u16, buf, o0)
+	f.Emit(OpBufferLoadI16S, s16, buf, o0)
+	// clone rodata[4:8], fill its first byte... then copy into buf[0:4].
+	f.Emit(OpConstRefRodata, src, ro)
+	f.Emit(OpBufferClone, clone, src, o4, n4)
+	f.Emit(OpBufferFillI8, clone, o0, o1, fill)
+	f.Emit(OpBufferCopy, clone, o0, buf, o16, n4)
+	f.Emit(OpBufferLoadI32, fill, buf, o16)
+	f.Emit(OpBufferLength, length, clone)
+	f.Emit(OpAddI64, length, length, length)
+	f.Emit(OpAddI32, u8, u8, fill)
+	f.Return(ri, rI, rf, rF, u8, s8, u16, s16, length)
+	b.Export("roundtrip", f)
+
+	// bad(kind) performs one failing buffer operation.
+	g := b.Function("bad", "0i_v")
+	r, null := g.NewRefReg(), g.NewRefReg()
+	c, v := g.NewI32(), g.NewI32()
+	off, n := g.NewI64(), g.NewI64()
+	g.Emit(OpConstRefRodata, r, ro)
+	g.Emit(OpConstRefZero, null)
+	labels := []Label{g.NewLabel(), g.NewLabel(), g.NewLabel(), g.NewLabel(), g.NewLabel()}
+	for i, l := range labels {
+		next := g.NewLabel()
+		g.ConstI32(v, int32(i))
+		g.Emit(OpCmpEqI32, c, g.Arg(0), v)
+		g.CondBr(c, l, next)
+		g.Bind(next)
+	}
+	g.Return()
+	// 0: store into read-only rodata.
+	g.Bind(labels[0])
+	g.ConstI64(off, 0)
+	g.Emit(OpBufferStoreI8, r, off, v)
+	g.Return()
+	// 1: load past the end.
+	g.Bind(labels[1])
+	g.ConstI64(off, 14)
+	g.Emit(OpBufferLoadI32, v, r, off)
+	g.Return()
+	// 2: negative offset.
+	g.Bind(labels[2])
+	g.ConstI64(off, -1)
+	g.Emit(OpBufferLoadI8U, v, r, off)
+	g.Return()
+	// 3: load from null.
+	g.Bind(labels[3])
+	g.ConstI64(off, 0)
+	g.Emit(OpBufferLoadI8U, v, null, off)
+	g.Return()
+	// 4: huge allocation.
+	g.Bind(labels[4])
+	g.ConstI64(n, 1<<40)
+	g.Emit(OpBufferAlloc, r, n)
+	g.Return()
+	b.Export("bad", g)
+
+	ctx, err := NewInstance().NewContext(buildModule(t, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := invoke(t, ctx, "roundtrip", I32(-7), I64(1<<40+3), F32(2.5), F64(-0.125))
+	// fill: clone = [0xFF,6,7,8] copied to buf[16:20] -> 0x080706FF.
+	want := []Value{I32(-7), I64(1<<40 + 3), F32(2.5), F64(-0.125), I32(0xFF + 0x080706FF), I32(-1), I32(0xFFFF), I32(-1), I64(8)}
+	for i := range want {
+		if !sameValue(got[i], want[i]) {
+			t.Errorf("roundtrip result %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	bad := []struct {
+		code status.Code
+		text string
+	}{
+		{status.PermissionDenied, "vm.buffer is read-only"},
+		{status.OutOfRange, "range at offset 14 of length 4 outside vm.buffer of 16 bytes"},
+		{status.OutOfRange, "range at offset -1 of length 1"},
+		{status.InvalidArgument, "expected a vm.buffer, got null"},
+		{status.OutOfRange, "buffer.alloc of 1099511627776 bytes"},
+	}
+	fn := mustLookup(t, ctx, "bad")
+	for i, tt := range bad {
+		_, err := ctx.Invoke(fn, []Value{I32(int32(i))})
+		if status.CodeOf(err) != tt.code || err == nil || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("bad(%d): got %v, want %v containing %q", i, err, tt.code, tt.text)
+		}
+	}
+}

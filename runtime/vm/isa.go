@@ -114,27 +114,44 @@ func term(name, doc string, operands ...operandKind) opInfo {
 	return opInfo{name: name, operands: operands, term: true, doc: doc}
 }
 
-// Opcodes. Opcode 0 is invalid so that zeroed bytecode is rejected.
-const (
-	OpInvalid Opcode = iota
+// Opcodes, numbered in groups with room to grow so that adding an opcode
+// does not renumber the others. Opcode 0 is invalid so that zeroed bytecode
+// is rejected; unlisted numbers are invalid too.
+const OpInvalid Opcode = 0
 
-	// Constants.
-	OpConstI32
+// Constants.
+const (
+	OpConstI32 Opcode = iota + 0x01
 	OpConstI64
 	OpConstF32
 	OpConstF64
 	OpConstRefZero
 	OpConstRefRodata
+)
 
-	// Moves.
-	OpMovI32
+// Moves.
+const (
+	OpMovI32 Opcode = iota + 0x08
 	OpMovI64
 	OpMovF32
 	OpMovF64
 	OpMovRef
+)
 
-	// i32 arithmetic.
-	OpAddI32
+// Control flow.
+const (
+	OpBr Opcode = iota + 0x10
+	OpCondBr
+	OpCall
+	OpCallImport
+	OpCallImportVariadic
+	OpReturn
+	OpFail
+)
+
+// i32 arithmetic.
+const (
+	OpAddI32 Opcode = iota + 0x20
 	OpSubI32
 	OpMulI32
 	OpDivI32S
@@ -156,9 +173,11 @@ const (
 	OpNotI32
 	OpNegI32
 	OpAbsI32
+)
 
-	// i64 arithmetic.
-	OpAddI64
+// i64 arithmetic.
+const (
+	OpAddI64 Opcode = iota + 0x38
 	OpSubI64
 	OpMulI64
 	OpDivI64S
@@ -180,9 +199,11 @@ const (
 	OpNotI64
 	OpNegI64
 	OpAbsI64
+)
 
-	// f32 arithmetic.
-	OpAddF32
+// f32 arithmetic.
+const (
+	OpAddF32 Opcode = iota + 0x50
 	OpSubF32
 	OpMulF32
 	OpDivF32
@@ -194,9 +215,11 @@ const (
 	OpSqrtF32
 	OpFloorF32
 	OpCeilF32
+)
 
-	// f64 arithmetic.
-	OpAddF64
+// f64 arithmetic.
+const (
+	OpAddF64 Opcode = iota + 0x60
 	OpSubF64
 	OpMulF64
 	OpDivF64
@@ -208,9 +231,11 @@ const (
 	OpSqrtF64
 	OpFloorF64
 	OpCeilF64
+)
 
-	// Casts.
-	OpTruncI32I8
+// Casts.
+const (
+	OpTruncI32I8 Opcode = iota + 0x70
 	OpTruncI32I16
 	OpExtI8I32S
 	OpExtI8I32U
@@ -235,9 +260,11 @@ const (
 	OpBitcastF32I32
 	OpBitcastI64F64
 	OpBitcastF64I64
+)
 
-	// Comparisons (result: i32 0 or 1).
-	OpCmpEqI32
+// Comparisons (result: i32 0 or 1).
+const (
+	OpCmpEqI32 Opcode = iota + 0x90
 	OpCmpNeI32
 	OpCmpLtI32S
 	OpCmpLtI32U
@@ -276,16 +303,20 @@ const (
 	OpCmpEqRef
 	OpCmpNeRef
 	OpCmpNzRef
+)
 
-	// Select.
-	OpSelectI32
+// Select.
+const (
+	OpSelectI32 Opcode = iota + 0xB8
 	OpSelectI64
 	OpSelectF32
 	OpSelectF64
 	OpSelectRef
+)
 
-	// Globals.
-	OpGlobalLoadI32
+// Globals.
+const (
+	OpGlobalLoadI32 Opcode = iota + 0xC0
 	OpGlobalStoreI32
 	OpGlobalLoadI64
 	OpGlobalStoreI64
@@ -295,20 +326,29 @@ const (
 	OpGlobalStoreF64
 	OpGlobalLoadRef
 	OpGlobalStoreRef
+)
 
-	// Buffers.
-	OpBufferLength
-
-	// Control flow.
-	OpBr
-	OpCondBr
-	OpCall
-	OpCallImport
-	OpCallImportVariadic
-	OpReturn
-	OpFail
-
-	opCount // number of opcodes; not an opcode
+// Buffers.
+const (
+	OpBufferLength Opcode = iota + 0xD0
+	OpBufferAlloc
+	OpBufferClone
+	OpBufferCopy
+	OpBufferFillI8
+	OpBufferLoadI8U
+	OpBufferLoadI8S
+	OpBufferLoadI16U
+	OpBufferLoadI16S
+	OpBufferLoadI32
+	OpBufferLoadI64
+	OpBufferLoadF32
+	OpBufferLoadF64
+	OpBufferStoreI8
+	OpBufferStoreI16
+	OpBufferStoreI32
+	OpBufferStoreI64
+	OpBufferStoreF32
+	OpBufferStoreF64
 )
 
 const (
@@ -489,7 +529,25 @@ var opTable = [256]opInfo{
 	OpGlobalLoadRef:  op("global.load.ref", 1, "dst = ref global", rRef, oGlobalRef),
 	OpGlobalStoreRef: op("global.store.ref", 0, "ref global = src", oGlobalRef, rRef),
 
-	OpBufferLength: op("buffer.length", 1, "dst = byte length of the vm.buffer; null or another type fails", rI64, rRef),
+	OpBufferLength:   op("buffer.length", 1, "dst = byte length of the vm.buffer; null or another type fails", rI64, rRef),
+	OpBufferAlloc:    op("buffer.alloc", 1, "dst = new zeroed writable vm.buffer of length bytes; length < 0 or > 2^31 fails", rRef, rI64),
+	OpBufferClone:    op("buffer.clone", 1, "dst = new writable vm.buffer holding bytes [offset, offset+length) of src", rRef, rRef, rI64, rI64),
+	OpBufferCopy:     op("buffer.copy", 0, "copy length bytes from src at src_offset to dst at dst_offset (dst writable; overlap allowed)", rRef, rI64, rRef, rI64, rI64),
+	OpBufferFillI8:   op("buffer.fill.i8", 0, "set bytes [offset, offset+length) of the writable buffer to the low 8 bits of value", rRef, rI64, rI64, rI32),
+	OpBufferLoadI8U:  op("buffer.load.i8.u", 1, "dst = zero-extended byte at byte offset", rI32, rRef, rI64),
+	OpBufferLoadI8S:  op("buffer.load.i8.s", 1, "dst = sign-extended byte at byte offset", rI32, rRef, rI64),
+	OpBufferLoadI16U: op("buffer.load.i16.u", 1, "dst = zero-extended little-endian u16 at byte offset", rI32, rRef, rI64),
+	OpBufferLoadI16S: op("buffer.load.i16.s", 1, "dst = sign-extended little-endian i16 at byte offset", rI32, rRef, rI64),
+	OpBufferLoadI32:  op("buffer.load.i32", 1, "dst = little-endian i32 at byte offset (no alignment needed)", rI32, rRef, rI64),
+	OpBufferLoadI64:  op("buffer.load.i64", 1, "dst = little-endian i64 at byte offset", rI64, rRef, rI64),
+	OpBufferLoadF32:  op("buffer.load.f32", 1, "dst = little-endian f32 at byte offset", rF32, rRef, rI64),
+	OpBufferLoadF64:  op("buffer.load.f64", 1, "dst = little-endian f64 at byte offset", rF64, rRef, rI64),
+	OpBufferStoreI8:  op("buffer.store.i8", 0, "store the low 8 bits of value at byte offset of the writable buffer", rRef, rI64, rI32),
+	OpBufferStoreI16: op("buffer.store.i16", 0, "store the low 16 bits of value, little-endian", rRef, rI64, rI32),
+	OpBufferStoreI32: op("buffer.store.i32", 0, "store value, little-endian", rRef, rI64, rI32),
+	OpBufferStoreI64: op("buffer.store.i64", 0, "store value, little-endian", rRef, rI64, rI64),
+	OpBufferStoreF32: op("buffer.store.f32", 0, "store value, little-endian", rRef, rI64, rF32),
+	OpBufferStoreF64: op("buffer.store.f64", 0, "store value, little-endian", rRef, rI64, rF64),
 
 	OpBr:                 term("br", "continue at target", oTarget),
 	OpCondBr:             term("cond_br", "continue at the first target if cond != 0, else at the second", rI32, oTarget, oTarget),
@@ -498,6 +556,17 @@ var opTable = [256]opInfo{
 	OpCallImportVariadic: op("call.import.variadic", 0, "call an import with variadic groups; segments give the tuple count of each group, args are flattened", oImport, oSegments, oArgs, oResults),
 	OpReturn:             term("return", "return the registers, typed by the function's results", oResults),
 	OpFail:               term("fail", "fail with status code = code (0 is turned into UNKNOWN) and the message", rI32, oString),
+}
+
+// validOpcodes lists the valid opcodes in numeric order.
+func validOpcodes() []Opcode {
+	var ops []Opcode
+	for op := 1; op < len(opTable); op++ {
+		if opTable[op].name != "" {
+			ops = append(ops, Opcode(op))
+		}
+	}
+	return ops
 }
 
 // lookupOp returns the opInfo of op and whether op is a valid opcode.

@@ -222,7 +222,7 @@ func TestEveryOpcodeIsTested(t *testing.T) {
 	for op := range coveredBySpecialTests {
 		tested[op] = true
 	}
-	for op := Opcode(1); op < opCount; op++ {
+	for _, op := range validOpcodes() {
 		if !tested[op] {
 			t.Errorf("opcode %s has no test", op)
 		}
@@ -238,6 +238,11 @@ var coveredBySpecialTests = map[Opcode]bool{
 	OpGlobalLoadI32: true, OpGlobalStoreI32: true, OpGlobalLoadI64: true, OpGlobalStoreI64: true,
 	OpGlobalLoadF32: true, OpGlobalStoreF32: true, OpGlobalLoadF64: true, OpGlobalStoreF64: true,
 	OpGlobalLoadRef: true, OpGlobalStoreRef: true, OpBufferLength: true,
+	OpBufferAlloc: true, OpBufferClone: true, OpBufferCopy: true, OpBufferFillI8: true,
+	OpBufferLoadI8U: true, OpBufferLoadI8S: true, OpBufferLoadI16U: true, OpBufferLoadI16S: true,
+	OpBufferLoadI32: true, OpBufferLoadI64: true, OpBufferLoadF32: true, OpBufferLoadF64: true,
+	OpBufferStoreI8: true, OpBufferStoreI16: true, OpBufferStoreI32: true, OpBufferStoreI64: true,
+	OpBufferStoreF32: true, OpBufferStoreF64: true,
 	OpBr: true, OpCondBr: true, OpCall: true, OpCallImport: true, OpCallImportVariadic: true,
 	OpReturn: true, OpFail: true,
 }

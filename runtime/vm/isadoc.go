@@ -53,7 +53,7 @@ status error naming the function and offset.
 | code | mnemonic | operands | semantics |
 |---|---|---|---|
 `)
-	for op := Opcode(1); op < opCount; op++ {
+	for _, op := range validOpcodes() {
 		info := &opTable[op]
 		var ops []string
 		for i, k := range info.operands {

@@ -980,6 +980,7 @@ func (p *Parser) parseDictBody() (*DictAttr, error) {
 	seen := map[string]bool{}
 	for {
 		var key string
+		kpos := p.Pos()
 		switch p.tok.kind {
 		case tokIdent, tokString:
 			key = p.tok.text
@@ -988,7 +989,7 @@ func (p *Parser) parseDictBody() (*DictAttr, error) {
 			return nil, p.Errorf("expected attribute name, found %s", p.tok.describe())
 		}
 		if seen[key] {
-			return nil, p.Errorf("duplicate key '%s' in dictionary attribute", key)
+			return nil, Errorf(kpos, "duplicate key '%s' in dictionary attribute", key)
 		}
 		seen[key] = true
 		var v Attribute = UnitAttr{}

@@ -116,7 +116,7 @@ func (m *BytecodeModule) disassembleInstr(f *function, pc int) (string, int) {
 			callee, calleeName = &imp.sig, "@"+imp.fullName
 		case oRodata:
 			u := binary.LittleEndian.Uint32(code[p:])
-			parts = append(parts, fmt.Sprintf("rodata[%d]  // %d bytes", u, len(m.rodata[u].Data)))
+			parts = append(parts, fmt.Sprintf("rodata[%d]", u))
 		case oGlobal32, oGlobal64:
 			parts = append(parts, fmt.Sprintf("[%d]", binary.LittleEndian.Uint32(code[p:])))
 		case oGlobalRef:
@@ -171,4 +171,42 @@ func (m *BytecodeModule) disassembleInstr(f *function, pc int) (string, int) {
 		s.WriteString(strings.Join(parts, ", "))
 	}
 	return s.String(), p
+}
+
+// WriteAssembly writes the whole module as text: a header with the name,
+// version, attributes, imports, exports, rodata segments and global
+// storage, then every function as Disassemble prints it. It is the
+// --output-format=vm-asm form of a module.
+func (m *BytecodeModule) WriteAssembly(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "module @%s version %d bytecode %d.%d\n", m.name, m.version, m.bytecodeVersion>>16, m.bytecodeVersion&0xFFFF)
+	for _, a := range m.attrs {
+		fmt.Fprintf(&b, "  attr %s = %s\n", a.Key, strconv.Quote(a.Value))
+	}
+	for i, imp := range m.imports {
+		opt := ""
+		if imp.optional {
+			opt = " optional"
+		}
+		fmt.Fprintf(&b, "  import %d @%s : %s%s\n", i, imp.fullName, imp.sig.CallingConvention, opt)
+	}
+	for _, e := range m.exports {
+		fmt.Fprintf(&b, "  export @%s = @%s : %s", e.name, m.funcs[e.fn].name, m.funcs[e.fn].sig.CallingConvention)
+		for _, a := range e.attrs {
+			fmt.Fprintf(&b, " {%s = %s}", a.Key, strconv.Quote(a.Value))
+		}
+		b.WriteByte('\n')
+	}
+	for i, r := range m.rodata {
+		mime := ""
+		if r.MimeType != "" {
+			mime = " " + r.MimeType
+		}
+		fmt.Fprintf(&b, "  rodata %d : %d bytes%s\n", i, len(r.Data), mime)
+	}
+	fmt.Fprintf(&b, "  globals : %d bytes, %d refs\n\n", m.globalBytes, m.globalRefs)
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	return m.Disassemble(w)
 }

@@ -9,9 +9,44 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/goiree/goiree/tools/internal/demomodule"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/ (and testdata/simple_mul.so when clang and ld.lld are present)")
+
+// demoModule writes the demonstration module (tools/internal/demomodule)
+// around the committed kernel testdata/simple_mul.so to a temporary file.
+// The module is assembled by the current VM builder, so the goldens follow
+// the VM's text forms rather than a frozen binary.
+func demoModule(t *testing.T) string {
+	t.Helper()
+	so := filepath.Join("testdata", "simple_mul.so")
+	if *update {
+		if clang, lld, err := demomodule.FindTools(); err == nil {
+			elf, err := demomodule.BuildKernel(clang, lld, t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(so, elf, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	elf, err := os.ReadFile(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vmfb, err := demomodule.Build(elf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "demo.vmfb")
+	if err := os.WriteFile(path, vmfb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
 
 func runTool(t *testing.T, stdin []byte, args ...string) (int, string, string) {
 	t.Helper()
@@ -37,13 +72,11 @@ func checkGolden(t *testing.T, name, got string) {
 	}
 }
 
-// testdata/demo.vmfb is the demonstration module of tools/internal/demomodule
-// (the same file iree-run-module's tests run).
 func TestDumpDemoModule(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("skipping: the goldens list the x86-64 kernel's loaded export table")
 	}
-	demo := filepath.Join("testdata", "demo.vmfb")
+	demo := demoModule(t)
 	for _, tc := range []struct {
 		args   []string
 		golden string
@@ -52,7 +85,6 @@ func TestDumpDemoModule(t *testing.T) {
 		{[]string{"--output=executables", demo}, "demo.executables.txt"},
 		{[]string{"--output", "disassembly", demo}, "demo.disassembly.txt"},
 		{[]string{demo}, "demo.all.txt"},
-		{[]string{"--output=flatbuffer-json", demo}, "demo.json"},
 		{[]string{"--output=executables", "--load_executables=false", demo}, "demo.executables.static.txt"},
 	} {
 		code, stdout, stderr := runTool(t, nil, tc.args...)
@@ -62,11 +94,32 @@ func TestDumpDemoModule(t *testing.T) {
 		}
 		checkGolden(t, tc.golden, stdout)
 	}
-	// The JSON is valid and names the module; stdin gives the same dump.
-	_, js, _ := runTool(t, nil, "--output=flatbuffer-json", demo)
-	var parsed map[string]any
-	if err := json.Unmarshal([]byte(js), &parsed); err != nil || parsed["name"] != "demo" {
-		t.Errorf("JSON: %v, name %v", err, parsed["name"])
+	// The JSON is valid and holds the module's tables; stdin gives the
+	// same dump as the file.
+	code, js, stderr := runTool(t, nil, "--output=flatbuffer-json", demo)
+	var parsed struct {
+		Name     string `json:"name"`
+		Imported []struct {
+			FullName string `json:"full_name"`
+		} `json:"imported_functions"`
+		Exported []struct {
+			LocalName string `json:"local_name"`
+			Signature struct {
+				CC string `json:"calling_convention"`
+			} `json:"signature"`
+		} `json:"exported_functions"`
+		Rodata []struct {
+			Mime string `json:"mime_type"`
+		} `json:"rodata_segments"`
+		Bytecode []int `json:"bytecode_data"`
+	}
+	if err := json.Unmarshal([]byte(js), &parsed); err != nil || code != 0 {
+		t.Fatalf("flatbuffer-json: exit %d, %v, %s", code, err, stderr)
+	}
+	if parsed.Name != "demo" || len(parsed.Imported) != 17 || parsed.Imported[0].FullName != "hal.devices.get" ||
+		len(parsed.Exported) != 1 || parsed.Exported[0].LocalName != "simple_mul" || parsed.Exported[0].Signature.CC != "0rr_r" ||
+		len(parsed.Rodata) != 4 || parsed.Rodata[1].Mime != "application/x-elf" || len(parsed.Bytecode) == 0 {
+		t.Errorf("flatbuffer-json content: %+v", parsed)
 	}
 	data, err := os.ReadFile(demo)
 	if err != nil {
@@ -84,7 +137,7 @@ func TestDumpDemoModule(t *testing.T) {
 }
 
 func TestDumpErrors(t *testing.T) {
-	demo := filepath.Join("testdata", "demo.vmfb")
+	demo := demoModule(t)
 	data, err := os.ReadFile(demo)
 	if err != nil {
 		t.Fatal(err)

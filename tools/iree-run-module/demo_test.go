@@ -16,7 +16,7 @@ import (
 	"github.com/goiree/goiree/tools/internal/demomodule"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/demo.vmfb from a fresh build")
+var update = flag.Bool("update", false, "rewrite testdata/simple_mul.so (the demonstration kernel) from a fresh build")
 
 // buildDemo builds the demonstration module with clang and ld.lld,
 // skipping the test when they are missing.
@@ -30,14 +30,21 @@ func buildDemo(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if *update {
+		if err := os.WriteFile(filepath.Join("testdata", "simple_mul.so"), elf, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return writeDemo(t, elf)
+}
+
+// writeDemo assembles the demonstration module around the kernel elf and
+// writes it to a temporary file.
+func writeDemo(t *testing.T, elf []byte) string {
+	t.Helper()
 	vmfb, err := demomodule.Build(elf)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if *update {
-		if err := os.WriteFile(filepath.Join("testdata", "demo.vmfb"), vmfb, 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 	path := filepath.Join(t.TempDir(), "demo.vmfb")
 	if err := os.WriteFile(path, vmfb, 0o644); err != nil {
@@ -166,13 +173,18 @@ func TestDemoErrors(t *testing.T) {
 	}
 }
 
-// TestCommittedDemo runs testdata/demo.vmfb (written by -update), so the
-// command-line demonstration works without rebuilding the kernel.
+// TestCommittedDemo runs the demonstration module around the committed
+// kernel testdata/simple_mul.so (written by -update), so that it runs where
+// clang is missing.
 func TestCommittedDemo(t *testing.T) {
 	if runtime.GOARCH != "amd64" {
 		t.Skip("skipping: the demonstration kernel is x86-64")
 	}
-	path := filepath.Join("testdata", "demo.vmfb")
+	elf, err := os.ReadFile(filepath.Join("testdata", "simple_mul.so"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := writeDemo(t, elf)
 	code, stdout, stderr := runTool(t, "", "--device=local-task", "--module="+path, "--function=simple_mul",
 		"--input=1000003xf32=2", "--input=1000003xf32=4")
 	if want := demoOutput(1000003, "8"); code != 0 || stdout != want {

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
+
+	"github.com/golang/glog"
 
 	"github.com/goiree/goiree/runtime/hal"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
@@ -48,6 +51,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		if err != nil {
 			return 0, fmt.Errorf("loading module %s: %w", moduleName(paths[i]), err)
 		}
+		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), moduleName(paths[i]), len(data))
 		modules = append(modules, m)
 	}
 	dev, err := createDevice(o, reg)
@@ -55,6 +59,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		return 0, err
 	}
 	defer dev.Close()
+	glog.V(1).Infof("created device %s (executable formats: %s)", dev.ID(), strings.Join(dev.ExecutableFormats(), ", "))
 
 	hm, err := halmodule.New(dev)
 	if err != nil {
@@ -77,10 +82,12 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		return 0, fmt.Errorf("calling %s: %w", fn.Name(), err)
 	}
 	fmt.Fprintf(stdout, "EXEC @%s\n", fn.Name())
+	start := time.Now()
 	results, err := ctx.Invoke(fn, args)
 	if err != nil {
 		return 0, fmt.Errorf("executing %s: %w", fn.Name(), err)
 	}
+	glog.V(1).Infof("%s (%s) returned %d result(s) in %v", fn.FullName(), fn.CallingConvention(), len(results), time.Since(start))
 	code := 0
 	if len(o.expected) > 0 {
 		ok, err := functionio.CompareResults(stdout, results, o.expected, o.thresholds, o.maxElements)

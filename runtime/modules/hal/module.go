@@ -58,6 +58,7 @@ func (m *Module) Functions() []vm.NativeFunction {
 		f("ex.shared_device", "0v_r", m.sharedDevice),
 		f("device.allocator", "0r_r", m.deviceAllocator),
 		f("device.query.i64", "0rrr_iI", m.deviceQueryI64),
+		f("device.query.i32", "0rrr_ii", m.deviceQueryI32),
 		f("device.queue.alloca", "0rIrriiI_r", m.queueAlloca),
 		f("device.queue.dealloca", "0rIrrr_v", m.queueDealloca),
 		f("device.queue.execute", "0rIrrCrD_v", m.queueExecute),
@@ -212,28 +213,43 @@ func (m *Module) deviceAllocator(c *vm.NativeCall) error {
 }
 
 func (m *Module) deviceQueryI64(c *vm.NativeCall) error {
-	const fn = "device.query.i64"
+	ok, v, err := m.query(c, "device.query.i64")
+	c.Results[0], c.Results[1] = vm.I32(ok), vm.I64(v)
+	return err
+}
+
+func (m *Module) deviceQueryI32(c *vm.NativeCall) error {
+	const fn = "device.query.i32"
+	ok, v, err := m.query(c, fn)
+	if err == nil && int64(int32(v)) != v {
+		return status.Errorf(status.OutOfRange, "hal.%s: value %d does not fit in 32 bits", fn, v)
+	}
+	c.Results[0], c.Results[1] = vm.I32(ok), vm.I32(int32(v))
+	return err
+}
+
+// query answers a device query: ok = 1 and the value, or ok = 0 and 0 for
+// an unknown query.
+func (m *Module) query(c *vm.NativeCall, fn string) (int32, int64, error) {
 	if err := m.checkDevice(c, 0, fn); err != nil {
-		return err
+		return 0, 0, err
 	}
 	category, err := stringArg(c, 1, fn)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	key, err := stringArg(c, 2, fn)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
 	v, err := m.device.QueryI64(category, key)
 	if err != nil {
 		if status.CodeOf(err) == status.NotFound {
-			c.Results[0], c.Results[1] = vm.I32(0), vm.I64(0)
-			return nil
+			return 0, 0, nil
 		}
-		return annotate(err, fn)
+		return 0, 0, annotate(err, fn)
 	}
-	c.Results[0], c.Results[1] = vm.I32(1), vm.I64(v)
-	return nil
+	return 1, v, nil
 }
 
 func (m *Module) queueAlloca(c *vm.NativeCall) error {

@@ -110,6 +110,7 @@ func mulProgram(elf []byte, async bool, workgroups int32) *vm.ModuleBuilder {
 	imp := func(n, cc string) vm.ImportRef { return b.Import("hal."+n, cc) }
 	get := imp("devices.get", "0i_r")
 	query := imp("device.query.i64", "0rrr_iI")
+	query32 := imp("device.query.i32", "0rrr_ii")
 	dim := imp("buffer_view.dim", "0ri_I")
 	vbuf := imp("buffer_view.buffer", "0r_r")
 	vcreate := imp("buffer_view.create", "0rIIiiCID_r")
@@ -130,16 +131,18 @@ func mulProgram(elf []byte, async bool, workgroups int32) *vm.ModuleBuilder {
 	category := b.Rodata([]byte("hal.executable.format"), "")
 	kernel := b.Rodata(elf, "application/x-elf")
 
-	q := b.Function("supported", "0v_iI")
+	q := b.Function("supported", "0v_iIii")
 	{
 		z, dev, c, k := q.NewI32(), q.NewRefReg(), q.NewRefReg(), q.NewRefReg()
-		ok, v := q.NewI32(), q.NewI64()
+		ok, v, ok2, v2 := q.NewI32(), q.NewI64(), q.NewI32(), q.NewI32()
 		q.ConstI32(z, 0)
 		q.CallImport(get, []vm.Reg{z}, []vm.Reg{dev})
 		q.Emit(vm.OpConstRefRodata, c, category)
 		q.Emit(vm.OpConstRefRodata, k, format)
 		q.CallImport(query, []vm.Reg{dev, c, k}, []vm.Reg{ok, v})
-		q.Return(ok, v)
+		// An unknown query category answers ok = 0.
+		q.CallImport(query32, []vm.Reg{dev, k, k}, []vm.Reg{ok2, v2})
+		q.Return(ok, v, ok2, v2)
 	}
 	b.Export("supported", q)
 
@@ -219,7 +222,7 @@ func TestDispatchThroughModule(t *testing.T) {
 		var trace bytes.Buffer
 		e := newEnv(t, tc.dev, mulProgram(elf, tc.async, -1), &trace)
 		res, err := e.call(t, "supported")
-		if err != nil || res[0].I32() != 1 || res[1].I64() != 1 {
+		if err != nil || res[0].I32() != 1 || res[1].I64() != 1 || res[2].I32() != 0 || res[3].I32() != 0 {
 			t.Fatalf("%s: supported() = %v, %v", tc.name, res, err)
 		}
 		res, err = e.call(t, "mul", f32View(t, tc.dev, a), f32View(t, tc.dev, b))

@@ -17,12 +17,12 @@ type Semaphore struct {
 	mu      sync.Mutex
 	value   uint64
 	failure error
-	changed chan struct{} // closed and replaced on every change
+	changed chan struct{} // made by the first waiter, closed on the next change
 }
 
 // NewSemaphore returns a semaphore with the given initial payload.
 func NewSemaphore(initial uint64) *Semaphore {
-	return &Semaphore{value: initial, changed: make(chan struct{})}
+	return &Semaphore{value: initial}
 }
 
 // Value returns the current payload, or the failure error.
@@ -44,8 +44,7 @@ func (s *Semaphore) Signal(value uint64) error {
 		return status.Errorf(status.OutOfRange, "semaphore payload must increase: signaled %d, current %d", value, s.value)
 	}
 	s.value = value
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.notify()
 	return nil
 }
 
@@ -61,8 +60,15 @@ func (s *Semaphore) Fail(err error) {
 		return
 	}
 	s.failure = err
-	close(s.changed)
-	s.changed = make(chan struct{})
+	s.notify()
+}
+
+// notify wakes the waiters; s.mu must be held.
+func (s *Semaphore) notify() {
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 }
 
 // Wait blocks until the payload reaches value, the semaphore fails, or the
@@ -71,17 +77,24 @@ func (s *Semaphore) Wait(value uint64, timeout time.Duration) error {
 	var deadline <-chan time.Time
 	for {
 		s.mu.Lock()
-		cur, failure, changed := s.value, s.failure, s.changed
-		s.mu.Unlock()
+		cur, failure := s.value, s.failure
 		if failure != nil {
+			s.mu.Unlock()
 			return failure
 		}
 		if cur >= value {
+			s.mu.Unlock()
 			return nil
 		}
 		if timeout == 0 {
+			s.mu.Unlock()
 			return status.Errorf(status.DeadlineExceeded, "semaphore wait for %d timed out at %d", value, cur)
 		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		changed := s.changed
+		s.mu.Unlock()
 		if deadline == nil && timeout > 0 {
 			t := time.NewTimer(timeout)
 			defer t.Stop()
@@ -125,6 +138,14 @@ func (f *Fence) Insert(s *Semaphore, value uint64) {
 		}
 	}
 	f.points = append(f.points, SemaphorePoint{s, value})
+}
+
+// Len returns the number of points.
+func (f *Fence) Len() int {
+	if f == nil {
+		return 0
+	}
+	return len(f.points)
 }
 
 // Points returns a copy of the fence's points.

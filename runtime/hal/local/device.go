@@ -96,29 +96,31 @@ func (d *Device) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer)
 			return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", i)
 		}
 	}
-	run := func() error {
-		if err := wait.Wait(hal.InfiniteTimeout); err != nil {
-			err = hal.ErrorContext(err, "queue execute: wait fence failed")
-			signal.Fail(err)
-			return err
-		}
-		for _, cb := range cbs {
-			if err := Execute(cb, d.opts.Runner); err != nil {
-				signal.Fail(err)
-				return err
-			}
-		}
-		return signal.Signal()
-	}
 	if d.opts.DeferUnreadyWaits && wait.Wait(0) != nil {
-		go run()
+		go d.submit(wait, signal, cbs)
 		return nil
 	}
-	err := run()
-	if len(signal.Points()) > 0 {
+	err := d.submit(wait, signal, cbs)
+	if signal.Len() > 0 {
 		return nil
 	}
 	return err
+}
+
+// submit waits for wait, runs cbs and signals (or fails) signal.
+func (d *Device) submit(wait, signal *hal.Fence, cbs []*hal.CommandBuffer) error {
+	if err := wait.Wait(hal.InfiniteTimeout); err != nil {
+		err = hal.ErrorContext(err, "queue execute: wait fence failed")
+		signal.Fail(err)
+		return err
+	}
+	for _, cb := range cbs {
+		if err := Execute(cb, d.opts.Runner); err != nil {
+			signal.Fail(err)
+			return err
+		}
+	}
+	return signal.Signal()
 }
 
 // Close implements hal.Device: it stops the runner.

@@ -9,8 +9,9 @@
 //	       dispatched with flow.dispatch.
 //	hal:   hal.executable.source and stream.executable are materialised
 //	       into one hal.executable.variant per target with the objects that
-//	       target selects; object paths are resolved; external variants and
-//	       kernel ABIs are checked.
+//	       target selects; seed interface spellings become current ones;
+//	       object paths are resolved; external variants and kernel ABIs
+//	       are checked; layouts get aliases.
 package pipeline
 
 import (
@@ -61,8 +62,10 @@ var Passes = []Pass{
 	{Name: "assign-targets", Phase: "hal", Run: assignTargets},
 	{Name: "materialize-executable-sources", Phase: "hal", Run: func(s *State) error { return transforms.MaterializeSources(s.Module.Op, s.Targets) }},
 	{Name: "materialize-stream-executables", Phase: "hal", Run: func(s *State) error { return transforms.MaterializeStreamExecutables(s.Module.Op, s.Targets) }},
+	{Name: "normalize-interfaces", Phase: "hal", Run: func(s *State) error { transforms.NormalizeInterfaces(s.Module); return nil }},
 	{Name: "resolve-objects", Phase: "hal", Run: func(s *State) error { return transforms.ResolveObjects(s.Module.Op, s.Resolver) }},
 	{Name: "check-kernel-abis", Phase: "hal", Run: func(s *State) error { return transforms.CheckKernelABIs(s.Module.Op, s.Resolver) }},
+	{Name: "name-layouts", Phase: "hal", Run: func(s *State) error { transforms.NameLayouts(s.Module); return nil }},
 	{Name: "verify-hal", Phase: "hal", Run: verify},
 }
 

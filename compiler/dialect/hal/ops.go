@@ -228,6 +228,17 @@ func verifyVariant(op *ir.Operation) error {
 	if len(op.Regions) != 1 || len(op.Regions[0].Blocks) != 1 {
 		return ir.OpErrorf(op, "expects one region with one block")
 	}
+	if m := InnerModule(op); m != nil {
+		for _, e := range op.Body().Ops {
+			if e.Name != "hal.executable.export" {
+				continue
+			}
+			fn := ir.LookupSymbolIn(m, e.SymName())
+			if fn == nil || fn.Name != "func.func" || fn.Body() == nil {
+				return ir.OpErrorf(e, "has no implementing function: the variant's module must define func.func @%s", e.SymName())
+			}
+		}
+	}
 	return nil
 }
 

@@ -1,7 +1,7 @@
 #x86_64_target = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128", native_vector_size = 32 : index, target_triple = "x86_64-unknown-unknown-eabi-elf"}>
 #cpu_device = #hal.device.target<"llvm-cpu", {executable_targets = [#x86_64_target]}>
-#mul_layout = #hal.pipeline.layout<push_constants = 1, sets = [<0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer, ReadOnly>, <2, storage_buffer>]>]>
-#inplace_layout = #hal.pipeline.layout<push_constants = 1, sets = [<0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer>]>]>
+#mul_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#inplace_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
 module @example attributes {hal.device.targets = [#cpu_device]} {
   hal.executable private @executable {
     hal.executable.variant public @x86_64 target(#x86_64_target) objects([#hal.executable.object<{path = "objs/functions_x86_64.o"}>]) {
@@ -19,23 +19,23 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
         func.func private @simple_mul_workgroup(memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
         func.func private @simple_mul_inplace_workgroup(memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
         func.func @simple_mul() {
-          %dim_i32 = hal.interface.constant.load[0] : i32
+          %dim_i32 = hal.interface.constant.load layout(#mul_layout) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan set(0) binding(0) type(storage_buffer) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan set(0) binding(1) type(storage_buffer) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %out = hal.interface.binding.subspan set(0) binding(2) type(storage_buffer) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#mul_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#mul_layout) binding(1) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32>{%dim}
+          %out = hal.interface.binding.subspan layout(#mul_layout) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %wg = hal.interface.workgroup.id[0] : index
           %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
           func.call @simple_mul_workgroup(%lhs, %rhs, %out, %dim, %tid) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) -> ()
           func.return
         }
         func.func @simple_mul_inplace() {
-          %dim_i32 = hal.interface.constant.load[0] : i32
+          %dim_i32 = hal.interface.constant.load layout(#inplace_layout) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan set(0) binding(0) type(storage_buffer) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan set(0) binding(1) type(storage_buffer) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#inplace_layout) binding(0) alignment(64) offset(%c0) flags(ReadOnly) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#inplace_layout) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %wg = hal.interface.workgroup.id[0] : index
           %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
           func.call @simple_mul_inplace_workgroup(%lhs, %rhs, %dim, %tid) : (memref<?xf32>, memref<?xf32>, index, index) -> ()

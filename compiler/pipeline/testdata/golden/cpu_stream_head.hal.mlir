@@ -1,15 +1,17 @@
 #arm_64_target = #hal.executable.target<"llvm-cpu", "embedded-elf-arm_64", {cpu = "generic", data_layout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128", native_vector_size = 16 : index, target_triple = "aarch64-none-elf"}>
 #x86_64_target = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {cpu = "generic", data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128", native_vector_size = 32 : index, target_triple = "x86_64-none-elf"}>
 #cpu_device = #hal.device.target<"local", [#arm_64_target, #x86_64_target]> : !hal.device
+#pipeline_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+#pipeline_layout1 = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
 module @example attributes {hal.device.targets = [#cpu_device]} {
   hal.executable private @executable {
     hal.executable.variant public @embedded_elf_arm_64 target(#arm_64_target) objects([#hal.executable.object<{path = "objs/functions_arm_64.o"}>]) {
-      hal.executable.export public @simple_mul ordinal(0) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul ordinal(0) layout(#pipeline_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
       }
-      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#pipeline_layout1) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
@@ -18,12 +20,12 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
         func.func private @simple_mul_workgroup(memref<f32>, index, memref<f32>, index, memref<f32>, index, index, index) attributes {hal.import.static, llvm.bareptr = true}
         func.func private @simple_mul_inplace_workgroup(memref<f32>, index, memref<f32>, index, index, index) attributes {hal.import.static, llvm.bareptr = true}
         func.func @simple_mul() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %out = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %out = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %lb, %lo, %ls, %lst = iree_codegen.extract_strided_metadata %lhs : memref<?xf32> -> memref<f32>, index, index, index
           %rb, %ro, %rs, %rst = iree_codegen.extract_strided_metadata %rhs : memref<?xf32> -> memref<f32>, index, index, index
           %ob, %oo, %os, %ost = iree_codegen.extract_strided_metadata %out : memref<?xf32> -> memref<f32>, index, index, index
@@ -33,11 +35,11 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
           func.return
         }
         func.func @simple_mul_inplace() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout1) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %lb, %lo, %ls, %lst = iree_codegen.extract_strided_metadata %lhs : memref<?xf32> -> memref<f32>, index, index, index
           %rb, %ro, %rs, %rst = iree_codegen.extract_strided_metadata %rhs : memref<?xf32> -> memref<f32>, index, index, index
           %wg = hal.interface.workgroup.id[0] : index
@@ -48,12 +50,12 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
       }
     }
     hal.executable.variant public @embedded_elf_x86_64 target(#x86_64_target) objects([#hal.executable.object<{path = "objs/functions_x86_64.o"}>]) {
-      hal.executable.export public @simple_mul ordinal(0) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul ordinal(0) layout(#pipeline_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
       }
-      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#pipeline_layout1) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
@@ -62,12 +64,12 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
         func.func private @simple_mul_workgroup(memref<f32>, index, memref<f32>, index, memref<f32>, index, index, index) attributes {hal.import.static, llvm.bareptr = true}
         func.func private @simple_mul_inplace_workgroup(memref<f32>, index, memref<f32>, index, index, index) attributes {hal.import.static, llvm.bareptr = true}
         func.func @simple_mul() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %out = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %out = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %lb, %lo, %ls, %lst = iree_codegen.extract_strided_metadata %lhs : memref<?xf32> -> memref<f32>, index, index, index
           %rb, %ro, %rs, %rst = iree_codegen.extract_strided_metadata %rhs : memref<?xf32> -> memref<f32>, index, index, index
           %ob, %oo, %os, %ost = iree_codegen.extract_strided_metadata %out : memref<?xf32> -> memref<f32>, index, index, index
@@ -77,11 +79,11 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
           func.return
         }
         func.func @simple_mul_inplace() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout1) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %lb, %lo, %ls, %lst = iree_codegen.extract_strided_metadata %lhs : memref<?xf32> -> memref<f32>, index, index, index
           %rb, %ro, %rs, %rst = iree_codegen.extract_strided_metadata %rhs : memref<?xf32> -> memref<f32>, index, index, index
           %wg = hal.interface.workgroup.id[0] : index

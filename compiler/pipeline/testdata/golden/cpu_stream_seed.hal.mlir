@@ -1,15 +1,17 @@
 #aarch64_target = #hal.executable.target<"llvm-cpu", "embedded-elf-arm_64", {data_layout = "e-m:e-i8:8:32-i16:16:32-i64:64-i128:128-n32:64-S128", native_vector_size = 16 : index, target_triple = "aarch64-unknown-unknown-eabi-elf"}>
 #x86_64_target = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {data_layout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128", native_vector_size = 32 : index, target_triple = "x86_64-unknown-unknown-eabi-elf"}>
 #cpu_device = #hal.device.target<"llvm-cpu", {executable_targets = [#aarch64_target, #x86_64_target]}>
+#pipeline_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
+#pipeline_layout1 = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>
 module @example attributes {hal.device.targets = [#cpu_device]} {
   hal.executable private @executable {
     hal.executable.variant public @embedded_elf_arm_64 target(#aarch64_target) objects([#hal.executable.object<{path = "objs/functions_aarch64.o"}>]) {
-      hal.executable.export public @simple_mul ordinal(0) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul ordinal(0) layout(#pipeline_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
       }
-      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#pipeline_layout1) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
@@ -18,23 +20,23 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
         func.func private @simple_mul_workgroup(memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
         func.func private @simple_mul_inplace_workgroup(memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
         func.func @simple_mul() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %out = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %out = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %wg = hal.interface.workgroup.id[0] : index
           %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
           func.call @simple_mul_workgroup(%lhs, %rhs, %out, %dim, %tid) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) -> ()
           func.return
         }
         func.func @simple_mul_inplace() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout1) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %wg = hal.interface.workgroup.id[0] : index
           %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
           func.call @simple_mul_inplace_workgroup(%lhs, %rhs, %dim, %tid) : (memref<?xf32>, memref<?xf32>, index, index) -> ()
@@ -43,12 +45,12 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
       }
     }
     hal.executable.variant public @embedded_elf_x86_64 target(#x86_64_target) objects([#hal.executable.object<{path = "objs/functions_x86_64.o"}>]) {
-      hal.executable.export public @simple_mul ordinal(0) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul ordinal(0) layout(#pipeline_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
       }
-      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @simple_mul_inplace ordinal(1) layout(#pipeline_layout1) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
@@ -57,23 +59,23 @@ module @example attributes {hal.device.targets = [#cpu_device]} {
         func.func private @simple_mul_workgroup(memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
         func.func private @simple_mul_inplace_workgroup(memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
         func.func @simple_mul() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %out = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %out = hal.interface.binding.subspan layout(#pipeline_layout) binding(2) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %wg = hal.interface.workgroup.id[0] : index
           %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
           func.call @simple_mul_workgroup(%lhs, %rhs, %out, %dim, %tid) : (memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) -> ()
           func.return
         }
         func.func @simple_mul_inplace() {
-          %dim_i32 = hal.interface.constant.load layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) ordinal(0) : i32
+          %dim_i32 = hal.interface.constant.load layout(#pipeline_layout1) ordinal(0) : i32
           %dim = arith.index_castui %dim_i32 : i32 to index
           %c0 = arith.constant 0 : index
-          %lhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
-          %rhs = hal.interface.binding.subspan layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer>, #hal.pipeline.binding<storage_buffer>]>) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %lhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(0) alignment(64) offset(%c0) : memref<?xf32>{%dim}
+          %rhs = hal.interface.binding.subspan layout(#pipeline_layout1) binding(1) alignment(64) offset(%c0) : memref<?xf32>{%dim}
           %wg = hal.interface.workgroup.id[0] : index
           %tid = affine.apply affine_map<()[s0] -> (s0 * 64)>()[%wg]
           func.call @simple_mul_inplace_workgroup(%lhs, %rhs, %dim, %tid) : (memref<?xf32>, memref<?xf32>, index, index) -> ()

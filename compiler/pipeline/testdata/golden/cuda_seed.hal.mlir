@@ -1,8 +1,8 @@
 #sm_80_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_80"}>
 #sm_90_target = #hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_90"}>
 #cuda_device = #hal.device.target<"cuda", {executable_targets = [#sm_80_target, #sm_90_target], legacy_sync}>
-#mul_layout = #hal.pipeline.layout<push_constants = 1, sets = [<0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer, ReadOnly>, <2, storage_buffer>]>]>
-#inplace_layout = #hal.pipeline.layout<push_constants = 1, sets = [<0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer>]>]>
+#mul_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#inplace_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
 module @example attributes {hal.device.targets = [#cuda_device]} {
   hal.executable private @executable {
     hal.executable.variant public @cuda_nvptx_fb_sm_80 target(#sm_80_target) objects([#hal.executable.object<{path = "objs/kernels_sm_80.ptx"}>]) {

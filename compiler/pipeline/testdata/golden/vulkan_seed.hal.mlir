@@ -1,9 +1,11 @@
 #spirv_target = #hal.executable.target<"vulkan", "vulkan-spirv-fb", {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_variable_pointers]>, #spirv.resource_limits<max_compute_workgroup_size = [128, 128, 64], subgroup_size = 64>>}>
 #vulkan_device = #hal.device.target<"vulkan", {executable_targets = [#spirv_target], legacy_sync}>
+#pipeline_layout = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+#pipeline_layout1 = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
 module @example attributes {hal.device.targets = [#vulkan_device]} {
   hal.executable private @simple_mul {
     hal.executable.variant public @vulkan_spirv_fb target(#spirv_target) objects([#hal.executable.object<{path = "objs/simple_mul.spv"}>]) {
-      hal.executable.export public @main ordinal(0) layout(#hal.pipeline.layout<push_constants = 1, sets = [<0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer, ReadOnly>, <2, storage_buffer>]>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @main ordinal(0) layout(#pipeline_layout) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index
@@ -12,7 +14,7 @@ module @example attributes {hal.device.targets = [#vulkan_device]} {
   }
   hal.executable private @simple_mul_inplace {
     hal.executable.variant public @vulkan_spirv_fb target(#spirv_target) objects([#hal.executable.object<{path = "objs/simple_mul_inplace.spv"}>]) {
-      hal.executable.export public @main ordinal(0) layout(#hal.pipeline.layout<push_constants = 1, sets = [<0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer>]>]>) count(%device: !hal.device, %workload: index) -> (index, index, index) {
+      hal.executable.export public @main ordinal(0) layout(#pipeline_layout1) count(%device: !hal.device, %workload: index) -> (index, index, index) {
         %x = affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>()[%workload]
         %c1 = arith.constant 1 : index
         hal.return %x, %c1, %c1 : index, index, index

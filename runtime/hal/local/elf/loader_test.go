@@ -72,6 +72,31 @@ func TestLoadRelocations(t *testing.T) {
 	}
 }
 
+func TestLoadTargetTriples(t *testing.T) {
+	for _, triple := range []string{"x86_64-unknown-unknown-eabi-elf", "x86_64-none-elf"} {
+		t.Run(triple, func(t *testing.T) {
+			flags := append([]string{}, kerneltest.CompileFlags...)
+			for i := range flags {
+				if i > 0 && flags[i-1] == "-target" {
+					flags[i] = triple
+				}
+			}
+			so := kerneltest.BuildWithFlags(t, flags, map[string]string{
+				"relocs.c":        kerneltest.Source(t, "relocs.c"),
+				"relocs_extern.c": kerneltest.Source(t, "relocs_extern.c"),
+			})
+			im, err := elf.Load(so)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer im.Close()
+			if _, err := im.Lookup("call_through_plt"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
 func TestCloseTwice(t *testing.T) {
 	im, err := elf.Load(kerneltest.RelocsLibrary(t))
 	if err != nil {

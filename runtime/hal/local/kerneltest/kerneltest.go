@@ -68,6 +68,13 @@ func Source(t testing.TB, name string) string {
 // extraLink flags are appended to LinkFlags.
 func Build(t testing.TB, sources map[string]string, extraLink ...string) []byte {
 	t.Helper()
+	return BuildWithFlags(t, CompileFlags, sources, extraLink...)
+}
+
+// BuildWithFlags is Build with the given clang flags instead of
+// CompileFlags (for example another target triple).
+func BuildWithFlags(t testing.TB, compileFlags []string, sources map[string]string, extraLink ...string) []byte {
+	t.Helper()
 	clang, lld := Tools(t)
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -80,7 +87,7 @@ func Build(t testing.TB, sources map[string]string, extraLink ...string) []byte 
 	for name, text := range sources {
 		write(name, text)
 		obj := filepath.Join(dir, strings.TrimSuffix(name, ".c")+".o")
-		args := append(append([]string{}, CompileFlags...), "-I", dir, "-o", obj, filepath.Join(dir, name))
+		args := append(append([]string{}, compileFlags...), "-I", dir, "-o", obj, filepath.Join(dir, name))
 		if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
 			t.Fatalf("compiling %s: %v\n%s", name, err, out)
 		}

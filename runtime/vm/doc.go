@@ -52,6 +52,14 @@
 // "0iIri_v" the arguments are %i0, %I0, %r0 and %i1. Registers start at
 // zero (refs null) on every call.
 //
+// # Ref types
+//
+// Ref registers hold typed references (Ref) to Go objects. Types are
+// registered by name with RegisterRefType ("hal.buffer", ...). The VM
+// itself defines "vm.buffer" (*Buffer: byte buffers; rodata segments are
+// read-only Buffers aliasing the module bytes, made by const.ref.rodata) and
+// "vm.list" (*List: growable lists of Values).
+//
 // # Embedding
 //
 //	m, err := vm.LoadBytecodeModule(vmfbBytes)     // verifies everything

@@ -380,6 +380,49 @@ func (ex *executor) loop(results []Value) error {
 				binary.LittleEndian.PutUint64(b, math.Float64bits(f64[v]))
 			}
 			pc += 7
+		case OpListAlloc:
+			n := i32[r16(code, pc+3)]
+			if n < 0 || n > maxListSize {
+				return ex.trapErr(status.Errorf(status.OutOfRange, "list.alloc capacity %d outside [0, %d]", n, maxListSize), pc)
+			}
+			refs[r16(code, pc+1)] = NewList(int(n)).Ref()
+			pc += 5
+		case OpListSize:
+			l, err := listOf(refs[r16(code, pc+3)])
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			i32[r16(code, pc+1)] = int32(l.Len())
+			pc += 5
+		case OpListResize:
+			l, err := listOf(refs[r16(code, pc+1)])
+			if err == nil {
+				err = l.Resize(int(i32[r16(code, pc+3)]))
+			}
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			pc += 5
+		case OpListGetI32, OpListGetI64, OpListGetF32, OpListGetF64, OpListGetRef:
+			op := Opcode(code[pc])
+			k := KindI32 + ValueKind(op-OpListGetI32)
+			v, err := listGet(refs[r16(code, pc+3)], i32[r16(code, pc+5)], k)
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			ex.writeReg(fr, k, r16(code, pc+1), v)
+			pc += 7
+		case OpListSetI32, OpListSetI64, OpListSetF32, OpListSetF64, OpListSetRef:
+			op := Opcode(code[pc])
+			k := KindI32 + ValueKind(op-OpListSetI32)
+			l, err := listOf(refs[r16(code, pc+1)])
+			if err == nil {
+				err = l.Set(int(i32[r16(code, pc+3)]), ex.readReg(fr, k, r16(code, pc+5)))
+			}
+			if err != nil {
+				return ex.trapErr(err, pc)
+			}
+			pc += 7
 		case OpBr:
 			pc = int(binary.LittleEndian.Uint32(code[pc+1:]))
 		case OpCondBr:

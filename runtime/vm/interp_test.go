@@ -739,3 +739,88 @@ func TestBufferOpcodes(t *testing.T) {
 		}
 	}
 }
+
+func TestListOpcodes(t *testing.T) {
+	b := NewModuleBuilder("lists")
+	// make(i, I, f, F, r) -> list of the five values plus an unset sixth.
+	mk := b.Function("make", "0iIfFr_r")
+	l, cap0, size := mk.NewRefReg(), mk.NewI32(), mk.NewI32()
+	idx := []Reg{mk.NewI32(), mk.NewI32(), mk.NewI32(), mk.NewI32(), mk.NewI32()}
+	mk.ConstI32(cap0, 2)
+	mk.ConstI32(size, 6)
+	mk.Emit(OpListAlloc, l, cap0)
+	mk.Emit(OpListResize, l, size)
+	for i, r := range idx {
+		mk.ConstI32(r, int32(i))
+	}
+	mk.Emit(OpListSetI32, l, idx[0], mk.Arg(0))
+	mk.Emit(OpListSetI64, l, idx[1], mk.Arg(1))
+	mk.Emit(OpListSetF32, l, idx[2], mk.Arg(2))
+	mk.Emit(OpListSetF64, l, idx[3], mk.Arg(3))
+	mk.Emit(OpListSetRef, l, idx[4], mk.Arg(4))
+	mk.Return(l)
+	b.Export("make", mk)
+	// read(list) -> (size, i, I, f, F, r, unset element as i32)
+	rd := b.Function("read", "0r_iiIfFri")
+	n, i0, i5 := rd.NewI32(), rd.NewI32(), rd.NewI32()
+	gi, gI, gf, gF, gr, g5 := rd.NewI32(), rd.NewI64(), rd.NewF32(), rd.NewF64(), rd.NewRefReg(), rd.NewI32()
+	ix := []Reg{rd.NewI32(), rd.NewI32(), rd.NewI32(), rd.NewI32()}
+	rd.Emit(OpListSize, n, rd.Arg(0))
+	rd.ConstI32(i0, 0)
+	rd.ConstI32(i5, 5)
+	for i, r := range ix {
+		rd.ConstI32(r, int32(i+1))
+	}
+	rd.Emit(OpListGetI32, gi, rd.Arg(0), i0)
+	rd.Emit(OpListGetI64, gI, rd.Arg(0), ix[0])
+	rd.Emit(OpListGetF32, gf, rd.Arg(0), ix[1])
+	rd.Emit(OpListGetF64, gF, rd.Arg(0), ix[2])
+	rd.Emit(OpListGetRef, gr, rd.Arg(0), ix[3])
+	rd.Emit(OpListGetI32, g5, rd.Arg(0), i5)
+	rd.Return(n, gi, gI, gf, gF, gr, g5)
+	b.Export("read", rd)
+	// get_i32(list, index) -> value
+	gt := b.Function("get_i32", "0ri_i")
+	v := gt.NewI32()
+	gt.Emit(OpListGetI32, v, gt.Arg(0), gt.Arg(1))
+	gt.Return(v)
+	b.Export("get_i32", gt)
+
+	ctx, err := NewInstance().NewContext(buildModule(t, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := NewBuffer(nil, true)
+	list := invoke(t, ctx, "make", I32(1), I64(2), F32(3), F64(4), RefValue(obj.Ref()))[0]
+	got := invoke(t, ctx, "read", list)
+	want := []Value{I32(6), I32(1), I64(2), F32(3), F64(4), RefValue(obj.Ref()), I32(0)}
+	for i := range want {
+		if !sameValue(got[i], want[i]) {
+			t.Errorf("read result %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+	// Host-built lists work too.
+	host := NewList(0)
+	host.Append(I32(77))
+	if got := invoke(t, ctx, "get_i32", RefValue(host.Ref()), I32(0)); got[0].I32() != 77 {
+		t.Errorf("get_i32 = %v", got)
+	}
+	fn := mustLookup(t, ctx, "get_i32")
+	for _, tt := range []struct {
+		args []Value
+		code status.Code
+		text string
+	}{
+		{[]Value{list, I32(6)}, status.OutOfRange, "list index 6 outside list of 6 elements"},
+		{[]Value{list, I32(1)}, status.InvalidArgument, "list element 1 is i64, read as i32"},
+		{[]Value{RefValue(obj.Ref()), I32(0)}, status.InvalidArgument, "expected a vm.list, got ref<vm.buffer>"},
+	} {
+		_, err := ctx.Invoke(fn, tt.args)
+		if status.CodeOf(err) != tt.code || err == nil || !strings.Contains(err.Error(), tt.text) {
+			t.Errorf("get_i32(%v): got %v, want %v containing %q", tt.args, err, tt.code, tt.text)
+		}
+	}
+	if err := host.Resize(-1); status.CodeOf(err) != status.OutOfRange {
+		t.Errorf("Resize(-1): %v", err)
+	}
+}

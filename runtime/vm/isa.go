@@ -359,6 +359,23 @@ const (
 	rRef = oRegRef
 )
 
+// Lists.
+const (
+	OpListAlloc Opcode = iota + 0xE8
+	OpListSize
+	OpListResize
+	OpListGetI32
+	OpListGetI64
+	OpListGetF32
+	OpListGetF64
+	OpListGetRef
+	OpListSetI32
+	OpListSetI64
+	OpListSetF32
+	OpListSetF64
+	OpListSetRef
+)
+
 // opTable is indexed by Opcode; entries with an empty name are invalid.
 var opTable = [256]opInfo{
 	OpConstI32:       op("const.i32", 1, "dst = imm", rI32, oImmI32),
@@ -548,6 +565,20 @@ var opTable = [256]opInfo{
 	OpBufferStoreI64: op("buffer.store.i64", 0, "store value, little-endian", rRef, rI64, rI64),
 	OpBufferStoreF32: op("buffer.store.f32", 0, "store value, little-endian", rRef, rI64, rF32),
 	OpBufferStoreF64: op("buffer.store.f64", 0, "store value, little-endian", rRef, rI64, rF64),
+
+	OpListAlloc:  op("list.alloc", 1, "dst = new empty vm.list with room for capacity elements", rRef, rI32),
+	OpListSize:   op("list.size", 1, "dst = number of elements of the list", rI32, rRef),
+	OpListResize: op("list.resize", 0, "set the list's size, adding unset elements (read as 0 or null); size outside [0, 2^24] fails", rRef, rI32),
+	OpListGetI32: op("list.get.i32", 1, "dst = element index; out of range or an element of another type fails", rI32, rRef, rI32),
+	OpListGetI64: op("list.get.i64", 1, "dst = element index", rI64, rRef, rI32),
+	OpListGetF32: op("list.get.f32", 1, "dst = element index", rF32, rRef, rI32),
+	OpListGetF64: op("list.get.f64", 1, "dst = element index", rF64, rRef, rI32),
+	OpListGetRef: op("list.get.ref", 1, "dst = element index", rRef, rRef, rI32),
+	OpListSetI32: op("list.set.i32", 0, "element index = value; out of range fails", rRef, rI32, rI32),
+	OpListSetI64: op("list.set.i64", 0, "element index = value", rRef, rI32, rI64),
+	OpListSetF32: op("list.set.f32", 0, "element index = value", rRef, rI32, rF32),
+	OpListSetF64: op("list.set.f64", 0, "element index = value", rRef, rI32, rF64),
+	OpListSetRef: op("list.set.ref", 0, "element index = value", rRef, rI32, rRef),
 
 	OpBr:                 term("br", "continue at target", oTarget),
 	OpCondBr:             term("cond_br", "continue at the first target if cond != 0, else at the second", rI32, oTarget, oTarget),

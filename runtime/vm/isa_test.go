@@ -243,6 +243,9 @@ var coveredBySpecialTests = map[Opcode]bool{
 	OpBufferLoadI32: true, OpBufferLoadI64: true, OpBufferLoadF32: true, OpBufferLoadF64: true,
 	OpBufferStoreI8: true, OpBufferStoreI16: true, OpBufferStoreI32: true, OpBufferStoreI64: true,
 	OpBufferStoreF32: true, OpBufferStoreF64: true,
+	OpListAlloc: true, OpListSize: true, OpListResize: true,
+	OpListGetI32: true, OpListGetI64: true, OpListGetF32: true, OpListGetF64: true, OpListGetRef: true,
+	OpListSetI32: true, OpListSetI64: true, OpListSetF32: true, OpListSetF64: true, OpListSetRef: true,
 	OpBr: true, OpCondBr: true, OpCall: true, OpCallImport: true, OpCallImportVariadic: true,
 	OpReturn: true, OpFail: true,
 }

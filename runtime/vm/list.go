@@ -1,0 +1,94 @@
+package vm
+
+import "github.com/goiree/goiree/runtime/vm/status"
+
+// ListType is the ref type "vm.list" of *List.
+var ListType = RegisterRefType("vm.list")
+
+// maxListSize bounds list sizes set from bytecode.
+const maxListSize = 1 << 24
+
+// List is a growable list of Values ("vm.list"), e.g. for passing a
+// variable number of results between bytecode and native code. Elements
+// never set are zero Values, read as 0 or null.
+type List struct {
+	values []Value
+}
+
+// NewList returns an empty list with room for capacity elements.
+func NewList(capacity int) *List {
+	if capacity < 0 {
+		capacity = 0
+	}
+	return &List{values: make([]Value, 0, capacity)}
+}
+
+// Len returns the number of elements.
+func (l *List) Len() int { return len(l.values) }
+
+// Get returns element i, or an OUT_OF_RANGE error.
+func (l *List) Get(i int) (Value, error) {
+	if i < 0 || i >= len(l.values) {
+		return Value{}, status.Errorf(status.OutOfRange, "list index %d outside list of %d elements", i, len(l.values))
+	}
+	return l.values[i], nil
+}
+
+// Set stores v at index i, or returns an OUT_OF_RANGE error.
+func (l *List) Set(i int, v Value) error {
+	if i < 0 || i >= len(l.values) {
+		return status.Errorf(status.OutOfRange, "list index %d outside list of %d elements", i, len(l.values))
+	}
+	l.values[i] = v
+	return nil
+}
+
+// Append adds v at the end.
+func (l *List) Append(v Value) { l.values = append(l.values, v) }
+
+// Resize sets the length to n, dropping elements past n or adding zero
+// Values. n outside [0, 1<<24] is an OUT_OF_RANGE error.
+func (l *List) Resize(n int) error {
+	if n < 0 || n > maxListSize {
+		return status.Errorf(status.OutOfRange, "list size %d outside [0, %d]", n, maxListSize)
+	}
+	if n <= len(l.values) {
+		clear(l.values[n:])
+		l.values = l.values[:n]
+		return nil
+	}
+	l.values = append(l.values, make([]Value, n-len(l.values))...)
+	return nil
+}
+
+// Ref returns a "vm.list" ref to l.
+func (l *List) Ref() Ref { return NewRef(ListType, l) }
+
+// listOf returns the list held by r or an INVALID_ARGUMENT error.
+func listOf(r Ref) (*List, error) {
+	l, ok := r.obj.(*List)
+	if !ok || r.typ != ListType {
+		return nil, status.Errorf(status.InvalidArgument, "expected a vm.list, got %s", r)
+	}
+	return l, nil
+}
+
+// listGet reads element i of r as kind k; an element of another kind is an
+// INVALID_ARGUMENT error, an unset element reads as zero.
+func listGet(r Ref, i int32, k ValueKind) (Value, error) {
+	l, err := listOf(r)
+	if err != nil {
+		return Value{}, err
+	}
+	v, err := l.Get(int(i))
+	if err != nil {
+		return Value{}, err
+	}
+	if v.kind != k {
+		if v.kind != KindNone {
+			return Value{}, status.Errorf(status.InvalidArgument, "list element %d is %s, read as %s", i, v.kind, k)
+		}
+		v.kind = k
+	}
+	return v, nil
+}

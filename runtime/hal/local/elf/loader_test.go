@@ -10,9 +10,21 @@ import (
 )
 
 func TestLoadRelocations(t *testing.T) {
-	for _, hash := range []string{"sysv", "gnu", "both"} {
-		t.Run(hash, func(t *testing.T) {
-			so := kerneltest.RelocsLibrary(t, "--hash-style="+hash)
+	variants := []struct {
+		name string
+		link []string
+	}{
+		{"sysv", []string{"--hash-style=sysv"}},
+		{"gnu", []string{"--hash-style=gnu"}},
+		{"both", []string{"--hash-style=both"}},
+		// The link line IREE's compiler uses (reference §8.1).
+		{"iree-link-line", []string{"--build-id=none", "--no-allow-shlib-undefined", "--allow-multiple-definition",
+			"--gc-sections", "--discard-all", "--icf=all", "--ignore-data-address-equality",
+			"--ignore-function-address-equality", "--hash-style=sysv", "--strip-debug"}},
+	}
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			so := kerneltest.RelocsLibrary(t, v.link...)
 			im, err := elf.Load(so)
 			if err != nil {
 				t.Fatalf("Load: %v", err)

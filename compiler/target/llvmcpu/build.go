@@ -268,3 +268,10 @@ func plural(n int) string {
 	}
 	return "s"
 }
+
+// Builder builds variants with fixed options; it satisfies the
+// executable-builder interface of package vmgen.
+type Builder struct{ Options Options }
+
+// Build implements vmgen.ExecutableBuilder.
+func (b Builder) Build(variant *ir.Operation) ([]byte, error) { return Build(variant, b.Options) }

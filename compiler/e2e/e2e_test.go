@@ -1,0 +1,357 @@
+package e2e_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/elementwise"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/objects"
+	"github.com/goiree/goiree/compiler/target/llvmcpu"
+	"github.com/goiree/goiree/compiler/vmgen"
+	rhal "github.com/goiree/goiree/runtime/hal"
+	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
+	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
+	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/vm"
+)
+
+// tools returns clang, skipping the test when clang or ld.lld is missing.
+func tools(t testing.TB) string {
+	t.Helper()
+	c, err := llvmcpu.Options{}.FindClang()
+	if err != nil {
+		t.Skipf("skipping: %v (clang-16 builds the sample kernels)", err)
+	}
+	if _, err := (llvmcpu.Options{}).FindLinker(); err != nil {
+		t.Skipf("skipping: %v (ld.lld-16 links CPU executables)", err)
+	}
+	return c
+}
+
+// buildKernels compiles the sample kernels into dir, under the object
+// names the programs reference.
+func buildKernels(t testing.TB, clang, dir string) {
+	t.Helper()
+	for src, obj := range map[string]string{"functions.c": "functions_x86_64.o", "functions_head.c": "functions_head_x86_64.o"} {
+		args := []string{"-target", "x86_64-unknown-unknown-eabi-elf", "-std=c17", "-ffreestanding", "-fPIC", "-O2",
+			"-fvisibility=hidden", "-fno-plt", "-fdata-sections", "-ffunction-sections", "-c",
+			"-o", filepath.Join(dir, obj), filepath.Join("testdata", src)}
+		if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
+			t.Fatalf("compiling %s: %v\n%s", src, err, out)
+		}
+	}
+}
+
+// compile runs the front end and the back end on a program: parse and
+// verify, resolve objects, form elementwise dispatches, emit bytecode.
+func compile(file string, searchPaths []string) ([]byte, error) {
+	src, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		return nil, err
+	}
+	return compileSource(file, src, searchPaths)
+}
+
+func compileSource(file string, src []byte, searchPaths []string) ([]byte, error) {
+	reg := dialect.NewRegistry()
+	m, err := dialect.Parse(file, src, reg)
+	if err != nil {
+		return nil, err
+	}
+	res := &objects.Resolver{SearchPaths: searchPaths}
+	var firstErr error
+	ir.Walk(m.Op, func(o *ir.Operation) bool {
+		if o.Name == "hal.executable.variant" && firstErr == nil {
+			firstErr = res.ResolvePaths(o)
+		}
+		return true
+	})
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if _, err := elementwise.Outline(m.Op, elementwise.Options{}); err != nil {
+		return nil, err
+	}
+	if err := dialect.Verify(reg, m.Op); err != nil {
+		return nil, fmt.Errorf("after dispatch formation: %w", err)
+	}
+	return vmgen.Emit(m.Op, vmgen.Options{Registry: reg, Executables: vmgen.Backends{
+		"llvm-cpu": llvmcpu.Builder{Options: llvmcpu.Options{Objects: res}},
+	}})
+}
+
+type device struct {
+	name string
+	make func() (rhal.Device, error)
+}
+
+var devices = []device{
+	{"local-sync", func() (rhal.Device, error) { return localsync.NewDevice() }},
+	{"local-task", func() (rhal.Device, error) { return localtask.NewDevice(localtask.Options{}) }},
+}
+
+// run loads a module, invokes fn with the --input style inputs and
+// returns what iree-run-module prints for the results.
+func run(t testing.TB, dev rhal.Device, module []byte, fn string, inputs ...string) string {
+	t.Helper()
+	out, err := tryRun(dev, module, fn, inputs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func tryRun(dev rhal.Device, module []byte, fn string, inputs ...string) (string, error) {
+	m, err := vm.LoadBytecodeModule(module)
+	if err != nil {
+		return "", fmt.Errorf("loading module: %w", err)
+	}
+	hm, err := halmodule.New(dev)
+	if err != nil {
+		return "", err
+	}
+	ctx, err := vm.NewInstance().NewContext(hm, m)
+	if err != nil {
+		return "", err
+	}
+	f, err := ctx.LookupFunction(fn)
+	if err != nil {
+		return "", err
+	}
+	in, err := functionio.ParseInputs(inputs)
+	if err != nil {
+		return "", err
+	}
+	args, err := functionio.Values(in, f.Signature(), dev.Allocator())
+	if err != nil {
+		return "", err
+	}
+	results, err := ctx.Invoke(f, args)
+	if err != nil {
+		return "", err
+	}
+	var b bytes.Buffer
+	if err := functionio.PrintResults(&b, results, 1024); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func repeat(s string, n int) string {
+	return strings.TrimSpace(strings.Repeat(s+" ", n))
+}
+
+// TestMixedInvocation runs the CPU sample in both spellings on local-sync
+// and local-task: 8 elements, 100 (a partial tile) and 1,000,000.
+func TestMixedInvocation(t *testing.T) {
+	clang := tools(t)
+	dir := t.TempDir()
+	buildKernels(t, clang, dir)
+	for _, file := range []string{"cpu_hal.mlir", "cpu_hal_head.mlir"} {
+		module, err := compile(file, []string{dir})
+		if err != nil {
+			t.Fatalf("compiling %s: %v", file, err)
+		}
+		for _, d := range devices {
+			t.Run(file+"/"+d.name, func(t *testing.T) {
+				dev, err := d.make()
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer dev.Close()
+				got := run(t, dev, module, "mixed_invocation", "8xf32=2", "8xf32=4")
+				want := "result[0]: hal.buffer_view\n8xf32=96 96 96 96 96 96 96 96\n"
+				if got != want {
+					t.Fatalf("8 elements:\n got %q\nwant %q", got, want)
+				}
+				got = run(t, dev, module, "mixed_invocation", "100xf32=2", "100xf32=4")
+				if want := "100xf32=" + repeat("96", 100) + "\n"; !strings.HasSuffix(got, want) {
+					t.Fatalf("100 elements: got %q", got)
+				}
+				got = run(t, dev, module, "mixed_invocation", "1000000xf32=2", "1000000xf32=4")
+				if want := "1000000xf32=" + repeat("96", 1024) + "...\n"; !strings.HasSuffix(got, want) {
+					t.Fatalf("1,000,000 elements: got %.200q...", got)
+				}
+				if strings.Contains(got, "96 0") || strings.Count(got, "96") != 1024 {
+					t.Fatalf("1,000,000 elements: unexpected values")
+				}
+			})
+		}
+	}
+}
+
+// TestLargeResultAllCorrect checks every element of a large result, not
+// just the printed prefix.
+func TestLargeResultAllCorrect(t *testing.T) {
+	clang := tools(t)
+	dir := t.TempDir()
+	buildKernels(t, clang, dir)
+	module, err := compile("cpu_hal_head.mlir", []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := localtask.NewDevice(localtask.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	m, err := vm.LoadBytecodeModule(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hm, _ := halmodule.New(dev)
+	ctx, err := vm.NewInstance().NewContext(hm, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := ctx.LookupFunction("mixed_invocation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1000003
+	in, _ := functionio.ParseInputs([]string{fmt.Sprintf("%dxf32=2", n), fmt.Sprintf("%dxf32=4", n)})
+	args, err := functionio.Values(in, f.Signature(), dev.Allocator())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := ctx.Invoke(f, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view, err := halmodule.BufferViewOf(res[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := functionio.ReadBufferView(view)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Shape; len(got) != 1 || got[0] != n {
+		t.Fatalf("shape %v", got)
+	}
+	raw := b.Data
+	for i := 0; i < n; i++ {
+		if raw[4*i] != 0 || raw[4*i+1] != 0 || raw[4*i+2] != 0xC0 || raw[4*i+3] != 0x42 {
+			t.Fatalf("element %d = % x, want 96 (00 00 c0 42)", i, raw[4*i:4*i+4])
+		}
+	}
+}
+
+// TestElementwiseOnly runs a program whose only dispatches are generated:
+// (a + b) * a - b.
+func TestElementwiseOnly(t *testing.T) {
+	tools(t)
+	module, err := compile("elementwise.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range devices {
+		t.Run(d.name, func(t *testing.T) {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Close()
+			got := run(t, dev, module, "chain", "4xf32=1 2 3 4", "4xf32=10 20 30 40")
+			// (1+10)*1-10 = 1, (2+20)*2-20 = 24, (3+30)*3-30 = 69, (4+40)*4-40 = 136
+			if want := "result[0]: hal.buffer_view\n4xf32=1 24 69 136\n"; got != want {
+				t.Fatalf("got %q want %q", got, want)
+			}
+			got = run(t, dev, module, "chain", "3000xf32=3", "3000xf32=2")
+			if want := "3000xf32=" + repeat("13", 1024) + "...\n"; !strings.HasSuffix(got, want) {
+				t.Fatalf("3000 elements: %.120q", got)
+			}
+		})
+	}
+}
+
+// TestDeterministic compiles the same program twice and compares bytes.
+func TestDeterministic(t *testing.T) {
+	clang := tools(t)
+	dir := t.TempDir()
+	buildKernels(t, clang, dir)
+	a, err := compile("cpu_hal.mlir", []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := compile("cpu_hal.mlir", []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Fatalf("two compiles differ (%d and %d bytes)", len(a), len(b))
+	}
+}
+
+// TestInputChecks checks the argument validation emitted into the
+// exported function.
+func TestInputChecks(t *testing.T) {
+	tools(t)
+	module, err := compile("elementwise.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := localsync.NewDevice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	for _, tc := range []struct {
+		inputs []string
+		want   string
+	}{
+		{[]string{"4xi32=1", "4xf32=1"}, "input 0"},
+		{[]string{"2x2xf32=1", "4xf32=1"}, "rank-1"},
+	} {
+		_, err := tryRun(dev, module, "chain", tc.inputs...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("inputs %v: error %v, want it to mention %q", tc.inputs, err, tc.want)
+		}
+	}
+}
+
+// TestCompileErrors checks the messages for a missing object, an object
+// that lacks a called symbol and a dispatch whose operands do not fit the
+// export's layout.
+func TestCompileErrors(t *testing.T) {
+	clang := tools(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "cpu_hal_head.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty := t.TempDir()
+	_, err = compileSource("cpu_hal_head.mlir", src, []string{empty})
+	if err == nil || !strings.Contains(err.Error(), "referenced object file not found on any path") ||
+		!strings.Contains(err.Error(), filepath.Join(empty, "functions_head_x86_64.o")) {
+		t.Errorf("missing object: %v", err)
+	}
+
+	partial := t.TempDir()
+	c := filepath.Join(partial, "partial.c")
+	if err := os.WriteFile(c, []byte("void simple_mul_workgroup(void) {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(clang, "-target", "x86_64-unknown-unknown-eabi-elf", "-fPIC", "-c", "-o",
+		filepath.Join(partial, "functions_head_x86_64.o"), c).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	_, err = compileSource("cpu_hal_head.mlir", src, []string{partial})
+	if err == nil || !strings.Contains(err.Error(), "simple_mul_inplace_workgroup") || !strings.Contains(err.Error(), "undefined symbol") {
+		t.Errorf("missing symbol: %v", err)
+	}
+
+	bad := strings.Replace(string(src), "@simple_mul[%n](%n_i32, %lhs, %rhs)", "@simple_mul[%n](%lhs, %rhs)", 1)
+	bad = strings.Replace(bad, "(i32, tensor<?xf32>{%n}, tensor<?xf32>{%n}) -> tensor<?xf32>{%n}", "(tensor<?xf32>{%n}, tensor<?xf32>{%n}) -> tensor<?xf32>{%n}", 1)
+	_, err = compileSource("bad.mlir", []byte(bad), []string{partial})
+	if err == nil || !strings.Contains(err.Error(), "declares 1 constants") {
+		t.Errorf("operand count mismatch: %v", err)
+	}
+}

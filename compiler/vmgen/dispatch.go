@@ -1,0 +1,337 @@
+package vmgen
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect/flow"
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/runtime/vm"
+)
+
+// candidate is one (variant, export) a dispatch may run.
+type candidate struct {
+	variant, export *ir.Operation
+}
+
+// candidates resolves a dispatch's entry points to HAL variants and
+// exports, in the order they are tried at run time.
+func (fe *fnEmitter) candidates(op *ir.Operation) ([]candidate, error) {
+	d := flow.Dispatch{Op: op}
+	var out []candidate
+	for _, ref := range d.EntryPoints() {
+		res, err := hal.ResolveEntryPoint(fe.e.opts.Registry, op, ref)
+		if err != nil {
+			return nil, err
+		}
+		if res.Executable.Name != "hal.executable" {
+			return nil, ir.OpErrorf(op, "entry point %s names a %s; materialize it into a hal.executable with one variant per target before host code generation", ir.AttrString(ref), res.Executable.Name)
+		}
+		for _, ex := range res.Exports {
+			v := ex.ParentOp()
+			if v == nil || v.Name != "hal.executable.variant" {
+				return nil, ir.OpErrorf(op, "export of %s is not inside a variant", ir.AttrString(ref))
+			}
+			out = append(out, candidate{variant: v, export: ex})
+		}
+	}
+	if len(out) == 0 {
+		return nil, ir.OpErrorf(op, "dispatch has no entry point")
+	}
+	return out, nil
+}
+
+// binding is where one resource goes.
+type binding struct {
+	set, ordinal int64
+}
+
+// resourceBindings returns the (set, binding) of every resource of a
+// dispatch for one export.
+func resourceBindings(op, export *ir.Operation, n int) ([]binding, error) {
+	explicit, has, err := hal.InterfaceBindings(op)
+	if err != nil {
+		return nil, err
+	}
+	if has {
+		if len(explicit) != n {
+			return nil, ir.OpErrorf(op, "has %d resources (tensor operands and untied results) but hal.interface.bindings lists %d", n, len(explicit))
+		}
+		out := make([]binding, n)
+		for i, b := range explicit {
+			out[i] = binding{b.Set, b.Binding}
+		}
+		return out, nil
+	}
+	l := hal.ExportLayout(export)
+	if l == nil {
+		out := make([]binding, n)
+		for i := range out {
+			out[i] = binding{0, int64(i)}
+		}
+		return out, nil
+	}
+	all := l.AllBindings()
+	if len(all) != n {
+		return nil, ir.OpErrorf(op, "has %d resources (tensor operands and untied results) but the layout of @%s declares %d bindings", n, export.SymName(), len(all))
+	}
+	out := make([]binding, n)
+	for i, sb := range all {
+		out[i] = binding{sb.Set, sb.Binding.Ordinal}
+	}
+	return out, nil
+}
+
+func (fe *fnEmitter) dispatch(op *ir.Operation) error {
+	d := flow.Dispatch{Op: op}
+	f := fe.f
+	cands, err := fe.candidates(op)
+	if err != nil {
+		return err
+	}
+	args := d.Arguments()
+	tied := ir.TiedOperands(op)
+
+	// Primitive operands become 32-bit constants, in order.
+	var consts []vm.Reg
+	for _, a := range args {
+		if _, ok := a.Type.(*ir.TensorType); ok {
+			continue
+		}
+		r, err := fe.scalar(op, a)
+		if err != nil {
+			return err
+		}
+		c, err := fe.toConstant(op, a, r)
+		if err != nil {
+			return err
+		}
+		consts = append(consts, c)
+	}
+	for _, c := range cands {
+		if l := hal.ExportLayout(c.export); l != nil && int(l.ConstantCount()) != len(consts) {
+			return ir.OpErrorf(op, "passes %d primitive operands (push constants) but the layout of @%s::@%s::@%s declares %d constants",
+				len(consts), c.variant.ParentOp().SymName(), c.variant.SymName(), c.export.SymName(), l.ConstantCount())
+		}
+	}
+
+	// Tensor operands are bound in order; a tied operand that is still
+	// needed after the dispatch (or belongs to the caller) is copied first
+	// so the dispatch can update it in place.
+	operandBuf := map[int]*bufState{}
+	var resources []*bufState
+	tiedTo := map[int]bool{}
+	for _, t := range tied {
+		if t >= 0 {
+			tiedTo[int(t)] = true
+		}
+	}
+	for i, a := range args {
+		if _, ok := a.Type.(*ir.TensorType); !ok {
+			continue
+		}
+		tv, err := fe.tensor(op, a)
+		if err != nil {
+			return err
+		}
+		buf := tv.buf
+		if tiedTo[i] && !(buf.owned && buf.refs == 1 && fe.lastUse[a] == fe.index) {
+			nb := fe.allocate(tv.bytes, tv.dims)
+			size := fe.byteSize(tv.bytes, tv.dims)
+			f.CallImport(fe.e.imp("hal.command_buffer.copy_buffer"), []vm.Reg{fe.cb, buf.reg, fe.i64(0), nb.reg, fe.i64(0), size}, nil)
+			fe.barrier()
+			buf = nb
+		}
+		operandBuf[i] = buf
+		resources = append(resources, buf)
+	}
+	// Results: tied ones alias their operand's buffer, the others get a
+	// buffer (a dead transient of the same size, or a new allocation).
+	resultDims := d.ResultDims()
+	k := 0
+	results := make([]*tensorVal, len(op.Results))
+	for i, r := range op.Results {
+		n := ir.DynamicDimCount(r.Type)
+		if k+n > len(resultDims) {
+			return ir.OpErrorf(op, "missing result dimensions")
+		}
+		dims, err := fe.resultDims(op, r.Type, resultDims[k:k+n])
+		if err != nil {
+			return err
+		}
+		k += n
+		tv, err := fe.newTensor(op, r, dims)
+		if err != nil {
+			return err
+		}
+		if i < len(tied) && tied[i] >= 0 {
+			tv.buf = operandBuf[int(tied[i])]
+		} else {
+			tv.buf = fe.allocate(tv.bytes, dims)
+			resources = append(resources, tv.buf)
+		}
+		results[i] = tv
+	}
+
+	workload := make([]vm.Reg, 0, len(d.Workload()))
+	for _, w := range d.Workload() {
+		r, err := fe.scalar(op, w)
+		if err != nil {
+			return err
+		}
+		workload = append(workload, r)
+	}
+
+	done := f.NewLabel()
+	var formats []string
+	for _, c := range cands {
+		x, err := fe.e.executable(c.variant)
+		if err != nil {
+			return err
+		}
+		formats = append(formats, x.format)
+		binds, err := resourceBindings(op, c.export, len(resources))
+		if err != nil {
+			return err
+		}
+		ok, exe := f.NewI32(), f.NewRefReg()
+		f.Call(x.getter, []vm.Reg{fe.dev}, []vm.Reg{ok, exe})
+		use, next := f.NewLabel(), f.NewLabel()
+		f.CondBr(ok, use, next)
+		f.Bind(use)
+		if err := fe.record(op, c, exe, consts, resources, binds, workload); err != nil {
+			return err
+		}
+		f.Br(done)
+		f.Bind(next)
+	}
+	ref := flow.Dispatch{Op: op}.EntryPoints()[0]
+	f.Fail(fe.i32(codeNotFound), fmt.Sprintf("no variant of %s can run on this device (the module has formats %s)", ir.AttrString(ref), strings.Join(formats, ", ")))
+	f.Bind(done)
+
+	for i, r := range op.Results {
+		results[i].buf.refs++
+		fe.tensors[r] = results[i]
+	}
+	return nil
+}
+
+// toConstant converts a primitive dispatch operand to its i32 push
+// constant: index values are truncated to 32 bits, f32 is bit-cast.
+func (fe *fnEmitter) toConstant(op *ir.Operation, v *ir.Value, r vm.Reg) (vm.Reg, error) {
+	f := fe.f
+	switch r.Kind() {
+	case vm.KindI32:
+		return r, nil
+	case vm.KindI64:
+		if _, ok := v.Type.(ir.IndexType); !ok {
+			return vm.Reg{}, ir.OpErrorf(op, "operand '%%%s' of type '%s' cannot be passed as a 32-bit push constant; pass an i32 (e.g. arith.trunci)", v.Name, ir.TypeString(v.Type))
+		}
+		t := f.NewI32()
+		f.Emit(vm.OpTruncI64I32, t, r)
+		return t, nil
+	case vm.KindF32:
+		t := f.NewI32()
+		f.Emit(vm.OpBitcastF32I32, t, r)
+		return t, nil
+	}
+	return vm.Reg{}, ir.OpErrorf(op, "operand '%%%s' of type '%s' cannot be passed as a 32-bit push constant", v.Name, ir.TypeString(v.Type))
+}
+
+// record emits constants, bindings, the workgroup count and the dispatch
+// of one candidate export.
+func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []vm.Reg, resources []*bufState, binds []binding, workload []vm.Reg) error {
+	f := fe.f
+	if len(consts) > 0 {
+		f.CallImportVariadic(fe.e.imp("hal.command_buffer.push_constants"), []int{len(consts)}, append([]vm.Reg{fe.cb, fe.i32(0)}, consts...), nil)
+	}
+	sets := map[int64][]int{}
+	var setOrder []int64
+	for i, b := range binds {
+		if _, ok := sets[b.set]; !ok {
+			setOrder = append(setOrder, b.set)
+		}
+		sets[b.set] = append(sets[b.set], i)
+	}
+	sort.Slice(setOrder, func(i, j int) bool { return setOrder[i] < setOrder[j] })
+	for _, s := range setOrder {
+		args := []vm.Reg{fe.cb, fe.i32(int32(s))}
+		for _, i := range sets[s] {
+			args = append(args, fe.i32(int32(binds[i].ordinal)), resources[i].reg, fe.i64(0), fe.i64(-1))
+		}
+		f.CallImportVariadic(fe.e.imp("hal.command_buffer.push_descriptor_set"), []int{len(sets[s])}, args, nil)
+	}
+	counts, err := fe.workgroupCount(op, c.export, workload)
+	if err != nil {
+		return err
+	}
+	ordinal := int64(0)
+	if n, ok := c.export.IntAttr("ordinal"); ok {
+		ordinal = n
+	}
+	args := []vm.Reg{fe.cb, exe, fe.i32(int32(ordinal))}
+	for _, r := range counts {
+		t := f.NewI32()
+		f.Emit(vm.OpTruncI64I32, t, r)
+		args = append(args, t)
+	}
+	f.CallImport(fe.e.imp("hal.command_buffer.dispatch"), args, nil)
+	fe.barrier()
+	return nil
+}
+
+// workgroupCount evaluates the export's count region on the workload.
+func (fe *fnEmitter) workgroupCount(op, export *ir.Operation, workload []vm.Reg) ([]vm.Reg, error) {
+	if len(export.Regions) == 0 || len(export.Regions[0].Blocks) == 0 {
+		return nil, ir.OpErrorf(op, "export @%s has no workgroup count region", export.SymName())
+	}
+	if len(export.Regions[0].Blocks) != 1 {
+		return nil, ir.OpErrorf(export, "workgroup count regions must have one block")
+	}
+	blk := export.Regions[0].Blocks[0]
+	wi := 0
+	for _, a := range blk.Args {
+		if dt, ok := a.Type.(*ir.DialectType); ok && dt.Name == "hal.device" {
+			fe.scalars[a] = fe.dev
+			continue
+		}
+		if wi >= len(workload) {
+			return nil, ir.OpErrorf(op, "export @%s's count region takes %d workload values but the dispatch passes %d", export.SymName(), len(blk.Args)-1, len(workload))
+		}
+		fe.scalars[a] = workload[wi]
+		delete(fe.consts, a)
+		wi++
+	}
+	if wi != len(workload) {
+		return nil, ir.OpErrorf(op, "export @%s's count region takes %d workload values but the dispatch passes %d", export.SymName(), wi, len(workload))
+	}
+	for _, o := range blk.Ops {
+		if o.Name == "hal.return" || o.Name == "stream.return" {
+			if len(o.Operands) != 3 {
+				return nil, ir.OpErrorf(o, "workgroup count region must return 3 values")
+			}
+			var out []vm.Reg
+			for _, v := range o.Operands {
+				r, err := fe.scalar(o, v)
+				if err != nil {
+					return nil, err
+				}
+				if r.Kind() != vm.KindI64 {
+					return nil, ir.OpErrorf(o, "workgroup counts must be index values")
+				}
+				out = append(out, r)
+			}
+			return out, nil
+		}
+		handled, err := fe.scalarOp(o)
+		if err != nil {
+			return nil, err
+		}
+		if !handled {
+			return nil, ir.OpErrorf(o, "'%s' is not supported in a workgroup count region", o.Name)
+		}
+	}
+	return nil, ir.OpErrorf(export, "workgroup count region has no terminator")
+}

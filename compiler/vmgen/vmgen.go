@@ -1,0 +1,403 @@
+// Package vmgen lowers a host program to VM bytecode: every public
+// func.func over tensors and scalars becomes an exported VM function with
+// IREE's calling convention (tensors are hal.buffer_view refs, so
+// `(tensor, tensor) -> tensor` is "0rr_r"), and its body becomes calls to
+// the `hal` native module (runtime/modules/hal/IMPORTS.md):
+//
+//   - arguments are checked with hal.buffer_view.assert and their dynamic
+//     dims read with hal.buffer_view.dim;
+//   - index and integer scalar math (arith, affine.apply, tensor.dim) runs
+//     in VM registers (index is i64);
+//   - each flow.dispatch records push constants (primitive operands, index
+//     truncated to i32, in order), a descriptor set (tensor operands, then
+//     untied results, in binding order; a tied result reuses its operand's
+//     buffer in place, copying first when the operand is still needed) and a
+//     dispatch whose workgroup count is the export's count region evaluated
+//     in host code, followed by a barrier;
+//   - results are allocated from the device allocator; buffers of dead
+//     transients are reused for later results of the same size;
+//   - the command buffer is submitted and waited on before returning.
+//
+// A dispatch naming @exe::@export picks the variant at run time: the first
+// variant whose format the device reports through hal.device.query.i64
+// ("hal.executable.format" :: format). Each variant's binary is a rodata
+// segment, created once per context into a ref global.
+//
+// The output is deterministic: the same module and options give the same
+// bytes.
+package vmgen
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/dialect/function"
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/runtime/vm"
+)
+
+// ExecutableBuilder serializes an executable variant into the binary of
+// its target's format.
+type ExecutableBuilder interface {
+	Build(variant *ir.Operation) ([]byte, error)
+}
+
+// Backends dispatches Build by the variant's target backend name
+// ("llvm-cpu", "cuda", ...).
+type Backends map[string]ExecutableBuilder
+
+// Build implements ExecutableBuilder.
+func (b Backends) Build(variant *ir.Operation) ([]byte, error) {
+	t := hal.VariantTarget(variant)
+	if t == nil {
+		return nil, ir.OpErrorf(variant, "variant has no target")
+	}
+	eb, ok := b[t.Backend]
+	if !ok {
+		var names []string
+		for n := range b {
+			names = append(names, n)
+		}
+		sortStrings(names)
+		return nil, ir.OpErrorf(variant, "no code generator for target backend %q (available: %s)", t.Backend, strings.Join(names, ", "))
+	}
+	return eb.Build(variant)
+}
+
+// Options configure Emit.
+type Options struct {
+	// Registry resolves symbols; nil means dialect.NewRegistry().
+	Registry *ir.Registry
+	// Executables builds the binaries of the variants dispatched to.
+	Executables ExecutableBuilder
+	// ModuleName overrides the VM module name (default: the module's
+	// sym_name, or "module").
+	ModuleName string
+}
+
+// Emit lowers module (a builtin.module whose functions have been through
+// elementwise dispatch formation) to a VM bytecode module.
+func Emit(module *ir.Operation, opts Options) ([]byte, error) {
+	b, err := Assemble(module, opts)
+	if err != nil {
+		return nil, err
+	}
+	out, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("assembling the VM module: %w", err)
+	}
+	return out, nil
+}
+
+// Assemble lowers module into a vm.ModuleBuilder without serializing it.
+func Assemble(module *ir.Operation, opts Options) (*vm.ModuleBuilder, error) {
+	if module == nil || module.Body() == nil {
+		return nil, fmt.Errorf("vmgen: no module")
+	}
+	if opts.Registry == nil {
+		opts.Registry = dialect.NewRegistry()
+	}
+	name := opts.ModuleName
+	if name == "" {
+		name = module.SymName()
+	}
+	if name == "" {
+		name = "module"
+	}
+	e := &emitter{
+		opts:    opts,
+		module:  module,
+		b:       vm.NewModuleBuilder(name),
+		imports: map[string]vm.ImportRef{},
+		strs:    map[string]vm.RodataRef{},
+		exes:    map[*ir.Operation]*exeInfo{},
+	}
+	for _, op := range module.Body().Ops {
+		if op.Name != "func.func" || op.Body() == nil {
+			continue
+		}
+		if v, ok := op.Attr("sym_visibility").(ir.StringAttr); ok && v.Value != "public" {
+			continue
+		}
+		if err := e.function(op); err != nil {
+			return nil, err
+		}
+	}
+	if len(e.exported) == 0 {
+		return nil, ir.OpErrorf(module, "module has no public function to export")
+	}
+	return e.b, nil
+}
+
+type emitter struct {
+	opts     Options
+	module   *ir.Operation
+	b        *vm.ModuleBuilder
+	imports  map[string]vm.ImportRef
+	strs     map[string]vm.RodataRef
+	exes     map[*ir.Operation]*exeInfo
+	exeOrder []*exeInfo
+	exported []string
+}
+
+// exeInfo is one variant embedded in the module.
+type exeInfo struct {
+	variant *ir.Operation
+	format  string
+	global  vm.Global
+	getter  *vm.FunctionBuilder
+}
+
+// importSig lists the hal imports used, with their calling conventions.
+var importSig = map[string]string{
+	"hal.devices.get":                        "0i_r",
+	"hal.device.allocator":                   "0r_r",
+	"hal.device.query.i64":                   "0rrr_iI",
+	"hal.allocator.allocate":                 "0rIiiI_r",
+	"hal.buffer.length":                      "0r_I",
+	"hal.buffer_view.create":                 "0rIIiiCID_r",
+	"hal.buffer_view.assert":                 "0rriiCID_v",
+	"hal.buffer_view.buffer":                 "0r_r",
+	"hal.buffer_view.rank":                   "0r_i",
+	"hal.buffer_view.dim":                    "0ri_I",
+	"hal.executable.create":                  "0rIrrr_r",
+	"hal.command_buffer.create":              "0riiIi_r",
+	"hal.command_buffer.end":                 "0r_v",
+	"hal.command_buffer.execution_barrier":   "0riiI_v",
+	"hal.command_buffer.update_buffer":       "0rrIrII_v",
+	"hal.command_buffer.copy_buffer":         "0rrIrII_v",
+	"hal.command_buffer.push_constants":      "0riCiD_v",
+	"hal.command_buffer.push_descriptor_set": "0riCirIID_v",
+	"hal.command_buffer.dispatch":            "0rriiii_v",
+	"hal.ex.submit_and_wait":                 "0rr_v",
+}
+
+func (e *emitter) imp(name string) vm.ImportRef {
+	if r, ok := e.imports[name]; ok {
+		return r
+	}
+	// An unknown name gets an empty calling convention, which the builder
+	// reports as an error when the module is built.
+	r := e.b.Import(name, importSig[name])
+	e.imports[name] = r
+	return r
+}
+
+// str returns the rodata segment holding s (deduplicated).
+func (e *emitter) str(s string) vm.RodataRef {
+	if r, ok := e.strs[s]; ok {
+		return r
+	}
+	r := e.b.Rodata([]byte(s), "text/plain")
+	e.strs[s] = r
+	return r
+}
+
+// executable returns the embedded form of a variant, building it on first
+// use.
+func (e *emitter) executable(variant *ir.Operation) (*exeInfo, error) {
+	if x, ok := e.exes[variant]; ok {
+		return x, nil
+	}
+	t := hal.VariantTarget(variant)
+	if t == nil {
+		return nil, ir.OpErrorf(variant, "variant has no target")
+	}
+	if e.opts.Executables == nil {
+		return nil, ir.OpErrorf(variant, "no executable builder configured")
+	}
+	data, err := e.opts.Executables.Build(variant)
+	if err != nil {
+		return nil, err
+	}
+	x := &exeInfo{variant: variant, format: t.Format, global: e.b.AddGlobal(vm.KindRef)}
+	data2 := e.b.Rodata(data, mimeOf(t.Format))
+	name := "__exe_" + sanitize(variant.ParentOp().SymName()) + "_" + sanitize(variant.SymName())
+	// (device) -> (ok, executable): the cached executable, or a new one when
+	// the device runs the format, or ok = 0.
+	f := e.b.Function(name, "0r_ir")
+	dev := f.Arg(0)
+	cached := f.NewRefReg()
+	f.Emit(vm.OpGlobalLoadRef, cached, x.global)
+	nz := f.NewI32()
+	f.Emit(vm.OpCmpNzRef, nz, cached)
+	hit, miss := f.NewLabel(), f.NewLabel()
+	f.CondBr(nz, hit, miss)
+	f.Bind(hit)
+	one := f.NewI32()
+	f.ConstI32(one, 1)
+	f.Return(one, cached)
+	f.Bind(miss)
+	cat, key := f.NewRefReg(), f.NewRefReg()
+	f.Emit(vm.OpConstRefRodata, cat, e.str("hal.executable.format"))
+	f.Emit(vm.OpConstRefRodata, key, e.str(t.Format))
+	ok, val := f.NewI32(), f.NewI64()
+	f.CallImport(e.imp("hal.device.query.i64"), []vm.Reg{dev, cat, key}, []vm.Reg{ok, val})
+	supported := f.NewI32()
+	f.Emit(vm.OpCmpNzI64, supported, val)
+	both := f.NewI32()
+	f.Emit(vm.OpAndI32, both, ok, supported)
+	create, unsupported := f.NewLabel(), f.NewLabel()
+	f.CondBr(both, create, unsupported)
+	f.Bind(unsupported)
+	zero := f.NewI32()
+	f.ConstI32(zero, 0)
+	null := f.NewRefReg()
+	f.Emit(vm.OpConstRefZero, null)
+	f.Return(zero, null)
+	f.Bind(create)
+	aff := f.NewI64()
+	f.ConstI64(aff, -1)
+	bin, noConsts, exe := f.NewRefReg(), f.NewRefReg(), f.NewRefReg()
+	f.Emit(vm.OpConstRefRodata, bin, data2)
+	f.Emit(vm.OpConstRefZero, noConsts)
+	f.CallImport(e.imp("hal.executable.create"), []vm.Reg{dev, aff, key, bin, noConsts}, []vm.Reg{exe})
+	f.Emit(vm.OpGlobalStoreRef, x.global, exe)
+	one2 := f.NewI32()
+	f.ConstI32(one2, 1)
+	f.Return(one2, exe)
+	x.getter = f
+	e.exes[variant] = x
+	e.exeOrder = append(e.exeOrder, x)
+	return x, nil
+}
+
+func mimeOf(format string) string {
+	switch {
+	case strings.HasPrefix(format, "embedded-elf-"), strings.HasPrefix(format, "system-elf-"):
+		return "application/x-elf"
+	case strings.HasSuffix(format, "-fb"):
+		return "application/x-flatbuffers"
+	}
+	return "application/octet-stream"
+}
+
+func sanitize(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// kindOf maps a host scalar type to its VM register bank.
+func kindOf(t ir.Type) (vm.ValueKind, bool) {
+	switch t := t.(type) {
+	case ir.IndexType:
+		return vm.KindI64, true
+	case ir.IntegerType:
+		switch {
+		case t.Width <= 32:
+			return vm.KindI32, true
+		case t.Width == 64:
+			return vm.KindI64, true
+		}
+	case ir.FloatType:
+		switch t.Name {
+		case "f32":
+			return vm.KindF32, true
+		case "f64":
+			return vm.KindF64, true
+		}
+	}
+	return vm.KindNone, false
+}
+
+// ccChar is the calling-convention character of a function argument or
+// result type.
+func ccChar(t ir.Type) (byte, error) {
+	if _, ok := t.(*ir.TensorType); ok {
+		return 'r', nil
+	}
+	k, ok := kindOf(t)
+	if !ok {
+		return 0, fmt.Errorf("type '%s' cannot cross the VM function boundary", ir.TypeString(t))
+	}
+	switch k {
+	case vm.KindI32:
+		return 'i', nil
+	case vm.KindI64:
+		return 'I', nil
+	case vm.KindF32:
+		return 'f', nil
+	}
+	return 'F', nil
+}
+
+// callingConvention returns the VM calling convention of a func.func.
+func callingConvention(fn *ir.Operation) (string, error) {
+	ft := function.Type(fn)
+	if ft == nil {
+		return "", ir.OpErrorf(fn, "function has no type")
+	}
+	var b strings.Builder
+	b.WriteString("0")
+	for i, t := range ft.Inputs {
+		c, err := ccChar(t)
+		if err != nil {
+			return "", ir.OpErrorf(fn, "argument %d: %v", i, err)
+		}
+		b.WriteByte(c)
+	}
+	if len(ft.Inputs) == 0 {
+		b.WriteByte('v')
+	}
+	b.WriteByte('_')
+	for i, t := range ft.Results {
+		c, err := ccChar(t)
+		if err != nil {
+			return "", ir.OpErrorf(fn, "result %d: %v", i, err)
+		}
+		b.WriteByte(c)
+	}
+	if len(ft.Results) == 0 {
+		b.WriteByte('v')
+	}
+	return b.String(), nil
+}
+
+// elementTypeCode is IREE's hal element type for a tensor element.
+func elementTypeCode(t ir.Type) (int32, int64, error) {
+	switch t := t.(type) {
+	case ir.FloatType:
+		switch t.Name {
+		case "f16":
+			return 0x21000010, 2, nil
+		case "f32":
+			return 0x21000020, 4, nil
+		case "f64":
+			return 0x21000040, 8, nil
+		case "bf16":
+			return 0x22000010, 2, nil
+		}
+	case ir.IntegerType:
+		var num int32 = 0x10
+		switch t.Signedness {
+		case ir.Signed:
+			num = 0x11
+		case ir.Unsigned:
+			num = 0x12
+		}
+		switch t.Width {
+		case 1:
+			return 0x13000001, 1, nil
+		case 8, 16, 32, 64:
+			return num<<24 | int32(t.Width), int64(t.Width / 8), nil
+		}
+	}
+	return 0, 0, fmt.Errorf("tensor element type '%s' is not supported by the host ABI", ir.TypeString(t))
+}

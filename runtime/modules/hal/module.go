@@ -745,7 +745,8 @@ func (m *Module) commandBufferPushConstants(c *vm.NativeCall) error {
 	if err != nil {
 		return err
 	}
-	values := make([]uint32, 0, len(c.Args)-2)
+	var scratch [16]uint32
+	values := scratch[:0]
 	for _, a := range c.Args[2:] {
 		values = append(values, uint32(a.I32()))
 	}
@@ -763,7 +764,8 @@ func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
 	if rest%tuple != 0 {
 		return status.Errorf(status.InvalidArgument, "hal.%s: %d binding values do not form (ordinal, buffer, offset, length) tuples", fn, rest)
 	}
-	bindings := make([]hal.Binding, 0, rest/tuple)
+	var scratch [8]hal.Binding
+	bindings := scratch[:0]
 	for i := 2; i < len(c.Args); i += tuple {
 		buf, err := refArg[*hal.Buffer](c, i+1, BufferType, fn)
 		if err != nil {

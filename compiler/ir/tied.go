@@ -1,7 +1,5 @@
 package ir
 
-import "strconv"
-
 // TiedSignature is the `: (t{%d}, ...) -> (r{%d} | %arg{%d}, ...)` tail
 // shared by dispatch-like ops. Tied[i] is the index in Args of the operand
 // result i reuses, or -1.
@@ -284,5 +282,3 @@ func VerifyTied(op *Operation, args, argDims, resultDims []*Value) error {
 	}
 	return nil
 }
-
-func itoa(i int64) string { return strconv.FormatInt(i, 10) }

@@ -4,7 +4,6 @@
 package objects
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -172,10 +171,6 @@ func (r *Resolver) CheckExternalVariant(variant *ir.Operation) error {
 	if IsSPIRV(t) {
 		data, err := r.Load(objs[0])
 		if err != nil {
-			var nf *NotFoundError
-			if errors.As(err, &nf) {
-				return ir.OpErrorf(variant, "%v", err)
-			}
 			return ir.OpErrorf(variant, "%v", err)
 		}
 		if len(data)%4 != 0 {

@@ -3,6 +3,7 @@ package local_test
 import (
 	"encoding/binary"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -212,5 +213,35 @@ func TestProcessorFeatures(t *testing.T) {
 	// Every x86-64 CPU this runs on has SSE3 (x86-64-v2 and up).
 	if f := local.ProcessorFeatures(); f&1 == 0 {
 		t.Errorf("processor features %#x lack SSE3", f)
+	}
+}
+
+func TestLoadRejectsBadLibraries(t *testing.T) {
+	tests := []struct {
+		bad int
+		err string
+	}{
+		{1, "export 0 entry point 0x"},
+		{2, "built with sanitizer 1"},
+		{3, "library declares 1 imports; imports are not supported"},
+		{4, "export count 0 is not in [1, 65536]"},
+		{5, "executable expects 2 constant(s) but 0 were provided"},
+		{6, "executable does not support this version of the runtime (library version 0x474f0002"},
+		{7, "export 0 has unsupported flags 0x1"},
+	}
+	src := kerneltest.Source(t, "bad_library.c")
+	for _, tt := range tests {
+		t.Run(tt.err, func(t *testing.T) {
+			flags := append(append([]string{}, kerneltest.CompileFlags...), "-DBAD="+strconv.Itoa(tt.bad))
+			so := kerneltest.BuildWithFlags(t, flags, map[string]string{"bad_library.c": src})
+			exe, err := local.Load(hal.ExecutableParams{Format: local.FormatEmbeddedELFX86_64, Data: so})
+			if err == nil {
+				exe.Release()
+				t.Fatalf("Load succeeded, want %q", tt.err)
+			}
+			if !strings.Contains(err.Error(), tt.err) {
+				t.Fatalf("error = %v\nwant containing %q", err, tt.err)
+			}
+		})
 	}
 }

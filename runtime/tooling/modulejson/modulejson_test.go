@@ -5,9 +5,11 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/runtime/schemas/bytecode"
 	"github.com/goiree/goiree/runtime/schemas/fbverify"
 	"github.com/goiree/goiree/runtime/vm"
 )
@@ -58,6 +60,24 @@ func TestWriteGolden(t *testing.T) {
 	if parsed["name"] != "small" || parsed["version"] != float64(3) {
 		t.Errorf("name/version: %v %v", parsed["name"], parsed["version"])
 	}
+	// The golden file leaves the bytecode bytes out (they follow the VM's
+	// opcode numbering); check them against the FlatBuffer instead.
+	def := bytecode.GetRootAsBytecodeModuleDef(fb, 0)
+	var code struct {
+		Data     []int  `json:"bytecode_data"`
+	}
+	if err := json.Unmarshal([]byte(got), &code); err != nil {
+		t.Fatal(err)
+	}
+	if len(code.Data) != def.BytecodeDataLength() {
+		t.Fatalf("bytecode_data has %d bytes, want %d", len(code.Data), def.BytecodeDataLength())
+	}
+	for i, v := range code.Data {
+		if byte(v) != def.BytecodeData(i) {
+			t.Fatalf("bytecode_data[%d] = %d, want %d", i, v, def.BytecodeData(i))
+		}
+	}
+	got = regexp.MustCompile(`"bytecode_data": \[[0-9, ]*\]`).ReplaceAllString(got, `"bytecode_data": [...]`)
 	golden := filepath.Join("testdata", "small.json")
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -83,5 +103,53 @@ func TestWriteRejectsCorruptInput(t *testing.T) {
 		if err := Write(&b, bad); err == nil {
 			t.Errorf("corrupt FlatBuffer of %d bytes accepted", len(bad))
 		}
+	}
+}
+
+// FuzzWrite checks that no FlatBuffer makes Write panic: everything is
+// verified before it is read, and accepted input prints valid JSON.
+func FuzzWrite(f *testing.F) {
+	seeds, err := filepath.Glob(filepath.Join("testdata", "*.fb"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, p := range seeds {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, fb []byte) {
+		var b strings.Builder
+		if err := Write(&b, fb); err != nil {
+			return
+		}
+		if !json.Valid([]byte(b.String())) {
+			t.Fatalf("invalid JSON for accepted input:\n%s", b.String())
+		}
+	})
+}
+
+// TestSeedFlatBuffer keeps testdata/small.fb, FuzzWrite's seed, a module
+// Write accepts (go test -update rewrites it from the current builder).
+func TestSeedFlatBuffer(t *testing.T) {
+	path := filepath.Join("testdata", "small.fb")
+	if *update {
+		fb, _, err := fbverify.SizePrefixed(smallModule(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, fb, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update creates it)", err)
+	}
+	var b strings.Builder
+	if err := Write(&b, data); err != nil {
+		t.Errorf("%s: %v", path, err)
 	}
 }

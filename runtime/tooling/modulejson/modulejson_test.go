@@ -64,7 +64,7 @@ func TestWriteGolden(t *testing.T) {
 	// opcode numbering); check them against the FlatBuffer instead.
 	def := bytecode.GetRootAsBytecodeModuleDef(fb, 0)
 	var code struct {
-		Data     []int  `json:"bytecode_data"`
+		Data []int `json:"bytecode_data"`
 	}
 	if err := json.Unmarshal([]byte(got), &code); err != nil {
 		t.Fatal(err)

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/goiree/goiree/runtime/hal/local"
@@ -76,6 +78,13 @@ func Build(t testing.TB, sources map[string]string, extraLink ...string) []byte 
 func BuildWithFlags(t testing.TB, compileFlags []string, sources map[string]string, extraLink ...string) []byte {
 	t.Helper()
 	clang, lld := Tools(t)
+	key := buildKey(compileFlags, sources, extraLink)
+	cache.Lock()
+	so, ok := cache.built[key]
+	cache.Unlock()
+	if ok {
+		return append([]byte(nil), so...)
+	}
 	dir := t.TempDir()
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
@@ -93,17 +102,41 @@ func BuildWithFlags(t testing.TB, compileFlags []string, sources map[string]stri
 		}
 		objs = append(objs, obj)
 	}
-	so := filepath.Join(dir, "out.so")
-	args := append(append(append([]string{}, LinkFlags...), extraLink...), "-o", so)
+	out := filepath.Join(dir, "out.so")
+	args := append(append(append([]string{}, LinkFlags...), extraLink...), "-o", out)
 	args = append(args, objs...)
-	if out, err := exec.Command(lld, args...).CombinedOutput(); err != nil {
-		t.Fatalf("linking: %v\n%s", err, out)
+	if msg, err := exec.Command(lld, args...).CombinedOutput(); err != nil {
+		t.Fatalf("linking: %v\n%s", err, msg)
 	}
-	b, err := os.ReadFile(so)
+	b, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return b
+	cache.Lock()
+	cache.built[key] = b
+	cache.Unlock()
+	return append([]byte(nil), b...)
+}
+
+// cache keeps the objects built in this test process, so that tests that
+// need the same kernel build it once.
+var cache = struct {
+	sync.Mutex
+	built map[string][]byte
+}{built: map[string][]byte{}}
+
+func buildKey(flags []string, sources map[string]string, link []string) string {
+	names := make([]string, 0, len(sources))
+	for n := range sources {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString(strings.Join(flags, "\x00") + "\x01" + strings.Join(link, "\x00"))
+	for _, n := range names {
+		b.WriteString("\x01" + n + "\x02" + sources[n])
+	}
+	return b.String()
 }
 
 // BuildKernel builds one embedded kernel source into a shared object.

@@ -11,8 +11,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/elementwise"
-	"github.com/goiree/goiree/compiler/ir"
-	"github.com/goiree/goiree/compiler/objects"
+	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	"github.com/goiree/goiree/compiler/vmgen"
 	rhal "github.com/goiree/goiree/runtime/hal"
@@ -40,9 +39,14 @@ func tools(t testing.TB) string {
 // names the programs reference.
 func buildKernels(t testing.TB, clang, dir string) {
 	t.Helper()
-	for src, obj := range map[string]string{"functions.c": "functions_x86_64.o", "functions_head.c": "functions_head_x86_64.o"} {
-		args := []string{"-target", "x86_64-unknown-unknown-eabi-elf", "-std=c17", "-ffreestanding", "-fPIC", "-O2",
-			"-fvisibility=hidden", "-fno-plt", "-fdata-sections", "-ffunction-sections", "-c",
+	for _, k := range []struct{ src, obj, triple string }{
+		{"functions.c", "functions_x86_64.o", "x86_64-unknown-unknown-eabi-elf"},
+		{"functions.c", "functions_arm_64.o", "aarch64-unknown-unknown-eabi-elf"},
+		{"functions_head.c", "functions_head_x86_64.o", "x86_64-unknown-unknown-eabi-elf"},
+	} {
+		src, obj := k.src, k.obj
+		args := []string{"-target", k.triple, "-std=c17", "-ffreestanding", "-fPIC", "-O2",
+			"-fvisibility=hidden", "-fdata-sections", "-ffunction-sections", "-c",
 			"-o", filepath.Join(dir, obj), filepath.Join("testdata", src)}
 		if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
 			t.Fatalf("compiling %s: %v\n%s", src, err, out)
@@ -61,30 +65,18 @@ func compile(file string, searchPaths []string) ([]byte, error) {
 }
 
 func compileSource(file string, src []byte, searchPaths []string) ([]byte, error) {
-	reg := dialect.NewRegistry()
-	m, err := dialect.Parse(file, src, reg)
+	s, err := pipeline.Compile(file, src, pipeline.Options{ObjectSearchPaths: searchPaths}, "")
 	if err != nil {
 		return nil, err
 	}
-	res := &objects.Resolver{SearchPaths: searchPaths}
-	var firstErr error
-	ir.Walk(m.Op, func(o *ir.Operation) bool {
-		if o.Name == "hal.executable.variant" && firstErr == nil {
-			firstErr = res.ResolvePaths(o)
-		}
-		return true
-	})
-	if firstErr != nil {
-		return nil, firstErr
-	}
-	if _, err := elementwise.Outline(m.Op, elementwise.Options{}); err != nil {
+	if _, err := elementwise.Outline(s.Module.Op, elementwise.Options{Targets: s.Targets}); err != nil {
 		return nil, err
 	}
-	if err := dialect.Verify(reg, m.Op); err != nil {
+	if err := dialect.Verify(s.Registry, s.Module.Op); err != nil {
 		return nil, fmt.Errorf("after dispatch formation: %w", err)
 	}
-	return vmgen.Emit(m.Op, vmgen.Options{Registry: reg, Executables: vmgen.Backends{
-		"llvm-cpu": llvmcpu.Builder{Options: llvmcpu.Options{Objects: res}},
+	return vmgen.Emit(s.Module.Op, vmgen.Options{Registry: s.Registry, Executables: vmgen.Backends{
+		"llvm-cpu": llvmcpu.Builder{Options: llvmcpu.Options{Objects: s.Resolver}},
 	}})
 }
 
@@ -155,7 +147,7 @@ func TestMixedInvocation(t *testing.T) {
 	clang := tools(t)
 	dir := t.TempDir()
 	buildKernels(t, clang, dir)
-	for _, file := range []string{"cpu_hal.mlir", "cpu_hal_head.mlir"} {
+	for _, file := range []string{"cpu_hal.mlir", "cpu_hal_head.mlir", "cpu_stream.mlir"} {
 		module, err := compile(file, []string{dir})
 		if err != nil {
 			t.Fatalf("compiling %s: %v", file, err)
@@ -344,7 +336,7 @@ func TestCompileErrors(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	_, err = compileSource("cpu_hal_head.mlir", src, []string{partial})
-	if err == nil || !strings.Contains(err.Error(), "simple_mul_inplace_workgroup") || !strings.Contains(err.Error(), "undefined symbol") {
+	if err == nil || !strings.Contains(err.Error(), "simple_mul_inplace_workgroup") || !(strings.Contains(err.Error(), "undefined symbol") || strings.Contains(err.Error(), "does not define function")) {
 		t.Errorf("missing symbol: %v", err)
 	}
 

@@ -41,8 +41,10 @@ func TestABIMatchesRuntimeHeader(t *testing.T) {
 	if err := os.WriteFile(src, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := append(append([]string{}, CFlags...), "-I", dir, "-o", filepath.Join(dir, "check.o"), src)
-	if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
-		t.Fatalf("generated ABI prelude disagrees with the runtime header: %v\n%s", err, out)
+	for _, triple := range []string{Triples["embedded-elf-x86_64"], Triples["embedded-elf-arm_64"]} {
+		args := append(append([]string{"-target", triple}, CFlags...), "-I", dir, "-o", filepath.Join(dir, "check.o"), src)
+		if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: generated ABI prelude disagrees with the runtime header: %v\n%s", triple, err, out)
+		}
 	}
 }

@@ -48,9 +48,16 @@ type Options struct {
 	ExtraCFlags []string
 }
 
-// CFlags are the clang flags every generated library is compiled with.
+// Triples maps the supported executable formats to clang target triples.
+var Triples = map[string]string{
+	"embedded-elf-x86_64": "x86_64-unknown-unknown-eabi-elf",
+	"embedded-elf-arm_64": "aarch64-unknown-unknown-eabi-elf",
+}
+
+// CFlags are the clang flags every generated library is compiled with
+// (after "-target <triple>").
 var CFlags = []string{
-	"-target", "x86_64-unknown-unknown-eabi-elf", "-std=c17", "-ffreestanding", "-fPIC", "-O2",
+	"-std=c17", "-ffreestanding", "-fPIC", "-O2",
 	"-fvisibility=hidden", "-fno-stack-protector", "-fno-math-errno", "-fno-builtin",
 	"-ffunction-sections", "-fdata-sections", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables",
 	"-nostdlib", "-w", "-c",
@@ -94,7 +101,7 @@ func Format(t *hal.ExecutableTargetAttr) string { return t.Format }
 // Supports reports whether a variant is handled by this back end.
 func Supports(variant *ir.Operation) bool {
 	t := hal.VariantTarget(variant)
-	return t != nil && t.Backend == "llvm-cpu" && strings.HasPrefix(t.Format, "embedded-elf-")
+	return t != nil && t.Backend == "llvm-cpu" && Triples[t.Format] != ""
 }
 
 // Build generates, compiles and links the library of a llvm-cpu variant,
@@ -107,8 +114,9 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 	if t.Backend != "llvm-cpu" {
 		return nil, ir.OpErrorf(variant, "target backend %q is not llvm-cpu", t.Backend)
 	}
-	if t.Format != "embedded-elf-x86_64" {
-		return nil, ir.OpErrorf(variant, "executable format %q is not supported by llvm-cpu code generation (supported: embedded-elf-x86_64)", t.Format)
+	triple := Triples[t.Format]
+	if triple == "" {
+		return nil, ir.OpErrorf(variant, "executable format %q is not supported by llvm-cpu code generation (supported: embedded-elf-arm_64, embedded-elf-x86_64)", t.Format)
 	}
 	lib, err := GenerateC(variant)
 	if err != nil {
@@ -138,7 +146,7 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 		}
 	}
 	obj := filepath.Join(dir, base+".o")
-	args := append(append(append([]string{}, CFlags...), opts.ExtraCFlags...), "-o", obj, src)
+	args := append(append(append([]string{"-target", triple}, CFlags...), opts.ExtraCFlags...), "-o", obj, src)
 	if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("compiling the generated code of %s with %s: %v\n%s", lib.Name, clang, err, out)
 	}

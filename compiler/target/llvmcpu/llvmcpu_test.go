@@ -1,6 +1,8 @@
 package llvmcpu_test
 
 import (
+	"bytes"
+	"debug/elf"
 	"encoding/binary"
 	"math"
 	"os"
@@ -358,4 +360,42 @@ func TestErrors(t *testing.T) {
 		t.Fatalf("data object: %v", err)
 	}
 	newRunner(t, elf)
+}
+
+// TestBuildArm64 builds the HEAD shims for embedded-elf-arm_64 against an
+// aarch64 kernel object and checks the machine of the result.
+func TestBuildArm64(t *testing.T) {
+	clang, _ := tools(t)
+	dir := t.TempDir()
+	obj := filepath.Join(dir, "functions_head.o")
+	if out, err := exec.Command(clang, "-target", "aarch64-unknown-unknown-eabi-elf", "-ffreestanding", "-fPIC", "-O2", "-c",
+		"-o", obj, filepath.Join("testdata", "functions_head.c")).CombinedOutput(); err != nil {
+		t.Skipf("skipping: clang cannot target aarch64 here: %v\n%s", err, out)
+	}
+	_, variant := parseVariant(t, "shims_head.mlir")
+	variant.SetAttr("target", &hal.ExecutableTargetAttr{Backend: "llvm-cpu", Format: "embedded-elf-arm_64"})
+	so, err := llvmcpu.Build(variant, llvmcpu.Options{Objects: &objects.Resolver{SearchPaths: []string{dir}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := elf.NewFile(bytes.NewReader(so))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Machine != elf.EM_AARCH64 || f.Type != elf.ET_DYN {
+		t.Errorf("machine %v type %v, want EM_AARCH64 ET_DYN", f.Machine, f.Type)
+	}
+	syms, err := f.DynamicSymbols()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range syms {
+		if s.Section != elf.SHN_UNDEF {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) != 1 || names[0] != "iree_hal_executable_library_query" {
+		t.Errorf("exported symbols %v, want only the query function", names)
+	}
 }

@@ -129,3 +129,38 @@ func TestFormatDiagnostic(t *testing.T) {
 		t.Errorf("got %q want %q", got, want)
 	}
 }
+
+func TestCFGDominance(t *testing.T) {
+	diamond := func(use string) string {
+		return `"t.func"() ({
+  %c = "t.c"() : () -> i1
+  "t.cond_br"(%c)[^then, ^else] : (i1) -> ()
+^then:
+  %x = "t.def"() : () -> i32
+  "t.br"()[^merge] : () -> ()
+^else:
+  "t.br"()[^merge] : () -> ()
+^merge:
+  "t.use"(` + use + `) : (i1) -> ()
+}) : () -> ()
+`
+	}
+	reg := NewRegistry()
+	// %c from the entry block dominates every block.
+	m, err := Parse("t.mlir", []byte(diamond("%c")), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(m.Op, reg); err != nil {
+		t.Errorf("entry value in merge block: %v", err)
+	}
+	// %x from one branch does not dominate the merge block.
+	src := strings.Replace(diamond("%x"), "(i1) -> ()\n}", "(i32) -> ()\n}", 1)
+	m, err = Parse("t.mlir", []byte(src), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Verify(m.Op, reg); err == nil || err.Error() != "t.mlir:10:3: error: 't.use' op operand #0 ('%x') does not dominate this use" {
+		t.Errorf("branch value in merge block: %v", err)
+	}
+}

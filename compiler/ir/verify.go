@@ -4,7 +4,8 @@ import "fmt"
 
 // Verify checks the structural rules of op and everything nested in it:
 // operands are defined and dominate their uses (within a block, defined
-// before use; otherwise defined in an enclosing block), operand and
+// before use; across blocks of a region, defined in a dominating block;
+// or defined in an enclosing block before the enclosing op), operand and
 // block-argument types are set, symbol names are unique within a symbol
 // table, and each registered op's own verifier passes. It returns the first
 // error found.
@@ -51,19 +52,33 @@ func (v *verifier) verifyOp(op *Operation, visible map[*Value]bool) error {
 		if d != nil && d.IsolatedFromAbove {
 			inner = map[*Value]bool{}
 		}
-		// Block arguments of every block in the region are visible to the
-		// region's ops (dominance across blocks is not analysed).
-		regionVis := copyVis(inner)
+		dom := dominators(r)
+		defined := make(map[*Block][]*Value, len(r.Blocks))
 		for _, b := range r.Blocks {
 			for _, a := range b.Args {
 				if a.Type == nil {
 					return OpErrorf(op, "block argument '%%%s' has no type", a.Name)
 				}
-				regionVis[a] = true
 			}
+			vals := append([]*Value(nil), b.Args...)
+			for _, o := range b.Ops {
+				vals = append(vals, o.Results...)
+			}
+			defined[b] = vals
 		}
 		for _, b := range r.Blocks {
-			local := copyVis(regionVis)
+			// Values of the blocks dominating b are visible in it.
+			local := copyVis(inner)
+			for _, a := range r.Blocks {
+				if a != b && dom[b][a] {
+					for _, v := range defined[a] {
+						local[v] = true
+					}
+				}
+			}
+			for _, a := range b.Args {
+				local[a] = true
+			}
 			for _, o := range b.Ops {
 				if o.Block != b {
 					return OpErrorf(o, "has a stale parent block pointer")
@@ -112,4 +127,67 @@ func ExpectResults(op *Operation, n int) error {
 // TypeMismatch formats a type disagreement.
 func TypeMismatch(what string, got, want Type) string {
 	return fmt.Sprintf("%s type '%s' does not match expected type '%s'", what, TypeString(got), TypeString(want))
+}
+
+// dominators computes, for each block of r, the set of blocks dominating it
+// (including itself). Unreachable blocks are dominated by every block.
+func dominators(r *Region) map[*Block]map[*Block]bool {
+	dom := make(map[*Block]map[*Block]bool, len(r.Blocks))
+	if len(r.Blocks) == 0 {
+		return dom
+	}
+	inRegion := map[*Block]bool{}
+	for _, b := range r.Blocks {
+		inRegion[b] = true
+	}
+	preds := map[*Block][]*Block{}
+	for _, b := range r.Blocks {
+		if t := b.Terminator(); t != nil {
+			for _, s := range t.Successors {
+				if inRegion[s] {
+					preds[s] = append(preds[s], b)
+				}
+			}
+		}
+	}
+	all := func() map[*Block]bool {
+		m := make(map[*Block]bool, len(r.Blocks))
+		for _, b := range r.Blocks {
+			m[b] = true
+		}
+		return m
+	}
+	entry := r.Blocks[0]
+	for _, b := range r.Blocks {
+		if b == entry {
+			dom[b] = map[*Block]bool{b: true}
+		} else {
+			dom[b] = all()
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range r.Blocks[1:] {
+			if len(preds[b]) == 0 {
+				continue
+			}
+			next := map[*Block]bool{}
+			for k := range dom[preds[b][0]] {
+				next[k] = true
+			}
+			for _, p := range preds[b][1:] {
+				for k := range next {
+					if !dom[p][k] {
+						delete(next, k)
+					}
+				}
+			}
+			next[b] = true
+			if len(next) != len(dom[b]) {
+				dom[b] = next
+				changed = true
+			}
+		}
+	}
+	return dom
 }

@@ -283,3 +283,42 @@ func TestOutputAtomic(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetBackendsFlag materialises an executable source for the default
+// cuda target when the module declares no device targets.
+func TestTargetBackendsFlag(t *testing.T) {
+	ptx, err := os.ReadFile("testdata/kernels_sm_80.ptx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	if err := os.MkdirAll("kernels", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("kernels/k.ptx", ptx, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	src := `#l = #hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+hal.executable.source private @exe attributes {objects = #hal.executable.objects<{#hal.executable.target<"cuda", "cuda-nvptx-fb"> = [#hal.executable.object<{path = "k.ptx"}>]}>} {
+  hal.executable.export public @simple_mul ordinal(0) layout(#l) count(%d: !hal.device, %w: index) -> (index, index, index) {
+    hal.return %w, %w, %w : index, index, index
+  }
+}
+`
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"-", "--compile-to=hal", "--iree-hal-target-backends=cuda", "--iree-hal-executable-object-search-path=kernels"}, strings.NewReader(src), &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want := `hal.executable.variant public @cuda_nvptx_fb_sm_80 target(#hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_80"}>) objects([#hal.executable.object<{path = "kernels/k.ptx"}>])`
+	if !strings.Contains(stdout.String(), want) {
+		t.Errorf("output lacks %s:\n%s", want, stdout.String())
+	}
+	// Without the flag there is no target to materialise for.
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"-", "--compile-to=hal"}, strings.NewReader(src), &stdout, &stderr); code != 1 ||
+		!strings.HasPrefix(stderr.String(), "<stdin>:2:1: error: 'hal.executable.source' op cannot materialise @exe: no executable targets") {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
+	}
+}

@@ -14,6 +14,16 @@ import (
 type Instance struct {
 	maxStackDepth int
 	maxRegisters  int
+	stepLimit     int64
+}
+
+// SetStepLimit sets the step limit (see Context.SetStepLimit) that contexts
+// created afterwards start with, including for their __init functions.
+func (inst *Instance) SetStepLimit(n int64) {
+	if n < 0 {
+		n = 0
+	}
+	inst.stepLimit = n
 }
 
 // NewInstance returns an Instance with default limits: a call stack of at
@@ -108,6 +118,7 @@ func (f *Function) Attr(key string) (string, bool) {
 func (inst *Instance) NewContext(modules ...Module) (*Context, error) {
 	ctx := &Context{instance: inst, natives: map[string]map[string]*resolvedNative{}}
 	ctx.exec.init(inst)
+	ctx.exec.limit = inst.stepLimit
 	byName := map[string]bool{}
 	for _, mod := range modules {
 		if mod == nil {
@@ -242,6 +253,17 @@ func sortStrings(s []string) {
 // to w, one line each: "[module.function+OFFSET] instruction" (the form of
 // iree-run-module --trace_execution). A nil w turns tracing off.
 func (ctx *Context) SetTrace(w io.Writer) { ctx.exec.trace = w }
+
+// SetStepLimit bounds each invocation to n taken branches and calls
+// (which bounds every loop and recursion); an invocation that reaches the
+// limit fails with DEADLINE_EXCEEDED. n <= 0 removes the limit (the
+// default). Useful as a watchdog when running untrusted programs.
+func (ctx *Context) SetStepLimit(n int64) {
+	if n < 0 {
+		n = 0
+	}
+	ctx.exec.limit = n
+}
 
 // LookupFunction finds a function by name: "module.function" names an
 // export of that bytecode module or a native function; a bare name is

@@ -36,6 +36,8 @@ type executor struct {
 	res    []Value
 	segs   []int
 	trace  io.Writer
+	limit  int64 // branches and calls allowed per invocation; 0 = no limit
+	steps  int64 // remaining in the current invocation (0 = unlimited)
 }
 
 func (ex *executor) init(inst *Instance) {
@@ -205,6 +207,10 @@ func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error
 		return err
 	}
 	fr := &ex.frames[0]
+	ex.steps = 0
+	if ex.limit > 0 {
+		ex.steps = ex.limit + 1
+	}
 	var next [KindRef + 1]int
 	for i, a := range fr.fn.sig.Args {
 		ex.writeReg(fr, a.Kind, next[a.Kind], args[i])
@@ -424,8 +430,18 @@ func (ex *executor) loop(results []Value) error {
 			}
 			pc += 7
 		case OpBr:
+			if ex.steps > 0 {
+				if ex.steps--; ex.steps == 0 {
+					return ex.trap(status.DeadlineExceeded, pc, "step limit reached")
+				}
+			}
 			pc = int(binary.LittleEndian.Uint32(code[pc+1:]))
 		case OpCondBr:
+			if ex.steps > 0 {
+				if ex.steps--; ex.steps == 0 {
+					return ex.trap(status.DeadlineExceeded, pc, "step limit reached")
+				}
+			}
 			if i32[r16(code, pc+1)] != 0 {
 				pc = int(binary.LittleEndian.Uint32(code[pc+3:]))
 			} else {
@@ -439,6 +455,11 @@ func (ex *executor) loop(results []Value) error {
 			n := r16(code, pc+3)
 			return ex.trap(c, pc, string(code[pc+5:pc+5+n]))
 		case OpCall, OpCallImport, OpCallImportVariadic:
+			if ex.steps > 0 {
+				if ex.steps--; ex.steps == 0 {
+					return ex.trap(status.DeadlineExceeded, pc, "step limit reached")
+				}
+			}
 			op := Opcode(code[pc])
 			ord := int(binary.LittleEndian.Uint32(code[pc+1:]))
 			p := pc + 5

@@ -824,3 +824,27 @@ func TestListOpcodes(t *testing.T) {
 		t.Errorf("Resize(-1): %v", err)
 	}
 }
+
+func TestStepLimit(t *testing.T) {
+	b := NewModuleBuilder("spin")
+	f := b.Function("forever", "0v_v")
+	l := f.NewLabel()
+	f.Bind(l)
+	f.Br(l)
+	b.Export("forever", f)
+	ctx, err := NewInstance().NewContext(buildModule(t, b), buildModule(t, sumModule()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx.SetStepLimit(1000)
+	if _, err := ctx.Invoke(mustLookup(t, ctx, "forever"), nil); status.CodeOf(err) != status.DeadlineExceeded || !strings.Contains(err.Error(), "step limit reached") {
+		t.Errorf("forever: %v", err)
+	}
+	// sum(10) takes 21 branches: within a limit of 21, not of 20.
+	ctx.SetStepLimit(21)
+	invoke(t, ctx, "sum", I64(10))
+	ctx.SetStepLimit(20)
+	if _, err := ctx.Invoke(mustLookup(t, ctx, "sum"), []Value{I64(10)}); status.CodeOf(err) != status.DeadlineExceeded {
+		t.Errorf("sum under a limit of 20: %v", err)
+	}
+}

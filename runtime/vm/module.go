@@ -106,6 +106,10 @@ type FunctionInfo struct {
 // can run no instruction that was not verified. Errors have status codes
 // INVALID_ARGUMENT (malformed) or UNIMPLEMENTED (unsupported version or
 // compression) and name the offending part.
+//
+// The module copies its bytecode and names but aliases data for rodata
+// segments: data must stay alive and should not be modified (modifying it
+// changes only what programs read from rodata, never what they execute).
 func LoadBytecodeModule(data []byte) (*BytecodeModule, error) {
 	m, err := load(data)
 	if err != nil {
@@ -225,7 +229,9 @@ func load(data []byte) (*BytecodeModule, error) {
 	if def.InternalFunctionsLength() != nfn {
 		return nil, invalid("module %s: %d internal function defs for %d function descriptors", m.name, def.InternalFunctionsLength(), nfn)
 	}
-	code := def.BytecodeDataBytes()
+	// The bytecode is copied so that later changes to data cannot undo its
+	// verification; rodata stays aliased.
+	code := append([]byte(nil), def.BytecodeDataBytes()...)
 	var desc bytecode.FunctionDescriptor
 	var ifn bytecode.InternalFunctionDef
 	for i := 0; i < nfn; i++ {

@@ -268,7 +268,8 @@ func TestScalars(t *testing.T) {
 			t.Errorf("ParseScalar(%q, %s) succeeded", bad.in, bad.typ)
 		}
 	}
-	for s, want := range map[string]bool{"5": true, "i32=5": true, "f64=1": true, "8xf32=1": false, "f16=1": false, "@a.npy": false, "": false} {
+	for s, want := range map[string]bool{"5": true, "-2.5e3": true, "inf": true, "1e999": true, "i32=5": true, "f64=1": true,
+		"8xf32=1": false, "8xf32": false, "f16=1": false, "@a.npy": false, "": false, "abc": false} {
 		if got := IsScalarSpelling(s); got != want {
 			t.Errorf("IsScalarSpelling(%q) = %v, want %v", s, got, want)
 		}

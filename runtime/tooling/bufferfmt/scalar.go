@@ -1,6 +1,7 @@
 package bufferfmt
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -27,7 +28,10 @@ func IsScalarSpelling(s string) bool {
 	s = trimQuotes(s)
 	eq := strings.IndexByte(s, '=')
 	if eq < 0 {
-		return !strings.HasPrefix(s, "@") && s != ""
+		// A bare number (integer or float, including inf and nan); text
+		// such as "8xf32" is a buffer view missing its '='.
+		_, err := strconv.ParseFloat(s, 64)
+		return err == nil || errors.Is(err, strconv.ErrRange)
 	}
 	switch strings.TrimSpace(s[:eq]) {
 	case "i32", "i64", "f32", "f64":

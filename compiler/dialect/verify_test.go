@@ -60,6 +60,15 @@ func.func @main(%a: tensor<4xf32>, %b: tensor<4xf32>, %n: index) -> tensor<4xf32
     }
   }
 }`, "t.mlir:4:5: error: 'hal.executable.export' op workgroup count region must return 3 values (x, y, z), found 2"},
+		{"bad hal.executable.ref", layout + `hal.executable private @e {
+  hal.executable.variant public @v target(#hal.executable.target<"llvm-cpu", "x">) {
+    hal.executable.export public @f ordinal(0) layout(#l)
+  }
+}
+func.func @f(%n: i32, %a: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = flow.dispatch @e::@f(%n, %a) {hal.executable.ref = [@f]} : (i32, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}`, "t.mlir:8:8: error: 'flow.dispatch' op hal.executable.ref entry @f does not name an executable"},
 		{"duplicate symbol", `func.func private @g()
 func.func private @g()`, "t.mlir:2:1: error: redefinition of symbol named 'g' (previous definition at t.mlir:1:1)"},
 		{"select types", `func.func @f(%c: i1, %a: i32, %b: f32) -> i32 {

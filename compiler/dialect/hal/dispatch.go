@@ -182,6 +182,25 @@ func VerifyDispatchSites(reg *ir.Registry, root *ir.Operation) error {
 			return true
 		}
 		d := flow.Dispatch{Op: op}
+		if refs := op.Attr("hal.executable.ref"); refs != nil {
+			arr, ok := refs.(*ir.ArrayAttr)
+			if !ok {
+				first = ir.OpErrorf(op, "hal.executable.ref must be an array of executable symbols, found %s", ir.AttrString(refs))
+				return false
+			}
+			table := ir.NearestSymbolTable(reg, op)
+			for _, e := range arr.Elems {
+				ref, ok := e.(ir.SymbolRefAttr)
+				var exe *ir.Operation
+				if ok && table != nil {
+					exe = ir.LookupSymbolIn(table, ref.Root)
+				}
+				if exe == nil || (exe.Name != "hal.executable" && exe.Name != "hal.executable.source" && exe.Name != "stream.executable") {
+					first = ir.OpErrorf(op, "hal.executable.ref entry %s does not name an executable", ir.AttrString(e))
+					return false
+				}
+			}
+		}
 		for _, ref := range d.EntryPoints() {
 			res, err := ResolveEntryPoint(reg, op, ref)
 			if err != nil {

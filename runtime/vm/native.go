@@ -61,7 +61,10 @@ func NewNativeModule(name string, functions []NativeFunction) NativeModule {
 	return &nativeModule{name: name, functions: functions}
 }
 
-func (m *nativeModule) Name() string                { return m.name }
+// Name returns the module's name.
+func (m *nativeModule) Name() string { return m.name }
+
+// Functions returns the module's functions.
 func (m *nativeModule) Functions() []NativeFunction { return m.functions }
 
 // resolvedNative is a native function bound into a context.

@@ -347,3 +347,66 @@ func TestCompileErrors(t *testing.T) {
 		t.Errorf("operand count mismatch: %v", err)
 	}
 }
+
+// TestTransientReuseRuns runs three chained dispatches whose last result
+// reuses the first intermediate's buffer: x * 8 everywhere.
+func TestTransientReuseRuns(t *testing.T) {
+	tools(t)
+	module, err := compile("reuse.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range devices {
+		t.Run(d.name, func(t *testing.T) {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Close()
+			got := run(t, dev, module, "octuple", "5xf32=1 2 3 4 -0.5")
+			if want := "result[0]: hal.buffer_view\n5xf32=8 16 24 32 -4\n"; got != want {
+				t.Fatalf("got %q want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestTiedArgumentIsCopied dispatches an in-place kernel on a function
+// argument: the caller's buffer must not change, so the host copies it
+// first; returning both shows the difference.
+func TestTiedArgumentIsCopied(t *testing.T) {
+	clang := tools(t)
+	dir := t.TempDir()
+	buildKernels(t, clang, dir)
+	src, err := os.ReadFile(filepath.Join("testdata", "cpu_hal_head.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	i := strings.Index(text, "  func.func @mixed_invocation")
+	if i < 0 {
+		t.Fatal("no host function in cpu_hal_head.mlir")
+	}
+	text = text[:i] + `  func.func @scale(%lhs: tensor<?xf32>, %rhs: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>) {
+    %c0 = arith.constant 0 : index
+    %n = tensor.dim %lhs, %c0 : tensor<?xf32>
+    %n_i32 = arith.index_cast %n : index to i32
+    %r = flow.dispatch @kernels::@x86_64::@simple_mul_inplace[%n](%n_i32, %lhs, %rhs) : (i32, tensor<?xf32>{%n}, tensor<?xf32>{%n}) -> %rhs{%n}
+    return %r, %rhs : tensor<?xf32>, tensor<?xf32>
+  }
+}
+`
+	module, err := compileSource("tied.mlir", []byte(text), []string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := localsync.NewDevice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	got := run(t, dev, module, "scale", "3xf32=2", "3xf32=5")
+	if want := "result[0]: hal.buffer_view\n3xf32=10 10 10\nresult[1]: hal.buffer_view\n3xf32=5 5 5\n"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}

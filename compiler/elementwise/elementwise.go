@@ -157,15 +157,20 @@ func Outline(module *ir.Operation, opts Options) (int, error) {
 			continue
 		}
 		groups := formGroups(fn.Body())
-		for i, g := range groups {
-			name := fmt.Sprintf("%s_dispatch_%d", fn.SymName(), i)
+		next := 0
+		for _, g := range groups {
+			name := fmt.Sprintf("%s_dispatch_%d", fn.SymName(), next)
 			for ir.LookupSymbolIn(module, name) != nil {
 				name += "_"
 			}
-			if err := outlineGroup(module, fn, g, name, targets, tile); err != nil {
+			created, err := outlineGroup(module, fn, g, name, targets, tile)
+			if err != nil {
 				return total, err
 			}
-			total++
+			if created {
+				total++
+				next++
+			}
 		}
 	}
 	return total, nil
@@ -245,7 +250,9 @@ func usedOutside(b *ir.Block, g *group, v *ir.Value) bool {
 	return false
 }
 
-func outlineGroup(module, fn *ir.Operation, g *group, name string, targets []*hal.ExecutableTargetAttr, tile int64) error {
+// outlineGroup replaces one group by a dispatch of a new executable;
+// created is false when the group was dead and simply removed.
+func outlineGroup(module, fn *ir.Operation, g *group, name string, targets []*hal.ExecutableTargetAttr, tile int64) (created bool, err error) {
 	b := fn.Body()
 	// Inputs (external tensors, splat constants excluded) in first-use
 	// order, and outputs (member results used outside).
@@ -271,18 +278,18 @@ func outlineGroup(module, fn *ir.Operation, g *group, name string, targets []*ha
 		for i := len(g.ops) - 1; i >= 0; i-- {
 			g.ops[i].Remove()
 		}
-		return nil
+		return false, nil
 	}
 	for _, v := range append(append([]*ir.Value(nil), inputs...), outputs...) {
 		if _, err := cType(v.Type); err != nil {
-			return ir.OpErrorf(g.ops[0], "cannot form an elementwise dispatch: %v", err)
+			return false, ir.OpErrorf(g.ops[0], "cannot form an elementwise dispatch: %v", err)
 		}
 	}
 	exe, err := buildExecutable(g, name, inputs, outputs, targets, tile)
 	if err != nil {
-		return err
+		return false, err
 	}
-	module.Body().InsertBefore(module.Body().Ops[0], exe)
+	module.Body().InsertBefore(fn, exe)
 
 	// Host side: dims, element count, dispatch.
 	last := g.ops[len(g.ops)-1]
@@ -297,7 +304,7 @@ func outlineGroup(module, fn *ir.Operation, g *group, name string, targets []*ha
 		var dv *ir.Value
 		if d == ir.Dynamic {
 			if len(inputs) == 0 {
-				return ir.OpErrorf(g.ops[0], "cannot size an elementwise dispatch with dynamic shape and no tensor inputs")
+				return false, ir.OpErrorf(g.ops[0], "cannot size an elementwise dispatch with dynamic shape and no tensor inputs")
 			}
 			src := inputs[0]
 			dv = emit(ir.NewOp("tensor.dim", []*ir.Value{src, indexConst(int64(i))}, []ir.Type{ir.IndexType{}}, nil)).Results[0]
@@ -346,7 +353,7 @@ func outlineGroup(module, fn *ir.Operation, g *group, name string, targets []*ha
 	for i := len(g.ops) - 1; i >= 0; i-- {
 		g.ops[i].Remove()
 	}
-	return nil
+	return true, nil
 }
 
 func insertAfter(b *ir.Block, after, op *ir.Operation) {

@@ -410,3 +410,45 @@ func TestTiedArgumentIsCopied(t *testing.T) {
 		t.Fatalf("got %q want %q", got, want)
 	}
 }
+
+// TestMixedElementTypes runs a fused dispatch with splat constants, a
+// comparison and a select, producing f32 and i1 results.
+func TestMixedElementTypes(t *testing.T) {
+	tools(t)
+	module, err := compile("mixed.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := localtask.NewDevice(localtask.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	got := run(t, dev, module, "relu_scale", "2x3xf32=[1 -2 3][-4 5 -6]", "2x3xf32=1")
+	// max(2a + 1, 0) and 2a + 1 > 0.
+	// The runtime's printer may show i1 values as numbers or as hex bytes.
+	want := "result[0]: hal.buffer_view\n2x3xf32=[3 0 7][0 11 0]\nresult[1]: hal.buffer_view\n2x3xi1=[1 0 1][0 1 0]\n"
+	wantHex := "result[0]: hal.buffer_view\n2x3xf32=[3 0 7][0 11 0]\nresult[1]: hal.buffer_view\n2x3xi1=[01 00 01][00 01 00]\n"
+	if got != want && got != wantHex {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}
+
+// TestScalarFunction runs host-only index and i32 math.
+func TestScalarFunction(t *testing.T) {
+	module, err := compile("scalars.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := localsync.NewDevice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	// n = 100: ceildiv(100, 64) + 100 mod 3 - 100 floordiv 7 = 2 + 1 - 14 = -11;
+	// max(100 * -2, -2) = -2.
+	got := run(t, dev, module, "tiles", "100", "-2")
+	if want := "result[0]: i64=-11\nresult[1]: i32=-2\n"; got != want {
+		t.Fatalf("got %q want %q", got, want)
+	}
+}

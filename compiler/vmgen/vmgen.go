@@ -29,9 +29,12 @@ package vmgen
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/dialect/flow"
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
@@ -114,13 +117,10 @@ func Assemble(module *ir.Operation, opts Options) (*vm.ModuleBuilder, error) {
 		strs:    map[string]vm.RodataRef{},
 		exes:    map[*ir.Operation]*exeInfo{},
 	}
-	for _, op := range module.Body().Ops {
-		if op.Name != "func.func" || op.Body() == nil {
-			continue
-		}
-		if v, ok := op.Attr("sym_visibility").(ir.StringAttr); ok && v.Value != "public" {
-			continue
-		}
+	if err := e.prebuild(); err != nil {
+		return nil, err
+	}
+	for _, op := range e.publicFuncs() {
 		if err := e.function(op); err != nil {
 			return nil, err
 		}
@@ -133,6 +133,7 @@ func Assemble(module *ir.Operation, opts Options) (*vm.ModuleBuilder, error) {
 
 type emitter struct {
 	opts     Options
+	built    map[*ir.Operation][]byte
 	module   *ir.Operation
 	b        *vm.ModuleBuilder
 	imports  map[string]vm.ImportRef
@@ -208,9 +209,12 @@ func (e *emitter) executable(variant *ir.Operation) (*exeInfo, error) {
 	if e.opts.Executables == nil {
 		return nil, ir.OpErrorf(variant, "no executable builder configured")
 	}
-	data, err := e.opts.Executables.Build(variant)
-	if err != nil {
-		return nil, err
+	data, prebuilt := e.built[variant]
+	if !prebuilt {
+		var err error
+		if data, err = e.opts.Executables.Build(variant); err != nil {
+			return nil, err
+		}
 	}
 	x := &exeInfo{variant: variant, format: t.Format, global: e.b.AddGlobal(vm.KindRef)}
 	data2 := e.b.Rodata(data, mimeOf(t.Format))
@@ -262,6 +266,75 @@ func (e *emitter) executable(variant *ir.Operation) (*exeInfo, error) {
 	e.exes[variant] = x
 	e.exeOrder = append(e.exeOrder, x)
 	return x, nil
+}
+
+// publicFuncs lists the functions that become exports, in module order.
+func (e *emitter) publicFuncs() []*ir.Operation {
+	var out []*ir.Operation
+	for _, op := range e.module.Body().Ops {
+		if op.Name != "func.func" || op.Body() == nil {
+			continue
+		}
+		if v, ok := op.Attr("sym_visibility").(ir.StringAttr); ok && v.Value != "public" {
+			continue
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// prebuild builds every variant the exported functions dispatch to, in
+// parallel (each build runs clang and lld), so that lowering finds the
+// binaries ready. Errors are reported for the first variant in module
+// order; lowering reports unresolvable dispatches itself.
+func (e *emitter) prebuild() error {
+	if e.opts.Executables == nil {
+		return nil
+	}
+	var variants []*ir.Operation
+	seen := map[*ir.Operation]bool{}
+	for _, fn := range e.publicFuncs() {
+		ir.Walk(fn, func(op *ir.Operation) bool {
+			if op.Name != "flow.dispatch" {
+				return true
+			}
+			for _, ref := range (flow.Dispatch{Op: op}).EntryPoints() {
+				res, err := hal.ResolveEntryPoint(e.opts.Registry, op, ref)
+				if err != nil || res.Executable.Name != "hal.executable" {
+					continue
+				}
+				for _, ex := range res.Exports {
+					if v := ex.ParentOp(); v != nil && v.Name == "hal.executable.variant" && !seen[v] {
+						seen[v] = true
+						variants = append(variants, v)
+					}
+				}
+			}
+			return true
+		})
+	}
+	data := make([][]byte, len(variants))
+	errs := make([]error, len(variants))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.NumCPU())
+	for i, v := range variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			data[i], errs[i] = e.opts.Executables.Build(v)
+		}()
+	}
+	wg.Wait()
+	e.built = map[*ir.Operation][]byte{}
+	for i, v := range variants {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		e.built[v] = data[i]
+	}
+	return nil
 }
 
 func mimeOf(format string) string {

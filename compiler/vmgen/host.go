@@ -92,6 +92,9 @@ func (e *emitter) function(fn *ir.Operation) error {
 	fe.loc(fn)
 	fe.prologue()
 	ft := function.Type(fn)
+	if ft == nil || len(ft.Inputs) != len(blk.Args) {
+		return ir.OpErrorf(fn, "function type does not match its arguments")
+	}
 	for i, a := range blk.Args {
 		if err := fe.argument(i, a, ft.Inputs[i]); err != nil {
 			return err
@@ -416,6 +419,9 @@ func IsElementwiseTensorOp(op *ir.Operation) bool {
 }
 
 func (fe *fnEmitter) tensorDim(op *ir.Operation) error {
+	if len(op.Operands) != 2 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "expects a tensor and an index")
+	}
 	tv, err := fe.tensor(op, op.Operands[0])
 	if err != nil {
 		return err
@@ -627,6 +633,17 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 			return true, err
 		}
 		args[i] = a
+	}
+	want := 2
+	switch {
+	case op.Name == "arith.select":
+		want = 3
+	case strings.Contains(op.Name, "cast") || strings.HasPrefix(op.Name, "arith.ext") || strings.HasPrefix(op.Name, "arith.trunc") ||
+		strings.HasSuffix(op.Name, "tofp") || strings.HasPrefix(op.Name, "arith.fpto") || op.Name == "arith.negf":
+		want = 1
+	}
+	if len(args) != want {
+		return true, ir.OpErrorf(op, "expects %d operands, found %d", want, len(args))
 	}
 	dst := f.NewReg(k)
 	if io, ok := intBinary[op.Name]; ok {

@@ -294,6 +294,9 @@ func (g *cgen) op(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation, 
 		w.WriteString("  return 0;\n")
 		return nil
 	case "hal.interface.constant.load":
+		if len(op.Results) != 1 {
+			return ir.OpErrorf(op, "expects one result")
+		}
 		ct, err := cType(op.Results[0].Type)
 		if err != nil {
 			return ir.OpErrorf(op, "%v", err)
@@ -305,6 +308,9 @@ func (g *cgen) op(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation, 
 		"flow.dispatch.workgroup.id", "flow.dispatch.workgroup.count", "flow.dispatch.workgroup.size",
 		"stream.dispatch.workgroup.id", "stream.dispatch.workgroup.count", "stream.dispatch.workgroup.size":
 		d, _ := op.IntAttr("dimension")
+		if d < 0 || d > 2 || len(op.Results) != 1 {
+			return ir.OpErrorf(op, "dimension %d out of range [0, 2]", d)
+		}
 		axis := "xyz"[d : d+1]
 		var src string
 		switch op.Name[strings.LastIndexByte(op.Name, '.')+1:] {
@@ -328,6 +334,9 @@ func (g *cgen) op(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation, 
 }
 
 func (g *cgen) subspan(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation, layout *hal.PipelineLayoutAttr) error {
+	if len(op.Results) != 1 {
+		return ir.OpErrorf(op, "expects one result")
+	}
 	mt, ok := op.Results[0].Type.(*ir.MemRefType)
 	if !ok {
 		return ir.OpErrorf(op, "llvm-cpu codegen needs subspans of memref type, found '%s'", ir.TypeString(op.Results[0].Type))
@@ -339,6 +348,9 @@ func (g *cgen) subspan(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operat
 	var base, offset string
 	var dims []*ir.Value
 	if op.Name == "stream.binding.subspan" {
+		if len(op.Operands) < 2 {
+			return ir.OpErrorf(op, "expects a binding and an offset")
+		}
 		b, err := s.name(op.Operands[0])
 		if err != nil {
 			return ir.OpErrorf(op, "%v", err)
@@ -400,6 +412,9 @@ func (g *cgen) subspan(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operat
 }
 
 func (g *cgen) extractMetadata(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation) error {
+	if len(op.Operands) != 1 || len(op.Results) < 2 {
+		return ir.OpErrorf(op, "expects one memref operand and at least two results")
+	}
 	src, err := s.name(op.Operands[0])
 	if err != nil {
 		return ir.OpErrorf(op, "%v", err)

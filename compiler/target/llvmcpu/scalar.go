@@ -209,6 +209,9 @@ func (e *scalarEmitter) emit(op *ir.Operation) (handled bool, err error) {
 	if err != nil {
 		return true, err
 	}
+	if want := arity(name); want >= 0 && len(args) != want {
+		return true, ir.OpErrorf(op, "expects %d operands, found %d", want, len(args))
+	}
 	var at ir.Type
 	if len(op.Operands) > 0 {
 		at = arith.ElementType(op.Operands[0].Type)
@@ -233,6 +236,21 @@ func (e *scalarEmitter) emit(op *ir.Operation) (handled bool, err error) {
 }
 
 func (e *scalarEmitter) need(h string) { e.helpers[h] = true }
+
+// arity returns the operand count of a scalar op, or -1 when unknown.
+func arity(name string) int {
+	switch name {
+	case "arith.select", "math.fma":
+		return 3
+	case "arith.negf", "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci",
+		"arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast":
+		return 1
+	}
+	if strings.HasPrefix(name, "math.") {
+		return 1
+	}
+	return 2
+}
 
 func (e *scalarEmitter) special(op *ir.Operation, ct, u string, at ir.Type, a []string) (string, error) {
 	switch op.Name {

@@ -15,7 +15,10 @@ import (
 // its executable is cached in a global: create a command buffer, push one
 // constant and three bindings, dispatch one workgroup, end, submit and
 // wait. "init" prepares the executable.
-func dispatchProgram(elf []byte) *vm.ModuleBuilder {
+//
+// With inline set, the dispatch is one hal.command_buffer.dispatch.inline
+// call instead of push_constants + push_descriptor_set + dispatch.
+func dispatchProgram(elf []byte, inline bool) *vm.ModuleBuilder {
 	b := vm.NewModuleBuilder("bench")
 	imp := func(n, cc string) vm.ImportRef { return b.Import("hal."+n, cc) }
 	get := imp("devices.get", "0i_r")
@@ -24,6 +27,7 @@ func dispatchProgram(elf []byte) *vm.ModuleBuilder {
 	pushC := imp("command_buffer.push_constants", "0riCiD_v")
 	pushD := imp("command_buffer.push_descriptor_set", "0riCirIID_v")
 	dispatch := imp("command_buffer.dispatch", "0rriiii_v")
+	dispatchInline := imp("command_buffer.dispatch.inline", "0rriiiiICiDCrIID_v")
 	end := imp("command_buffer.end", "0r_v")
 	submit := imp("ex.submit_and_wait", "0rr_v")
 	format := b.Rodata([]byte("embedded-elf-x86_64"), "")
@@ -63,9 +67,16 @@ func dispatchProgram(elf []byte) *vm.ModuleBuilder {
 		f.Emit(vm.OpGlobalLoadRef, dev, gDev)
 		f.Emit(vm.OpGlobalLoadRef, exe, gExe)
 		f.CallImport(cbCreate, []vm.Reg{dev, flags, z, aff, z}, []vm.Reg{cb})
-		f.CallImportVariadic(pushC, []int{1}, []vm.Reg{cb, z, n}, nil)
-		f.CallImportVariadic(pushD, []int{3}, []vm.Reg{cb, z, z, a, off, whole, one, bb, off, whole, two, c, off, whole}, nil)
-		f.CallImport(dispatch, []vm.Reg{cb, exe, z, one, one, one}, nil)
+		if inline {
+			zero64 := f.NewI64()
+			f.ConstI64(zero64, 0)
+			f.CallImportVariadic(dispatchInline, []int{1, 3}, []vm.Reg{cb, exe, z, one, one, one, zero64, n,
+				a, off, whole, bb, off, whole, c, off, whole}, nil)
+		} else {
+			f.CallImportVariadic(pushC, []int{1}, []vm.Reg{cb, z, n}, nil)
+			f.CallImportVariadic(pushD, []int{3}, []vm.Reg{cb, z, z, a, off, whole, one, bb, off, whole, two, c, off, whole}, nil)
+			f.CallImport(dispatch, []vm.Reg{cb, exe, z, one, one, one}, nil)
+		}
 		f.CallImport(end, []vm.Reg{cb}, nil)
 		f.CallImport(submit, []vm.Reg{dev, cb}, nil)
 		f.Return()
@@ -80,11 +91,14 @@ func dispatchProgram(elf []byte) *vm.ModuleBuilder {
 func BenchmarkDispatch(b *testing.B) {
 	elf := kerneltest.MulLibrary(b)
 	for _, d := range []struct {
-		name string
-		make func() (hal.Device, error)
+		name   string
+		inline bool
+		make   func() (hal.Device, error)
 	}{
-		{"local-sync", func() (hal.Device, error) { return localsync.NewDevice() }},
-		{"local-task", func() (hal.Device, error) { return localtask.NewDevice(localtask.Options{}) }},
+		{"local-sync/pushed", false, func() (hal.Device, error) { return localsync.NewDevice() }},
+		{"local-sync/inline", true, func() (hal.Device, error) { return localsync.NewDevice() }},
+		{"local-task/pushed", false, func() (hal.Device, error) { return localtask.NewDevice(localtask.Options{}) }},
+		{"local-task/inline", true, func() (hal.Device, error) { return localtask.NewDevice(localtask.Options{}) }},
 	} {
 		b.Run(d.name, func(b *testing.B) {
 			dev, err := d.make()
@@ -92,7 +106,7 @@ func BenchmarkDispatch(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer dev.Close()
-			data, err := dispatchProgram(elf).Build()
+			data, err := dispatchProgram(elf, d.inline).Build()
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -131,5 +145,32 @@ func BenchmarkDispatch(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestDispatchForms runs both dispatch forms and checks the kernel's output.
+func TestDispatchForms(t *testing.T) {
+	elf := kerneltest.MulLibrary(t)
+	dev := syncDevice(t)
+	for _, inline := range []bool{false, true} {
+		e := newEnv(t, dev, dispatchProgram(elf, inline), nil)
+		if _, err := e.call(t, "init"); err != nil {
+			t.Fatal(err)
+		}
+		a, b, c := f32View(t, dev, []float32{1, 2, 3}), f32View(t, dev, []float32{4, 5, 6}), f32View(t, dev, []float32{0, 0, 0})
+		buf := func(v vm.Value) vm.Value {
+			view, _ := halmodule.BufferViewOf(v)
+			return vm.RefValue(halmodule.BufferRef(view.Buffer()))
+		}
+		if _, err := e.call(t, "run", buf(a), buf(b), buf(c), vm.I32(3)); err != nil {
+			t.Fatalf("inline=%v: %v", inline, err)
+		}
+		if got := readF32(t, c); got[0] != 4 || got[1] != 10 || got[2] != 18 {
+			t.Errorf("inline=%v: c = %v", inline, got)
+		}
+		// A binding count the export does not declare is rejected.
+		if _, err := e.call(t, "run", buf(a), buf(b), vm.RefValue(vm.Ref{}), vm.I32(3)); err == nil {
+			t.Errorf("inline=%v: null binding accepted", inline)
+		}
 	}
 }

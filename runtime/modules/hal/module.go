@@ -92,6 +92,7 @@ func (m *Module) Functions() []vm.NativeFunction {
 		f("command_buffer.push_constants", "0riCiD_v", m.commandBufferPushConstants),
 		f("command_buffer.push_descriptor_set", "0riCirIID_v", m.commandBufferPushDescriptorSet),
 		f("command_buffer.dispatch", "0rriiii_v", m.commandBufferDispatch),
+		f("command_buffer.dispatch.inline", "0rriiiiICiDCrIID_v", m.commandBufferDispatchInline),
 		// Fences.
 		f("fence.create", "0rI_r", m.fenceCreate),
 		f("fence.join", "0CrD_r", m.fenceJoin),
@@ -794,6 +795,45 @@ func (m *Module) commandBufferDispatch(c *vm.NativeCall) error {
 		return status.Errorf(status.InvalidArgument, "hal.%s: negative workgroup count (%d, %d, %d)", fn, x, y, z)
 	}
 	return annotate(cb.Dispatch(exe, int(c.Args[2].I32()), uint32(x), uint32(y), uint32(z)), fn)
+}
+
+func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
+	const fn = "command_buffer.dispatch.inline"
+	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	if err != nil {
+		return err
+	}
+	exe, err := refArg[hal.Executable](c, 1, ExecutableType, fn)
+	if err != nil {
+		return err
+	}
+	x, y, z := c.Args[3].I32(), c.Args[4].I32(), c.Args[5].I32()
+	if x < 0 || y < 0 || z < 0 {
+		return status.Errorf(status.InvalidArgument, "hal.%s: negative workgroup count (%d, %d, %d)", fn, x, y, z)
+	}
+	if len(c.Segments) != 2 {
+		return status.Errorf(status.Internal, "hal.%s: expected 2 variadic groups, got %d", fn, len(c.Segments))
+	}
+	nc, nb := c.Segments[0], c.Segments[1]
+	const first = 7 // after cb, exe, ordinal, x, y, z, flags
+	if len(c.Args) != first+nc+3*nb {
+		return status.Errorf(status.Internal, "hal.%s: %d arguments do not match %d constants and %d bindings", fn, len(c.Args), nc, nb)
+	}
+	var constScratch [16]uint32
+	constants := constScratch[:0]
+	for _, a := range c.Args[first : first+nc] {
+		constants = append(constants, uint32(a.I32()))
+	}
+	var bindScratch [8]hal.Binding
+	bindings := bindScratch[:0]
+	for i := first + nc; i < len(c.Args); i += 3 {
+		buf, err := refArg[*hal.Buffer](c, i, BufferType, fn)
+		if err != nil {
+			return err
+		}
+		bindings = append(bindings, hal.Binding{Ordinal: len(bindings), Buffer: buf, Offset: c.Args[i+1].I64(), Length: c.Args[i+2].I64()})
+	}
+	return annotate(cb.DispatchWith(exe, int(c.Args[2].I32()), [3]uint32{uint32(x), uint32(y), uint32(z)}, constants, bindings), fn)
 }
 
 // Fences.

@@ -47,11 +47,19 @@ func AddAlias(fs *flag.FlagSet, name, old string) error {
 // them take effect while the tool parses its own flag set.
 func AddLoggingFlags(fs *flag.FlagSet) {
 	_ = glog.V(0) // keep the import: glog's init registers the flags
-	flag.CommandLine.VisitAll(func(f *flag.Flag) {
-		if fs.Lookup(f.Name) == nil {
+	for _, name := range loggingFlags {
+		if f := flag.CommandLine.Lookup(name); f != nil && fs.Lookup(name) == nil {
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
-	})
+	}
+}
+
+// loggingFlags are the flags glog registers; only these are taken from
+// flag.CommandLine, so that flags other packages register there (or go
+// test's own) never appear in a tool's --help.
+var loggingFlags = []string{
+	"v", "vmodule", "logtostderr", "alsologtostderr", "stderrthreshold",
+	"log_dir", "log_link", "log_backtrace_at", "logbuflevel",
 }
 
 // ErrHelp is returned by Parse after printing the usage for --help.

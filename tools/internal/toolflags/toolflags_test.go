@@ -57,6 +57,9 @@ func TestParse(t *testing.T) {
 	if !strings.Contains(out.String(), "  --function=<string>\n      function\n") || !strings.Contains(out.String(), "  --logtostderr\n") {
 		t.Errorf("usage:\n%s", out.String())
 	}
+	if strings.Contains(out.String(), "test.v") {
+		t.Error("go test's flags leaked into the tool's flag set")
+	}
 	if err := AddAlias(fs, "x", "undefined"); err == nil {
 		t.Error("alias of an undefined flag accepted")
 	}

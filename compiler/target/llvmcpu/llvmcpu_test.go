@@ -399,3 +399,45 @@ func TestBuildArm64(t *testing.T) {
 		t.Errorf("exported symbols %v, want only the query function", names)
 	}
 }
+
+// TestScalarOps checks affine and arith lowering, dispatch constants
+// (i32 and f32) and workgroup queries against the same math in Go.
+func TestScalarOps(t *testing.T) {
+	clang, _ := tools(t)
+	dir := t.TempDir()
+	compileKernel(t, clang, dir, "store")
+	_, variant := parseVariant(t, "scalar_ops.mlir")
+	elf, err := llvmcpu.Build(variant, llvmcpu.Options{Objects: &objects.Resolver{SearchPaths: []string{dir}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRunner(t, elf)
+	const n, k = 13, 3
+	const f = float32(2.5)
+	out := r.buffer(make([]byte, 8*n))
+	r.dispatch(0, n, []uint32{k, math.Float32bits(f)}, out)
+	raw := make([]byte, 8*n)
+	if err := out.Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	floorDiv := func(a, b int64) int64 {
+		q := a / b
+		if a%b != 0 && (a < 0) != (b < 0) {
+			q--
+		}
+		return q
+	}
+	for id := int64(0); id < n; id++ {
+		a := floorDiv(id*7-10, 3) + id%4 - (n+1)/2
+		rr := int32(id) % k
+		sel := rr - k
+		if int32(id) < k {
+			sel = rr
+		}
+		want := a + int64(sel<<k)*1000 + int64(float32(id)*f)*1000000
+		got := int64(binary.LittleEndian.Uint64(raw[8*id:]))
+		if got != want {
+			t.Errorf("workgroup %d: got %d, want %d", id, got, want)
+		}
+	}
+}

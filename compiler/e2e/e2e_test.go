@@ -9,11 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goiree/goiree/compiler/dialect"
-	"github.com/goiree/goiree/compiler/elementwise"
+	"github.com/goiree/goiree/compiler/backend"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
-	"github.com/goiree/goiree/compiler/vmgen"
 	rhal "github.com/goiree/goiree/runtime/hal"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
@@ -69,15 +67,11 @@ func compileSource(file string, src []byte, searchPaths []string) ([]byte, error
 	if err != nil {
 		return nil, err
 	}
-	if _, err := elementwise.Outline(s.Module.Op, elementwise.Options{Targets: s.Targets}); err != nil {
-		return nil, err
-	}
-	if err := dialect.Verify(s.Registry, s.Module.Op); err != nil {
-		return nil, fmt.Errorf("after dispatch formation: %w", err)
-	}
-	return vmgen.Emit(s.Module.Op, vmgen.Options{Registry: s.Registry, Executables: vmgen.Backends{
-		"llvm-cpu": llvmcpu.Builder{Options: llvmcpu.Options{Objects: s.Resolver}},
-	}})
+	return backend.Compile(s.Module.Op, backend.Options{
+		Registry: s.Registry,
+		Targets:  s.Targets,
+		LLVMCPU:  llvmcpu.Options{Objects: s.Resolver},
+	})
 }
 
 type device struct {

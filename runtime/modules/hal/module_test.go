@@ -3,6 +3,7 @@ package hal_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -473,5 +474,93 @@ func TestUnknownExecutableFormat(t *testing.T) {
 	_, err := e.call(t, "f")
 	if err == nil || !strings.Contains(err.Error(), `cannot run executable format "cuda-nvptx-fb"`) {
 		t.Errorf("unknown format: %v", err)
+	}
+}
+
+// TestConcurrentContexts shares one hal module and one local-task device
+// between contexts invoked from several goroutines at once.
+func TestConcurrentContexts(t *testing.T) {
+	elf := kerneltest.MulLibrary(t)
+	dev, err := localtask.NewDevice(localtask.Options{GroupCount: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	hm, err := halmodule.New(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := mulProgram(elf, true, -1).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := vm.LoadBytecodeModule(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const goroutines, calls, n = 6, 10, 300
+	// Inputs are built here: t.Fatal may only be called from the test's
+	// own goroutine.
+	type job struct {
+		a, b vm.Value
+		want []float32
+	}
+	jobs := make([][]job, goroutines)
+	for g := range jobs {
+		for c := 0; c < calls; c++ {
+			a, b, want := make([]float32, n), make([]float32, n), make([]float32, n)
+			for i := range a {
+				a[i], b[i] = float32(g), float32(c+i)
+				want[i] = a[i] * b[i]
+			}
+			jobs[g] = append(jobs[g], job{f32View(t, dev, a), f32View(t, dev, b), want})
+		}
+	}
+	errs := make(chan error, goroutines)
+	start := make(chan struct{})
+	for g := 0; g < goroutines; g++ {
+		go func(g int) {
+			ctx, err := vm.NewInstance().NewContext(hm, m)
+			if err != nil {
+				errs <- err
+				return
+			}
+			fn, err := ctx.LookupFunction("mul")
+			if err != nil {
+				errs <- err
+				return
+			}
+			<-start
+			for c, j := range jobs[g] {
+				res, err := ctx.Invoke(fn, []vm.Value{j.a, j.b})
+				if err != nil {
+					errs <- err
+					return
+				}
+				view, err := halmodule.BufferViewOf(res[0])
+				if err != nil {
+					errs <- err
+					return
+				}
+				raw := make([]byte, view.ByteLength())
+				if err := view.Buffer().Read(0, raw); err != nil {
+					errs <- err
+					return
+				}
+				for i, w := range j.want {
+					if v := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:])); v != w {
+						errs <- fmt.Errorf("goroutine %d call %d: c[%d] = %v, want %v", g, c, i, v, w)
+						return
+					}
+				}
+			}
+			errs <- nil
+		}(g)
+	}
+	close(start)
+	for g := 0; g < goroutines; g++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }

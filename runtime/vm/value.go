@@ -67,7 +67,7 @@ func (v Value) Kind() ValueKind { return v.kind }
 // I32 returns the value as int32 (the low 32 bits for other scalar kinds).
 func (v Value) I32() int32 { return int32(uint32(v.bits)) }
 
-// I64 returns the value as int64 (zero-extended for an i32 Value).
+// I64 returns the value as int64 (sign-extended for an i32 Value).
 func (v Value) I64() int64 {
 	if v.kind == KindI32 {
 		return int64(int32(uint32(v.bits)))

@@ -56,6 +56,9 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 			if need == 4 {
 				u = binary.LittleEndian.Uint32(code[pc:])
 			}
+			if (kind == oSegments || kind == oArgs || kind == oResults) && callee == nil {
+				return fail(start, "%s: register list without a callee signature", info.name)
+			}
 			switch kind {
 			case oImmI32, oImmI64, oImmF32, oImmF64:
 			case oTarget:

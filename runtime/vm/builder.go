@@ -580,6 +580,23 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 			b.errs = append(b.errs, err)
 		}
 	}
+	switch {
+	case len(b.funcs) > MaxFunctions:
+		b.errorf("%d functions exceed the limit of %d", len(b.funcs), MaxFunctions)
+	case len(b.imports) > MaxImports:
+		b.errorf("%d imports exceed the limit of %d", len(b.imports), MaxImports)
+	case b.globalBytes > MaxGlobalBytes:
+		b.errorf("%d bytes of globals exceed the limit of %d", b.globalBytes, MaxGlobalBytes)
+	case b.globalRefs > MaxGlobalRefs:
+		b.errorf("%d ref globals exceed the limit of %d", b.globalRefs, MaxGlobalRefs)
+	}
+	total := 0
+	for _, f := range b.funcs {
+		total += len(f.code) + 8
+	}
+	if total > math.MaxInt32 {
+		b.errorf("%d bytes of bytecode exceed the format's limit", total)
+	}
 	if len(b.errs) > 0 {
 		return nil, fmt.Errorf("building module %s: %w", b.name, b.errs[0])
 	}

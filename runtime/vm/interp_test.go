@@ -458,6 +458,11 @@ func TestBuilderErrors(t *testing.T) {
 			f.CallImport(imp, nil, nil)
 			f.Return()
 		}, "use call.import.variadic"},
+		{"too many globals", func(b *ModuleBuilder) {
+			for i := 0; i <= MaxGlobalRefs; i++ {
+				b.AddGlobal(KindRef)
+			}
+		}, "ref globals exceed the limit"},
 		{"bad segments", func(b *ModuleBuilder) {
 			imp := b.Import("a.b", "0CiD_v")
 			f := b.Function("f", "0v_v")

@@ -57,11 +57,13 @@ status error naming the function and offset.
 		info := &opTable[op]
 		var ops []string
 		for i, k := range info.operands {
-			s := strings.SplitN(operandDocs[k], " (", 2)[0]
-			if i < info.dsts {
-				s = "dst: " + s
+			kind := strings.SplitN(operandDocs[k], " (", 2)[0]
+			label := operandLabel(op, info, i)
+			if label == strings.SplitN(kind, " ", 2)[0] {
+				ops = append(ops, kind)
+			} else {
+				ops = append(ops, label+": "+kind)
 			}
-			ops = append(ops, s)
 		}
 		sem := info.doc
 		if info.term {
@@ -70,4 +72,59 @@ status error naming the function and offset.
 		fmt.Fprintf(&b, "| 0x%02X | `%s` | %s | %s |\n", int(op), info.name, strings.Join(ops, ", "), strings.ReplaceAll(sem, "|", "\\|"))
 	}
 	return b.String()
+}
+
+// operandNames names the operands of opcodes whose semantics refer to them
+// by name; the others are named dst (destinations), a, b, … (registers)
+// and by kind (imm, target, …) in ISA.md.
+var operandNames = map[Opcode][]string{
+	OpMovI32: {"dst", "src"}, OpMovI64: {"dst", "src"}, OpMovF32: {"dst", "src"}, OpMovF64: {"dst", "src"}, OpMovRef: {"dst", "src"},
+	OpSelectI32: {"dst", "cond", "a", "b"}, OpSelectI64: {"dst", "cond", "a", "b"}, OpSelectF32: {"dst", "cond", "a", "b"},
+	OpSelectF64: {"dst", "cond", "a", "b"}, OpSelectRef: {"dst", "cond", "a", "b"},
+	OpGlobalStoreI32: {"global", "src"}, OpGlobalStoreI64: {"global", "src"}, OpGlobalStoreF32: {"global", "src"},
+	OpGlobalStoreF64: {"global", "src"}, OpGlobalStoreRef: {"global", "src"},
+	OpBufferLength: {"dst", "buffer"}, OpBufferAlloc: {"dst", "length"},
+	OpBufferClone:  {"dst", "src", "offset", "length"},
+	OpBufferCopy:   {"src", "src_offset", "dst", "dst_offset", "length"},
+	OpBufferFillI8: {"buffer", "offset", "length", "value"},
+	OpListAlloc:    {"dst", "capacity"}, OpListSize: {"dst", "list"}, OpListResize: {"list", "size"},
+	OpCondBr: {"cond", "true_target", "false_target"},
+	OpCall:   {"callee", "args", "results"}, OpCallImport: {"import", "args", "results"},
+	OpCallImportVariadic: {"import", "segments", "args", "results"},
+	OpReturn:             {"results"}, OpFail: {"code", "message"},
+}
+
+func init() {
+	for _, op := range []Opcode{OpBufferLoadI8U, OpBufferLoadI8S, OpBufferLoadI16U, OpBufferLoadI16S, OpBufferLoadI32, OpBufferLoadI64, OpBufferLoadF32, OpBufferLoadF64} {
+		operandNames[op] = []string{"dst", "buffer", "offset"}
+	}
+	for _, op := range []Opcode{OpBufferStoreI8, OpBufferStoreI16, OpBufferStoreI32, OpBufferStoreI64, OpBufferStoreF32, OpBufferStoreF64} {
+		operandNames[op] = []string{"buffer", "offset", "value"}
+	}
+	for _, op := range []Opcode{OpListGetI32, OpListGetI64, OpListGetF32, OpListGetF64, OpListGetRef} {
+		operandNames[op] = []string{"dst", "list", "index"}
+	}
+	for _, op := range []Opcode{OpListSetI32, OpListSetI64, OpListSetF32, OpListSetF64, OpListSetRef} {
+		operandNames[op] = []string{"list", "index", "value"}
+	}
+}
+
+// operandLabel returns the name of operand i of op for ISA.md.
+func operandLabel(op Opcode, info *opInfo, i int) string {
+	if names, ok := operandNames[op]; ok && i < len(names) {
+		return names[i]
+	}
+	if i < info.dsts {
+		return "dst"
+	}
+	if info.operands[i].regKind() != KindNone {
+		reg := 0
+		for j := info.dsts; j < i; j++ {
+			if info.operands[j].regKind() != KindNone {
+				reg++
+			}
+		}
+		return string(rune('a' + reg))
+	}
+	return strings.SplitN(operandDocs[info.operands[i]], " ", 2)[0]
 }

@@ -463,3 +463,32 @@ func BenchmarkCompile(b *testing.B) {
 		})
 	}
 }
+
+// TestNoRunnableVariant compiles a program for arm_64 only: on an x86-64
+// device the dispatch finds no variant and fails with a clear error.
+func TestNoRunnableVariant(t *testing.T) {
+	tools(t)
+	src := `#arm = #hal.executable.target<"llvm-cpu", "embedded-elf-arm_64">
+#dev = #hal.device.target<"llvm-cpu", {executable_targets = [#arm]}>
+module @arm_only attributes {hal.device.targets = [#dev]} {
+  func.func @double(%a: tensor<?xf32>) -> tensor<?xf32> {
+    %r = arith.addf %a, %a : tensor<?xf32>
+    return %r : tensor<?xf32>
+  }
+}
+`
+	module, err := compileSource("arm_only.mlir", []byte(src), nil)
+	if err != nil {
+		t.Skipf("skipping: cannot build for arm_64 here: %v", err)
+	}
+	dev, err := localsync.NewDevice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	_, err = tryRun(dev, module, "double", "4xf32=1")
+	if err == nil || !strings.Contains(err.Error(), "no variant of @double_dispatch_0::@double_dispatch_0_elementwise can run on this device") ||
+		!strings.Contains(err.Error(), "embedded-elf-arm_64") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -83,6 +83,13 @@ type ModuleBuilder struct {
 	errs        []error
 
 	externalRodata bool
+	deps           []dependencyDecl
+}
+
+type dependencyDecl struct {
+	name       string
+	minVersion uint32
+	optional   bool
 }
 
 type importDecl struct {
@@ -155,6 +162,14 @@ func (b *ModuleBuilder) addImport(fullName, cc string, optional bool) ImportRef 
 func (b *ModuleBuilder) Rodata(data []byte, mimeType string) RodataRef {
 	b.rodata = append(b.rodata, rodataDecl{data: data, mime: mimeType})
 	return RodataRef{ordinal: uint32(len(b.rodata) - 1)}
+}
+
+// Depend records that the module needs a module named name with at least
+// version minVersion in its context (optional dependencies are only
+// version-checked when present). NewContext checks dependencies before
+// resolving imports.
+func (b *ModuleBuilder) Depend(name string, minVersion uint32, optional bool) {
+	b.deps = append(b.deps, dependencyDecl{name: name, minVersion: minVersion, optional: optional})
 }
 
 // StoreRodataExternally makes Build place rodata segments after the
@@ -630,6 +645,24 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 	name := fb.CreateString(b.name)
 	attrs := attrVec(b.attrs, bytecode.BytecodeModuleDefStartAttrsVector)
 
+	var deps flatbuffers.UOffsetT
+	if len(b.deps) > 0 {
+		offs := make([]flatbuffers.UOffsetT, len(b.deps))
+		for i, d := range b.deps {
+			n := fb.CreateString(d.name)
+			flags := bytecode.ModuleDependencyFlagBitsREQUIRED
+			if d.optional {
+				flags = bytecode.ModuleDependencyFlagBitsOPTIONAL
+			}
+			bytecode.ModuleDependencyDefStart(fb)
+			bytecode.ModuleDependencyDefAddName(fb, n)
+			bytecode.ModuleDependencyDefAddMinimumVersion(fb, d.minVersion)
+			bytecode.ModuleDependencyDefAddFlags(fb, uint32(flags))
+			offs[i] = bytecode.ModuleDependencyDefEnd(fb)
+		}
+		deps = tableVector(fb, bytecode.BytecodeModuleDefStartDependenciesVector, offs)
+	}
+
 	var imports flatbuffers.UOffsetT
 	if len(b.imports) > 0 {
 		offs := make([]flatbuffers.UOffsetT, len(b.imports))
@@ -760,6 +793,9 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 	bytecode.BytecodeModuleDefAddVersion(fb, b.version)
 	if attrs != 0 {
 		bytecode.BytecodeModuleDefAddAttrs(fb, attrs)
+	}
+	if deps != 0 {
+		bytecode.BytecodeModuleDefAddDependencies(fb, deps)
 	}
 	if imports != 0 {
 		bytecode.BytecodeModuleDefAddImportedFunctions(fb, imports)

@@ -46,9 +46,12 @@ type Module interface {
 type Context struct {
 	instance *Instance
 	natives  map[string]map[string]*resolvedNative
-	modules  []*moduleInstance
-	busy     atomic.Bool
-	exec     executor
+	// nativeVersions holds the versions of native modules implementing
+	// Versioned.
+	nativeVersions map[string]uint32
+	modules        []*moduleInstance
+	busy           atomic.Bool
+	exec           executor
 }
 
 // moduleInstance is a bytecode module bound into a context.
@@ -116,7 +119,7 @@ func (f *Function) Attr(key string) (string, bool) {
 // A bytecode module exporting "__init" with signature "0v_v" has it run
 // once here.
 func (inst *Instance) NewContext(modules ...Module) (*Context, error) {
-	ctx := &Context{instance: inst, natives: map[string]map[string]*resolvedNative{}}
+	ctx := &Context{instance: inst, natives: map[string]map[string]*resolvedNative{}, nativeVersions: map[string]uint32{}}
 	ctx.exec.init(inst)
 	ctx.exec.limit = inst.stepLimit
 	byName := map[string]bool{}
@@ -152,6 +155,9 @@ func (inst *Instance) NewContext(modules ...Module) (*Context, error) {
 				fns[nf.Name] = &resolvedNative{module: name, fn: nf, sig: sig}
 			}
 			ctx.natives[name] = fns
+			if v, ok := m.(Versioned); ok {
+				ctx.nativeVersions[name] = v.Version()
+			}
 		default:
 			return nil, status.Errorf(status.InvalidArgument, "creating context: module %q of type %T is neither a *BytecodeModule nor a NativeModule", name, mod)
 		}
@@ -171,8 +177,47 @@ func (inst *Instance) NewContext(modules ...Module) (*Context, error) {
 	return ctx, nil
 }
 
+// Versioned is implemented by native modules that have a version number,
+// checked against the minimum versions bytecode modules depend on
+// (native modules without it count as version 0).
+type Versioned interface {
+	Version() uint32
+}
+
+// checkDependencies verifies that m's dependencies are among the modules
+// registered before it.
+func (ctx *Context) checkDependencies(m *BytecodeModule) error {
+	for _, d := range m.deps {
+		version, found := uint32(0), false
+		if _, ok := ctx.natives[d.Name]; ok {
+			found = true
+			if v, ok := ctx.nativeVersions[d.Name]; ok {
+				version = v
+			}
+		}
+		for _, mi := range ctx.modules {
+			if mi.module.name == d.Name {
+				found, version = true, mi.module.version
+			}
+		}
+		if !found {
+			if d.Optional {
+				continue
+			}
+			return status.Errorf(status.NotFound, "module %s depends on module %s (version >= %d), which is not registered before it", m.name, d.Name, d.MinVersion)
+		}
+		if version < d.MinVersion {
+			return status.Errorf(status.FailedPrecondition, "module %s depends on module %s version >= %d, but version %d is registered", m.name, d.Name, d.MinVersion, version)
+		}
+	}
+	return nil
+}
+
 // bind resolves m's imports and allocates its globals.
 func (ctx *Context) bind(m *BytecodeModule) (*moduleInstance, error) {
+	if err := ctx.checkDependencies(m); err != nil {
+		return nil, err
+	}
 	mi := &moduleInstance{
 		module:     m,
 		imports:    make([]resolvedImport, len(m.imports)),

@@ -216,7 +216,7 @@ func TestUnknownImportRejected(t *testing.T) {
 func fuzzSeeds(t testing.TB) [][]byte {
 	ext := corpusModule()
 	ext.StoreRodataExternally()
-	return [][]byte{mustBuild(t, sumModule()), mustBuild(t, corpusModule()), mustBuild(t, ext)}
+	return [][]byte{mustBuild(t, sumModule()), mustBuild(t, corpusModule()), mustBuild(t, ext), mustBuild(t, variadicModule())}
 }
 
 func FuzzLoadModule(f *testing.F) {

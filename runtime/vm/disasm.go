@@ -183,6 +183,13 @@ func (m *BytecodeModule) WriteAssembly(w io.Writer) error {
 	for _, a := range m.attrs {
 		fmt.Fprintf(&b, "  attr %s = %s\n", a.Key, strconv.Quote(a.Value))
 	}
+	for _, d := range m.deps {
+		opt := ""
+		if d.Optional {
+			opt = " optional"
+		}
+		fmt.Fprintf(&b, "  depends @%s version >= %d%s\n", d.Name, d.MinVersion, opt)
+	}
 	for i, imp := range m.imports {
 		opt := ""
 		if imp.optional {

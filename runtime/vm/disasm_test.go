@@ -42,6 +42,7 @@ func TestAssemblyGolden(t *testing.T) {
 // and globals.
 func variadicModule() *ModuleBuilder {
 	b := NewModuleBuilder("printing")
+	b.Depend("var", 1, true)
 	ws := b.OptionalImport("var.weighted_sum", "0ICiIDCrD_Ii")
 	g := b.AddGlobal(KindRef)
 	f := b.Function("f", "0Ir_I")

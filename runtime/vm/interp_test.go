@@ -853,3 +853,38 @@ func TestStepLimit(t *testing.T) {
 		t.Errorf("sum under a limit of 20: %v", err)
 	}
 }
+
+type versionedNative struct {
+	NativeModule
+	v uint32
+}
+
+func (n versionedNative) Version() uint32 { return n.v }
+
+func TestDependencies(t *testing.T) {
+	b := NewModuleBuilder("app")
+	b.Depend("test", 2, false)
+	b.Depend("extra", 0, true)
+	f := b.Function("main", "0v_v")
+	f.Return()
+	b.Export("main", f)
+	m := buildModule(t, b)
+	if deps := m.Dependencies(); len(deps) != 2 || deps[0] != (DependencyInfo{Name: "test", MinVersion: 2}) || !deps[1].Optional {
+		t.Errorf("Dependencies() = %+v", deps)
+	}
+	tests := []struct {
+		modules []Module
+		code    status.Code
+		text    string
+	}{
+		{[]Module{m}, status.NotFound, "module app depends on module test (version >= 2), which is not registered before it"},
+		{[]Module{testNativeOK(), m}, status.FailedPrecondition, "depends on module test version >= 2, but version 0 is registered"},
+		{[]Module{versionedNative{testNativeOK(), 3}, m}, status.OK, ""},
+	}
+	for i, tt := range tests {
+		_, err := NewInstance().NewContext(tt.modules...)
+		if status.CodeOf(err) != tt.code || (err != nil && !strings.Contains(err.Error(), tt.text)) {
+			t.Errorf("case %d: got %v, want %v containing %q", i, err, tt.code, tt.text)
+		}
+	}
+}

@@ -34,6 +34,7 @@ type BytecodeModule struct {
 	version         uint32
 	bytecodeVersion uint32
 	attrs           []Attr
+	deps            []DependencyInfo
 	imports         []moduleImport
 	exports         []moduleExport
 	funcs           []function
@@ -73,6 +74,14 @@ type RodataSegment struct {
 	Data []byte
 	// MimeType is the segment's declared MIME type, or "".
 	MimeType string
+}
+
+// DependencyInfo describes a module a bytecode module needs in its
+// context.
+type DependencyInfo struct {
+	Name       string
+	MinVersion uint32
+	Optional   bool
 }
 
 // ImportInfo describes one import of a module.
@@ -193,6 +202,22 @@ func load(data []byte) (*BytecodeModule, error) {
 		}
 		attrs := readAttrs(bud, s.AttrsLength(), s.Attrs)
 		return parsed, attrs, bud.check(m.name)
+	}
+
+	// Dependencies.
+	if n := def.DependenciesLength(); n > MaxImports {
+		return nil, invalid("module %s: %d dependencies exceed the limit of %d", m.name, n, MaxImports)
+	}
+	var dep bytecode.ModuleDependencyDef
+	for i := 0; i < def.DependenciesLength(); i++ {
+		def.Dependencies(&dep, i)
+		name := bud.str(dep.Name())
+		flags := dep.Flags()
+		req, opt := uint32(bytecode.ModuleDependencyFlagBitsREQUIRED), uint32(bytecode.ModuleDependencyFlagBitsOPTIONAL)
+		if name == "" || (flags != req && flags != opt) {
+			return nil, invalid("module %s: dependency %d (%q): empty name or flags %#x not exactly one of REQUIRED (1) and OPTIONAL (2)", m.name, i, name, flags)
+		}
+		m.deps = append(m.deps, DependencyInfo{Name: name, MinVersion: dep.MinimumVersion(), Optional: flags == opt})
 	}
 
 	// Imports.
@@ -433,6 +458,11 @@ func (m *BytecodeModule) BytecodeVersion() uint32 { return m.bytecodeVersion }
 
 // Attrs returns the module's metadata attributes.
 func (m *BytecodeModule) Attrs() []Attr { return append([]Attr(nil), m.attrs...) }
+
+// Dependencies describes the modules this module needs in its context.
+func (m *BytecodeModule) Dependencies() []DependencyInfo {
+	return append([]DependencyInfo(nil), m.deps...)
+}
 
 // Imports describes the module's imports in ordinal order.
 func (m *BytecodeModule) Imports() []ImportInfo {

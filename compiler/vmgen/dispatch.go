@@ -240,28 +240,26 @@ func (fe *fnEmitter) toConstant(op *ir.Operation, v *ir.Value, r vm.Reg) (vm.Reg
 	return vm.Reg{}, ir.OpErrorf(op, "operand '%%%s' of type '%s' cannot be passed as a 32-bit push constant", v.Name, ir.TypeString(v.Type))
 }
 
-// record emits constants, bindings, the workgroup count and the dispatch
-// of one candidate export.
+// record emits the dispatch of one candidate export as one
+// hal.command_buffer.dispatch.inline call: the constants, then the bound
+// buffers in (set, binding) order, which is the order the export sees them.
 func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []vm.Reg, resources []*bufState, binds []binding, workload []vm.Reg) error {
 	f := fe.f
-	if len(consts) > 0 {
-		f.CallImportVariadic(fe.e.imp("hal.command_buffer.push_constants"), []int{len(consts)}, append([]vm.Reg{fe.cb, fe.i32(0)}, consts...), nil)
+	order := make([]int, len(binds))
+	for i := range order {
+		order[i] = i
 	}
-	sets := map[int64][]int{}
-	var setOrder []int64
-	for i, b := range binds {
-		if _, ok := sets[b.set]; !ok {
-			setOrder = append(setOrder, b.set)
+	sort.SliceStable(order, func(a, b int) bool {
+		x, y := binds[order[a]], binds[order[b]]
+		if x.set != y.set {
+			return x.set < y.set
 		}
-		sets[b.set] = append(sets[b.set], i)
-	}
-	sort.Slice(setOrder, func(i, j int) bool { return setOrder[i] < setOrder[j] })
-	for _, s := range setOrder {
-		args := []vm.Reg{fe.cb, fe.i32(int32(s))}
-		for _, i := range sets[s] {
-			args = append(args, fe.i32(int32(binds[i].ordinal)), resources[i].reg, fe.i64(0), fe.i64(-1))
+		return x.ordinal < y.ordinal
+	})
+	for i := 1; i < len(order); i++ {
+		if binds[order[i]] == binds[order[i-1]] {
+			return ir.OpErrorf(op, "binds two resources to set %d binding %d", binds[order[i]].set, binds[order[i]].ordinal)
 		}
-		f.CallImportVariadic(fe.e.imp("hal.command_buffer.push_descriptor_set"), []int{len(sets[s])}, args, nil)
 	}
 	counts, err := fe.workgroupCount(op, c.export, workload)
 	if err != nil {
@@ -277,7 +275,12 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 		f.Emit(vm.OpTruncI64I32, t, r)
 		args = append(args, t)
 	}
-	f.CallImport(fe.e.imp("hal.command_buffer.dispatch"), args, nil)
+	args = append(args, fe.i64(0))
+	args = append(args, consts...)
+	for _, i := range order {
+		args = append(args, resources[i].reg, fe.i64(0), fe.i64(-1))
+	}
+	f.CallImportVariadic(fe.e.imp("hal.command_buffer.dispatch.inline"), []int{len(consts), len(order)}, args, nil)
 	fe.barrier()
 	return nil
 }

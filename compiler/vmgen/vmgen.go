@@ -8,12 +8,13 @@
 //     dims read with hal.buffer_view.dim;
 //   - index and integer scalar math (arith, affine.apply, tensor.dim) runs
 //     in VM registers (index is i64);
-//   - each flow.dispatch records push constants (primitive operands, index
-//     truncated to i32, in order), a descriptor set (tensor operands, then
-//     untied results, in binding order; a tied result reuses its operand's
-//     buffer in place, copying first when the operand is still needed) and a
-//     dispatch whose workgroup count is the export's count region evaluated
-//     in host code, followed by a barrier;
+//   - each flow.dispatch records one hal.command_buffer.dispatch.inline:
+//     the 32-bit constants (primitive operands in order, index truncated to
+//     i32) and the bindings (tensor operands, then untied results, placed in
+//     (set, binding) order; a tied result reuses its operand's buffer in
+//     place, copying first when the operand is still needed), with the
+//     workgroup count from the export's count region evaluated in host
+//     code; a barrier follows;
 //   - results are allocated from the device allocator; buffers of dead
 //     transients are reused for later results of the same size;
 //   - the command buffer is submitted and waited on before returning.
@@ -153,26 +154,24 @@ type exeInfo struct {
 
 // importSig lists the hal imports used, with their calling conventions.
 var importSig = map[string]string{
-	"hal.devices.get":                        "0i_r",
-	"hal.device.allocator":                   "0r_r",
-	"hal.device.query.i64":                   "0rrr_iI",
-	"hal.allocator.allocate":                 "0rIiiI_r",
-	"hal.buffer.length":                      "0r_I",
-	"hal.buffer_view.create":                 "0rIIiiCID_r",
-	"hal.buffer_view.assert":                 "0rriiCID_v",
-	"hal.buffer_view.buffer":                 "0r_r",
-	"hal.buffer_view.rank":                   "0r_i",
-	"hal.buffer_view.dim":                    "0ri_I",
-	"hal.executable.create":                  "0rIrrr_r",
-	"hal.command_buffer.create":              "0riiIi_r",
-	"hal.command_buffer.end":                 "0r_v",
-	"hal.command_buffer.execution_barrier":   "0riiI_v",
-	"hal.command_buffer.update_buffer":       "0rrIrII_v",
-	"hal.command_buffer.copy_buffer":         "0rrIrII_v",
-	"hal.command_buffer.push_constants":      "0riCiD_v",
-	"hal.command_buffer.push_descriptor_set": "0riCirIID_v",
-	"hal.command_buffer.dispatch":            "0rriiii_v",
-	"hal.ex.submit_and_wait":                 "0rr_v",
+	"hal.devices.get":                      "0i_r",
+	"hal.device.allocator":                 "0r_r",
+	"hal.device.query.i64":                 "0rrr_iI",
+	"hal.allocator.allocate":               "0rIiiI_r",
+	"hal.buffer.length":                    "0r_I",
+	"hal.buffer_view.create":               "0rIIiiCID_r",
+	"hal.buffer_view.assert":               "0rriiCID_v",
+	"hal.buffer_view.buffer":               "0r_r",
+	"hal.buffer_view.rank":                 "0r_i",
+	"hal.buffer_view.dim":                  "0ri_I",
+	"hal.executable.create":                "0rIrrr_r",
+	"hal.command_buffer.create":            "0riiIi_r",
+	"hal.command_buffer.end":               "0r_v",
+	"hal.command_buffer.execution_barrier": "0riiI_v",
+	"hal.command_buffer.update_buffer":     "0rrIrII_v",
+	"hal.command_buffer.copy_buffer":       "0rrIrII_v",
+	"hal.command_buffer.dispatch.inline":   "0rriiiiICiDCrIID_v",
+	"hal.ex.submit_and_wait":               "0rr_v",
 }
 
 func (e *emitter) imp(name string) vm.ImportRef {

@@ -123,7 +123,7 @@ func TestTransientReuse(t *testing.T) {
 	if n := strings.Count(text, "hal.allocator.allocate"); n != 2 {
 		t.Errorf("%d allocations, want 2:\n%s", n, text)
 	}
-	if n := strings.Count(text, "hal.command_buffer.dispatch"); n != 3 {
+	if n := strings.Count(text, "hal.command_buffer.dispatch.inline"); n != 3 {
 		t.Errorf("%d dispatches, want 3", n)
 	}
 }

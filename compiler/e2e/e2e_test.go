@@ -492,3 +492,55 @@ module @arm_only attributes {hal.device.targets = [#dev]} {
 		t.Errorf("error %v", err)
 	}
 }
+
+// BenchmarkInvokeSmall measures one call of the CPU sample on 8 elements
+// through the whole stack (VM, hal module, device): two custom dispatches,
+// one generated dispatch, allocation and submission.
+func BenchmarkInvokeSmall(b *testing.B) {
+	clang := tools(b)
+	dir := b.TempDir()
+	buildKernels(b, clang, dir)
+	module, err := compile("cpu_hal_head.mlir", []string{dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, d := range devices {
+		b.Run(d.name, func(b *testing.B) {
+			dev, err := d.make()
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer dev.Close()
+			m, err := vm.LoadBytecodeModule(module)
+			if err != nil {
+				b.Fatal(err)
+			}
+			hm, err := halmodule.New(dev)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, err := vm.NewInstance().NewContext(hm, m)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f, err := ctx.LookupFunction("mixed_invocation")
+			if err != nil {
+				b.Fatal(err)
+			}
+			in, err := functionio.ParseInputs([]string{"8xf32=2", "8xf32=4"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			args, err := functionio.Values(in, f.Signature(), dev.Allocator())
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := ctx.Invoke(f, args); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -13,6 +13,8 @@ func ISAMarkdown() string {
 	b.WriteString(`# goiree VM instruction set
 
 Generated from the opcode table in ` + "`isa.go`" + ` by ` + "`go test -run TestISADoc -update`" + `; do not edit.
+Calling convention strings, how host code calls imports and the embedding
+API are described in the package documentation (` + "`doc.go`" + `).
 
 ## Encoding
 

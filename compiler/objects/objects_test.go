@@ -25,6 +25,9 @@ func TestFind(t *testing.T) {
 	write(filepath.Join(sp1, "b.o"))
 	write(filepath.Join(sp2, "b.o"))
 	write(filepath.Join(dir, "abs.o"))
+	write(filepath.Join(dir, "cwd.o"))
+	write(filepath.Join(sp1, "cwd.o"))
+	t.Chdir(dir)
 	r := &Resolver{SearchPaths: []string{sp1, sp2}}
 	cases := []struct {
 		path, want, wantErr string
@@ -32,7 +35,7 @@ func TestFind(t *testing.T) {
 		{"a.o", filepath.Join(sp2, "a.o"), ""},
 		{"b.o", filepath.Join(sp1, "b.o"), ""}, // first search path wins
 		{filepath.Join(dir, "abs.o"), filepath.Join(dir, "abs.o"), ""},
-		{"objects_test.go", "objects_test.go", ""}, // cwd-relative before search paths
+		{"cwd.o", "cwd.o", ""}, // cwd-relative before search paths
 		{"missing.o", "", `referenced object file not found on any path; use --iree-hal-executable-object-search-path= to add search paths: #hal.executable.object<{path = "missing.o"}> (tried: missing.o, ` + filepath.Join(sp1, "missing.o") + ", " + filepath.Join(sp2, "missing.o") + ")"},
 		// An absolute path is never looked up on the search paths.
 		{"/nonexistent/a.o", "", `referenced object file not found on any path; use --iree-hal-executable-object-search-path= to add search paths: #hal.executable.object<{path = "/nonexistent/a.o"}> (tried: /nonexistent/a.o)`},

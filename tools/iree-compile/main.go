@@ -1,7 +1,10 @@
-// Command iree-compile compiles an MLIR program in IREE's dialects. The
-// front end (parsing, verification, object resolution and kernel-ABI
-// checks) is complete; VM bytecode emission is not implemented yet, so
-// output is IR printed after a phase (--compile-to=input|flow|hal).
+// Command iree-compile compiles an MLIR program in IREE's dialects into a
+// VM bytecode module (.vmfb): the front end parses and verifies the
+// program, resolves its executable objects and checks their kernel ABI; the
+// back end forms dispatches, builds CPU executables with clang and lld, and
+// emits the host program as VM bytecode. --compile-to=input|flow|hal stops
+// after a phase and prints its IR; --output-format=vm-asm prints the VM
+// program as text.
 //
 // Usage:
 //
@@ -18,27 +21,34 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/goiree/goiree/compiler/backend"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	"github.com/goiree/goiree/compiler/transforms"
+	"github.com/goiree/goiree/compiler/vmgen"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-const usage = `OVERVIEW: IREE compilation driver (front end)
+const usage = `OVERVIEW: IREE compilation driver
 
 USAGE: iree-compile [options] <input file or '-' for stdin>
 
 OPTIONS:
   -o <file>                                      Output file (default: stdout)
   --compile-to=<phase>                           Stop after a phase and print its IR: input, flow, hal
-  --output-format=<format>                       vm-bytecode (default), vm-asm, vm-c, or mlir (IR after the last phase)
+  --output-format=<format>                       vm-bytecode (default), vm-asm, or mlir (IR after the last phase)
   --iree-hal-target-backends=<a,b,...>           Target backends when the module declares no hal.device.targets (repeatable)
   --iree-hal-executable-object-search-path=<dir> Directory searched for relative object paths (repeatable)
   --iree-hal-list-target-backends                List the target backends and exit
   --split-input-file                             Compile each '// -----' separated chunk on its own
+  --iree-llvmcpu-clang-path=<path>               clang used for CPU executables (default: clang-16 or clang on PATH)
+  --iree-llvmcpu-embedded-linker-path=<path>     ld.lld used for CPU executables (default: ld.lld-16 or ld.lld on PATH)
+  --iree-hal-dump-executable-sources-to=<dir>    Write the generated executable sources (C) to <dir>
+  --iree-hal-dump-executable-binaries-to=<dir>   Write the linked executable binaries to <dir>
   --iree-input-type=<type>                       Accepted for compatibility (none, auto)
   --help                                         Show this help
 `
@@ -53,6 +63,10 @@ type options struct {
 	listTargets bool
 	split       bool
 	help        bool
+	clangPath   string
+	linkerPath  string
+	dumpSources string
+	dumpBinary  string
 }
 
 // parseFlags parses IREE-style flags: -flag or --flag, values after '='.
@@ -145,6 +159,26 @@ func parseFlags(args []string) (*options, error) {
 			if value != "none" && value != "auto" {
 				return nil, fmt.Errorf("unsupported --iree-input-type=%s (only none and auto are supported)", value)
 			}
+		case "iree-llvmcpu-clang-path":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.clangPath = value
+		case "iree-llvmcpu-embedded-linker-path", "iree-llvm-embedded-linker-path":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.linkerPath = value
+		case "iree-hal-dump-executable-sources-to":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.dumpSources = value
+		case "iree-hal-dump-executable-binaries-to":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.dumpBinary = value
 		case "mlir-print-op-on-diagnostic", "verify":
 			// Accepted for compatibility with IREE's build rules.
 		case "help", "h":
@@ -167,9 +201,11 @@ func parseFlags(args []string) (*options, error) {
 		return nil, fmt.Errorf("invalid --compile-to=%s (expected one of input, abi, flow, stream, hal, vm, end)", o.compileTo)
 	}
 	switch o.format {
-	case "", "vm-bytecode", "vm-asm", "vm-c", "mlir":
+	case "", "vm-bytecode", "vm-asm", "mlir":
+	case "vm-c":
+		return nil, fmt.Errorf("--output-format=vm-c is not supported (use vm-bytecode or vm-asm)")
 	default:
-		return nil, fmt.Errorf("invalid --output-format=%s (expected vm-bytecode, vm-asm, vm-c or mlir)", o.format)
+		return nil, fmt.Errorf("invalid --output-format=%s (expected vm-bytecode, vm-asm or mlir)", o.format)
 	}
 	known := map[string]bool{}
 	for _, b := range transforms.Backends() {
@@ -221,27 +257,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	popts := pipeline.Options{TargetBackends: o.backends, ObjectSearchPaths: o.searchPaths}
 	var out strings.Builder
 	failed := false
-	for i, chunk := range splitChunks(src, o.split) {
+	chunks := splitChunks(src, o.split)
+	if !emitIR && o.format != "vm-asm" && len(chunks) > 1 {
+		fmt.Fprintf(stderr, "iree-compile: error: --split-input-file with %d chunks needs a text output (--output-format=vm-asm or mlir, or --compile-to=)\n", len(chunks))
+		return 1
+	}
+	for i, chunk := range chunks {
 		s, err := pipeline.Compile(name, chunk, popts, stop)
+		if err == nil && !emitIR {
+			var text string
+			text, err = emitModule(s, o)
+			if err == nil && i > 0 {
+				out.WriteString("// -----\n")
+			}
+			out.WriteString(text)
+		} else if err == nil {
+			if i > 0 {
+				out.WriteString("// -----\n")
+			}
+			out.WriteString(s.Print())
+		}
 		if err != nil {
 			fmt.Fprint(stderr, ir.FormatDiagnostic(err, name, src))
 			failed = true
-			continue
 		}
-		if i > 0 {
-			out.WriteString("// -----\n")
-		}
-		out.WriteString(s.Print())
 	}
 	if failed {
-		return 1
-	}
-	if !emitIR {
-		format := o.format
-		if format == "" {
-			format = "vm-bytecode"
-		}
-		fmt.Fprintf(stderr, "iree-compile: error: --output-format=%s: VM bytecode emission is not implemented yet; use --compile-to=input, flow or hal to print IR\n", format)
 		return 1
 	}
 	if err := writeOutput(o.output, out.String(), stdout); err != nil {
@@ -249,6 +290,29 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// emitModule runs the back end on a module that went through every front
+// end phase and returns the bytecode module (or its text form for vm-asm).
+func emitModule(s *pipeline.State, o *options) (string, error) {
+	vmfb, err := backend.Compile(s.Module.Op, backend.Options{
+		Registry: s.Registry,
+		Targets:  s.Targets,
+		LLVMCPU: llvmcpu.Options{
+			ClangPath:      o.clangPath,
+			LinkerPath:     o.linkerPath,
+			Objects:        s.Resolver,
+			DumpSourcesTo:  o.dumpSources,
+			DumpBinariesTo: o.dumpBinary,
+		},
+	})
+	if err != nil {
+		return "", err
+	}
+	if o.format == "vm-asm" {
+		return vmgen.Text(vmfb)
+	}
+	return string(vmfb), nil
 }
 
 func unwrapPathError(err error) error {

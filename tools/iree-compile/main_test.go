@@ -109,7 +109,7 @@ var errorCases = []struct {
 	{"flag-o-missing-value", []string{"-o"}, ""},
 	{"no-input", nil, ""},
 	{"missing-input", []string{"nonexistent.mlir"}, ""},
-	{"vm-output-not-implemented", nil, "func.func @f() {\n  return\n}\n"},
+	{"vm-c-unsupported", []string{"--output-format=vm-c"}, "func.func @f() {\n  return\n}\n"},
 	{"two-inputs", []string{"a.mlir", "b.mlir"}, ""},
 }
 
@@ -239,8 +239,12 @@ func TestDriver(t *testing.T) {
 			"func.func private @a()\n// -----\nfunc.func private @b()\n", ""},
 		{"split-error-line-numbers", []string{"--split-input-file", "--compile-to=input", "-"}, "func.func private @a()\n// -----\nfunc.func @b() {\n  %0 = foo.bar\n}\n", 1,
 			"", "<stdin>:4:8: error: custom op 'foo.bar' is unknown\n  %0 = foo.bar\n       ^\n"},
-		{"vm-asm-not-implemented", []string{"--output-format=vm-asm", "-"}, prog, 1, "",
-			"iree-compile: error: --output-format=vm-asm: VM bytecode emission is not implemented yet; use --compile-to=input, flow or hal to print IR\n"},
+		{"vm-asm", []string{"--output-format=vm-asm", "-"}, prog, 0,
+			"func @f(%i0: i32) -> (i32)  // 0i_i, registers i32=3 i64=0 f32=0 f64=0 ref=1\n" +
+				"  0000: %i1 = const.i32 0  // <stdin>:1:1\n" +
+				"  0007: call.import @hal.devices.get(%i1) -> (%r0)\n" +
+				"  0020: %i2 = add.i32 %i0, %i0  // <stdin>:2:8\n" +
+				"  0027: return %i2  // <stdin>:3:3\n", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

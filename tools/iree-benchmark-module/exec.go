@@ -1,0 +1,191 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/golang/glog"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/drivers"
+	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
+	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/vm"
+)
+
+// defaultDevice is IREE's default --device.
+const defaultDevice = "local-task"
+
+// execute does everything after flag parsing.
+func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
+	if o.groupCount < 0 {
+		return fmt.Errorf("--task_topology_group_count=%d must not be negative", o.groupCount)
+	}
+	reg := &hal.Registry{}
+	if err := drivers.Register(reg, drivers.Options{LocalTask: localtask.Options{GroupCount: o.groupCount}}); err != nil {
+		return fmt.Errorf("registering HAL drivers: %w", err)
+	}
+	if o.listDrivers {
+		for _, name := range reg.Names() {
+			fmt.Fprintln(stdout, name)
+		}
+		return nil
+	}
+	if o.listDevices {
+		return listDevices(stdout, reg)
+	}
+	cfg, err := newConfig(o)
+	if err != nil {
+		return err
+	}
+	inputs, err := functionio.ParseInputs(o.inputs)
+	if err != nil {
+		return err
+	}
+	datas, names, err := readModules(o, stdin)
+	if err != nil {
+		return err
+	}
+	var modules []vm.Module
+	var last *vm.BytecodeModule
+	for i, data := range datas {
+		m, err := vm.LoadBytecodeModule(data)
+		if err != nil {
+			return fmt.Errorf("loading module %s: %w", names[i], err)
+		}
+		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
+		modules = append(modules, m)
+		last = m
+	}
+	uri := defaultDevice
+	switch len(o.devices) {
+	case 0:
+	case 1:
+		uri = strings.TrimSpace(o.devices[0])
+	default:
+		return fmt.Errorf("%d --device flags given; this tool runs on one device", len(o.devices))
+	}
+	dev, err := reg.CreateDevice(uri)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	hm, err := halmodule.New(dev)
+	if err != nil {
+		return err
+	}
+	ctx, err := vm.NewInstance().NewContext(append([]vm.Module{hm}, modules...)...)
+	if err != nil {
+		return err
+	}
+	fns, err := selectFunctions(ctx, last, o.functions, len(inputs) > 0)
+	if err != nil {
+		return err
+	}
+	var cases []benchCase
+	for _, fn := range fns {
+		name := "BM_" + fn.Name() + "/process_time/real_time"
+		if o.filter != "" && !strings.Contains(name, o.filter) {
+			continue
+		}
+		args, err := functionio.Values(inputs, fn.Signature(), dev.Allocator())
+		if err != nil {
+			return fmt.Errorf("calling %s: %w", fn.Name(), err)
+		}
+		cases = append(cases, benchCase{name: name, body: invoker(ctx, fn, args)})
+	}
+	if len(cases) == 0 {
+		return fmt.Errorf("--benchmark_filter=%q matches no benchmark", o.filter)
+	}
+	rep, err := newReporter(cfg.format, stdout)
+	if err != nil {
+		return err
+	}
+	rep.start(cfg, dev.ID(), cases)
+	for _, c := range cases {
+		runs, err := measure(c, cfg)
+		if err != nil {
+			return fmt.Errorf("benchmarking %s: %w", c.name, err)
+		}
+		rep.report(c.name, runs, cfg)
+	}
+	if err := rep.finish(); err != nil {
+		return err
+	}
+	if o.printStats {
+		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
+	}
+	return nil
+}
+
+// selectFunctions returns the functions to benchmark: the --function list,
+// or every export of the last module that takes no arguments.
+func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, haveInputs bool) ([]*vm.Function, error) {
+	var fns []*vm.Function
+	for _, n := range names {
+		n = strings.TrimPrefix(strings.TrimSpace(n), "@")
+		if n == "" {
+			return nil, fmt.Errorf("--function is empty")
+		}
+		fn, err := ctx.LookupFunction(n)
+		if err != nil {
+			return nil, err
+		}
+		fns = append(fns, fn)
+	}
+	if len(fns) > 0 {
+		return fns, nil
+	}
+	if haveInputs {
+		return nil, fmt.Errorf("--input given without --function: name the function the inputs are for")
+	}
+	for _, e := range last.Exports() {
+		if strings.HasPrefix(e.Name, "__") {
+			continue
+		}
+		fn, err := ctx.LookupFunction(e.Name)
+		if err != nil {
+			return nil, err
+		}
+		if len(fn.Signature().Args) == 0 {
+			fns = append(fns, fn)
+		}
+	}
+	if len(fns) == 0 {
+		return nil, fmt.Errorf("module %s exports no function without arguments: give --function=<name> and its --input values", last.Name())
+	}
+	return fns, nil
+}
+
+// invoker returns a benchmark body making n calls of fn with args.
+func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value) func(n int) error {
+	results := make([]vm.Value, len(fn.Signature().Results))
+	return func(n int) error {
+		for i := 0; i < n; i++ {
+			if err := ctx.InvokeInto(fn, args, results); err != nil {
+				return fmt.Errorf("executing %s: %w", fn.Name(), err)
+			}
+		}
+		clear(results)
+		return nil
+	}
+}
+
+func listDevices(w io.Writer, reg *hal.Registry) error {
+	for _, name := range reg.Names() {
+		d, err := reg.Lookup(name)
+		if err != nil {
+			return err
+		}
+		infos, err := d.Devices()
+		if err != nil {
+			return fmt.Errorf("listing devices of driver %s: %w", name, err)
+		}
+		for _, info := range infos {
+			fmt.Fprintf(w, "%s://%d: %s\n", name, info.Index, info.Name)
+		}
+	}
+	return nil
+}

@@ -122,6 +122,13 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 	// so the dispatch can update it in place.
 	operandBuf := map[int]*bufState{}
 	var resources []*bufState
+	// lengths[i] is the byte length resources[i] is bound with: for an
+	// operand, the size its dispatch dimensions declare (`%t{%n}`), so a
+	// buffer shorter than the kernel will access fails the command buffer's
+	// binding range check instead of being read past its end.
+	var lengths []vm.Reg
+	argDims := d.ArgumentDims()
+	nextDim := 0
 	tiedTo := map[int]bool{}
 	for _, t := range tied {
 		if t >= 0 {
@@ -136,6 +143,15 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		if err != nil {
 			return err
 		}
+		nd := ir.DynamicDimCount(a.Type)
+		if nextDim+nd > len(argDims) {
+			return ir.OpErrorf(op, "missing operand dimensions")
+		}
+		declared, err := fe.resultDims(op, a.Type, argDims[nextDim:nextDim+nd])
+		if err != nil {
+			return err
+		}
+		nextDim += nd
 		buf := tv.buf
 		if tiedTo[i] && !(buf.owned && buf.refs == 1 && fe.lastUse[a] == fe.index) {
 			nb := fe.allocate(tv.bytes, tv.dims)
@@ -146,6 +162,7 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		}
 		operandBuf[i] = buf
 		resources = append(resources, buf)
+		lengths = append(lengths, fe.byteSize(tv.bytes, declared))
 	}
 	// Results: tied ones alias their operand's buffer, the others get a
 	// buffer (a dead transient of the same size, or a new allocation).
@@ -171,6 +188,7 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		} else {
 			tv.buf = fe.allocate(tv.bytes, dims)
 			resources = append(resources, tv.buf)
+			lengths = append(lengths, fe.i64(-1))
 		}
 		results[i] = tv
 	}
@@ -201,7 +219,7 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		use, next := f.NewLabel(), f.NewLabel()
 		f.CondBr(ok, use, next)
 		f.Bind(use)
-		if err := fe.record(op, c, exe, consts, resources, binds, workload); err != nil {
+		if err := fe.record(op, c, exe, consts, resources, lengths, binds, workload); err != nil {
 			return err
 		}
 		f.Br(done)
@@ -242,8 +260,9 @@ func (fe *fnEmitter) toConstant(op *ir.Operation, v *ir.Value, r vm.Reg) (vm.Reg
 
 // record emits the dispatch of one candidate export as one
 // hal.command_buffer.dispatch.inline call: the constants, then the bound
-// buffers in (set, binding) order, which is the order the export sees them.
-func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []vm.Reg, resources []*bufState, binds []binding, workload []vm.Reg) error {
+// buffers in (set, binding) order (each bound at offset 0 with its entry in
+// lengths), which is the order the export sees them.
+func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []vm.Reg, resources []*bufState, lengths []vm.Reg, binds []binding, workload []vm.Reg) error {
 	f := fe.f
 	order := make([]int, len(binds))
 	for i := range order {
@@ -278,7 +297,7 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 	args = append(args, fe.i64(0))
 	args = append(args, consts...)
 	for _, i := range order {
-		args = append(args, resources[i].reg, fe.i64(0), fe.i64(-1))
+		args = append(args, resources[i].reg, fe.i64(0), lengths[i])
 	}
 	f.CallImportVariadic(fe.e.imp("hal.command_buffer.dispatch.inline"), []int{len(consts), len(order)}, args, nil)
 	fe.barrier()

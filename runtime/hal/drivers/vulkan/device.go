@@ -1,0 +1,124 @@
+package vulkan
+
+/*
+#include <stdlib.h>
+#include "gvk.h"
+*/
+import "C"
+
+import (
+	"sync"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/schemas/spirv"
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// Device is a hal.Device on one Vulkan physical device. It is safe for
+// concurrent use: submissions to its queue are serialised.
+type Device struct {
+	id    string
+	name  string
+	index int
+	dev   *C.gvk_device // C memory: the stream's executables point at it too
+	alloc *Allocator
+
+	mu     sync.Mutex // guards the queue, command pool, fence and closed
+	closed bool
+}
+
+func newDevice(pd physicalDevice, index int) (*Device, error) {
+	dev := (*C.gvk_device)(C.calloc(1, C.sizeof_gvk_device))
+	if dev == nil {
+		return nil, status.Errorf(status.ResourceExhausted, "allocating a vulkan device")
+	}
+	var msg [256]C.char
+	if r := C.gvk_device_create(pd.handle, dev, &msg[0], C.size_t(len(msg))); r != C.VK_SUCCESS {
+		C.free(unsafePointer(dev))
+		return nil, vkError(r, "creating vulkan device %d (%s): %s", index, pd.name, C.GoString(&msg[0]))
+	}
+	d := &Device{id: DriverName, name: pd.name, index: index, dev: dev}
+	d.alloc = &Allocator{device: d}
+	return d, nil
+}
+
+// ID implements hal.Device.
+func (d *Device) ID() string { return d.id }
+
+// Name returns the physical device's name.
+func (d *Device) Name() string { return d.name }
+
+// Allocator implements hal.Device.
+func (d *Device) Allocator() hal.Allocator { return d.alloc }
+
+// CreateCommandBuffer implements hal.Device.
+func (d *Device) CreateCommandBuffer(mode hal.CommandBufferMode, categories hal.CommandCategory) (*hal.CommandBuffer, error) {
+	return hal.NewCommandBuffer(mode, categories), nil
+}
+
+// CreateExecutableCache implements hal.Device.
+func (d *Device) CreateExecutableCache(identifier string) (hal.ExecutableCache, error) {
+	return executableCache{device: d}, nil
+}
+
+// CreateSemaphore implements hal.Device.
+func (d *Device) CreateSemaphore(initial uint64) (*hal.Semaphore, error) {
+	return hal.NewSemaphore(initial), nil
+}
+
+// ExecutableFormats implements hal.Device: "vulkan-spirv-fb".
+func (d *Device) ExecutableFormats() []string { return []string{spirv.Format} }
+
+// QueryI64 implements hal.Device (see hal.QueryDevice).
+func (d *Device) QueryI64(category, key string) (int64, error) {
+	return hal.QueryDevice(d.id, d.ExecutableFormats(), 1, category, key)
+}
+
+// QueueExecute implements hal.Device. It waits for wait on the host,
+// records cbs into one Vulkan command buffer, submits it, waits for its
+// fence and then signals signal (or fails it with the error). The error is
+// also returned when signal is empty.
+func (d *Device) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer) error {
+	for i, cb := range cbs {
+		if cb == nil || !cb.IsExecutable() {
+			return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", i)
+		}
+	}
+	if err := wait.Wait(hal.InfiniteTimeout); err != nil {
+		err = hal.ErrorContext(err, "queue execute: wait fence failed")
+		signal.Fail(err)
+		return err
+	}
+	if err := d.execute(cbs); err != nil {
+		signal.Fail(err)
+		if signal.Len() > 0 {
+			return nil
+		}
+		return err
+	}
+	return signal.Signal()
+}
+
+// Close implements hal.Device. Buffers and executables released after
+// Close leak their Vulkan objects rather than touch a destroyed device.
+func (d *Device) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	C.gvk_device_destroy(d.dev)
+	C.free(unsafePointer(d.dev))
+	return nil
+}
+
+// live runs f with the device lock held, failing when the device is closed.
+func (d *Device) live(what string, f func() error) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return status.Errorf(status.FailedPrecondition, "%s: vulkan device is closed", what)
+	}
+	return f()
+}

@@ -1,0 +1,26 @@
+// Package vulkan is the "vulkan" HAL driver: it runs SPIR-V executables
+// ("vulkan-spirv-fb") on a Vulkan compute queue.
+//
+// The Vulkan loader (libvulkan.so.1) is opened at run time with dlopen and
+// every entry point is fetched through vkGetInstanceProcAddr, so programs
+// linked with this package start on machines without Vulkan; there the
+// driver lists no devices and its Devices method says why.
+//
+// Devices are named "vulkan" (the first physical device) or "vulkan://N".
+// Each device has one compute queue. Buffers are VkBuffers with their own
+// memory: requests that need host access (the default, HOST_VISIBLE, or a
+// mapping usage) get host-visible, host-coherent memory, preferring memory
+// that is also device-local where the device has it (lavapipe's only kind,
+// NVIDIA's BAR heap); requests for DEVICE_LOCAL memory without HOST_VISIBLE
+// get device-only memory that programs fill and read through transfer
+// commands from host-visible staging buffers.
+//
+// Each export of an executable is one compute pipeline whose layout is
+// descriptor set 0 with one storage buffer per binding and one
+// push-constant range at offset 0 of 4*count bytes. A command buffer is
+// recorded into one VkCommandBuffer at submission, with a full memory
+// barrier between consecutive commands; inline updates and fills that
+// vkCmdFillBuffer cannot do (not 4-byte aligned) go through a staging
+// buffer. Submissions wait on a VkFence and then signal the runtime's host
+// timeline semaphores.
+package vulkan

@@ -1,0 +1,602 @@
+#include "gvk.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// The Vulkan entry points the driver uses.
+#define GVK_FUNCS(X)                  \
+  X(vkDestroyInstance)                \
+  X(vkEnumeratePhysicalDevices)       \
+  X(vkGetPhysicalDeviceProperties)    \
+  X(vkGetPhysicalDeviceQueueFamilyProperties) \
+  X(vkGetPhysicalDeviceMemoryProperties) \
+  X(vkCreateDevice)                   \
+  X(vkDestroyDevice)                  \
+  X(vkGetDeviceQueue)                 \
+  X(vkCreateCommandPool)              \
+  X(vkDestroyCommandPool)             \
+  X(vkResetCommandPool)               \
+  X(vkAllocateCommandBuffers)         \
+  X(vkFreeCommandBuffers)             \
+  X(vkBeginCommandBuffer)             \
+  X(vkEndCommandBuffer)               \
+  X(vkCreateFence)                    \
+  X(vkDestroyFence)                   \
+  X(vkResetFences)                    \
+  X(vkWaitForFences)                  \
+  X(vkQueueSubmit)                    \
+  X(vkCreateBuffer)                   \
+  X(vkDestroyBuffer)                  \
+  X(vkGetBufferMemoryRequirements)    \
+  X(vkAllocateMemory)                 \
+  X(vkFreeMemory)                     \
+  X(vkBindBufferMemory)               \
+  X(vkMapMemory)                      \
+  X(vkUnmapMemory)                    \
+  X(vkCreateShaderModule)             \
+  X(vkDestroyShaderModule)            \
+  X(vkCreateDescriptorSetLayout)      \
+  X(vkDestroyDescriptorSetLayout)     \
+  X(vkCreatePipelineLayout)           \
+  X(vkDestroyPipelineLayout)          \
+  X(vkCreateComputePipelines)         \
+  X(vkDestroyPipeline)                \
+  X(vkCreateDescriptorPool)           \
+  X(vkDestroyDescriptorPool)          \
+  X(vkAllocateDescriptorSets)         \
+  X(vkUpdateDescriptorSets)           \
+  X(vkCmdBindPipeline)                \
+  X(vkCmdBindDescriptorSets)          \
+  X(vkCmdPushConstants)               \
+  X(vkCmdDispatch)                    \
+  X(vkCmdFillBuffer)                  \
+  X(vkCmdCopyBuffer)                  \
+  X(vkCmdPipelineBarrier)
+
+static struct {
+  void* lib;
+  VkInstance instance;
+  PFN_vkGetInstanceProcAddr get_instance_proc_addr;
+#define GVK_FIELD(name) PFN_##name name;
+  GVK_FUNCS(GVK_FIELD)
+#undef GVK_FIELD
+} vk;
+
+VkResult gvk_open(char* err, size_t err_len) {
+  if (vk.instance) return VK_SUCCESS;
+  if (!vk.lib) {
+    vk.lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!vk.lib) {
+      const char* e = dlerror();
+      snprintf(err, err_len, "cannot load the Vulkan loader: %s",
+               e ? e : "dlopen(libvulkan.so.1) failed");
+      return VK_ERROR_INITIALIZATION_FAILED;
+    }
+  }
+  vk.get_instance_proc_addr =
+      (PFN_vkGetInstanceProcAddr)dlsym(vk.lib, "vkGetInstanceProcAddr");
+  if (!vk.get_instance_proc_addr) {
+    snprintf(err, err_len, "libvulkan.so.1 has no vkGetInstanceProcAddr");
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  PFN_vkCreateInstance create = (PFN_vkCreateInstance)vk.get_instance_proc_addr(
+      NULL, "vkCreateInstance");
+  if (!create) {
+    snprintf(err, err_len, "the Vulkan loader has no vkCreateInstance");
+    return VK_ERROR_INITIALIZATION_FAILED;
+  }
+  VkApplicationInfo app = {
+      .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+      .pApplicationName = "goiree",
+      .pEngineName = "goiree",
+      .apiVersion = VK_API_VERSION_1_1,
+  };
+  VkInstanceCreateInfo ci = {
+      .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+      .pApplicationInfo = &app,
+  };
+  VkInstance inst = VK_NULL_HANDLE;
+  VkResult r = create(&ci, NULL, &inst);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkCreateInstance failed");
+    return r;
+  }
+#define GVK_LOAD(name)                                                 \
+  vk.name = (PFN_##name)vk.get_instance_proc_addr(inst, #name);        \
+  if (!vk.name) {                                                      \
+    snprintf(err, err_len, "the Vulkan loader has no %s", #name);      \
+    return VK_ERROR_INITIALIZATION_FAILED;                             \
+  }
+  GVK_FUNCS(GVK_LOAD)
+#undef GVK_LOAD
+  vk.instance = inst;
+  return VK_SUCCESS;
+}
+
+VkResult gvk_physical_devices(uint32_t* count, VkPhysicalDevice* out) {
+  VkResult r = vk.vkEnumeratePhysicalDevices(vk.instance, count, out);
+  return r == VK_INCOMPLETE ? VK_SUCCESS : r;
+}
+
+void gvk_describe(VkPhysicalDevice pd, char* name, uint32_t* type,
+                  uint32_t* api_version) {
+  VkPhysicalDeviceProperties p;
+  vk.vkGetPhysicalDeviceProperties(pd, &p);
+  memcpy(name, p.deviceName, VK_MAX_PHYSICAL_DEVICE_NAME_SIZE);
+  name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE - 1] = 0;
+  *type = (uint32_t)p.deviceType;
+  *api_version = p.apiVersion;
+}
+
+VkResult gvk_device_create(VkPhysicalDevice pd, gvk_device* out, char* err,
+                           size_t err_len) {
+  memset(out, 0, sizeof(*out));
+  out->physical = pd;
+  uint32_t nfam = 0;
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(pd, &nfam, NULL);
+  VkQueueFamilyProperties fams[64];
+  if (nfam > 64) nfam = 64;
+  vk.vkGetPhysicalDeviceQueueFamilyProperties(pd, &nfam, fams);
+  // Prefer a compute queue without graphics (a dedicated compute family);
+  // otherwise any family with compute.
+  int fam = -1;
+  for (uint32_t i = 0; i < nfam; i++) {
+    if ((fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
+        !(fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+      fam = (int)i;
+      break;
+    }
+  }
+  for (uint32_t i = 0; fam < 0 && i < nfam; i++) {
+    if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) fam = (int)i;
+  }
+  if (fam < 0) {
+    snprintf(err, err_len, "the device has no compute queue family");
+    return VK_ERROR_FEATURE_NOT_PRESENT;
+  }
+  out->queue_family = (uint32_t)fam;
+  float prio = 1.0f;
+  VkDeviceQueueCreateInfo qci = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+      .queueFamilyIndex = out->queue_family,
+      .queueCount = 1,
+      .pQueuePriorities = &prio,
+  };
+  VkDeviceCreateInfo dci = {
+      .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .queueCreateInfoCount = 1,
+      .pQueueCreateInfos = &qci,
+  };
+  VkResult r = vk.vkCreateDevice(pd, &dci, NULL, &out->device);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkCreateDevice failed");
+    return r;
+  }
+  vk.vkGetDeviceQueue(out->device, out->queue_family, 0, &out->queue);
+  VkCommandPoolCreateInfo pci = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+      .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
+      .queueFamilyIndex = out->queue_family,
+  };
+  r = vk.vkCreateCommandPool(out->device, &pci, NULL, &out->pool);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkCreateCommandPool failed");
+    gvk_device_destroy(out);
+    return r;
+  }
+  VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  r = vk.vkCreateFence(out->device, &fci, NULL, &out->fence);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkCreateFence failed");
+    gvk_device_destroy(out);
+    return r;
+  }
+  vk.vkGetPhysicalDeviceMemoryProperties(pd, &out->memory);
+  VkPhysicalDeviceProperties p;
+  vk.vkGetPhysicalDeviceProperties(pd, &p);
+  out->min_storage_offset_alignment = p.limits.minStorageBufferOffsetAlignment;
+  memcpy(out->max_workgroup_count, p.limits.maxComputeWorkGroupCount,
+         sizeof(out->max_workgroup_count));
+  out->max_push_constants_size = p.limits.maxPushConstantsSize;
+  return VK_SUCCESS;
+}
+
+void gvk_device_destroy(gvk_device* d) {
+  if (!d->device) return;
+  if (d->fence) vk.vkDestroyFence(d->device, d->fence, NULL);
+  if (d->pool) vk.vkDestroyCommandPool(d->device, d->pool, NULL);
+  vk.vkDestroyDevice(d->device, NULL);
+  d->device = VK_NULL_HANDLE;
+}
+
+VkResult gvk_buffer_create(gvk_device* d, uint64_t size, const uint32_t* prefs,
+                           int npref, gvk_buffer* out) {
+  memset(out, 0, sizeof(*out));
+  out->size = size;
+  VkBufferCreateInfo bci = {
+      .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+      .size = size ? size : 4,
+      .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+      .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+  };
+  VkResult r = vk.vkCreateBuffer(d->device, &bci, NULL, &out->buffer);
+  if (r != VK_SUCCESS) return r;
+  VkMemoryRequirements req;
+  vk.vkGetBufferMemoryRequirements(d->device, out->buffer, &req);
+  r = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  for (int p = 0; p < npref; p++) {
+    for (uint32_t i = 0; i < d->memory.memoryTypeCount; i++) {
+      uint32_t flags = d->memory.memoryTypes[i].propertyFlags;
+      if (!(req.memoryTypeBits & (1u << i)) || (flags & prefs[p]) != prefs[p]) {
+        continue;
+      }
+      VkMemoryAllocateInfo ai = {
+          .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+          .allocationSize = req.size,
+          .memoryTypeIndex = i,
+      };
+      r = vk.vkAllocateMemory(d->device, &ai, NULL, &out->memory);
+      if (r != VK_SUCCESS) continue;
+      out->property_flags = flags;
+      goto allocated;
+    }
+  }
+  vk.vkDestroyBuffer(d->device, out->buffer, NULL);
+  out->buffer = VK_NULL_HANDLE;
+  return r;
+allocated:
+  r = vk.vkBindBufferMemory(d->device, out->buffer, out->memory, 0);
+  if (r == VK_SUCCESS && (out->property_flags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)) {
+    r = vk.vkMapMemory(d->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->mapped);
+  }
+  if (r != VK_SUCCESS) gvk_buffer_destroy(d, out);
+  return r;
+}
+
+void gvk_buffer_destroy(gvk_device* d, gvk_buffer* b) {
+  if (b->mapped) vk.vkUnmapMemory(d->device, b->memory);
+  if (b->buffer) vk.vkDestroyBuffer(d->device, b->buffer, NULL);
+  if (b->memory) vk.vkFreeMemory(d->device, b->memory, NULL);
+  memset(b, 0, sizeof(*b));
+}
+
+VkResult gvk_executable_create(gvk_device* d, const uint32_t* code,
+                               size_t words, uint32_t count, const char* names,
+                               const uint32_t* constant_counts,
+                               const uint32_t* binding_counts,
+                               gvk_executable** out, int* failed) {
+  *failed = -1;
+  gvk_executable* e = calloc(1, sizeof(*e));
+  if (!e) return VK_ERROR_OUT_OF_HOST_MEMORY;
+  e->set_layouts = calloc(count, sizeof(VkDescriptorSetLayout));
+  e->layouts = calloc(count, sizeof(VkPipelineLayout));
+  e->pipelines = calloc(count, sizeof(VkPipeline));
+  e->constant_counts = calloc(count, sizeof(uint32_t));
+  e->binding_counts = calloc(count, sizeof(uint32_t));
+  if (!e->set_layouts || !e->layouts || !e->pipelines || !e->constant_counts ||
+      !e->binding_counts) {
+    gvk_executable_destroy(d, e);
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+  }
+  e->count = count;
+  VkShaderModuleCreateInfo smci = {
+      .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+      .codeSize = words * 4,
+      .pCode = code,
+  };
+  VkResult r = vk.vkCreateShaderModule(d->device, &smci, NULL, &e->module);
+  if (r != VK_SUCCESS) {
+    gvk_executable_destroy(d, e);
+    return r;
+  }
+  const char* name = names;
+  for (uint32_t i = 0; i < count; i++, name += strlen(name) + 1) {
+    e->constant_counts[i] = constant_counts[i];
+    e->binding_counts[i] = binding_counts[i];
+    VkDescriptorSetLayoutBinding binds[64];
+    uint32_t nb = binding_counts[i] > 64 ? 64 : binding_counts[i];
+    for (uint32_t b = 0; b < nb; b++) {
+      binds[b] = (VkDescriptorSetLayoutBinding){
+          .binding = b,
+          .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+          .descriptorCount = 1,
+          .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+      };
+    }
+    VkDescriptorSetLayoutCreateInfo dsci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = nb,
+        .pBindings = binds,
+    };
+    r = vk.vkCreateDescriptorSetLayout(d->device, &dsci, NULL, &e->set_layouts[i]);
+    if (r != VK_SUCCESS) break;
+    VkPushConstantRange range = {
+        .stageFlags = VK_SHADER_STAGE_COMPUTE_BIT,
+        .offset = 0,
+        .size = 4 * constant_counts[i],
+    };
+    VkPipelineLayoutCreateInfo plci = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &e->set_layouts[i],
+        .pushConstantRangeCount = constant_counts[i] ? 1 : 0,
+        .pPushConstantRanges = &range,
+    };
+    r = vk.vkCreatePipelineLayout(d->device, &plci, NULL, &e->layouts[i]);
+    if (r != VK_SUCCESS) break;
+    VkComputePipelineCreateInfo cpci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage =
+            {
+                .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                .module = e->module,
+                .pName = name,
+            },
+        .layout = e->layouts[i],
+    };
+    r = vk.vkCreateComputePipelines(d->device, VK_NULL_HANDLE, 1, &cpci, NULL,
+                                    &e->pipelines[i]);
+    if (r != VK_SUCCESS) break;
+  }
+  if (r != VK_SUCCESS) {
+    for (uint32_t i = 0; i < count; i++) {
+      if (!e->pipelines[i]) {
+        *failed = (int)i;
+        break;
+      }
+    }
+    gvk_executable_destroy(d, e);
+    return r;
+  }
+  *out = e;
+  return VK_SUCCESS;
+}
+
+void gvk_executable_destroy(gvk_device* d, gvk_executable* e) {
+  if (!e) return;
+  for (uint32_t i = 0; i < e->count; i++) {
+    if (e->pipelines && e->pipelines[i])
+      vk.vkDestroyPipeline(d->device, e->pipelines[i], NULL);
+    if (e->layouts && e->layouts[i])
+      vk.vkDestroyPipelineLayout(d->device, e->layouts[i], NULL);
+    if (e->set_layouts && e->set_layouts[i])
+      vk.vkDestroyDescriptorSetLayout(d->device, e->set_layouts[i], NULL);
+  }
+  if (e->module) vk.vkDestroyShaderModule(d->device, e->module, NULL);
+  free(e->set_layouts);
+  free(e->layouts);
+  free(e->pipelines);
+  free(e->constant_counts);
+  free(e->binding_counts);
+  free(e);
+}
+
+static void full_barrier(VkCommandBuffer cb) {
+  VkMemoryBarrier mb = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                       VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+  };
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+// host_barrier makes device writes visible to host reads of mapped memory.
+static void host_barrier(VkCommandBuffer cb) {
+  VkMemoryBarrier mb = {
+      .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+      .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+      .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+  };
+  vk.vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+}
+
+#define GVK_NEED(k)                                              \
+  if (i + (k) > n) {                                             \
+    snprintf(err, err_len, "truncated command stream at %zu", i); \
+    r = VK_ERROR_UNKNOWN;                                        \
+    goto done;                                                   \
+  }
+
+VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
+                    uint32_t ndispatch, uint32_t nbinding, char* err,
+                    size_t err_len) {
+  VkResult r;
+  VkDescriptorPool dpool = VK_NULL_HANDLE;
+  VkCommandBuffer cb = VK_NULL_HANDLE;
+  VkDescriptorBufferInfo infos[64];
+  VkWriteDescriptorSet writes[64];
+  if (ndispatch > 0) {
+    VkDescriptorPoolSize ps = {
+        .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+        .descriptorCount = nbinding ? nbinding : 1,
+    };
+    VkDescriptorPoolCreateInfo dpci = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = ndispatch,
+        .poolSizeCount = 1,
+        .pPoolSizes = &ps,
+    };
+    r = vk.vkCreateDescriptorPool(d->device, &dpci, NULL, &dpool);
+    if (r != VK_SUCCESS) {
+      snprintf(err, err_len, "vkCreateDescriptorPool");
+      return r;
+    }
+  }
+  VkCommandBufferAllocateInfo cai = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+      .commandPool = d->pool,
+      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+      .commandBufferCount = 1,
+  };
+  r = vk.vkAllocateCommandBuffers(d->device, &cai, &cb);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkAllocateCommandBuffers");
+    cb = VK_NULL_HANDLE;
+    goto done;
+  }
+  VkCommandBufferBeginInfo bi = {
+      .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+      .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+  };
+  r = vk.vkBeginCommandBuffer(cb, &bi);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkBeginCommandBuffer");
+    goto done;
+  }
+  int first = 1;
+  for (size_t i = 0; i < n;) {
+    uint64_t op = s[i++];
+    if (!first && op != GVK_CMD_BARRIER) full_barrier(cb);
+    first = 0;
+    switch (op) {
+      case GVK_CMD_FILL: {
+        GVK_NEED(4);
+        vk.vkCmdFillBuffer(cb, (VkBuffer)s[i], s[i + 1], s[i + 2], (uint32_t)s[i + 3]);
+        i += 4;
+        break;
+      }
+      case GVK_CMD_COPY: {
+        GVK_NEED(5);
+        VkBufferCopy region = {.srcOffset = s[i + 1], .dstOffset = s[i + 3], .size = s[i + 4]};
+        vk.vkCmdCopyBuffer(cb, (VkBuffer)s[i], (VkBuffer)s[i + 2], 1, &region);
+        i += 5;
+        break;
+      }
+      case GVK_CMD_DISPATCH: {
+        GVK_NEED(6);
+        gvk_executable* e = (gvk_executable*)(uintptr_t)s[i];
+        uint32_t ord = (uint32_t)s[i + 1];
+        uint32_t x = (uint32_t)s[i + 2], y = (uint32_t)s[i + 3], z = (uint32_t)s[i + 4];
+        uint32_t nc = (uint32_t)s[i + 5];
+        i += 6;
+        GVK_NEED(nc + 1);
+        uint32_t consts[64];
+        for (uint32_t c = 0; c < nc && c < 64; c++) consts[c] = (uint32_t)s[i + c];
+        i += nc;
+        uint32_t nb = (uint32_t)s[i++];
+        GVK_NEED(3 * (size_t)nb);
+        if (ord >= e->count || nb > 64 || nc > 64) {
+          snprintf(err, err_len, "bad dispatch of entry point %u", ord);
+          r = VK_ERROR_UNKNOWN;
+          goto done;
+        }
+        VkDescriptorSetAllocateInfo dsai = {
+            .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+            .descriptorPool = dpool,
+            .descriptorSetCount = 1,
+            .pSetLayouts = &e->set_layouts[ord],
+        };
+        VkDescriptorSet set;
+        r = vk.vkAllocateDescriptorSets(d->device, &dsai, &set);
+        if (r != VK_SUCCESS) {
+          snprintf(err, err_len, "vkAllocateDescriptorSets");
+          goto done;
+        }
+        for (uint32_t b = 0; b < nb; b++) {
+          infos[b] = (VkDescriptorBufferInfo){
+              .buffer = (VkBuffer)s[i + 3 * b],
+              .offset = s[i + 3 * b + 1],
+              .range = s[i + 3 * b + 2],
+          };
+          writes[b] = (VkWriteDescriptorSet){
+              .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+              .dstSet = set,
+              .dstBinding = b,
+              .descriptorCount = 1,
+              .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+              .pBufferInfo = &infos[b],
+          };
+        }
+        i += 3 * (size_t)nb;
+        if (nb) vk.vkUpdateDescriptorSets(d->device, nb, writes, 0, NULL);
+        vk.vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_COMPUTE, e->pipelines[ord]);
+        vk.vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_COMPUTE, e->layouts[ord], 0, 1,
+                                   &set, 0, NULL);
+        if (nc) {
+          vk.vkCmdPushConstants(cb, e->layouts[ord], VK_SHADER_STAGE_COMPUTE_BIT, 0, 4 * nc,
+                                consts);
+        }
+        vk.vkCmdDispatch(cb, x, y, z);
+        break;
+      }
+      case GVK_CMD_BARRIER:
+        full_barrier(cb);
+        break;
+      default:
+        snprintf(err, err_len, "unknown command %llu in stream", (unsigned long long)op);
+        r = VK_ERROR_UNKNOWN;
+        goto done;
+    }
+  }
+  host_barrier(cb);
+  r = vk.vkEndCommandBuffer(cb);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkEndCommandBuffer");
+    goto done;
+  }
+  VkSubmitInfo si = {
+      .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+      .commandBufferCount = 1,
+      .pCommandBuffers = &cb,
+  };
+  r = vk.vkResetFences(d->device, 1, &d->fence);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkResetFences");
+    goto done;
+  }
+  r = vk.vkQueueSubmit(d->queue, 1, &si, d->fence);
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkQueueSubmit");
+    goto done;
+  }
+  r = vk.vkWaitForFences(d->device, 1, &d->fence, VK_TRUE, UINT64_MAX);
+  if (r != VK_SUCCESS) snprintf(err, err_len, "vkWaitForFences");
+done:
+  if (cb) vk.vkFreeCommandBuffers(d->device, d->pool, 1, &cb);
+  if (dpool) vk.vkDestroyDescriptorPool(d->device, dpool, NULL);
+  return r;
+}
+
+const char* gvk_result_name(VkResult r) {
+  switch (r) {
+#define GVK_NAME(x) \
+  case x:           \
+    return #x;
+    GVK_NAME(VK_SUCCESS)
+    GVK_NAME(VK_NOT_READY)
+    GVK_NAME(VK_TIMEOUT)
+    GVK_NAME(VK_EVENT_SET)
+    GVK_NAME(VK_EVENT_RESET)
+    GVK_NAME(VK_INCOMPLETE)
+    GVK_NAME(VK_ERROR_OUT_OF_HOST_MEMORY)
+    GVK_NAME(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    GVK_NAME(VK_ERROR_INITIALIZATION_FAILED)
+    GVK_NAME(VK_ERROR_DEVICE_LOST)
+    GVK_NAME(VK_ERROR_MEMORY_MAP_FAILED)
+    GVK_NAME(VK_ERROR_LAYER_NOT_PRESENT)
+    GVK_NAME(VK_ERROR_EXTENSION_NOT_PRESENT)
+    GVK_NAME(VK_ERROR_FEATURE_NOT_PRESENT)
+    GVK_NAME(VK_ERROR_INCOMPATIBLE_DRIVER)
+    GVK_NAME(VK_ERROR_TOO_MANY_OBJECTS)
+    GVK_NAME(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    GVK_NAME(VK_ERROR_FRAGMENTED_POOL)
+    GVK_NAME(VK_ERROR_UNKNOWN)
+    GVK_NAME(VK_ERROR_OUT_OF_POOL_MEMORY)
+    GVK_NAME(VK_ERROR_INVALID_EXTERNAL_HANDLE)
+    GVK_NAME(VK_ERROR_FRAGMENTATION)
+    GVK_NAME(VK_ERROR_INVALID_OPAQUE_CAPTURE_ADDRESS)
+    GVK_NAME(VK_ERROR_INVALID_SHADER_NV)
+#undef GVK_NAME
+    default:
+      return "VK_RESULT_UNKNOWN";
+  }
+}

@@ -1,0 +1,107 @@
+// gvk: the C half of the Vulkan HAL driver. The Vulkan loader is opened at
+// run time with dlopen, so programs built with this package start on
+// machines without Vulkan; every entry point is fetched through
+// vkGetInstanceProcAddr into one process-wide table.
+#ifndef GOIREE_GVK_H_
+#define GOIREE_GVK_H_
+
+#define VK_NO_PROTOTYPES 1
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+// gvk_open loads libvulkan.so.1 and creates the process-wide instance. It
+// returns VK_SUCCESS, a VkResult from instance creation, or
+// VK_ERROR_INITIALIZATION_FAILED with a message in err (dlopen failures).
+// Calling it again after success is a no-op.
+VkResult gvk_open(char* err, size_t err_len);
+
+// gvk_physical_devices lists up to *count physical devices into out and sets
+// *count to the number found.
+VkResult gvk_physical_devices(uint32_t* count, VkPhysicalDevice* out);
+
+// gvk_describe fills a device's name (256 bytes), type and API version.
+void gvk_describe(VkPhysicalDevice pd, char* name, uint32_t* type,
+                  uint32_t* api_version);
+
+// gvk_device is one logical device with its compute queue.
+typedef struct gvk_device {
+  VkPhysicalDevice physical;
+  VkDevice device;
+  VkQueue queue;
+  uint32_t queue_family;
+  VkCommandPool pool;
+  VkFence fence;
+  VkPhysicalDeviceMemoryProperties memory;
+  uint64_t min_storage_offset_alignment;
+  uint32_t max_workgroup_count[3];
+  uint32_t max_push_constants_size;
+} gvk_device;
+
+// gvk_device_create creates a device with one compute queue.
+VkResult gvk_device_create(VkPhysicalDevice pd, gvk_device* out, char* err,
+                           size_t err_len);
+void gvk_device_destroy(gvk_device* d);
+
+// gvk_buffer is a VkBuffer with its own memory, persistently mapped when
+// the memory is host-visible (mapped != NULL).
+typedef struct gvk_buffer {
+  VkBuffer buffer;
+  VkDeviceMemory memory;
+  void* mapped;
+  uint32_t property_flags;
+  uint64_t size;
+} gvk_buffer;
+
+// gvk_buffer_create allocates size bytes from the first memory type whose
+// property flags include one of prefs[0..npref) (tried in order; a type whose
+// allocation fails falls through to the next preference).
+VkResult gvk_buffer_create(gvk_device* d, uint64_t size, const uint32_t* prefs,
+                           int npref, gvk_buffer* out);
+void gvk_buffer_destroy(gvk_device* d, gvk_buffer* b);
+
+// gvk_executable is one shader module with a pipeline per entry point.
+typedef struct gvk_executable {
+  VkShaderModule module;
+  uint32_t count;
+  VkDescriptorSetLayout* set_layouts;
+  VkPipelineLayout* layouts;
+  VkPipeline* pipelines;
+  uint32_t* constant_counts;
+  uint32_t* binding_counts;
+} gvk_executable;
+
+// gvk_executable_create builds the pipelines. names holds count
+// NUL-terminated names back to back. On failure *failed is the index of the
+// entry point whose pipeline failed (or -1).
+VkResult gvk_executable_create(gvk_device* d, const uint32_t* code,
+                               size_t words, uint32_t count, const char* names,
+                               const uint32_t* constant_counts,
+                               const uint32_t* binding_counts,
+                               gvk_executable** out, int* failed);
+void gvk_executable_destroy(gvk_device* d, gvk_executable* e);
+
+// Command stream opcodes for gvk_submit. Each command is a sequence of
+// 64-bit words:
+//   FILL     buffer offset length pattern32
+//   COPY     src src_offset dst dst_offset length
+//   DISPATCH executable ordinal x y z nconst const... nbind (buffer offset length)...
+//   BARRIER
+enum {
+  GVK_CMD_FILL = 1,
+  GVK_CMD_COPY = 2,
+  GVK_CMD_DISPATCH = 3,
+  GVK_CMD_BARRIER = 4,
+};
+
+// gvk_submit records the stream into one command buffer, submits it and
+// waits for it to finish. Descriptor sets come from a pool made for this
+// submission. A full memory barrier separates consecutive commands.
+VkResult gvk_submit(gvk_device* d, const uint64_t* stream, size_t n,
+                    uint32_t ndispatch, uint32_t nbinding, char* err,
+                    size_t err_len);
+
+// gvk_result_name returns the VkResult's enumerator name.
+const char* gvk_result_name(VkResult r);
+
+#endif  // GOIREE_GVK_H_

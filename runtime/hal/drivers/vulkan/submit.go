@@ -1,0 +1,178 @@
+package vulkan
+
+/*
+#include "gvk.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// stream is a command stream for gvk_submit being built from hal commands.
+type stream struct {
+	d          *Device
+	words      []uint64
+	dispatches uint32
+	bindings   uint32
+	// staged holds the bytes that go through the staging buffer, and
+	// patches the stream positions of the COPY source handles to fill in.
+	staged  []byte
+	patches []int
+}
+
+// execute records and runs the command buffers in one submission.
+func (d *Device) execute(cbs []*hal.CommandBuffer) error {
+	s := &stream{d: d}
+	for i, cb := range cbs {
+		for j, c := range cb.Commands() {
+			if err := s.add(c); err != nil {
+				return hal.ErrorContext(err, "command buffer %d command %d", i, j)
+			}
+		}
+	}
+	if len(s.words) == 0 {
+		return nil
+	}
+	var staging *storage
+	if len(s.staged) > 0 {
+		var err error
+		staging, err = d.alloc.allocate(uint64(len(s.staged)), stagingPrefs)
+		if err != nil {
+			return hal.ErrorContext(err, "allocating a %d-byte staging buffer", len(s.staged))
+		}
+		defer staging.Release()
+		copy(staging.host, s.staged)
+		for _, p := range s.patches {
+			s.words[p] = handle(staging)
+		}
+	}
+	return d.live("queue execute", func() error {
+		var msg [256]C.char
+		r := C.gvk_submit(d.dev, (*C.uint64_t)(&s.words[0]), C.size_t(len(s.words)), C.uint32_t(s.dispatches), C.uint32_t(s.bindings), &msg[0], C.size_t(len(msg)))
+		if r != C.VK_SUCCESS {
+			return vkError(r, "vulkan queue submission (%s)", C.GoString(&msg[0]))
+		}
+		return nil
+	})
+}
+
+func handle(s *storage) uint64 { return uint64(uintptr(unsafe.Pointer(s.buf.buffer))) }
+
+// target resolves a buffer to its Vulkan handle and absolute offset.
+func (s *stream) target(b *hal.Buffer, offset int64) (*storage, uint64, error) {
+	st, err := vulkanStorage(s.d, b)
+	if err != nil {
+		return nil, 0, err
+	}
+	return st, uint64(b.ByteOffset() + offset), nil
+}
+
+// stage appends data to the staging bytes and records a copy from it.
+func (s *stream) stage(data []byte, dst *storage, dstOffset uint64) {
+	// Keep each staged range 16-byte aligned.
+	for len(s.staged)%16 != 0 {
+		s.staged = append(s.staged, 0)
+	}
+	src := uint64(len(s.staged))
+	s.staged = append(s.staged, data...)
+	s.words = append(s.words, C.GVK_CMD_COPY, 0, src, handle(dst), dstOffset, uint64(len(data)))
+	s.patches = append(s.patches, len(s.words)-5)
+}
+
+func (s *stream) add(c hal.Command) error {
+	switch c := c.(type) {
+	case *hal.BarrierCommand:
+		s.words = append(s.words, C.GVK_CMD_BARRIER)
+	case *hal.FillCommand:
+		if c.Length == 0 {
+			return nil
+		}
+		st, off, err := s.target(c.Target, c.Offset)
+		if err != nil {
+			return err
+		}
+		if off%4 == 0 && c.Length%4 == 0 {
+			var p [4]byte
+			hal.FillBytes(p[:], c.Pattern)
+			word := uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24
+			s.words = append(s.words, C.GVK_CMD_FILL, handle(st), off, uint64(c.Length), word)
+			return nil
+		}
+		if c.Length > hal.MaxUpdateSize {
+			return status.Errorf(status.Unimplemented, "fill of %d bytes at offset %d: vulkan fills that are not 4-byte aligned are limited to %d bytes", c.Length, off, hal.MaxUpdateSize)
+		}
+		data := make([]byte, c.Length)
+		hal.FillBytes(data, c.Pattern)
+		s.stage(data, st, off)
+	case *hal.UpdateCommand:
+		if len(c.Data) == 0 {
+			return nil
+		}
+		st, off, err := s.target(c.Target, c.Offset)
+		if err != nil {
+			return err
+		}
+		s.stage(c.Data, st, off)
+	case *hal.CopyCommand:
+		if c.Length == 0 {
+			return nil
+		}
+		src, soff, err := s.target(c.Source, c.SourceOffset)
+		if err != nil {
+			return hal.ErrorContext(err, "copy source")
+		}
+		dst, doff, err := s.target(c.Target, c.TargetOffset)
+		if err != nil {
+			return hal.ErrorContext(err, "copy target")
+		}
+		s.words = append(s.words, C.GVK_CMD_COPY, handle(src), soff, handle(dst), doff, uint64(c.Length))
+	case *hal.DispatchCommand:
+		exe, ok := c.Executable.(*Executable)
+		if !ok || exe.device != s.d {
+			return status.Errorf(status.InvalidArgument, "dispatch: executable of format %q was not prepared by this vulkan device", c.Executable.Format())
+		}
+		if exe.released.Load() {
+			return status.Errorf(status.FailedPrecondition, "dispatch: executable was released")
+		}
+		wg := c.Workgroups
+		if wg[0] == 0 || wg[1] == 0 || wg[2] == 0 {
+			return nil
+		}
+		lim := s.d.dev.max_workgroup_count
+		for i := range wg {
+			if wg[i] > uint32(lim[i]) {
+				return status.Errorf(status.OutOfRange, "dispatch of %q: workgroup count %v exceeds the device's maxComputeWorkGroupCount [%d %d %d]", exe.exports[c.Ordinal].Name, wg, lim[0], lim[1], lim[2])
+			}
+		}
+		s.words = append(s.words, C.GVK_CMD_DISPATCH, uint64(uintptr(unsafePointer(exe.exe))), uint64(c.Ordinal),
+			uint64(wg[0]), uint64(wg[1]), uint64(wg[2]), uint64(len(c.Constants)))
+		for _, v := range c.Constants {
+			s.words = append(s.words, uint64(v))
+		}
+		s.words = append(s.words, uint64(len(c.Bindings)))
+		align := uint64(s.d.dev.min_storage_offset_alignment)
+		for i, b := range c.Bindings {
+			st, off, err := s.target(b.Buffer, b.Offset)
+			if err != nil {
+				return hal.ErrorContext(err, "dispatch binding %d", i)
+			}
+			if align > 0 && off%align != 0 {
+				return status.Errorf(status.InvalidArgument, "dispatch binding %d: offset %d is not a multiple of the device's minStorageBufferOffsetAlignment %d", i, off, align)
+			}
+			n := uint64(b.Length)
+			if n == 0 {
+				off, n = 0, C.VK_WHOLE_SIZE
+			}
+			s.words = append(s.words, handle(st), off, n)
+		}
+		s.dispatches++
+		s.bindings += uint32(len(c.Bindings))
+	default:
+		return status.Errorf(status.Unimplemented, "vulkan: unsupported command %T", c)
+	}
+	return nil
+}

@@ -321,11 +321,11 @@ func TestRegistryAndQueries(t *testing.T) {
 	if err := drivers.Register(r, drivers.Options{LocalTask: localtask.Options{GroupCount: 2}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(r.Names(), ","); got != "local-sync,local-task" {
+	if got := strings.Join(r.Names(), ","); !strings.Contains(got, "local-sync,local-task") {
 		t.Errorf("drivers = %s", got)
 	}
-	_, err := r.CreateDevice("vulkan://0")
-	if err == nil || !strings.Contains(err.Error(), `unknown driver "vulkan" (available drivers: local-sync, local-task)`) {
+	_, err := r.CreateDevice("nosuch://0")
+	if err == nil || !strings.Contains(err.Error(), `unknown driver "nosuch" (available drivers: `) {
 		t.Errorf("unknown driver: %v", err)
 	}
 	if _, err := r.CreateDevice("local-task://1"); err == nil || !strings.Contains(err.Error(), "has 1 device(s)") {

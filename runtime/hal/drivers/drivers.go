@@ -6,6 +6,7 @@ import (
 	"github.com/goiree/goiree/runtime/hal"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
+	"github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 )
 
 // Options configure the drivers.
@@ -17,6 +18,9 @@ type Options struct {
 // Register adds every built-in driver to r.
 func Register(r *hal.Registry, opts Options) error {
 	if err := r.Register(localsync.NewDriver()); err != nil {
+		return err
+	}
+	if err := r.Register(vulkan.NewDriver()); err != nil {
 		return err
 	}
 	return r.Register(localtask.NewDriver(opts.LocalTask))

@@ -284,7 +284,9 @@ func TestSemaphores(t *testing.T) {
 	wait, _ := d.CreateSemaphore(0)
 	signal, _ := d.CreateSemaphore(0)
 	done := make(chan error, 1)
-	go func() { done <- d.QueueExecute(hal.NewFence(hal.SemaphorePoint{Semaphore: wait, Value: 1}), hal.NewFence(hal.SemaphorePoint{Semaphore: signal, Value: 7}), []*hal.CommandBuffer{cb}) }()
+	go func() {
+		done <- d.QueueExecute(hal.NewFence(hal.SemaphorePoint{Semaphore: wait, Value: 1}), hal.NewFence(hal.SemaphorePoint{Semaphore: signal, Value: 7}), []*hal.CommandBuffer{cb})
+	}()
 	time.Sleep(20 * time.Millisecond)
 	if v, _ := signal.Value(); v != 0 {
 		t.Fatalf("signal reached %d before the wait fence", v)

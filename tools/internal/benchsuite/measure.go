@@ -1,0 +1,274 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/goiree/goiree/runtime/hal"
+	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
+	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
+	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/vm"
+)
+
+// caller invokes simple_mul of the benchmark module on one device.
+type caller struct {
+	dev     hal.Device
+	ctx     *vm.Context
+	fn      *vm.Function
+	args    []vm.Value
+	results []vm.Value
+}
+
+func newCaller(module []byte, device string, n int) (*caller, error) {
+	var dev hal.Device
+	var err error
+	switch device {
+	case "local-sync":
+		dev, err = localsync.NewDevice()
+	case "local-task":
+		dev, err = localtask.NewDevice(localtask.Options{})
+	default:
+		err = fmt.Errorf("unknown device %q", device)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("creating %s: %w", device, err)
+	}
+	c := &caller{dev: dev}
+	fail := func(err error) (*caller, error) {
+		dev.Close()
+		return nil, err
+	}
+	m, err := vm.LoadBytecodeModule(module)
+	if err != nil {
+		return fail(fmt.Errorf("loading the benchmark module: %w", err))
+	}
+	hm, err := halmodule.New(dev)
+	if err != nil {
+		return fail(err)
+	}
+	if c.ctx, err = vm.NewInstance().NewContext(hm, m); err != nil {
+		return fail(err)
+	}
+	if c.fn, err = c.ctx.LookupFunction("simple_mul"); err != nil {
+		return fail(err)
+	}
+	in, err := functionio.ParseInputs([]string{fmt.Sprintf("%dxf32=2", n), fmt.Sprintf("%dxf32=4", n)})
+	if err != nil {
+		return fail(err)
+	}
+	if c.args, err = functionio.Values(in, c.fn.Signature(), dev.Allocator()); err != nil {
+		return fail(err)
+	}
+	c.results = make([]vm.Value, 1)
+	return c, nil
+}
+
+// call makes one call and releases the result buffer, so that the next
+// call's allocation is served from the allocator's cache, as a caller that
+// drops its result does.
+func (c *caller) call() error {
+	if err := c.ctx.InvokeInto(c.fn, c.args, c.results); err != nil {
+		return fmt.Errorf("calling simple_mul: %w", err)
+	}
+	v, err := halmodule.BufferViewOf(c.results[0])
+	if err != nil {
+		return err
+	}
+	c.results[0] = vm.Value{}
+	return v.Buffer().Release()
+}
+
+// check verifies one result element (2 * 4 = 8) without releasing.
+func (c *caller) check() error {
+	if err := c.ctx.InvokeInto(c.fn, c.args, c.results); err != nil {
+		return fmt.Errorf("calling simple_mul: %w", err)
+	}
+	v, err := halmodule.BufferViewOf(c.results[0])
+	if err != nil {
+		return err
+	}
+	b, err := v.Buffer().HostBytes()
+	if err != nil {
+		return err
+	}
+	if len(b) < 4 || *(*float32)(unsafe.Pointer(&b[len(b)-4])) != 8 {
+		return fmt.Errorf("simple_mul result is wrong (want 2 * 4 = 8 in every element)")
+	}
+	c.results[0] = vm.Value{}
+	return v.Buffer().Release()
+}
+
+func (c *caller) close() { c.dev.Close() }
+
+// harness runs the C reference and returns the median it reports.
+func (e *env) harnessRun(mode string, n, a, rounds int) (time.Duration, error) {
+	out, err := exec.Command(e.harness, mode, strconv.Itoa(n), strconv.Itoa(a), strconv.Itoa(rounds)).CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("reference harness %s: %v\n%s", mode, err, out)
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 2 || !strings.HasPrefix(f[0], "ns=") || f[1] != "check=8" {
+		return 0, fmt.Errorf("reference harness %s: unexpected output %q", mode, out)
+	}
+	ns, err := strconv.ParseInt(strings.TrimPrefix(f[0], "ns="), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("reference harness %s: %w", mode, err)
+	}
+	return time.Duration(ns), nil
+}
+
+// largeRows measures simple_mul over o.largeN floats.
+func largeRows(e *env, o *options, log io.Writer) ([]row, error) {
+	bytes := int64(3 * 4 * o.largeN)
+	var rows []row
+	for _, d := range []struct {
+		device  string
+		threads int
+		refName string
+		min     float64
+	}{
+		{"local-sync", 1, "C, 1 thread", 0.95},
+		{"local-task", runtime.NumCPU(), fmt.Sprintf("C, %d threads", runtime.NumCPU()), 0.90},
+	} {
+		fmt.Fprintf(log, "cpu-large/%s: %d f32 ...\n", d.device, o.largeN)
+		c, err := newCaller(e.module, d.device, o.largeN)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.check(); err != nil {
+			c.close()
+			return nil, err
+		}
+		var ours []time.Duration
+		for i := 0; i < o.repetitions; i++ {
+			t0 := time.Now()
+			err := c.call()
+			ours = append(ours, time.Since(t0))
+			if err != nil {
+				c.close()
+				return nil, err
+			}
+		}
+		c.close()
+		ref, err := e.harnessRun("large", o.largeN, d.threads, o.repetitions)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, bandwidthRow("cpu-large/"+d.device, bytes, median(ours), ref, d.refName, d.min))
+	}
+	return rows, nil
+}
+
+// smallRows measures the time per call of simple_mul on one workgroup.
+func smallRows(e *env, o *options, log io.Writer) ([]row, error) {
+	ref, err := e.harnessRun("small", 64, o.smallCalls*10, o.repetitions)
+	if err != nil {
+		return nil, err
+	}
+	var rows []row
+	for _, d := range []struct {
+		device string
+		max    time.Duration
+	}{{"local-sync", 2 * time.Microsecond}, {"local-task", 5 * time.Microsecond}} {
+		fmt.Fprintf(log, "cpu-small/%s: %d calls × %d ...\n", d.device, o.smallCalls, o.repetitions)
+		c, err := newCaller(e.module, d.device, 64)
+		if err != nil {
+			return nil, err
+		}
+		if err := c.check(); err != nil {
+			c.close()
+			return nil, err
+		}
+		var per []time.Duration
+		for r := 0; r < o.repetitions; r++ {
+			t0 := time.Now()
+			for i := 0; i < o.smallCalls; i++ {
+				if err := c.call(); err != nil {
+					c.close()
+					return nil, err
+				}
+			}
+			per = append(per, time.Since(t0)/time.Duration(o.smallCalls))
+		}
+		c.close()
+		ours := median(per)
+		rows = append(rows, row{
+			name:   "cpu-small/" + d.device,
+			ours:   fmtDur(ours) + " per dispatch",
+			ref:    fmtDur(ref) + " (direct C call)",
+			ratio:  float64(ours) / float64(max(ref, 1)),
+			target: "ours ≤ " + fmtDur(d.max),
+			met:    ours <= d.max,
+			note:   "ratio is ours / direct call (the floor); the target is the absolute time",
+		})
+	}
+	return rows, nil
+}
+
+// bufferBytes is the size of the buffers row (SPEC §4: 64 MB).
+const bufferBytes = 64 << 20
+
+// writeAll stores to every byte of b, eight at a time.
+func writeAll(b []byte, v uint64) {
+	words := unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/8)
+	for i := range words {
+		words[i] = v
+	}
+}
+
+// bufferRow compares a 64 MB allocate-write-release through the HAL host
+// allocator with rewriting a reused slice and writing a fresh one.
+func bufferRow(o *options, log io.Writer) row {
+	fmt.Fprintf(log, "buffers: 64 MB × %d ...\n", o.repetitions)
+	var fresh, reused, ours []time.Duration
+	keep := make([]byte, bufferBytes)
+	writeAll(keep, 1)
+	alloc := hal.NewHostAllocator(-1)
+	var errText string
+	for i := 0; i < o.repetitions; i++ {
+		t0 := time.Now()
+		b := make([]byte, bufferBytes)
+		writeAll(b, uint64(i))
+		fresh = append(fresh, time.Since(t0))
+		runtime.KeepAlive(b)
+
+		t0 = time.Now()
+		writeAll(keep, uint64(i))
+		reused = append(reused, time.Since(t0))
+
+		t0 = time.Now()
+		buf, err := alloc.AllocateBuffer(hal.BufferParams{}, bufferBytes)
+		if err == nil {
+			var hb []byte
+			if hb, err = buf.HostBytes(); err == nil {
+				writeAll(hb, uint64(i))
+				err = buf.Release()
+			}
+		}
+		ours = append(ours, time.Since(t0))
+		if err != nil && errText == "" {
+			errText = err.Error()
+		}
+	}
+	mo, mr, mf := median(ours), median(reused), median(fresh)
+	r := row{
+		name:   "buffers",
+		ours:   fmtDur(mo) + " (HAL allocate+write+release)",
+		ref:    fmtDur(mr) + " reused / " + fmtDur(mf) + " fresh",
+		ratio:  float64(mo) / float64(max(mr, 1)),
+		target: "ratio ≤ 1.25 (of reused)",
+	}
+	r.met = r.ratio <= 1.25 && errText == ""
+	if errText != "" {
+		r.note = "allocator error: " + errText
+	}
+	return r
+}

@@ -15,6 +15,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -346,30 +347,49 @@ func splitChunks(src []byte, split bool) [][]byte {
 }
 
 // writeOutput writes text to path through a temporary file renamed into
-// place, so a failure leaves no partial output; "" or "-" means stdout.
+// place, so a failure leaves no partial output (and an existing file
+// untouched); "" or "-" means stdout. Errors name path, never the
+// temporary file.
 func writeOutput(path, text string, stdout io.Writer) error {
 	if path == "" || path == "-" {
 		_, err := io.WriteString(stdout, text)
 		return err
 	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("cannot write output '%s': is a directory", path)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("creating output %s: %w", path, err)
+		return fmt.Errorf("cannot write output '%s': %v", path, fsCause(err))
 	}
 	tmp := f.Name()
-	if _, err := f.WriteString(text); err != nil {
-		f.Close()
-		os.Remove(tmp)
-		return fmt.Errorf("writing output %s: %w", path, err)
+	_, werr := f.WriteString(text)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
 	}
-	if err := f.Close(); err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing output %s: %w", path, err)
+	if werr == nil {
+		werr = os.Chmod(tmp, 0o644)
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("writing output %s: %w", path, err)
+		return fmt.Errorf("cannot write output '%s': %v", path, fsCause(werr))
 	}
 	return nil
+}
+
+// fsCause strips the file name (the temporary file's) from a file system
+// error.
+func fsCause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

@@ -173,8 +173,23 @@ func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxEleme
 		}
 		p.data = append(p.data, data...)
 	}
+	// Stage every file before replacing any, so a failure (a missing
+	// directory, a full disk) leaves all of them as they were.
+	var staged []*stagedFile
+	defer func() {
+		for _, f := range staged {
+			f.discard()
+		}
+	}()
 	for _, p := range files {
-		if err := WriteFileAtomic(p.path, p.data); err != nil {
+		f, err := stageFile(p.path, p.data)
+		if err != nil {
+			return err
+		}
+		staged = append(staged, f)
+	}
+	for _, f := range staged {
+		if err := f.commit(); err != nil {
 			return err
 		}
 	}
@@ -188,26 +203,75 @@ func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxEleme
 // same directory and a rename, so readers see the old file or the whole new
 // one.
 func WriteFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	f, err := stageFile(path, data)
 	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return err
 	}
-	tmp := f.Name()
+	defer f.discard()
+	return f.commit()
+}
+
+// stagedFile is the complete new contents of path in a temporary file
+// beside it, waiting for commit (rename into place) or discard.
+type stagedFile struct {
+	path, tmp string
+}
+
+// stageFile writes data to a temporary file in path's directory. Errors
+// name path, not the temporary file.
+func stageFile(path string, data []byte) (*stagedFile, error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("writing %s: is a directory", path)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return nil, fmt.Errorf("writing %s: %w", path, pathCause(err))
+	}
+	s := &stagedFile{path: path, tmp: f.Name()}
 	_, werr := f.Write(data)
 	cerr := f.Close()
 	if werr == nil {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
+		werr = os.Chmod(s.tmp, 0o644)
 	}
 	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, werr)
+		s.discard()
+		return nil, fmt.Errorf("writing %s: %w", path, pathCause(werr))
 	}
+	return s, nil
+}
+
+// commit renames the temporary file over path.
+func (s *stagedFile) commit() error {
+	if s.tmp == "" {
+		return nil
+	}
+	if err := os.Rename(s.tmp, s.path); err != nil {
+		return fmt.Errorf("writing %s: %w", s.path, pathCause(err))
+	}
+	s.tmp = ""
 	return nil
+}
+
+// discard removes the temporary file if it was not committed.
+func (s *stagedFile) discard() {
+	if s.tmp != "" {
+		os.Remove(s.tmp)
+		s.tmp = ""
+	}
+}
+
+// pathCause strips the temporary file's name from a file system error.
+func pathCause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
 }

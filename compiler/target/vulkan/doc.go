@@ -1,0 +1,20 @@
+// Package vulkan is the compiler's "vulkan-spirv" target: it builds the
+// "vulkan-spirv-fb" executable (runtime/schemas/spirv) of every dispatched
+// hal.executable.variant whose target backend is vulkan-spirv (or the seed
+// spelling vulkan).
+//
+// External variants carry exactly one SPIR-V object (a .spv file, usually
+// built by glslc), already checked against the export layouts by package
+// kernelabi. Its words become the executable's code, the export names its
+// entry points, and each export's layout gives its push-constant and
+// binding counts.
+//
+// Generated variants are the elementwise dispatches that package
+// elementwise fuses (functions marked with the goiree.elementwise
+// attribute). Each becomes a GLSL 4.50 compute shader, compiled to SPIR-V
+// by glslc (--iree-vulkan-glslc-path=, default glslc on PATH), whose entry
+// point is renamed to the export name. The shader follows the dispatch ABI
+// of the generated CPU code: push constant 0 is the element count, the
+// inputs and then the results are storage buffers 0, 1, ... of set 0, and
+// workgroup x covers elements [x*tile, (x+1)*tile).
+package vulkan

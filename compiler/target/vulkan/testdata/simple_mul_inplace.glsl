@@ -1,0 +1,14 @@
+// simple_mul_inplace: b1[i] *= b0[i] for i < dim, 64 invocations a workgroup.
+#version 450
+
+layout(local_size_x = 64, local_size_y = 1, local_size_z = 1) in;
+
+layout(set = 0, binding = 0) readonly buffer A { float a[]; };
+layout(set = 0, binding = 1) buffer B { float b[]; };
+
+layout(push_constant) uniform Constants { uint dim; };
+
+void main() {
+  uint i = gl_GlobalInvocationID.x;
+  if (i < dim) b[i] *= a[i];
+}

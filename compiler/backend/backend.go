@@ -19,6 +19,7 @@ import (
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
+	vulkantarget "github.com/goiree/goiree/compiler/target/vulkan"
 	"github.com/goiree/goiree/compiler/vmgen"
 )
 
@@ -65,6 +66,7 @@ func FormDispatches(module *ir.Operation, opts Options) error {
 // module.
 func Emit(module *ir.Operation, opts Options) ([]byte, error) {
 	builders := vmgen.Backends{"llvm-cpu": llvmcpu.Builder{Options: opts.LLVMCPU}}
+	builders["vulkan-spirv"] = vulkantarget.Builder{Options: vulkantarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
 	for name, b := range opts.Executables {
 		builders[name] = b
 	}

@@ -309,4 +309,3 @@ func ExampleRenameEntryPoint() {
 	fmt.Println(len(out)-len(code), err)
 	// Output: 1 <nil>
 }
-

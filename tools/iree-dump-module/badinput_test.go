@@ -1,0 +1,62 @@
+package main
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestBadModules dumps broken copies of the demonstration module: each
+// must fail with exactly its message on one line and exit 1, except a
+// corrupt embedded ELF, which the dump reports in place (exit 0) without
+// loading it.
+func TestBadModules(t *testing.T) {
+	data, err := os.ReadFile(demoModule(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	huge := bytes.Clone(data)
+	binary.LittleEndian.PutUint32(huge, 1<<30)
+	badELF := bytes.Clone(data)
+	i := bytes.Index(badELF, []byte("\x7fELF\x02\x01\x01"))
+	if i < 0 {
+		t.Fatal("the demonstration module embeds no ELF image")
+	}
+	binary.LittleEndian.PutUint64(badELF[i+32:], 1<<40) // e_phoff
+	tests := []struct {
+		name   string
+		data   []byte
+		args   []string
+		code   int
+		stderr string
+		stdout string // a line stdout must contain, for exit 0
+	}{
+		{"empty", nil, nil, 1, "[ERROR] loading PATH: loading bytecode module: INVALID_ARGUMENT; module of 0 bytes is too short (need at least 16)\n", ""},
+		{"eight bytes", data[:8], nil, 1, "[ERROR] loading PATH: loading bytecode module: INVALID_ARGUMENT; module of 8 bytes is too short (need at least 16)\n", ""},
+		{"size prefix past the end", huge, nil, 1, "[ERROR] loading PATH: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size 1073741824 exceeds the " + strconv.Itoa(len(data)-4) + " bytes after the prefix\n", ""},
+		{"flatbuffer-json of a truncated module", data[:len(data)-1], []string{"--output=flatbuffer-json"}, 1, "[ERROR] loading PATH: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size " + strconv.Itoa(len(data)-4) + " exceeds the " + strconv.Itoa(len(data)-5) + " bytes after the prefix\n", ""},
+		{"corrupt ELF", badELF, []string{"--output=executables"}, 0, "", "bytes, unreadable executable: parsing ELF: EOF\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := write(strings.ReplaceAll(tc.name, " ", "_")+".vmfb", tc.data)
+			code, stdout, stderr := runTool(t, nil, append(tc.args, p)...)
+			want := strings.ReplaceAll(tc.stderr, "PATH", p)
+			if code != tc.code || stderr != want || (tc.code != 0 && stdout != "") || !strings.Contains(stdout, tc.stdout) {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stderr %q, stdout containing %q", code, stdout, stderr, tc.code, want, tc.stdout)
+			}
+		})
+	}
+}

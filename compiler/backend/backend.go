@@ -18,6 +18,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
+	cudatarget "github.com/goiree/goiree/compiler/target/cuda"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	vulkantarget "github.com/goiree/goiree/compiler/target/vulkan"
 	"github.com/goiree/goiree/compiler/vmgen"
@@ -67,6 +68,7 @@ func FormDispatches(module *ir.Operation, opts Options) error {
 func Emit(module *ir.Operation, opts Options) ([]byte, error) {
 	builders := vmgen.Backends{"llvm-cpu": llvmcpu.Builder{Options: opts.LLVMCPU}}
 	builders["vulkan-spirv"] = vulkantarget.Builder{Options: vulkantarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
+	builders["cuda"] = cudatarget.Builder{Options: cudatarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
 	for name, b := range opts.Executables {
 		builders[name] = b
 	}

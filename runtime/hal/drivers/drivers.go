@@ -4,6 +4,7 @@ package drivers
 
 import (
 	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/drivers/cuda"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
 	"github.com/goiree/goiree/runtime/hal/drivers/vulkan"
@@ -18,6 +19,9 @@ type Options struct {
 // Register adds every built-in driver to r.
 func Register(r *hal.Registry, opts Options) error {
 	if err := r.Register(localsync.NewDriver()); err != nil {
+		return err
+	}
+	if err := r.Register(cuda.NewDriver()); err != nil {
 		return err
 	}
 	if err := r.Register(vulkan.NewDriver()); err != nil {

@@ -1,0 +1,23 @@
+// Package cuda is the "cuda" HAL driver: NVIDIA GPUs through the CUDA
+// driver API, with libcuda.so.1 opened at run time (dlopen), so that
+// binaries build without a CUDA SDK and start where CUDA is absent; there
+// the driver lists one placeholder device whose name, and the error from
+// creating it, say why CUDA is unavailable.
+//
+// Each device ("cuda", "cuda://N") uses the primary context of CUDA device
+// N and one non-blocking stream. Executables are "cuda-nvptx-fb" payloads
+// (runtime/schemas/cuda): the PTX is JIT-compiled by cuModuleLoadDataEx,
+// whose error log becomes part of the error, and every entry point is
+// looked up by name (a missing one is "exported module function <name> not
+// found"). Dispatches launch with the entry point's block size and a grid
+// of the workgroup count; the kernel parameters are the bindings' device
+// pointers (base + offset), then the 32-bit constants.
+//
+// Memory: buffers whose memory type asks only for DEVICE_LOCAL are plain
+// device allocations (cuMemAlloc) that the host reaches through transfer
+// commands; all others (the default) are pinned host memory mapped into
+// the device's address space, which the host maps directly and kernels
+// read and write over the bus. Command buffers are recorded by the
+// runtime's hal.CommandBuffer and replayed on the device's stream at
+// submission; an event recorded after the replay marks completion.
+package cuda

@@ -1,0 +1,110 @@
+package cuda
+
+import (
+	"encoding/binary"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// replay enqueues the commands of cb on the stream. The stream runs them
+// in order, so barriers need no work. d.mu is held.
+func (d *Device) replay(cb *hal.CommandBuffer) error {
+	for i, c := range cb.Commands() {
+		if err := d.enqueue(c); err != nil {
+			return hal.ErrorContext(err, "command %d", i)
+		}
+	}
+	return nil
+}
+
+func rangePointer(b *hal.Buffer, offset int64) (uint64, error) {
+	return bindingPointer(hal.BindingRange{Buffer: b, Offset: offset})
+}
+
+func (d *Device) enqueue(c hal.Command) error {
+	switch c := c.(type) {
+	case *hal.BarrierCommand:
+		return nil
+	case *hal.FillCommand:
+		dst, err := rangePointer(c.Target, c.Offset)
+		if err != nil {
+			return hal.ErrorContext(err, "fill target")
+		}
+		w := len(c.Pattern)
+		var p uint32
+		switch w {
+		case 1:
+			p = uint32(c.Pattern[0])
+		case 2:
+			p = uint32(binary.LittleEndian.Uint16(c.Pattern))
+		case 4:
+			p = binary.LittleEndian.Uint32(c.Pattern)
+		default:
+			return status.Errorf(status.InvalidArgument, "fill pattern of %d bytes", w)
+		}
+		if c.Length == 0 {
+			return nil
+		}
+		return memsetAsync(d.ctx, dst, p, w, c.Length/int64(w), d.stream)
+	case *hal.UpdateCommand:
+		dst, err := rangePointer(c.Target, c.Offset)
+		if err != nil {
+			return hal.ErrorContext(err, "update target")
+		}
+		return memcpyFromHost(d.ctx, dst, c.Data, d.stream)
+	case *hal.CopyCommand:
+		src, err := rangePointer(c.Source, c.SourceOffset)
+		if err != nil {
+			return hal.ErrorContext(err, "copy source")
+		}
+		dst, err := rangePointer(c.Target, c.TargetOffset)
+		if err != nil {
+			return hal.ErrorContext(err, "copy target")
+		}
+		if c.Length == 0 {
+			return nil
+		}
+		return memcpyAsync(d.ctx, dst, src, c.Length, d.stream)
+	case *hal.DispatchCommand:
+		return d.dispatch(c)
+	default:
+		return status.Errorf(status.Unimplemented, "unsupported command %T", c)
+	}
+}
+
+func (d *Device) dispatch(c *hal.DispatchCommand) error {
+	exe, ok := c.Executable.(*Executable)
+	if !ok || exe.dev != d {
+		return status.Errorf(status.InvalidArgument, "dispatch: executable of format %q was not prepared by this cuda device", c.Executable.Format())
+	}
+	if exe.released.Load() {
+		return status.Errorf(status.FailedPrecondition, "dispatch: executable was released")
+	}
+	if c.Ordinal < 0 || c.Ordinal >= len(exe.kernels) {
+		return status.Errorf(status.OutOfRange, "dispatch: entry point ordinal %d out of range: executable has %d export(s)", c.Ordinal, len(exe.kernels))
+	}
+	if c.Workgroups[0] == 0 || c.Workgroups[1] == 0 || c.Workgroups[2] == 0 {
+		return nil
+	}
+	var ptrs [hal.MaxBindings]uint64
+	if len(c.Bindings) > len(ptrs) {
+		return status.Errorf(status.OutOfRange, "dispatch: %d bindings exceed the limit of %d", len(c.Bindings), len(ptrs))
+	}
+	for i, b := range c.Bindings {
+		p, err := bindingPointer(b)
+		if err != nil {
+			return hal.ErrorContext(err, "dispatch binding %d", i)
+		}
+		ptrs[i] = p
+	}
+	args, err := PackKernelArgs(d.args, ptrs[:len(c.Bindings)], c.Constants)
+	if err != nil {
+		return err
+	}
+	k := &exe.kernels[c.Ordinal]
+	if err := launch(d.ctx, k.fn, c.Workgroups, k.block, k.shared, d.stream, args); err != nil {
+		return hal.ErrorContext(err, "dispatch of %q", exe.exports[c.Ordinal].Name)
+	}
+	return nil
+}

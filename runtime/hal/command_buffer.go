@@ -122,6 +122,9 @@ type CommandBuffer struct {
 	categories CommandCategory
 	state      cbState
 	commands   []Command
+	// inline backs commands for the first few, so that a short command
+	// buffer (a dispatch and a barrier) needs no separate allocation.
+	inline [4]Command
 
 	constants []uint32
 	bindings  map[int]BindingRange // key: set*MaxBindings + ordinal
@@ -132,7 +135,9 @@ func NewCommandBuffer(mode CommandBufferMode, categories CommandCategory) *Comma
 	if categories == 0 {
 		categories = CommandCategoryAny
 	}
-	return &CommandBuffer{mode: mode, categories: categories}
+	cb := &CommandBuffer{mode: mode, categories: categories}
+	cb.commands = cb.inline[:0]
+	return cb
 }
 
 // Mode returns the mode flags.
@@ -350,25 +355,44 @@ func (cb *CommandBuffer) Dispatch(exe Executable, ordinal int, x, y, z uint32) e
 			bindings = bindings[:e.BindingCount]
 		}
 	}
-	return cb.dispatch(exe, ordinal, [3]uint32{x, y, z}, constants, bindings, true)
+	return cb.dispatch(exe, ordinal, [3]uint32{x, y, z}, constants, bindings)
 }
 
 // DispatchWith records a dispatch with explicit constants and bindings (the
 // flat form of IREE's current HAL): bindings[i] is binding i.
 func (cb *CommandBuffer) DispatchWith(exe Executable, ordinal int, workgroups [3]uint32, constants []uint32, bindings []Binding) error {
-	ranges := make([]BindingRange, len(bindings))
+	var scratch [recordBindings]BindingRange
+	ranges := scratch[:0]
+	if len(bindings) > len(scratch) {
+		ranges = make([]BindingRange, 0, len(bindings))
+	}
 	for i, b := range bindings {
 		r, err := resolveBinding("dispatch", i, b.Buffer, b.Offset, b.Length)
 		if err != nil {
 			return err
 		}
-		ranges[i] = r
+		ranges = append(ranges, r)
 	}
-	return cb.dispatch(exe, ordinal, workgroups, constants, ranges, true)
+	return cb.dispatch(exe, ordinal, workgroups, constants, ranges)
 }
 
-// dispatch records a validated dispatch; bindings is copied unless owned.
-func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, constants []uint32, bindings []BindingRange, owned bool) error {
+// Capacities of the arrays a dispatchRecord carries inline.
+const (
+	recordConstants = 16
+	recordBindings  = 8
+)
+
+// dispatchRecord is a DispatchCommand with room for its constants and
+// bindings, so that recording a typical dispatch is one allocation.
+type dispatchRecord struct {
+	cmd       DispatchCommand
+	constants [recordConstants]uint32
+	bindings  [recordBindings]BindingRange
+}
+
+// dispatch records a validated dispatch. constants and bindings are copied,
+// into the record when they fit (the caller's slices may live on its stack).
+func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, constants []uint32, bindings []BindingRange) error {
 	const op = "dispatch"
 	if err := cb.recording(op, CommandCategoryDispatch); err != nil {
 		return err
@@ -376,13 +400,24 @@ func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, con
 	if err := ValidateDispatch(exe, ordinal, wg, constants, bindings); err != nil {
 		return err
 	}
-	if !owned {
-		bindings = slices.Clone(bindings)
+	rec := &dispatchRecord{cmd: DispatchCommand{Executable: exe, Ordinal: ordinal, Workgroups: wg}}
+	switch {
+	case constants == nil:
+	case len(constants) <= recordConstants:
+		rec.cmd.Constants = rec.constants[:len(constants):len(constants)]
+		copy(rec.cmd.Constants, constants)
+	default:
+		rec.cmd.Constants = slices.Clone(constants)
 	}
-	cb.commands = append(cb.commands, &DispatchCommand{
-		Executable: exe, Ordinal: ordinal, Workgroups: wg,
-		Constants: slices.Clone(constants), Bindings: bindings,
-	})
+	switch {
+	case bindings == nil:
+	case len(bindings) <= recordBindings:
+		rec.cmd.Bindings = rec.bindings[:len(bindings):len(bindings)]
+		copy(rec.cmd.Bindings, bindings)
+	default:
+		rec.cmd.Bindings = slices.Clone(bindings)
+	}
+	cb.commands = append(cb.commands, &rec.cmd)
 	return nil
 }
 

@@ -118,11 +118,14 @@ type SemaphorePoint struct {
 // reaches its value. A nil *Fence is empty.
 type Fence struct {
 	points []SemaphorePoint
+	// first backs points for the common one-point fence.
+	first [1]SemaphorePoint
 }
 
 // NewFence returns a fence with the given points.
 func NewFence(points ...SemaphorePoint) *Fence {
 	f := &Fence{}
+	f.points = f.first[:0]
 	for _, p := range points {
 		f.Insert(p.Semaphore, p.Value)
 	}

@@ -169,14 +169,28 @@ func (e *Executor) Dispatch(total, batch uint64, fn TileFunc) error {
 		batch = e.TilesPerReservation(total)
 	}
 	batch = min(batch, total)
-	j := &job{fn: fn, total: total, batch: batch, done: make(chan struct{})}
-	j.remaining.Store(total)
-
 	callerID := -1
 	select {
 	case callerID = <-e.callers:
 	default:
 	}
+	if callerID >= 0 && batch == total {
+		// One batch: the caller runs it; waking a worker would only add
+		// latency.
+		e.mu.RLock()
+		closed := e.closed
+		e.mu.RUnlock()
+		var err error
+		if closed {
+			err = status.Errorf(status.FailedPrecondition, "task executor is closed")
+		} else {
+			err = fn(callerID, 0, total)
+		}
+		e.callers <- callerID
+		return err
+	}
+	j := &job{fn: fn, total: total, batch: batch, done: make(chan struct{})}
+	j.remaining.Store(total)
 	batches := (total + batch - 1) / batch
 	helpers := int(min(uint64(e.workers), batches))
 	if callerID >= 0 {

@@ -189,7 +189,11 @@ func executeCommand(c hal.Command, r Runner) error {
 		if !ok {
 			return status.Errorf(status.InvalidArgument, "dispatch: executable of format %q was not prepared by a local device", c.Executable.Format())
 		}
-		bindings := make([][]byte, len(c.Bindings))
+		var scratch [16][]byte
+		bindings := scratch[:len(c.Bindings):len(c.Bindings)]
+		if len(c.Bindings) > len(scratch) {
+			bindings = make([][]byte, len(c.Bindings))
+		}
 		for i, b := range c.Bindings {
 			mem, err := hostRange(b.Buffer, b.Offset, b.Length)
 			if err != nil {
@@ -223,16 +227,17 @@ func (*InlineRunner) MaxConcurrency() int { return 1 }
 
 // RunDispatch implements Runner.
 func (r *InlineRunner) RunDispatch(d *Dispatch) error {
-	var lm []byte
-	if n := d.LocalMemoryBytes(); n > 0 {
-		if p, ok := r.scratch.Get().(*[]byte); ok && len(*p) >= n {
-			lm = *p
-		} else {
-			lm = make([]byte, n)
-		}
-		defer r.scratch.Put(&lm)
+	n := d.LocalMemoryBytes()
+	if n == 0 {
+		return d.Run(0, nil, 0, d.WorkgroupCount())
 	}
-	return d.Run(0, lm, 0, d.WorkgroupCount())
+	p, ok := r.scratch.Get().(*[]byte)
+	if !ok || len(*p) < n {
+		lm := make([]byte, n)
+		p = &lm
+	}
+	defer r.scratch.Put(p)
+	return d.Run(0, *p, 0, d.WorkgroupCount())
 }
 
 // Close implements Runner.

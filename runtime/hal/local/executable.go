@@ -49,7 +49,7 @@ type Dispatch struct {
 	exe        *Executable
 	ordinal    int
 	fn         uintptr
-	st         *dispatchState
+	st         dispatchState
 	pinner     runtime.Pinner
 	total      uint64
 	localBytes int
@@ -127,7 +127,7 @@ func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64
 	if d.exe.released || d.released {
 		return status.Errorf(status.FailedPrecondition, "dispatch of a released executable")
 	}
-	r, at := runRange(d.fn, d.exe.lib.env, d.st, processorID, localMemory[:d.localBytes], begin, end)
+	r, at := runRange(d.fn, d.exe.lib.env, &d.st, processorID, localMemory[:d.localBytes], begin, end)
 	if r != 0 {
 		cx, cy := d.st.counts()
 		return status.Errorf(status.Internal, "dispatch of %s failed with status %d at workgroup (%d, %d, %d)", d.exe.exportName(d.ordinal), r, at%cx, at/cx%cy, at/(cx*cy))

@@ -159,16 +159,16 @@ var blockPool struct {
 
 const maxPooledBlocks = 256
 
-func newDispatchState() *dispatchState {
+func newDispatchState() dispatchState {
 	blockPool.Lock()
 	if n := len(blockPool.free); n > 0 {
 		b := blockPool.free[n-1]
 		blockPool.free = blockPool.free[:n-1]
 		blockPool.Unlock()
-		return &dispatchState{blk: b}
+		return dispatchState{blk: b}
 	}
 	blockPool.Unlock()
-	return &dispatchState{blk: (*C.goiree_dispatch_block_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.goiree_dispatch_block_t{}))))}
+	return dispatchState{blk: (*C.goiree_dispatch_block_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.goiree_dispatch_block_t{}))))}
 }
 
 func (st *dispatchState) free() {

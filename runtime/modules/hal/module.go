@@ -503,22 +503,38 @@ func (m *Module) bufferViewAssert(c *vm.NativeCall) error {
 	if err != nil {
 		return err
 	}
-	msg, err := stringArg(c, 1, fn)
+	// The message is turned into a string only when the assertion fails.
+	msgBuf, err := refArg[*vm.Buffer](c, 1, vm.BufferType, fn)
 	if err != nil {
 		return err
 	}
+	msg := func() string { return string(msgBuf.Bytes()) }
 	want := hal.ElementType(uint32(c.Args[2].I32()))
 	if view.ElementType() != want {
-		return status.Errorf(status.InvalidArgument, "%s: element type mismatch; expected %s but have %s", msg, want, view.ElementType())
+		return status.Errorf(status.InvalidArgument, "%s: element type mismatch; expected %s but have %s", msg(), want, view.ElementType())
 	}
 	if enc := hal.Encoding(uint32(c.Args[3].I32())); view.Encoding() != enc {
-		return status.Errorf(status.InvalidArgument, "%s: encoding mismatch; expected %v but have %v", msg, enc, view.Encoding())
+		return status.Errorf(status.InvalidArgument, "%s: encoding mismatch; expected %v but have %v", msg(), enc, view.Encoding())
 	}
-	shape := shapeArgs(c, 4)
-	if got := view.Shape(); got.String() != shape.String() || len(got) != len(shape) {
-		return status.Errorf(status.InvalidArgument, "%s: shape mismatch; expected %s but have %s", msg, shapeText(shape), shapeText(got))
+	if !shapeMatches(view, c.Args[4:]) {
+		return status.Errorf(status.InvalidArgument, "%s: shape mismatch; expected %s but have %s", msg(), shapeText(shapeArgs(c, 4)), shapeText(view.Shape()))
 	}
 	return nil
+}
+
+// shapeMatches reports whether view has exactly the dimensions dims (i64
+// values), without building either shape.
+func shapeMatches(view *hal.BufferView, dims []vm.Value) bool {
+	if view.Rank() != len(dims) {
+		return false
+	}
+	for i, d := range dims {
+		got, err := view.Dim(i)
+		if err != nil || got != d.I64() {
+			return false
+		}
+	}
+	return true
 }
 
 func shapeText(s hal.Shape) string {

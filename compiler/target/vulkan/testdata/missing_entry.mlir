@@ -1,8 +1,7 @@
-// The Vulkan sample: two user shaders (simple_mul.spv and
-// simple_mul_inplace.spv, built from the .glsl beside this file by glslc),
-// one external executable each because an external variant holds one
-// object, and a compiler-generated elementwise add between them:
-// (a*b + b) * (a*b).
+// The Vulkan sample with a mistake: the first export is called
+// @simple_mul, but simple_mul.spv's only entry point is "main". The
+// compiler must reject it, naming the export and the entry points the
+// object has.
 
 #spirv = #hal.executable.target<"vulkan-spirv", "vulkan-spirv-fb">
 #device = #hal.device.target<"vulkan", {executable_targets = [#spirv]}>

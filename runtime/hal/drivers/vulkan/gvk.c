@@ -64,23 +64,33 @@ static struct {
 #undef GVK_FIELD
 } vk;
 
+void* gvk_try_load(const char* lib, char* err, size_t err_len) {
+  void* h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* e = dlerror();
+    snprintf(err, err_len, "cannot load the Vulkan loader: %s", e ? e : lib);
+    return NULL;
+  }
+  if (!dlsym(h, "vkGetInstanceProcAddr")) {
+    snprintf(err, err_len, "%s has no vkGetInstanceProcAddr", lib);
+    dlclose(h);
+    return NULL;
+  }
+  return h;
+}
+
+void gvk_unload(void* lib) {
+  if (lib) dlclose(lib);
+}
+
 VkResult gvk_open(char* err, size_t err_len) {
   if (vk.instance) return VK_SUCCESS;
   if (!vk.lib) {
-    vk.lib = dlopen("libvulkan.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!vk.lib) {
-      const char* e = dlerror();
-      snprintf(err, err_len, "cannot load the Vulkan loader: %s",
-               e ? e : "dlopen(libvulkan.so.1) failed");
-      return VK_ERROR_INITIALIZATION_FAILED;
-    }
+    vk.lib = gvk_try_load("libvulkan.so.1", err, err_len);
+    if (!vk.lib) return VK_ERROR_INITIALIZATION_FAILED;
   }
   vk.get_instance_proc_addr =
       (PFN_vkGetInstanceProcAddr)dlsym(vk.lib, "vkGetInstanceProcAddr");
-  if (!vk.get_instance_proc_addr) {
-    snprintf(err, err_len, "libvulkan.so.1 has no vkGetInstanceProcAddr");
-    return VK_ERROR_INITIALIZATION_FAILED;
-  }
   PFN_vkCreateInstance create = (PFN_vkCreateInstance)vk.get_instance_proc_addr(
       NULL, "vkCreateInstance");
   if (!create) {

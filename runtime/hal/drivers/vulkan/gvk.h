@@ -16,6 +16,12 @@
 // Calling it again after success is a no-op.
 VkResult gvk_open(char* err, size_t err_len);
 
+// gvk_try_load dlopens lib and looks up vkGetInstanceProcAddr, writing why
+// it failed into err; it returns a handle to dlclose or NULL. gvk_open uses
+// it for libvulkan.so.1.
+void* gvk_try_load(const char* lib, char* err, size_t err_len);
+void gvk_unload(void* lib);
+
 // gvk_physical_devices lists up to *count physical devices into out and sets
 // *count to the number found.
 VkResult gvk_physical_devices(uint32_t* count, VkPhysicalDevice* out);

@@ -10,6 +10,7 @@ import "C"
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -29,6 +30,20 @@ func open() error {
 		}
 	})
 	return loader.err
+}
+
+// probeLoader reports whether lib can be opened as a Vulkan loader; it is
+// the check open makes, on any library name.
+func probeLoader(lib string) error {
+	name := C.CString(lib)
+	defer C.free(unsafe.Pointer(name))
+	var msg [512]C.char
+	h := C.gvk_try_load(name, &msg[0], C.size_t(len(msg)))
+	if h == nil {
+		return status.Errorf(status.Unavailable, "vulkan is unavailable: %s", C.GoString(&msg[0]))
+	}
+	C.gvk_unload(h)
+	return nil
 }
 
 // Available reports whether the Vulkan loader could be opened and an

@@ -156,6 +156,7 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		if tiedTo[i] && !(buf.owned && buf.refs == 1 && fe.lastUse[a] == fe.index) {
 			nb := fe.allocate(tv.bytes, tv.dims)
 			size := fe.byteSize(tv.bytes, tv.dims)
+			fe.beforeCommand()
 			f.CallImport(fe.e.imp("hal.command_buffer.copy_buffer"), []vm.Reg{fe.cb, buf.reg, fe.i64(0), nb.reg, fe.i64(0), size}, nil)
 			fe.barrier()
 			buf = nb
@@ -299,6 +300,7 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 	for _, i := range order {
 		args = append(args, resources[i].reg, fe.i64(0), lengths[i])
 	}
+	fe.beforeCommand()
 	f.CallImportVariadic(fe.e.imp("hal.command_buffer.dispatch.inline"), []int{len(consts), len(order)}, args, nil)
 	fe.barrier()
 	return nil

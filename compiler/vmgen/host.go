@@ -64,8 +64,10 @@ type fnEmitter struct {
 	alloc   vm.Reg
 	cb      vm.Reg
 	hasCB   bool
-	free    []*bufState
-	index   int // index of the op being lowered
+	// needBarrier: a recorded command must be ordered before the next one.
+	needBarrier bool
+	free        []*bufState
+	index       int // index of the op being lowered
 }
 
 func (e *emitter) function(fn *ir.Operation) error {
@@ -475,14 +477,28 @@ func (fe *fnEmitter) tensorConstant(op *ir.Operation) error {
 	tv.buf.refs++
 	src := fe.f.NewRefReg()
 	fe.f.Emit(vm.OpConstRefRodata, src, fe.e.b.Rodata(raw, "application/octet-stream"))
+	fe.beforeCommand()
 	fe.f.CallImport(fe.e.imp("hal.command_buffer.update_buffer"), []vm.Reg{fe.cb, src, fe.i64(0), tv.buf.reg, fe.i64(0), fe.i64(int64(len(raw)))}, nil)
 	fe.barrier()
 	fe.tensors[op.Results[0]] = tv
 	return nil
 }
 
+// barrier orders the command just recorded before any later one. The
+// barrier itself is recorded lazily, by beforeCommand, so that the last
+// command of a function is not followed by a barrier that orders nothing
+// (host code is straight-line, so emission order is execution order).
 func (fe *fnEmitter) barrier() {
-	fe.f.CallImport(fe.e.imp("hal.command_buffer.execution_barrier"), []vm.Reg{fe.cb, fe.i32(0), fe.i32(0), fe.i64(0)}, nil)
+	fe.needBarrier = true
+}
+
+// beforeCommand records the barrier a previous command asked for; call it
+// before emitting each command-buffer command.
+func (fe *fnEmitter) beforeCommand() {
+	if fe.needBarrier {
+		fe.f.CallImport(fe.e.imp("hal.command_buffer.execution_barrier"), []vm.Reg{fe.cb, fe.i32(0), fe.i32(0), fe.i64(0)}, nil)
+		fe.needBarrier = false
+	}
 }
 
 func (fe *fnEmitter) ret(op *ir.Operation) error {

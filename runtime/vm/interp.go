@@ -216,9 +216,17 @@ func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error
 		ex.writeReg(fr, a.Kind, next[a.Kind], args[i])
 		next[a.Kind]++
 	}
-	err := ex.loop(results)
-	ex.reset()
-	return err
+	if err := ex.loop(results); err != nil {
+		ex.reset()
+		return err
+	}
+	// On success callNative has already cleared its argument and result
+	// slots; only the bottom frame's registers remain to drop.
+	for len(ex.frames) > 0 {
+		ex.pop()
+	}
+	ex.top = [KindRef + 1]int{}
+	return nil
 }
 
 // loop is the interpreter. It runs until the bottom frame returns.

@@ -55,6 +55,7 @@ static struct {
   gi_CUresult (*cuMemFreeHost)(void*);
   gi_CUresult (*cuMemHostGetDevicePointer)(gi_CUdeviceptr*, void*, unsigned);
   gi_CUresult (*cuMemcpyAsync)(gi_CUdeviceptr, gi_CUdeviceptr, size_t, gi_CUstream);
+  gi_CUresult (*cuMemcpy)(gi_CUdeviceptr, gi_CUdeviceptr, size_t);
   gi_CUresult (*cuMemsetD8Async)(gi_CUdeviceptr, unsigned char, size_t, gi_CUstream);
   gi_CUresult (*cuMemsetD16Async)(gi_CUdeviceptr, unsigned short, size_t, gi_CUstream);
   gi_CUresult (*cuMemsetD32Async)(gi_CUdeviceptr, unsigned, size_t, gi_CUstream);
@@ -110,6 +111,7 @@ static const char* gi_cu_load(const char* path, char* err, size_t errlen) {
   GI_SYM(cuMemFreeHost, "cuMemFreeHost");
   GI_SYM(cuMemHostGetDevicePointer, "cuMemHostGetDevicePointer_v2");
   GI_SYM(cuMemcpyAsync, "cuMemcpyAsync");
+  GI_SYM(cuMemcpy, "cuMemcpy");
   GI_SYM(cuMemsetD8Async, "cuMemsetD8Async");
   GI_SYM(cuMemsetD16Async, "cuMemsetD16Async");
   GI_SYM(cuMemsetD32Async, "cuMemsetD32Async");
@@ -228,6 +230,22 @@ static gi_CUresult gi_cu_host_alloc(gi_CUcontext ctx, void** h, gi_CUdeviceptr* 
     *h = NULL;
   }
   return r;
+}
+
+// gi_cu_host_alloc_unmapped allocates pinned host memory for staging
+// copies (CU_MEMHOSTALLOC_PORTABLE).
+static gi_CUresult gi_cu_host_alloc_unmapped(gi_CUcontext ctx, void** h, size_t n) {
+  gi_CUresult r = gi_cu.cuCtxSetCurrent(ctx);
+  if (r) return r;
+  return gi_cu.cuMemHostAlloc(h, n, 0x01);
+}
+
+// gi_cu_memcpy_to_host copies n bytes of device memory to host memory and
+// returns when the copy is done.
+static gi_CUresult gi_cu_memcpy_to_host(gi_CUcontext ctx, void* dst, gi_CUdeviceptr src, size_t n) {
+  gi_CUresult r = gi_cu.cuCtxSetCurrent(ctx);
+  if (r) return r;
+  return gi_cu.cuMemcpy((gi_CUdeviceptr)(uintptr_t)dst, src, n);
 }
 
 static gi_CUresult gi_cu_host_free(gi_CUcontext ctx, void* h) {
@@ -527,6 +545,22 @@ func hostAlloc(ctx cuContext, n int64) (unsafe.Pointer, uint64, error) {
 	var d C.gi_CUdeviceptr
 	err := check(C.gi_cu_host_alloc(ctx, &h, &d, C.size_t(n)), "cuMemHostAlloc")
 	return h, uint64(d), err
+}
+
+// hostAllocUnmapped returns pinned host memory for staging copies.
+func hostAllocUnmapped(ctx cuContext, n int64) (unsafe.Pointer, error) {
+	var h unsafe.Pointer
+	err := check(C.gi_cu_host_alloc_unmapped(ctx, &h, C.size_t(n)), "cuMemHostAlloc")
+	return h, err
+}
+
+// memcpyToHost copies len(dst) bytes from device address src into dst,
+// synchronously. dst is pinned or Go memory.
+func memcpyToHost(ctx cuContext, dst []byte, src uint64) error {
+	if len(dst) == 0 {
+		return nil
+	}
+	return check(C.gi_cu_memcpy_to_host(ctx, unsafe.Pointer(&dst[0]), C.gi_CUdeviceptr(src), C.size_t(len(dst))), "cuMemcpy")
 }
 
 func hostFree(ctx cuContext, h unsafe.Pointer) error {

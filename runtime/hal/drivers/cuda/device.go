@@ -82,7 +82,7 @@ func NewDevice(index int) (*Device, error) {
 		streamDestroy(ctx, d.stream)
 		return fail(err)
 	}
-	d.alloc = &Allocator{ctx: ctx}
+	d.alloc = newAllocator(ctx, DefaultCacheBytes)
 	return d, nil
 }
 
@@ -160,11 +160,28 @@ func (d *Device) run(cbs []*hal.CommandBuffer) error {
 	if d.closed {
 		return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.id)
 	}
+	// Staged buffers the commands use get their host copies uploaded
+	// first (when the host may have written them), and are marked as
+	// possibly changed by the device afterwards.
+	staged := stagedBuffers(cbs)
+	defer func() {
+		for _, m := range staged {
+			m.deviceWrote()
+		}
+	}()
 	var first error
+	for _, m := range staged {
+		if err := m.upload(d.stream); err != nil {
+			first = hal.ErrorContext(err, "uploading a host-written buffer")
+			break
+		}
+	}
 	for i, cb := range cbs {
+		if first != nil {
+			break
+		}
 		if err := d.replay(cb); err != nil {
 			first = hal.ErrorContext(err, "command buffer %d", i)
-			break
 		}
 	}
 	// Wait for whatever was enqueued, also after an error, so that no
@@ -194,6 +211,7 @@ func (d *Device) Close() error {
 	}
 	d.closed = true
 	err := streamSynchronize(d.ctx, d.stream)
+	d.alloc.Trim()
 	if e := eventDestroy(d.ctx, d.done); err == nil {
 		err = e
 	}

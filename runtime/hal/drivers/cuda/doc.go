@@ -15,9 +15,15 @@
 //
 // Memory: buffers whose memory type asks only for DEVICE_LOCAL are plain
 // device allocations (cuMemAlloc) that the host reaches through transfer
-// commands; all others (the default) are pinned host memory mapped into
-// the device's address space, which the host maps directly and kernels
-// read and write over the bus. Command buffers are recorded by the
-// runtime's hal.CommandBuffer and replayed on the device's stream at
-// submission; an event recorded after the replay marks completion.
+// commands; HOST_LOCAL buffers are pinned host memory mapped into the
+// device's address space (kernels access it over the bus); all others, the
+// default, are staged: device memory with a pinned host copy made when the
+// host first maps the buffer. Mapping downloads the device bytes when
+// device work may have changed them, and the next submission that uses
+// the buffer uploads the host copy first, so kernels run at device memory
+// speed while the host sees ordinary host-visible memory between
+// submissions. Freed allocations are kept per size class for reuse.
+// Command buffers are recorded by the runtime's hal.CommandBuffer and
+// replayed on the device's stream at submission; an event recorded after
+// the replay marks completion.
 package cuda

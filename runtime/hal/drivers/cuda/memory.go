@@ -1,11 +1,33 @@
 package cuda
 
 import (
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// Memory kinds. A buffer's memory type picks one:
+//
+//   - device-only (DEVICE_LOCAL without HOST_VISIBLE): cuMemAlloc memory
+//     the host reaches only through transfer commands;
+//   - host-local (HOST_LOCAL asked for explicitly): pinned host memory
+//     mapped into the device's address space, which kernels read and
+//     write over the bus;
+//   - staged (everything else, including the default type 0): cuMemAlloc
+//     memory with a pinned host copy made on first mapping. Mapping
+//     downloads the device bytes when the device may have changed them;
+//     the next submission that uses the buffer uploads the host copy
+//     first. Kernels run at device memory speed and the host sees the
+//     buffer as host-visible and coherent at submission boundaries.
+type memoryKind int
+
+const (
+	kindStaged memoryKind = iota
+	kindDeviceOnly
+	kindHostLocal
 )
 
 // storage is the memory of a CUDA allocation.
@@ -14,55 +36,155 @@ type storage interface {
 	devicePointer() uint64
 }
 
-// deviceMemory is a cuMemAlloc allocation: not host-visible.
+// rawAllocation is one driver allocation of a size class, live or cached.
+// A staged allocation keeps its host copy when it is cached.
+type rawAllocation struct {
+	kind   memoryKind
+	class  int64
+	ptr    uint64         // device address
+	host   unsafe.Pointer // host-local memory, or a staged allocation's pinned copy
+	shadow []byte         // a staged allocation's host copy (pinned when host != nil)
+}
+
+// deviceMemory is device-only or host-local memory.
 type deviceMemory struct {
 	a        *Allocator
-	ptr      uint64
-	size     int64
+	raw      *rawAllocation
+	bytes    []byte // host-local memory; nil for device-only
 	released atomic.Bool
 }
 
-func (m *deviceMemory) HostBytes() []byte     { return nil }
-func (m *deviceMemory) devicePointer() uint64 { return m.ptr }
+func (m *deviceMemory) HostBytes() []byte     { return m.bytes }
+func (m *deviceMemory) devicePointer() uint64 { return m.raw.ptr }
 func (m *deviceMemory) Release() {
 	if m.released.CompareAndSwap(false, true) {
-		memFree(m.a.ctx, m.ptr)
-		m.a.freed(m.size, true)
+		m.a.give(m.raw)
 	}
 }
 
-// hostMemory is pinned host memory mapped into the device's address space.
-type hostMemory struct {
-	a        *Allocator
-	host     unsafe.Pointer
-	ptr      uint64
-	bytes    []byte
-	size     int64
-	released atomic.Bool
+// stagedMemory is device memory with a host copy for mapping.
+type stagedMemory struct {
+	a    *Allocator
+	raw  *rawAllocation
+	size int64
+
+	mu sync.Mutex
+	// ready is false while hal.NewBuffer inspects the storage, so that
+	// creating a buffer does not make its host copy.
+	ready bool
+	// hostStale: the device may hold newer bytes than the host copy.
+	// deviceStale: the host copy may hold newer bytes than the device.
+	hostStale, deviceStale bool
+	released               atomic.Bool
 }
 
-func (m *hostMemory) HostBytes() []byte     { return m.bytes }
-func (m *hostMemory) devicePointer() uint64 { return m.ptr }
-func (m *hostMemory) Release() {
+func (m *stagedMemory) devicePointer() uint64 { return m.raw.ptr }
+
+// HostBytes returns the host copy, first downloading the device bytes
+// when they may be newer. The caller may write to it, so the next
+// submission using the buffer uploads it. Submissions finish before
+// QueueExecute's fence signals, so no device work is pending here unless
+// the program maps a buffer that a submission in flight uses.
+func (m *stagedMemory) HostBytes() []byte {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.ready || m.released.Load() {
+		return nil
+	}
+	if m.raw.shadow == nil {
+		m.a.makeShadow(m.raw)
+	}
+	if m.hostStale && m.size > 0 {
+		if err := memcpyToHost(m.a.ctx, m.raw.shadow[:m.size], m.raw.ptr); err != nil {
+			// The driver reports errors of earlier work here too; the
+			// mapping cannot fail, so the host copy stays as it was and
+			// the next submission reports the (sticky) error.
+			return m.raw.shadow
+		}
+		m.hostStale = false
+	}
+	m.deviceStale = true
+	return m.raw.shadow
+}
+
+// upload enqueues the host copy's upload on s when it may be newer.
+func (m *stagedMemory) upload(s cuStream) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.deviceStale || m.size == 0 {
+		return nil
+	}
+	if err := memcpyFromHost(m.a.ctx, m.raw.ptr, m.raw.shadow[:m.size], s); err != nil {
+		return err
+	}
+	m.deviceStale = false
+	return nil
+}
+
+// deviceWrote records that submitted work may have changed the device
+// bytes.
+func (m *stagedMemory) deviceWrote() {
+	m.mu.Lock()
+	m.hostStale = true
+	m.mu.Unlock()
+}
+
+func (m *stagedMemory) Release() {
 	if m.released.CompareAndSwap(false, true) {
-		hostFree(m.a.ctx, m.host)
-		m.a.freed(m.size, false)
+		m.a.give(m.raw)
 	}
 }
 
-// Allocator allocates device memory and device-mapped pinned host memory
-// for one CUDA device. It is safe for concurrent use.
+type poolKey struct {
+	class int64
+	kind  memoryKind
+}
+
+// DefaultCacheBytes is how much freed memory an Allocator keeps for reuse
+// (pinning host memory and allocating device memory are slow, and programs
+// allocate their results on every call).
+const DefaultCacheBytes = int64(8) << 30
+
+// Allocator allocates the memory of one CUDA device, keeping freed
+// allocations in size classes (hal.SizeClass) for reuse. It is safe for
+// concurrent use.
 type Allocator struct {
-	ctx cuContext
+	ctx       cuContext
+	maxCached int64
+
+	mu     sync.Mutex
+	free   map[poolKey][]*rawAllocation
+	cached int64
 
 	hostLive, hostPeak, hostAllocated, hostFreed atomic.Int64
 	devLive, devPeak, devAllocated, devFreed     atomic.Int64
+	hits, misses                                 atomic.Int64
+}
+
+func newAllocator(ctx cuContext, maxCached int64) *Allocator {
+	return &Allocator{ctx: ctx, maxCached: maxCached, free: map[poolKey][]*rawAllocation{}}
 }
 
 // IsDeviceOnly reports whether a memory type asks for device memory that
 // the host does not see: DEVICE_LOCAL without HOST_VISIBLE.
 func IsDeviceOnly(t hal.MemoryType) bool {
 	return t&hal.MemoryTypeDeviceLocal == hal.MemoryTypeDeviceLocal && t&hal.MemoryTypeHostVisible == 0
+}
+
+// IsHostLocal reports whether a memory type asks for host memory
+// (HOST_LOCAL) that kernels access over the bus.
+func IsHostLocal(t hal.MemoryType) bool {
+	return t&hal.MemoryTypeHostLocal == hal.MemoryTypeHostLocal
+}
+
+func kindOf(t hal.MemoryType) memoryKind {
+	switch {
+	case IsDeviceOnly(t):
+		return kindDeviceOnly
+	case IsHostLocal(t):
+		return kindHostLocal
+	}
+	return kindStaged
 }
 
 // AllocateBuffer implements hal.Allocator.
@@ -73,40 +195,143 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 	if size > hal.MaxBufferSize {
 		return nil, status.Errorf(status.ResourceExhausted, "allocation of %d bytes exceeds the %d-byte limit", size, hal.MaxBufferSize)
 	}
-	usage := params.Usage
+	kind := kindOf(params.Type)
 	// CUDA allocations are at least 256-byte aligned; a zero-byte buffer
 	// still gets a distinct address.
-	n := max(size, 1)
-	if IsDeviceOnly(params.Type) {
-		ptr, err := memAlloc(a.ctx, n)
-		if err != nil {
-			return nil, hal.ErrorContext(err, "allocating %d bytes of device memory", size)
-		}
-		if usage == 0 {
-			usage = hal.BufferUsageDefault
-		}
-		a.allocated(n, true)
-		return hal.NewBuffer(&deviceMemory{a: a, ptr: ptr, size: n}, size, hal.MemoryTypeDeviceLocal, usage&^hal.BufferUsageMapping)
-	}
-	h, ptr, err := hostAlloc(a.ctx, n)
+	class := hal.SizeClass(max(size, 1))
+	r, err := a.take(class, kind)
 	if err != nil {
-		return nil, hal.ErrorContext(err, "allocating %d bytes of device-mapped host memory", size)
+		return nil, hal.ErrorContext(err, "allocating %d bytes", size)
 	}
+	usage := params.Usage
 	if usage == 0 {
 		usage = hal.BufferUsageDefault | hal.BufferUsageMapping
 	}
-	a.allocated(n, false)
-	m := &hostMemory{a: a, host: h, ptr: ptr, size: n, bytes: unsafe.Slice((*byte)(h), n)[:size:size]}
-	memType := hal.MemoryTypeHostLocal | hal.MemoryTypeDeviceVisible | hal.MemoryTypeHostCoherent
-	return hal.NewBuffer(m, size, memType, usage)
+	switch kind {
+	case kindDeviceOnly:
+		return hal.NewBuffer(&deviceMemory{a: a, raw: r}, size, hal.MemoryTypeDeviceLocal, usage&^hal.BufferUsageMapping)
+	case kindHostLocal:
+		m := &deviceMemory{a: a, raw: r, bytes: unsafe.Slice((*byte)(r.host), class)[:size:size]}
+		return hal.NewBuffer(m, size, hal.MemoryTypeHostLocal|hal.MemoryTypeDeviceVisible|hal.MemoryTypeHostCoherent, usage)
+	}
+	m := &stagedMemory{a: a, raw: r, size: size}
+	b, err := hal.NewBuffer(m, size, hal.MemoryTypeDeviceLocal|hal.MemoryTypeHostVisible|hal.MemoryTypeHostCoherent, usage)
+	if err != nil {
+		a.give(r)
+		return nil, err
+	}
+	m.mu.Lock()
+	m.ready = true
+	m.mu.Unlock()
+	return b, nil
 }
 
-func (a *Allocator) allocated(n int64, device bool) {
-	live, peak, total := &a.hostLive, &a.hostPeak, &a.hostAllocated
-	if device {
-		live, peak, total = &a.devLive, &a.devPeak, &a.devAllocated
+// take returns a cached allocation of the class and kind, or a new one.
+func (a *Allocator) take(class int64, kind memoryKind) (*rawAllocation, error) {
+	k := poolKey{class, kind}
+	a.mu.Lock()
+	if list := a.free[k]; len(list) > 0 {
+		r := list[len(list)-1]
+		list[len(list)-1] = nil
+		a.free[k] = list[:len(list)-1]
+		a.cached -= class
+		a.mu.Unlock()
+		a.hits.Add(1)
+		a.count(r, 1)
+		return r, nil
 	}
-	total.Add(n)
+	a.mu.Unlock()
+	a.misses.Add(1)
+	r := &rawAllocation{kind: kind, class: class}
+	alloc := func() (err error) {
+		if kind == kindHostLocal {
+			r.host, r.ptr, err = hostAlloc(a.ctx, class)
+		} else {
+			r.ptr, err = memAlloc(a.ctx, class)
+		}
+		return err
+	}
+	if err := alloc(); err != nil {
+		// Memory may be held by the cache: free it and try once more.
+		a.Trim()
+		if err := alloc(); err != nil {
+			return nil, err
+		}
+	}
+	a.count(r, 1)
+	return r, nil
+}
+
+// makeShadow gives a staged allocation its host copy: pinned memory, or
+// Go memory when pinning fails.
+func (a *Allocator) makeShadow(r *rawAllocation) {
+	if h, err := hostAllocUnmapped(a.ctx, r.class); err == nil {
+		r.host = h
+		r.shadow = unsafe.Slice((*byte)(h), r.class)
+	} else {
+		r.shadow = make([]byte, r.class)
+	}
+	a.countHost(r.class)
+}
+
+// give caches a released allocation or frees it.
+func (a *Allocator) give(r *rawAllocation) {
+	a.count(r, -1)
+	a.mu.Lock()
+	if a.cached+r.class <= a.maxCached {
+		k := poolKey{r.class, r.kind}
+		a.free[k] = append(a.free[k], r)
+		a.cached += r.class
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	a.release(r)
+}
+
+func (a *Allocator) release(r *rawAllocation) {
+	switch r.kind {
+	case kindHostLocal:
+		hostFree(a.ctx, r.host)
+	default:
+		memFree(a.ctx, r.ptr)
+		if r.host != nil {
+			hostFree(a.ctx, r.host)
+		}
+		if r.shadow != nil {
+			a.hostFreed.Add(r.class)
+			a.hostLive.Add(-r.class)
+		}
+	}
+}
+
+// count adds (sign 1) or removes (sign -1) a live allocation from the
+// statistics.
+func (a *Allocator) count(r *rawAllocation, sign int64) {
+	n := sign * r.class
+	if r.kind == kindHostLocal {
+		peakAdd(&a.hostLive, &a.hostPeak, n)
+		if sign > 0 {
+			a.hostAllocated.Add(n)
+		} else {
+			a.hostFreed.Add(-n)
+		}
+		return
+	}
+	peakAdd(&a.devLive, &a.devPeak, n)
+	if sign > 0 {
+		a.devAllocated.Add(n)
+	} else {
+		a.devFreed.Add(-n)
+	}
+}
+
+func (a *Allocator) countHost(n int64) {
+	a.hostAllocated.Add(n)
+	peakAdd(&a.hostLive, &a.hostPeak, n)
+}
+
+func peakAdd(live, peak *atomic.Int64, n int64) {
 	l := live.Add(n)
 	for {
 		p := peak.Load()
@@ -116,23 +341,28 @@ func (a *Allocator) allocated(n int64, device bool) {
 	}
 }
 
-func (a *Allocator) freed(n int64, device bool) {
-	if device {
-		a.devLive.Add(-n)
-		a.devFreed.Add(n)
-	} else {
-		a.hostLive.Add(-n)
-		a.hostFreed.Add(n)
-	}
-}
-
 // Statistics implements hal.Allocator.
 func (a *Allocator) Statistics() hal.AllocatorStatistics {
+	a.mu.Lock()
+	cached := a.cached
+	a.mu.Unlock()
 	return hal.AllocatorStatistics{
 		HostBytesPeak: a.hostPeak.Load(), HostBytesAllocated: a.hostAllocated.Load(), HostBytesFreed: a.hostFreed.Load(),
 		DeviceBytesPeak: a.devPeak.Load(), DeviceBytesAllocated: a.devAllocated.Load(), DeviceBytesFreed: a.devFreed.Load(),
+		PoolHits: a.hits.Load(), PoolMisses: a.misses.Load(), CachedBytes: cached,
 	}
 }
 
-// Trim implements hal.Allocator; nothing is cached.
-func (a *Allocator) Trim() {}
+// Trim implements hal.Allocator: it frees all cached memory.
+func (a *Allocator) Trim() {
+	a.mu.Lock()
+	free := a.free
+	a.free = map[poolKey][]*rawAllocation{}
+	a.cached = 0
+	a.mu.Unlock()
+	for _, list := range free {
+		for _, r := range list {
+			a.release(r)
+		}
+	}
+}

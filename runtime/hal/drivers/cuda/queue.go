@@ -108,3 +108,37 @@ func (d *Device) dispatch(c *hal.DispatchCommand) error {
 	}
 	return nil
 }
+
+// stagedBuffers returns the staged allocations the command buffers use,
+// each once, in first-use order.
+func stagedBuffers(cbs []*hal.CommandBuffer) []*stagedMemory {
+	var out []*stagedMemory
+	seen := map[*stagedMemory]bool{}
+	add := func(b *hal.Buffer) {
+		if b == nil {
+			return
+		}
+		if m, ok := b.Storage().(*stagedMemory); ok && !seen[m] {
+			seen[m] = true
+			out = append(out, m)
+		}
+	}
+	for _, cb := range cbs {
+		for _, c := range cb.Commands() {
+			switch c := c.(type) {
+			case *hal.FillCommand:
+				add(c.Target)
+			case *hal.UpdateCommand:
+				add(c.Target)
+			case *hal.CopyCommand:
+				add(c.Source)
+				add(c.Target)
+			case *hal.DispatchCommand:
+				for _, b := range c.Bindings {
+					add(b.Buffer)
+				}
+			}
+		}
+	}
+	return out
+}

@@ -52,9 +52,19 @@ func NewBuffer(storage Storage, size int64, memType MemoryType, usage BufferUsag
 	if hb := storage.HostBytes(); hb != nil && int64(len(hb)) < size {
 		return nil, status.Errorf(status.InvalidArgument, "storage of %d bytes is smaller than buffer size %d", len(hb), size)
 	}
-	a := &allocation{storage: storage, size: size, memType: memType, usage: usage}
-	a.refs.Store(1)
-	return &Buffer{alloc: a, length: size}, nil
+	// The first buffer and its allocation share one heap object.
+	blk := &bufferBlock{a: allocation{storage: storage, size: size, memType: memType, usage: usage}}
+	blk.a.refs.Store(1)
+	blk.b.alloc = &blk.a
+	blk.b.length = size
+	return &blk.b, nil
+}
+
+// bufferBlock holds a new buffer and its allocation together (subspans
+// made later point at the same allocation).
+type bufferBlock struct {
+	b Buffer
+	a allocation
 }
 
 // ByteLength returns the length of the buffer in bytes.

@@ -66,6 +66,9 @@ func QueryDevice(id string, formats []string, concurrency int64, category, key s
 
 // SubmitAndWait executes cbs on dev and waits for them to finish.
 func SubmitAndWait(dev Device, cbs ...*CommandBuffer) error {
+	if s, ok := dev.(InlineSubmitter); ok {
+		return s.SubmitInline(cbs)
+	}
 	sem, err := dev.CreateSemaphore(0)
 	if err != nil {
 		return errContext(err, "submit and wait")
@@ -107,4 +110,13 @@ func WaitSemaphores(mode WaitMode, f *Fence, timeout time.Duration) error {
 		}
 		time.Sleep(20 * time.Microsecond)
 	}
+}
+
+// InlineSubmitter is implemented by devices that can run command buffers to
+// completion on the calling goroutine. SubmitAndWait then calls SubmitInline
+// instead of submitting with a semaphore and waiting on it; the result is
+// the same (the first command error, or a submission error), without the
+// semaphore and fence.
+type InlineSubmitter interface {
+	SubmitInline(cbs []*CommandBuffer) error
 }

@@ -107,6 +107,29 @@ func (d *Device) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer)
 	return err
 }
 
+// SubmitInline implements hal.InlineSubmitter: it runs cbs in order on the
+// calling goroutine with the checks of QueueExecute and returns the first
+// error, as QueueExecute with a fresh signal fence followed by a wait would.
+func (d *Device) SubmitInline(cbs []*hal.CommandBuffer) error {
+	d.mu.Lock()
+	closed := d.closed
+	d.mu.Unlock()
+	if closed {
+		return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.opts.ID)
+	}
+	for i, cb := range cbs {
+		if cb == nil || !cb.IsExecutable() {
+			return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", i)
+		}
+	}
+	for _, cb := range cbs {
+		if err := Execute(cb, d.opts.Runner); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // submit waits for wait, runs cbs and signals (or fails) signal.
 func (d *Device) submit(wait, signal *hal.Fence, cbs []*hal.CommandBuffer) error {
 	if err := wait.Wait(hal.InfiniteTimeout); err != nil {
@@ -204,12 +227,7 @@ func executeCommand(c hal.Command, r Runner) error {
 		if c.Workgroups[0] == 0 || c.Workgroups[1] == 0 || c.Workgroups[2] == 0 {
 			return nil
 		}
-		d, err := exe.PrepareDispatch(c.Ordinal, c.Workgroups, c.Constants, bindings, r.MaxConcurrency())
-		if err != nil {
-			return err
-		}
-		defer d.Release()
-		return r.RunDispatch(d)
+		return exe.runPooled(r, c.Ordinal, c.Workgroups, c.Constants, bindings)
 	default:
 		return status.Errorf(status.Unimplemented, "unsupported command %T", c)
 	}

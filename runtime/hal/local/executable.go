@@ -61,30 +61,61 @@ type Dispatch struct {
 // attributes and builds its dispatch state. maxConcurrency is the number of
 // distinct processor ids the caller will use (1..255).
 func (e *Executable) PrepareDispatch(ordinal int, workgroups [3]uint32, constants []uint32, bindings [][]byte, maxConcurrency int) (*Dispatch, error) {
+	d := new(Dispatch)
+	if err := e.prepare(d, ordinal, workgroups, constants, bindings, maxConcurrency); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// dispatchPool recycles the Dispatch of executed commands: a reused
+// Dispatch keeps its runtime.Pinner, whose first use allocates and sets a
+// finalizer.
+var dispatchPool = sync.Pool{New: func() any { return new(Dispatch) }}
+
+// runPooled prepares a pooled Dispatch, runs it with r and recycles it.
+func (e *Executable) runPooled(r Runner, ordinal int, workgroups [3]uint32, constants []uint32, bindings [][]byte) error {
+	d := dispatchPool.Get().(*Dispatch)
+	if err := e.prepare(d, ordinal, workgroups, constants, bindings, r.MaxConcurrency()); err != nil {
+		dispatchPool.Put(d)
+		return err
+	}
+	err := r.RunDispatch(d)
+	d.Release()
+	// Runners return only after every workgroup call has finished, so
+	// nothing refers to d any more.
+	d.exe, d.ordinal, d.fn, d.st, d.total, d.localBytes, d.released = nil, 0, 0, dispatchState{}, 0, 0, false
+	dispatchPool.Put(d)
+	return err
+}
+
+// prepare validates a dispatch and fills d (which must be zero but for its
+// pinner) with it; on error d is left untouched.
+func (e *Executable) prepare(d *Dispatch, ordinal int, workgroups [3]uint32, constants []uint32, bindings [][]byte, maxConcurrency int) error {
 	if ordinal < 0 || ordinal >= len(e.exports) {
-		return nil, status.Errorf(status.OutOfRange, "dispatch: entry point ordinal %d out of range: executable has %d export(s)", ordinal, len(e.exports))
+		return status.Errorf(status.OutOfRange, "dispatch: entry point ordinal %d out of range: executable has %d export(s)", ordinal, len(e.exports))
 	}
 	info := e.exports[ordinal]
 	if info.ConstantCount >= 0 && len(constants) != info.ConstantCount {
-		return nil, status.Errorf(status.InvalidArgument, "dispatch of %s: expects %d constant(s) but %d were provided", e.exportName(ordinal), info.ConstantCount, len(constants))
+		return status.Errorf(status.InvalidArgument, "dispatch of %s: expects %d constant(s) but %d were provided", e.exportName(ordinal), info.ConstantCount, len(constants))
 	}
 	if info.BindingCount >= 0 && len(bindings) != info.BindingCount {
-		return nil, status.Errorf(status.InvalidArgument, "dispatch of %s: expects %d binding(s) but %d were provided", e.exportName(ordinal), info.BindingCount, len(bindings))
+		return status.Errorf(status.InvalidArgument, "dispatch of %s: expects %d binding(s) but %d were provided", e.exportName(ordinal), info.BindingCount, len(bindings))
 	}
 	if len(constants) > MaxConstants || len(bindings) > MaxBindings {
-		return nil, status.Errorf(status.OutOfRange, "dispatch of %s: %d constants and %d bindings exceed the limits %d and %d", e.exportName(ordinal), len(constants), len(bindings), MaxConstants, MaxBindings)
+		return status.Errorf(status.OutOfRange, "dispatch of %s: %d constants and %d bindings exceed the limits %d and %d", e.exportName(ordinal), len(constants), len(bindings), MaxConstants, MaxBindings)
 	}
 	if workgroups[2] > hal.MaxWorkgroupCountZ {
-		return nil, status.Errorf(status.OutOfRange, "dispatch of %s: workgroup count z %d exceeds %d", e.exportName(ordinal), workgroups[2], hal.MaxWorkgroupCountZ)
+		return status.Errorf(status.OutOfRange, "dispatch of %s: workgroup count z %d exceeds %d", e.exportName(ordinal), workgroups[2], hal.MaxWorkgroupCountZ)
 	}
 	total := uint64(workgroups[0]) * uint64(workgroups[1]) * uint64(workgroups[2])
 	if total > hal.MaxWorkgroupTotal {
-		return nil, status.Errorf(status.OutOfRange, "dispatch of %s: %d workgroups exceed the limit of %d", e.exportName(ordinal), total, hal.MaxWorkgroupTotal)
+		return status.Errorf(status.OutOfRange, "dispatch of %s: %d workgroups exceed the limit of %d", e.exportName(ordinal), total, hal.MaxWorkgroupTotal)
 	}
 	if maxConcurrency < 1 || maxConcurrency > 255 {
-		return nil, status.Errorf(status.InvalidArgument, "dispatch: max concurrency %d is not in [1, 255]", maxConcurrency)
+		return status.Errorf(status.InvalidArgument, "dispatch: max concurrency %d is not in [1, 255]", maxConcurrency)
 	}
-	d := &Dispatch{exe: e, ordinal: ordinal, fn: e.lib.exports[ordinal].fn, st: newDispatchState(), total: total, localBytes: int(info.LocalMemoryBytes)}
+	d.exe, d.ordinal, d.fn, d.st, d.total, d.localBytes = e, ordinal, e.lib.exports[ordinal].fn, newDispatchState(), total, int(info.LocalMemoryBytes)
 	ws := info.WorkgroupSize
 	for i := range ws {
 		if ws[i] == 0 {
@@ -92,7 +123,7 @@ func (e *Executable) PrepareDispatch(ordinal int, workgroups [3]uint32, constant
 		}
 	}
 	d.st.fill(ws, workgroups, maxConcurrency, constants, bindings, d.pinner.Pin)
-	return d, nil
+	return nil
 }
 
 func (e *Executable) exportName(ordinal int) string {

@@ -94,7 +94,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("calling %s: %w", fn.Name(), err)
 		}
-		cases = append(cases, benchCase{name: name, body: invoker(ctx, fn, args)})
+		cases = append(cases, benchCase{name: name, body: invoker(ctx, fn, args, o.releaseResults)})
 	}
 	if len(cases) == 0 {
 		return fmt.Errorf("--benchmark_filter=%q matches no benchmark", o.filter)
@@ -159,18 +159,59 @@ func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, h
 	return fns, nil
 }
 
-// invoker returns a benchmark body making n calls of fn with args.
-func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value) func(n int) error {
+// invoker returns a benchmark body making n calls of fn with args. With
+// release, each call's result buffers go back to the device allocator, as
+// IREE's tools drop their references after each call.
+func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value, release bool) func(n int) error {
 	results := make([]vm.Value, len(fn.Signature().Results))
+	var inputs []*hal.Buffer
+	for _, a := range args {
+		if v, err := halmodule.BufferViewOf(a); err == nil && v != nil {
+			inputs = append(inputs, v.Buffer())
+		}
+	}
 	return func(n int) error {
 		for i := 0; i < n; i++ {
 			if err := ctx.InvokeInto(fn, args, results); err != nil {
 				return fmt.Errorf("executing %s: %w", fn.Name(), err)
 			}
+			if release {
+				if err := releaseResults(results, inputs); err != nil {
+					return fmt.Errorf("releasing results of %s: %w", fn.Name(), err)
+				}
+			}
 		}
 		clear(results)
 		return nil
 	}
+}
+
+// releaseResults releases the buffer of every buffer-view result that
+// shares memory with no input and no earlier result.
+func releaseResults(results []vm.Value, inputs []*hal.Buffer) error {
+	done := inputs
+	for _, r := range results {
+		v, err := halmodule.BufferViewOf(r)
+		if err != nil || v == nil {
+			continue
+		}
+		b := v.Buffer()
+		shared := false
+		for _, o := range done {
+			if b.SameAllocation(o) {
+				shared = true
+				break
+			}
+		}
+		if shared {
+			continue
+		}
+		if err := b.Release(); err != nil {
+			return err
+		}
+		done = append(done[:len(done):len(done)], b)
+	}
+	return nil
 }
 
 func listDevices(w io.Writer, reg *hal.Registry) error {

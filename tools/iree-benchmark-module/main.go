@@ -19,7 +19,9 @@
 // --benchmark_report_aggregates_only, prints only those).
 // --benchmark_format=json prints Google Benchmark's JSON document instead of
 // the table. Without --function every exported function that takes no
-// arguments is benchmarked.
+// arguments is benchmarked. After each call the result buffers go back to
+// the device allocator (--release_results, on by default), so that large
+// results reuse cached memory instead of fresh zeroed pages.
 package main
 
 import (
@@ -53,6 +55,7 @@ type options struct {
 	minTime        string
 	aggregatesOnly bool
 	filter         string
+	releaseResults bool
 }
 
 func newFlagSet(o *options, stderr io.Writer) (*flag.FlagSet, error) {
@@ -72,6 +75,7 @@ func newFlagSet(o *options, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.IntVar(&o.repetitions, "benchmark_repetitions", 1, "measure each benchmark this many times and report mean, median and stddev when more than 1")
 	fs.StringVar(&o.minTime, "benchmark_min_time", "0.5s", "minimum time per measurement ('0.5', '0.5s'), or an exact iteration count ('100x')")
 	fs.BoolVar(&o.aggregatesOnly, "benchmark_report_aggregates_only", false, "with repetitions, report only the mean, median and stddev rows")
+	fs.BoolVar(&o.releaseResults, "release_results", true, "give each call's result buffers back to the device allocator before the next call (as IREE drops its references), so large results reuse memory; false leaves them to the garbage collector")
 	fs.StringVar(&o.filter, "benchmark_filter", "", "run only the benchmarks whose name contains this text")
 	for _, a := range [][2]string{
 		{"module_file", "module"},

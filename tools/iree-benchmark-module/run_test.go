@@ -332,3 +332,25 @@ func TestFormatting(t *testing.T) {
 		}
 	}
 }
+
+func TestReleaseResults(t *testing.T) {
+	demo := demoModule(t)
+	hits := regexp.MustCompile(`POOL: (\d+) hits`)
+	for _, tc := range []struct {
+		flag  string
+		reuse bool
+	}{{"--release_results=true", true}, {"--release_results=false", false}} {
+		code, _, stderr := runTool(t, "", "--module="+demo, "--function=simple_mul", "--input=4096xf32=2", "--input=4096xf32=4",
+			"--device=local-sync", "--benchmark_min_time=6x", "--print_statistics", tc.flag)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.flag, code, stderr)
+		}
+		m := hits.FindStringSubmatch(stderr)
+		if m == nil {
+			t.Fatalf("%s: no pool statistics in %q", tc.flag, stderr)
+		}
+		if got := m[1] != "0"; got != tc.reuse {
+			t.Errorf("%s: %s pool hits; want reuse %v", tc.flag, m[1], tc.reuse)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/goiree/goiree/runtime/vm"
 )
 
 // TestBadModules dumps broken copies of the demonstration module: each
@@ -35,6 +37,16 @@ func TestBadModules(t *testing.T) {
 		t.Fatal("the demonstration module embeds no ELF image")
 	}
 	binary.LittleEndian.PutUint64(badELF[i+32:], 1<<40) // e_phoff
+	m, err := vm.LoadBytecodeModule(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	elfSize := 0
+	for _, r := range m.RodataSegments() {
+		if bytes.HasPrefix(r.Data, []byte("\x7fELF")) {
+			elfSize = len(r.Data)
+		}
+	}
 	tests := []struct {
 		name   string
 		data   []byte
@@ -47,7 +59,7 @@ func TestBadModules(t *testing.T) {
 		{"eight bytes", data[:8], nil, 1, "[ERROR] loading PATH: loading bytecode module: INVALID_ARGUMENT; module of 8 bytes is too short (need at least 16)\n", ""},
 		{"size prefix past the end", huge, nil, 1, "[ERROR] loading PATH: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size 1073741824 exceeds the " + strconv.Itoa(len(data)-4) + " bytes after the prefix\n", ""},
 		{"flatbuffer-json of a truncated module", data[:len(data)-1], []string{"--output=flatbuffer-json"}, 1, "[ERROR] loading PATH: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size " + strconv.Itoa(len(data)-4) + " exceeds the " + strconv.Itoa(len(data)-5) + " bytes after the prefix\n", ""},
-		{"corrupt ELF", badELF, []string{"--output=executables"}, 0, "", "bytes, unreadable executable: parsing ELF: EOF\n"},
+		{"corrupt ELF", badELF, []string{"--output=executables"}, 0, "", "bytes, unreadable executable: parsing ELF: a header table lies past the end of the " + strconv.Itoa(elfSize) + "-byte image (truncated or corrupt)\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

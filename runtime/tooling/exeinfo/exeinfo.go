@@ -13,7 +13,9 @@ import (
 	"bytes"
 	"debug/elf"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 
 	"github.com/goiree/goiree/runtime/hal"
@@ -134,6 +136,10 @@ var elfArch = map[elf.Machine]string{
 
 func describeELF(data []byte) (info *Info, err error) {
 	f, err := elf.NewFile(bytes.NewReader(data))
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		// debug/elf reports a header table past the end as a bare EOF.
+		return nil, fmt.Errorf("parsing ELF: a header table lies past the end of the %d-byte image (truncated or corrupt)", len(data))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("parsing ELF: %w", err)
 	}

@@ -123,7 +123,9 @@ func (a *HostAllocator) AllocateBuffer(params BufferParams, size int64) (*Buffer
 	}
 	class := SizeClass(size)
 	raw := a.take(class)
-	s := &hostStorage{alloc: a, raw: raw, class: class}
+	// The storage, the buffer and its allocation are one heap object.
+	hb := &hostBlock{s: hostStorage{alloc: a, raw: raw, class: class}}
+	s := &hb.s
 	s.bytes = alignedSlice(raw, class)
 	a.allocated.Add(class)
 	live := a.live.Add(class)
@@ -133,7 +135,13 @@ func (a *HostAllocator) AllocateBuffer(params BufferParams, size int64) (*Buffer
 			break
 		}
 	}
-	return NewBuffer(s, size, memType, usage)
+	return hb.blk.init(s, size, memType, usage)
+}
+
+// hostBlock is the heap object behind one host allocation.
+type hostBlock struct {
+	s   hostStorage
+	blk bufferBlock
 }
 
 func (a *HostAllocator) take(class int64) []byte {

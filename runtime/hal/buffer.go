@@ -53,7 +53,13 @@ func NewBuffer(storage Storage, size int64, memType MemoryType, usage BufferUsag
 		return nil, status.Errorf(status.InvalidArgument, "storage of %d bytes is smaller than buffer size %d", len(hb), size)
 	}
 	// The first buffer and its allocation share one heap object.
-	blk := &bufferBlock{a: allocation{storage: storage, size: size, memType: memType, usage: usage}}
+	return new(bufferBlock).init(storage, size, memType, usage)
+}
+
+// init makes blk a buffer of size bytes over storage with one reference;
+// the caller has checked the size.
+func (blk *bufferBlock) init(storage Storage, size int64, memType MemoryType, usage BufferUsage) (*Buffer, error) {
+	blk.a = allocation{storage: storage, size: size, memType: memType, usage: usage}
 	blk.a.refs.Store(1)
 	blk.b.alloc = &blk.a
 	blk.b.length = size

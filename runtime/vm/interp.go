@@ -1150,7 +1150,7 @@ func (ex *executor) callNative(fr *frame, nf *resolvedNative, code []byte, p int
 	ex.res = res
 	ex.call = NativeCall{Args: args, Results: res, Segments: segs}
 	err := nf.fn.Func(&ex.call)
-	clear(args)
+	clearArgs(args)
 	if err != nil {
 		return 0, fmt.Errorf("%s.%s: %w", nf.module, nf.fn.Name, err)
 	}
@@ -1162,6 +1162,18 @@ func (ex *executor) callNative(fr *frame, nf *resolvedNative, code []byte, p int
 	}
 	clear(res)
 	return p + 2 + 2*nres, nil
+}
+
+// clearArgs zeroes argument slots after a native call. Only ref slots
+// hold pointers; zeroing the others field by field avoids the bulk write
+// barrier a whole-slice clear costs while the garbage collector is marking.
+func clearArgs(args []Value) {
+	for i := range args {
+		if args[i].kind == KindRef {
+			args[i].ref = Ref{}
+		}
+		args[i].kind, args[i].bits = 0, 0
+	}
 }
 
 func divSI32(a, b int32) int32 { return a / b }

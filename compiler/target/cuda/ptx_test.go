@@ -83,7 +83,7 @@ func checkPTX(t *testing.T, text string) {
 // with golden files, and checks it: entry names and parameter counts as
 // the kernel ABI needs, declared registers, labels.
 func TestGeneratedPTX(t *testing.T) {
-	for _, file := range []string{"elementwise.mlir", "sample.mlir"} {
+	for _, file := range []string{"elementwise.mlir", "sample.mlir", "ops.mlir"} {
 		t.Run(file, func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join("testdata", file))
 			if err != nil {

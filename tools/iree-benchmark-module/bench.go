@@ -75,7 +75,11 @@ func parseMinTime(s string) (time.Duration, int64, error) {
 	if err != nil || secs <= 0 || math.IsNaN(secs) || secs > 3600 {
 		return 0, 0, fmt.Errorf("--benchmark_min_time=%q: want seconds in (0, 3600] ('0.5', '0.5s') or an iteration count ('100x')", s)
 	}
-	return time.Duration(secs * float64(time.Second)), 0, nil
+	d := time.Duration(secs * float64(time.Second))
+	if d <= 0 {
+		return 0, 0, fmt.Errorf("--benchmark_min_time=%q is below one nanosecond", s)
+	}
+	return d, 0, nil
 }
 
 // benchCase is one benchmark: body(n) runs n iterations.

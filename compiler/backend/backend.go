@@ -68,6 +68,7 @@ func FormDispatches(module *ir.Operation, opts Options) error {
 func Emit(module *ir.Operation, opts Options) ([]byte, error) {
 	builders := vmgen.Backends{"llvm-cpu": llvmcpu.Builder{Options: opts.LLVMCPU}}
 	builders["vulkan-spirv"] = vulkantarget.Builder{Options: vulkantarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
+	builders["vulkan"] = builders["vulkan-spirv"] // the seed spelling of the backend
 	builders["cuda"] = cudatarget.Builder{Options: cudatarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
 	for name, b := range opts.Executables {
 		builders[name] = b

@@ -14,6 +14,7 @@ import (
 	"github.com/goiree/goiree/compiler/backend"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	"github.com/goiree/goiree/compiler/target/vulkan"
 	"github.com/goiree/goiree/compiler/vmgen"
 	rhal "github.com/goiree/goiree/runtime/hal"
@@ -308,4 +309,28 @@ func ExampleRenameEntryPoint() {
 	out, err := vulkan.RenameEntryPoint(code, "main", "simple_mul")
 	fmt.Println(len(out)-len(code), err)
 	// Output: 1 <nil>
+}
+
+// TestSeedSpelling compiles the sample with the seed's backend name
+// ("vulkan") through the back end's own builders and runs it.
+func TestSeedSpelling(t *testing.T) {
+	dir := t.TempDir()
+	buildShaders(t, dir)
+	src, err := os.ReadFile(filepath.Join("testdata", "vulkan.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = bytes.ReplaceAll(src, []byte(`#hal.executable.target<"vulkan-spirv"`), []byte(`#hal.executable.target<"vulkan"`))
+	s, err := pipeline.Compile("seed.mlir", src, pipeline.Options{ObjectSearchPaths: []string{dir}}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	module, err := backend.Compile(s.Module.Op, backend.Options{Registry: s.Registry, Targets: s.Targets, LLVMCPU: llvmcpu.Options{Objects: s.Resolver}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := printed(t, invoke(t, device(t), module, "mixed_invocation", f32Buffer(splat(8, 2)), f32Buffer(splat(8, 4))))
+	if want := "8xf32=" + repeat("96", 8) + "\n"; !strings.HasSuffix(got, want) {
+		t.Fatalf("got %q, want suffix %q", got, want)
+	}
 }

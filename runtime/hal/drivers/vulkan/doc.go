@@ -19,8 +19,8 @@
 // descriptor set 0 with one storage buffer per binding and one
 // push-constant range at offset 0 of 4*count bytes. A command buffer is
 // recorded into one VkCommandBuffer at submission, with a full memory
-// barrier between consecutive commands; inline updates and fills that
-// vkCmdFillBuffer cannot do (not 4-byte aligned) go through a staging
+// barrier between consecutive commands; inline updates and the unaligned
+// edges of fills (vkCmdFillBuffer needs 4-byte alignment) go through a staging
 // buffer. Submissions wait on a VkFence and then signal the runtime's host
 // timeline semaphores.
 package vulkan

@@ -95,19 +95,28 @@ func (s *stream) add(c hal.Command) error {
 		if err != nil {
 			return err
 		}
-		if off%4 == 0 && c.Length%4 == 0 {
-			var p [4]byte
-			hal.FillBytes(p[:], c.Pattern)
-			word := uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24
-			s.words = append(s.words, C.GVK_CMD_FILL, handle(st), off, uint64(c.Length), word)
+		// vkCmdFillBuffer needs 4-byte aligned ranges: the unaligned head
+		// and tail (under 4 bytes each, only for 1- and 2-byte patterns)
+		// are staged. Every aligned word starts a whole pattern, because
+		// the range starts at a multiple of the pattern length.
+		var p [4]byte
+		hal.FillBytes(p[:], c.Pattern)
+		end := off + uint64(c.Length)
+		mid, midEnd := (off+3)&^3, end&^3
+		if mid >= midEnd {
+			data := make([]byte, c.Length)
+			hal.FillBytes(data, c.Pattern)
+			s.stage(data, st, off)
 			return nil
 		}
-		if c.Length > hal.MaxUpdateSize {
-			return status.Errorf(status.Unimplemented, "fill of %d bytes at offset %d: vulkan fills that are not 4-byte aligned are limited to %d bytes", c.Length, off, hal.MaxUpdateSize)
+		if mid > off {
+			s.stage(p[:mid-off], st, off)
 		}
-		data := make([]byte, c.Length)
-		hal.FillBytes(data, c.Pattern)
-		s.stage(data, st, off)
+		word := uint64(p[0]) | uint64(p[1])<<8 | uint64(p[2])<<16 | uint64(p[3])<<24
+		s.words = append(s.words, C.GVK_CMD_FILL, handle(st), mid, midEnd-mid, word)
+		if end > midEnd {
+			s.stage(p[:end-midEnd], st, midEnd)
+		}
 	case *hal.UpdateCommand:
 		if len(c.Data) == 0 {
 			return nil

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"flag"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -190,6 +191,8 @@ func TestTransfers(t *testing.T) {
 					func() error { return cb.FillBuffer(work, 4, 64, []byte{1, 2, 3, 4}) },
 					func() error { return cb.FillBuffer(work, 102, 10, []byte{7, 8}) },
 					func() error { return cb.FillBuffer(work, 301, 3, []byte{9}) },
+					func() error { return cb.FillBuffer(work, 3201, 333, []byte{0x5A}) },
+					func() error { return cb.FillBuffer(work, 3602, 402, []byte{0xC1, 0xC2}) },
 					func() error { return cb.UpdateBuffer([]byte("hello, vulkan"), work, 1001) },
 					func() error { return cb.CopyBuffer(work, 0, work, 2048, 1024) },
 					func() error { return cb.ExecutionBarrier() },
@@ -209,6 +212,8 @@ func TestTransfers(t *testing.T) {
 			hal.FillBytes(want[4:68], []byte{1, 2, 3, 4})
 			hal.FillBytes(want[102:112], []byte{7, 8})
 			hal.FillBytes(want[301:304], []byte{9})
+			hal.FillBytes(want[3201:3534], []byte{0x5A})
+			hal.FillBytes(want[3602:4004], []byte{0xC1, 0xC2})
 			copy(want[1001:], "hello, vulkan")
 			copy(want[2048:3072], want[0:1024])
 			got := make([]byte, n)
@@ -462,4 +467,52 @@ func BenchmarkCopy(b *testing.B) {
 	b.StopTimer()
 	sec := b.Elapsed().Seconds() / float64(b.N*benchReps)
 	b.ReportMetric(2*float64(size)/sec/1e9, "GB/s")
+}
+
+// TestConcurrentSubmissions submits from several goroutines at once, each
+// on its own buffers; the queue is shared (run with -race).
+func TestConcurrentSubmissions(t *testing.T) {
+	d := device(t)
+	exe := simpleMul(t, d)
+	const workers, rounds, n = 4, 10, 256
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		a, b, c := alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n)
+		go func(w int) {
+			for r := 0; r < rounds; r++ {
+				va, vb := float32(w+1), float32(r+1)
+				err := submit(t, d, func(cb *hal.CommandBuffer) error {
+					if err := cb.FillBuffer(a, 0, 4*n, floatBytes(va)); err != nil {
+						return err
+					}
+					if err := cb.FillBuffer(b, 0, 4*n, floatBytes(vb)); err != nil {
+						return err
+					}
+					return cb.DispatchWith(exe, 0, [3]uint32{n / 64, 1, 1}, []uint32{n},
+						[]hal.Binding{{Buffer: a, Length: 4 * n}, {Buffer: b, Length: 4 * n}, {Buffer: c, Length: 4 * n}})
+				})
+				if err != nil {
+					errs <- err
+					return
+				}
+				got := make([]byte, 4*n)
+				if err := c.Read(0, got); err != nil {
+					errs <- err
+					return
+				}
+				for i, v := range floats(got) {
+					if v != va*vb {
+						errs <- fmt.Errorf("worker %d round %d: element %d = %v, want %v", w, r, i, v, va*vb)
+						return
+					}
+				}
+			}
+			errs <- nil
+		}(w)
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
 }

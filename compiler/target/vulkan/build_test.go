@@ -45,8 +45,8 @@ func variants(t *testing.T, file string, searchPaths []string) map[string]*ir.Op
 // (rewrite them with -update).
 func TestGLSLGolden(t *testing.T) {
 	vs := variants(t, "elementwise.mlir", nil)
-	if len(vs) != 3 {
-		t.Fatalf("%d generated variants, want 3", len(vs))
+	if len(vs) != 5 {
+		t.Fatalf("%d generated variants, want 5", len(vs))
 	}
 	for exe, v := range vs {
 		exps := 0

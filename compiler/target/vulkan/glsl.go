@@ -19,9 +19,10 @@ const WorkgroupSize = 128
 // dispatch does not say.
 const DefaultTileSize = 1024
 
-// glslType maps a scalar element type to GLSL. Storage buffers hold only
-// f32 and i32 elements (8- and 16-bit storage and 64-bit types need device
-// features the target does not assume); i1 is usable inside the body.
+// glslType maps a scalar element type to GLSL. Storage buffers hold f32,
+// i32 and i1 elements (i1 one byte each, packed four to a uint word, since
+// 8-bit storage is a device feature the target does not assume; 16- and
+// 64-bit types likewise).
 func glslType(t ir.Type, storage bool) (string, error) {
 	switch t := t.(type) {
 	case ir.FloatType:
@@ -32,13 +33,13 @@ func glslType(t ir.Type, storage bool) (string, error) {
 		if t.Width == 32 {
 			return "int", nil
 		}
-		if t.Width == 1 && !storage {
+		if t.Width == 1 {
 			return "bool", nil
 		}
 	}
 	where := "in generated vulkan-spirv dispatches"
 	if storage {
-		where = "as a tensor element type of generated vulkan-spirv dispatches (f32 and i32 are)"
+		where = "as a tensor element type of generated vulkan-spirv dispatches (f32, i32 and i1 are)"
 	}
 	return "", fmt.Errorf("element type '%s' is not supported %s", ir.TypeString(t), where)
 }
@@ -89,8 +90,13 @@ func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 		if err != nil {
 			return "", ir.OpErrorf(body, "input %d: %v", i, err)
 		}
-		fmt.Fprintf(&w, "layout(set = 0, binding = %d) readonly buffer In%d { %s v[]; } in%d;\n", nb, i, gt, i)
-		clamp = append(clamp, fmt.Sprintf("in%d.v.length()", i))
+		if gt == "bool" {
+			fmt.Fprintf(&w, "layout(set = 0, binding = %d) readonly buffer In%d { uint v[]; } in%d;\n", nb, i, i)
+			clamp = append(clamp, fmt.Sprintf("in%d.v.length() * 4", i))
+		} else {
+			fmt.Fprintf(&w, "layout(set = 0, binding = %d) readonly buffer In%d { %s v[]; } in%d;\n", nb, i, gt, i)
+			clamp = append(clamp, fmt.Sprintf("in%d.v.length()", i))
+		}
 		nb++
 	}
 	for i, t := range ft.Results {
@@ -98,8 +104,15 @@ func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 		if err != nil {
 			return "", ir.OpErrorf(body, "result %d: %v", i, err)
 		}
-		fmt.Fprintf(&w, "layout(set = 0, binding = %d) writeonly buffer Out%d { %s v[]; } out%d;\n", nb, i, gt, i)
-		clamp = append(clamp, fmt.Sprintf("out%d.v.length()", i))
+		if gt == "bool" {
+			// Neighbouring i1 elements share a word: each invocation
+			// updates its own byte with atomics.
+			fmt.Fprintf(&w, "layout(set = 0, binding = %d) buffer Out%d { uint v[]; } out%d;\n", nb, i, i)
+			clamp = append(clamp, fmt.Sprintf("out%d.v.length() * 4", i))
+		} else {
+			fmt.Fprintf(&w, "layout(set = 0, binding = %d) writeonly buffer Out%d { %s v[]; } out%d;\n", nb, i, gt, i)
+			clamp = append(clamp, fmt.Sprintf("out%d.v.length()", i))
+		}
 		nb++
 	}
 	w.WriteString("layout(push_constant) uniform Constants { uint count; } pc;\n\n")
@@ -114,6 +127,10 @@ func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 		gt, _ := glslType(ft.Inputs[i], true)
 		name := fmt.Sprintf("a%d", i)
 		g.names[a] = name
+		if gt == "bool" {
+			loads = append(loads, fmt.Sprintf("    bool %s = ((in%d.v[i >> 2] >> ((i & 3u) * 8u)) & 0xffu) != 0u;\n", name, i))
+			continue
+		}
 		loads = append(loads, fmt.Sprintf("    %s %s = in%d.v[i];\n", gt, name, i))
 	}
 	for _, l := range loads {
@@ -128,6 +145,10 @@ func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 				name, err := g.use(op, v)
 				if err != nil {
 					return "", err
+				}
+				if gt, _ := glslType(ft.Results[i], true); gt == "bool" {
+					stores = append(stores, fmt.Sprintf("    atomicAnd(out%[1]d.v[i >> 2], ~(0xffu << ((i & 3u) * 8u)));\n    atomicOr(out%[1]d.v[i >> 2], (%[2]s ? 1u : 0u) << ((i & 3u) * 8u));\n", i, name))
+					continue
 				}
 				stores = append(stores, fmt.Sprintf("    out%d.v[i] = %s;\n", i, name))
 			}

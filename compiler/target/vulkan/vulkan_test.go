@@ -273,6 +273,22 @@ func TestElementwiseOnly(t *testing.T) {
 			}
 		}
 	}
+	parse := func(spec string) *bufferfmt.Buffer {
+		b, err := bufferfmt.Parse(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	// Seven elements: the i1 buffers end inside a 32-bit word.
+	got = printed(t, invoke(t, dev, module, "relu_mask", parse("7xf32=1 -2 3 -4 5 0 7"), parse("7xf32=0 0 4 -5 5 -1 6")))
+	if want := "7xf32=1 0 4 -4 5 0 7\nresult[1]: hal.buffer_view\n7xi1=01 00 00 01 00 01 01\n"; !strings.HasSuffix(got, want) {
+		t.Fatalf("relu_mask: got %q, want suffix %q", got, want)
+	}
+	got = printed(t, invoke(t, dev, module, "mask_select", parse("7xi1=1 0 0 1 0 1 1"), parse("7xf32=1 2 3 4 5 6 7"), parse("7xf32=-1 -2 -3 -4 -5 -6 -7")))
+	if want := "7xf32=1 -2 -3 4 -5 6 7\n"; !strings.HasSuffix(got, want) {
+		t.Fatalf("mask_select: got %q, want suffix %q", got, want)
+	}
 	ia := &bufferfmt.Buffer{Shape: rhal.Shape{5}, ElementType: rhal.ElementTypeI32, Data: make([]byte, 20)}
 	ib := &bufferfmt.Buffer{Shape: rhal.Shape{5}, ElementType: rhal.ElementTypeI32, Data: make([]byte, 20)}
 	for i, v := range [][2]int32{{3, 4}, {-7, 3}, {1 << 20, 1 << 12}, {-5, -2}, {9, 1}} {

@@ -227,7 +227,9 @@ VkResult gvk_buffer_create(gvk_device* d, uint64_t size, const uint32_t* prefs,
   out->size = size;
   VkBufferCreateInfo bci = {
       .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-      .size = size ? size : 4,
+      // Whole 32-bit words, so that shaders may access the last bytes of a
+      // binding through a uint.
+      .size = size ? (size + 3) & ~(uint64_t)3 : 4,
       .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT,

@@ -175,6 +175,11 @@ func (s *stream) add(c hal.Command) error {
 			n := uint64(b.Length)
 			if n == 0 {
 				off, n = 0, C.VK_WHOLE_SIZE
+			} else if r := (n + 3) &^ 3; off+r <= uint64(st.buf.size+3)&^3 {
+				// Shaders address storage in 32-bit words: round the range up
+				// to whole words (the VkBuffer is sized in whole words), so
+				// the word holding a binding's last bytes is in range.
+				n = r
 			}
 			s.words = append(s.words, handle(st), off, n)
 		}

@@ -4,7 +4,9 @@
 // The Vulkan loader (libvulkan.so.1) is opened at run time with dlopen and
 // every entry point is fetched through vkGetInstanceProcAddr, so programs
 // linked with this package start on machines without Vulkan; there the
-// driver lists no devices and its Devices method says why.
+// driver lists one entry, "vulkan://0: unavailable: <why>", and creating it
+// fails with UNAVAILABLE and the same reason. GOIREE_VULKAN_LOADER names
+// another loader library.
 //
 // Devices are named "vulkan" (the first physical device) or "vulkan://N".
 // Each device has one compute queue. Buffers are VkBuffers with their own

@@ -83,10 +83,10 @@ void gvk_unload(void* lib) {
   if (lib) dlclose(lib);
 }
 
-VkResult gvk_open(char* err, size_t err_len) {
+VkResult gvk_open(const char* lib, char* err, size_t err_len) {
   if (vk.instance) return VK_SUCCESS;
   if (!vk.lib) {
-    vk.lib = gvk_try_load("libvulkan.so.1", err, err_len);
+    vk.lib = gvk_try_load(lib, err, err_len);
     if (!vk.lib) return VK_ERROR_INITIALIZATION_FAILED;
   }
   vk.get_instance_proc_addr =

@@ -10,11 +10,11 @@
 #include <stdint.h>
 #include <vulkan/vulkan.h>
 
-// gvk_open loads libvulkan.so.1 and creates the process-wide instance. It
+// gvk_open loads the loader library lib (libvulkan.so.1) and creates the process-wide instance. It
 // returns VK_SUCCESS, a VkResult from instance creation, or
 // VK_ERROR_INITIALIZATION_FAILED with a message in err (dlopen failures).
 // Calling it again after success is a no-op.
-VkResult gvk_open(char* err, size_t err_len);
+VkResult gvk_open(const char* lib, char* err, size_t err_len);
 
 // gvk_try_load dlopens lib and looks up vkGetInstanceProcAddr, writing why
 // it failed into err; it returns a handle to dlclose or NULL. gvk_open uses

@@ -1,6 +1,8 @@
 package vulkan
 
 import (
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -17,6 +19,29 @@ func TestMissingLoader(t *testing.T) {
 	if err := probeLoader("libc.so.6"); err == nil || !strings.Contains(err.Error(), "libc.so.6 has no vkGetInstanceProcAddr") {
 		t.Fatalf("libc.so.6: %v", err)
 	}
+}
+
+// TestUnavailableListing checks what Devices lists where the loader
+// cannot be opened: the test binary runs itself with LoaderEnv naming a
+// library that does not exist.
+func TestUnavailableListing(t *testing.T) {
+	if os.Getenv(LoaderEnv) == "" {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestUnavailableListing$", "-test.v")
+		cmd.Env = append(os.Environ(), LoaderEnv+"=libvulkan-goiree-absent.so.1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "--- PASS: TestUnavailableListing") {
+			t.Fatalf("child test: %v\n%s", err, out)
+		}
+		return
+	}
+	infos, err := NewDriver().Devices()
+	if err != nil || len(infos) != 1 || !strings.HasPrefix(infos[0].Name, "unavailable: cannot load the Vulkan loader") {
+		t.Fatalf("Devices() = %+v, %v", infos, err)
+	}
+	if _, err := NewDriver().CreateDevice(0); status.CodeOf(err) != status.Unavailable {
+		t.Fatalf("CreateDevice(0) = %v, want UNAVAILABLE", err)
+	}
+	t.Logf("listed: vulkan://0: %s", infos[0].Name)
 }
 
 // FuzzEntryPoints: the SPIR-V entry point scan never panics and finds the

@@ -9,6 +9,7 @@ import "C"
 
 import (
 	"fmt"
+	"os"
 	"sync"
 	"unsafe"
 
@@ -17,16 +18,28 @@ import (
 
 // loader is the process-wide state of the Vulkan loader and instance.
 var loader struct {
-	once sync.Once
-	err  error
+	once   sync.Once
+	reason string // why Vulkan is unavailable; empty when it loaded
+	err    error
 }
+
+// LoaderEnv names the environment variable that overrides the Vulkan
+// loader library (default libvulkan.so.1).
+const LoaderEnv = "GOIREE_VULKAN_LOADER"
 
 // open loads the Vulkan loader and creates the instance once per process.
 func open() error {
 	loader.once.Do(func() {
+		lib := os.Getenv(LoaderEnv)
+		if lib == "" {
+			lib = "libvulkan.so.1"
+		}
+		name := C.CString(lib)
+		defer C.free(unsafe.Pointer(name))
 		var msg [512]C.char
-		if r := C.gvk_open(&msg[0], C.size_t(len(msg))); r != C.VK_SUCCESS {
-			loader.err = status.Errorf(status.Unavailable, "vulkan is unavailable: %s (%s)", C.GoString(&msg[0]), resultName(r))
+		if r := C.gvk_open(name, &msg[0], C.size_t(len(msg))); r != C.VK_SUCCESS {
+			loader.reason = fmt.Sprintf("%s (%s)", C.GoString(&msg[0]), resultName(r))
+			loader.err = status.Errorf(status.Unavailable, "vulkan is unavailable: %s", loader.reason)
 		}
 	})
 	return loader.err

@@ -403,8 +403,9 @@ func buildExecutable(g *group, name string, inputs, outputs []*ir.Value, targets
 	})
 	eb := exe.AddRegion().AddBlock()
 	exportName := name + "_elementwise"
+	used := map[string]bool{}
 	for _, t := range targets {
-		vname := targetName(t)
+		vname := uniqueVariantName(t, used)
 		v := ir.NewOp("hal.executable.variant", nil, nil, []ir.NamedAttr{
 			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
 			{Name: "sym_name", Value: ir.StringAttr{Value: vname}},
@@ -459,8 +460,14 @@ func targetName(t *hal.ExecutableTargetAttr) string {
 	if i := strings.LastIndex(f, "-"); i >= 0 && strings.HasPrefix(f, "embedded-elf-") {
 		return f[i+1:]
 	}
+	return sanitizeSymbol(f)
+}
+
+// sanitizeSymbol replaces every character that cannot appear in a bare
+// symbol name with '_'.
+func sanitizeSymbol(s string) string {
 	var b strings.Builder
-	for _, r := range f {
+	for _, r := range s {
 		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
 			b.WriteRune(r)
 		} else {
@@ -468,6 +475,23 @@ func targetName(t *hal.ExecutableTargetAttr) string {
 		}
 	}
 	return b.String()
+}
+
+// uniqueVariantName returns targetName(t), made unique among the names in
+// used (and added to it): targets that share a format, such as two CUDA
+// architectures, are told apart by their target_arch, then by a counter.
+func uniqueVariantName(t *hal.ExecutableTargetAttr, used map[string]bool) string {
+	name := targetName(t)
+	if used[name] && t.Config != nil {
+		if arch, ok := t.Config.Get("target_arch").(ir.StringAttr); ok {
+			name += "_" + sanitizeSymbol(arch.Value)
+		}
+	}
+	for base, n := name, 1; used[name]; n++ {
+		name = fmt.Sprintf("%s_%d", base, n)
+	}
+	used[name] = true
+	return name
 }
 
 // buildBody clones the group's ops onto scalars: a private function taking

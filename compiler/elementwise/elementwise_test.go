@@ -72,35 +72,54 @@ func TestOutlineGolden(t *testing.T) {
 
 // TestTargets checks that every device target gets a variant.
 func TestTargets(t *testing.T) {
-	src := `#a = #hal.executable.target<"llvm-cpu", "embedded-elf-arm_64">
+	cases := []struct {
+		name, targets, want string
+	}{
+		{"cpu", `#a = #hal.executable.target<"llvm-cpu", "embedded-elf-arm_64">
 #b = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">
-#d = #hal.device.target<"llvm-cpu", {executable_targets = [#a, #b]}>
+#d = #hal.device.target<"llvm-cpu", {executable_targets = [#a, #b]}>`, "arm_64,x86_64"},
+		// Targets sharing a format get distinct variants.
+		{"cuda-archs", `#a = #hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_80"}>
+#b = #hal.executable.target<"cuda", "cuda-nvptx-fb", {target_arch = "sm_90"}>
+#d = #hal.device.target<"cuda", {executable_targets = [#a, #b]}>`, "cuda_nvptx_fb,cuda_nvptx_fb_sm_90"},
+		{"same-format-no-config", `#a = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">
+#b = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {cpu = "generic"}>
+#d = #hal.device.target<"llvm-cpu", {executable_targets = [#a, #b]}>`, "x86_64,x86_64_1"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := c.targets + `
 module attributes {hal.device.targets = [#d]} {
   func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
     %y = arith.addf %x, %x : tensor<8xf32>
     return %y : tensor<8xf32>
   }
 }`
-	reg := dialect.NewRegistry()
-	m, err := dialect.Parse("t.mlir", []byte(src), reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := len(elementwise.DeviceTargets(m.Op)); got != 2 {
-		t.Fatalf("DeviceTargets: %d, want 2", got)
-	}
-	if _, err := elementwise.Outline(m.Op, elementwise.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	var variants []string
-	ir.Walk(m.Op, func(o *ir.Operation) bool {
-		if o.Name == "hal.executable.variant" {
-			variants = append(variants, o.SymName())
-		}
-		return true
-	})
-	if strings.Join(variants, ",") != "arm_64,x86_64" {
-		t.Errorf("variants %v, want arm_64,x86_64", variants)
+			reg := dialect.NewRegistry()
+			m, err := dialect.Parse("t.mlir", []byte(src), reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(elementwise.DeviceTargets(m.Op)); got != 2 {
+				t.Fatalf("DeviceTargets: %d, want 2", got)
+			}
+			if _, err := elementwise.Outline(m.Op, elementwise.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := dialect.Verify(reg, m.Op); err != nil {
+				t.Fatalf("verify after outlining: %v", err)
+			}
+			var variants []string
+			ir.Walk(m.Op, func(o *ir.Operation) bool {
+				if o.Name == "hal.executable.variant" {
+					variants = append(variants, o.SymName())
+				}
+				return true
+			})
+			if got := strings.Join(variants, ","); got != c.want {
+				t.Errorf("variants %s, want %s", got, c.want)
+			}
+		})
 	}
 }
 

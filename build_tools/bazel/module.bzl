@@ -18,6 +18,7 @@ _COMPILE_TOOL = Label("//tools:iree-compile")
 _RUN_TOOL = Label("//tools:iree-run-module")
 _CLANG = Label("@goiree_kernel_tools//:clang")
 _LLD = Label("@goiree_kernel_tools//:ld.lld")
+_GLSLC = Label("@goiree_kernel_tools//:glslc")
 _RUNNER = Label("//build_tools/bazel:run_module.sh")
 _COMPILE_TEST = Label("//build_tools/bazel:compile_test.sh")
 
@@ -25,6 +26,7 @@ def _iree_bytecode_module_impl(ctx):
     out = ctx.outputs.module
     clang = ctx.executable._clang
     lld = ctx.executable._lld
+    glslc = ctx.executable._glslc
 
     # Each object's directory becomes a search path, in the order of deps;
     # the paths are relative to the execution root (bazel-out/... for built
@@ -44,6 +46,7 @@ def _iree_bytecode_module_impl(ctx):
     args.add("-o", out)
     args.add("--iree-llvmcpu-clang-path=" + clang.path)
     args.add("--iree-llvmcpu-embedded-linker-path=" + lld.path)
+    args.add("--iree-vulkan-glslc-path=" + glslc.path)
     for path in search_paths:
         args.add("--iree-hal-executable-object-search-path=" + path)
     args.add_all(flags)
@@ -52,7 +55,7 @@ def _iree_bytecode_module_impl(ctx):
         executable = ctx.executable.compile_tool,
         arguments = [args],
         inputs = [ctx.file.src] + objects,
-        tools = [clang, lld],
+        tools = [clang, lld, glslc],
         outputs = [out],
         mnemonic = "IreeCompile",
         progress_message = "Compiling %s into %s" % (ctx.file.src.short_path, out.short_path),
@@ -72,6 +75,7 @@ _iree_bytecode_module = rule(
         "compile_tool": attr.label(default = _COMPILE_TOOL, executable = True, cfg = "exec"),
         "_clang": attr.label(default = _CLANG, allow_single_file = True, executable = True, cfg = "exec"),
         "_lld": attr.label(default = _LLD, allow_single_file = True, executable = True, cfg = "exec"),
+        "_glslc": attr.label(default = _GLSLC, allow_single_file = True, executable = True, cfg = "exec"),
     },
 )
 
@@ -85,9 +89,10 @@ def iree_bytecode_module(
         **kwargs):
     """Compiles an MLIR program into a VM bytecode module.
 
-    Runs `iree-compile <src> -o <module_name>` with clang and ld.lld from
-    `@goiree_kernel_tools` (`--iree-llvmcpu-clang-path=`,
-    `--iree-llvmcpu-embedded-linker-path=`) and one
+    Runs `iree-compile <src> -o <module_name>` with clang, ld.lld and glslc
+    from `@goiree_kernel_tools` (`--iree-llvmcpu-clang-path=`,
+    `--iree-llvmcpu-embedded-linker-path=`, `--iree-vulkan-glslc-path=`)
+    and one
     `--iree-hal-executable-object-search-path=` per directory holding a
     file of `deps`, so that `#hal.executable.object<{path = "x.o"}>` finds
     the built object inside the sandbox. All paths on the command line are

@@ -40,6 +40,9 @@ type Options struct {
 	// backend name ("cuda", "vulkan-spirv", ...). llvm-cpu is always
 	// present unless overridden here.
 	Executables vmgen.Backends
+	// GlslcPath is the glslc that compiles generated Vulkan dispatches
+	// (--iree-vulkan-glslc-path=); empty means glslc on PATH.
+	GlslcPath string
 	// ModuleName overrides the VM module name.
 	ModuleName string
 }
@@ -67,7 +70,7 @@ func FormDispatches(module *ir.Operation, opts Options) error {
 // module.
 func Emit(module *ir.Operation, opts Options) ([]byte, error) {
 	builders := vmgen.Backends{"llvm-cpu": llvmcpu.Builder{Options: opts.LLVMCPU}}
-	builders["vulkan-spirv"] = vulkantarget.Builder{Options: vulkantarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
+	builders["vulkan-spirv"] = vulkantarget.Builder{Options: vulkantarget.Options{GlslcPath: opts.GlslcPath, Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
 	builders["vulkan"] = builders["vulkan-spirv"] // the seed spelling of the backend
 	builders["cuda"] = cudatarget.Builder{Options: cudatarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
 	for name, b := range opts.Executables {

@@ -48,6 +48,7 @@ OPTIONS:
   --split-input-file                             Compile each '// -----' separated chunk on its own
   --iree-llvmcpu-clang-path=<path>               clang used for CPU executables (default: clang-16 or clang on PATH)
   --iree-llvmcpu-embedded-linker-path=<path>     ld.lld used for CPU executables (default: ld.lld-16 or ld.lld on PATH)
+  --iree-vulkan-glslc-path=<path>                glslc used for generated Vulkan dispatches (default: glslc on PATH)
   --iree-hal-dump-executable-sources-to=<dir>    Write the generated executable sources (C) to <dir>
   --iree-hal-dump-executable-binaries-to=<dir>   Write the linked executable binaries to <dir>
   --iree-input-type=<type>                       Accepted for compatibility (none, auto)
@@ -65,6 +66,7 @@ type options struct {
 	split       bool
 	help        bool
 	clangPath   string
+	glslcPath   string
 	linkerPath  string
 	dumpSources string
 	dumpBinary  string
@@ -170,6 +172,11 @@ func parseFlags(args []string) (*options, error) {
 				return nil, err
 			}
 			o.linkerPath = value
+		case "iree-vulkan-glslc-path":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.glslcPath = value
 		case "iree-hal-dump-executable-sources-to":
 			if err := needValue(); err != nil {
 				return nil, err
@@ -297,8 +304,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // end phase and returns the bytecode module (or its text form for vm-asm).
 func emitModule(s *pipeline.State, o *options) (string, error) {
 	vmfb, err := backend.Compile(s.Module.Op, backend.Options{
-		Registry: s.Registry,
-		Targets:  s.Targets,
+		Registry:  s.Registry,
+		Targets:   s.Targets,
+		GlslcPath: o.glslcPath,
 		LLVMCPU: llvmcpu.Options{
 			ClangPath:      o.clangPath,
 			LinkerPath:     o.linkerPath,

@@ -13,6 +13,7 @@ import (
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/runtime/vm"
+	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
 // defaultDevice is IREE's default --device.
@@ -44,7 +45,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	datas, names, err := readModules(o, stdin)
+	datas, names, err := toolflags.ReadModules(o.modules, stdin)
 	if err != nil {
 		return err
 	}

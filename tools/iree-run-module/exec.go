@@ -12,6 +12,7 @@ import (
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/runtime/vm"
+	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
 // defaultDevice is IREE's default --device.
@@ -41,7 +42,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	datas, paths, err := readModules(o, stdin)
+	datas, names, err := toolflags.ReadModules(o.modules, stdin)
 	if err != nil {
 		return 0, err
 	}
@@ -49,9 +50,9 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	for i, data := range datas {
 		m, err := vm.LoadBytecodeModule(data)
 		if err != nil {
-			return 0, fmt.Errorf("loading module %s: %w", moduleName(paths[i]), err)
+			return 0, fmt.Errorf("loading module %s: %w", names[i], err)
 		}
-		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), moduleName(paths[i]), len(data))
+		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
 		modules = append(modules, m)
 	}
 	dev, err := createDevice(o, reg)
@@ -104,13 +105,6 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
 	}
 	return code, nil
-}
-
-func moduleName(path string) string {
-	if path == "-" {
-		return "<stdin>"
-	}
-	return path
 }
 
 // createDevice creates the --device (one only) from reg.

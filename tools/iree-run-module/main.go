@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
@@ -104,39 +103,4 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return toolflags.Report(stderr, err)
 	}
 	return code
-}
-
-// readModules returns the bytes of every --module (stdin for '-' or when
-// none is given).
-func readModules(o *options, stdin io.Reader) ([][]byte, []string, error) {
-	paths := []string(o.modules)
-	if len(paths) == 0 {
-		paths = []string{"-"}
-	}
-	var datas [][]byte
-	stdinUsed := false
-	for _, p := range paths {
-		p = strings.TrimSpace(p)
-		if p == "-" {
-			if stdinUsed {
-				return nil, nil, fmt.Errorf("--module=- given more than once: stdin can be read only once")
-			}
-			stdinUsed = true
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				return nil, nil, fmt.Errorf("reading module from stdin: %w", err)
-			}
-			if len(data) == 0 {
-				return nil, nil, fmt.Errorf("reading module from stdin: no data (give --module=file.vmfb or pipe a module in)")
-			}
-			datas = append(datas, data)
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("reading module: %w", err)
-		}
-		datas = append(datas, data)
-	}
-	return datas, paths, nil
 }

@@ -40,7 +40,7 @@ USAGE: iree-compile [options] <input file or '-' for stdin>
 
 OPTIONS:
   -o <file>                                      Output file (default: stdout)
-  --compile-to=<phase>                           Stop after a phase and print its IR: input, flow, hal
+  --compile-to=<phase>                           Stop after a phase and print its IR: input, flow, hal; vm prints VM assembly; end compiles fully
   --output-format=<format>                       vm-bytecode (default), vm-asm, or mlir (IR after the last phase)
   --iree-hal-target-backends=<a,b,...>           Target backends when the module declares no hal.device.targets (repeatable)
   --iree-hal-executable-object-search-path=<dir> Directory searched for relative object paths (repeatable)
@@ -201,9 +201,19 @@ func parseFlags(args []string) (*options, error) {
 	if len(positional) == 1 {
 		o.input = positional[0]
 	}
+	switch o.compileTo {
+	case "vm":
+		// The VM program after the back end, printed as VM assembly.
+		if o.format != "" && o.format != "vm-asm" {
+			return nil, fmt.Errorf("--compile-to=vm prints VM assembly; it cannot be combined with --output-format=%s", o.format)
+		}
+		o.compileTo, o.format = "", "vm-asm"
+	case "end":
+		o.compileTo = ""
+	}
 	if o.compileTo != "" && !pipeline.ValidPhase(o.compileTo) {
 		switch o.compileTo {
-		case "abi", "stream", "vm", "end":
+		case "abi", "stream":
 			return nil, fmt.Errorf("--compile-to=%s is not implemented yet (supported phases: %s)", o.compileTo, strings.Join(pipeline.Phases, ", "))
 		}
 		return nil, fmt.Errorf("invalid --compile-to=%s (expected one of input, abi, flow, stream, hal, vm, end)", o.compileTo)

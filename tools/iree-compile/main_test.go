@@ -102,7 +102,8 @@ var errorCases = []struct {
 	{"ptx-param-mismatch", nil, strings.Replace(strings.Replace(layout1x3+cudaExe, "OBJECTS", `[#hal.executable.object<{path = "kernels_sm_80.ptx"}>]`, 1), "constants = 1", "constants = 2", 1)},
 	{"ptx-missing-entry", nil, strings.Replace(strings.Replace(layout1x3+cudaExe, "OBJECTS", `[#hal.executable.object<{path = "kernels_sm_80.ptx"}>]`, 1), "@simple_mul ordinal", "@simple_add ordinal", 1)},
 	{"flag-unknown", []string{"--iree-frobnicate"}, ""},
-	{"flag-compile-to-vm", []string{"--compile-to=vm"}, ""},
+	{"flag-compile-to-stream", []string{"--compile-to=stream"}, ""},
+	{"flag-compile-to-vm-binary", []string{"--compile-to=vm", "--output-format=vm-bytecode"}, ""},
 	{"flag-compile-to-bogus", []string{"--compile-to=lowered"}, ""},
 	{"flag-output-format", []string{"--output-format=binary"}, ""},
 	{"flag-backend", []string{"--iree-hal-target-backends=llvm-cpu,metal"}, ""},
@@ -239,6 +240,12 @@ func TestDriver(t *testing.T) {
 			"func.func private @a()\n// -----\nfunc.func private @b()\n", ""},
 		{"split-error-line-numbers", []string{"--split-input-file", "--compile-to=input", "-"}, "func.func private @a()\n// -----\nfunc.func @b() {\n  %0 = foo.bar\n}\n", 1,
 			"", "<stdin>:4:8: error: custom op 'foo.bar' is unknown\n  %0 = foo.bar\n       ^\n"},
+		{"compile-to-vm", []string{"--compile-to=vm", "-"}, prog, 0,
+			"func @f(%i0: i32) -> (i32)  // 0i_i, registers i32=3 i64=0 f32=0 f64=0 ref=1\n" +
+				"  0000: %i1 = const.i32 0  // <stdin>:1:1\n" +
+				"  0007: call.import @hal.devices.get(%i1) -> (%r0)\n" +
+				"  0020: %i2 = add.i32 %i0, %i0  // <stdin>:2:8\n" +
+				"  0027: return %i2  // <stdin>:3:3\n", ""},
 		{"vm-asm", []string{"--output-format=vm-asm", "-"}, prog, 0,
 			"func @f(%i0: i32) -> (i32)  // 0i_i, registers i32=3 i64=0 f32=0 f64=0 ref=1\n" +
 				"  0000: %i1 = const.i32 0  // <stdin>:1:1\n" +

@@ -231,9 +231,7 @@ func SymbolTableOp(name string, named bool, verify func(*Operation) error) *OpDe
 	return &OpDef{
 		Name: name,
 		Parse: func(p *Parser, op *Operation) ([]Type, error) {
-			if vis := p.ParseOptionalVisibility(); vis != "" {
-				op.Attrs = append(op.Attrs, NamedAttr{Name: "sym_visibility", Value: StringAttr{Value: vis}})
-			}
+			p.parseVisibilityAttr(op)
 			if named || p.tok.kind == tokSymbol {
 				n, err := p.ParseSymbolName()
 				if err != nil {

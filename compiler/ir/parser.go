@@ -303,6 +303,27 @@ func (p *Parser) ParseOptionalVisibility() string {
 	return ""
 }
 
+// ParseSymbolDecl parses the `[visibility] @name` that opens a symbol's
+// custom form into op's sym_visibility (when given) and sym_name
+// attributes.
+func (p *Parser) ParseSymbolDecl(op *Operation) error {
+	p.parseVisibilityAttr(op)
+	name, err := p.ParseSymbolName()
+	if err != nil {
+		return err
+	}
+	op.Attrs = append(op.Attrs, NamedAttr{Name: "sym_name", Value: StringAttr{Value: name}})
+	return nil
+}
+
+// parseVisibilityAttr records an optional public/private/nested keyword as
+// op's sym_visibility attribute.
+func (p *Parser) parseVisibilityAttr(op *Operation) {
+	if vis := p.ParseOptionalVisibility(); vis != "" {
+		op.Attrs = append(op.Attrs, NamedAttr{Name: "sym_visibility", Value: StringAttr{Value: vis}})
+	}
+}
+
 func (p *Parser) enter() error {
 	p.depth++
 	if p.depth > maxNesting {

@@ -26,14 +26,9 @@ func Type(op *ir.Operation) *ir.FunctionType {
 }
 
 func parseFunc(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	if vis := p.ParseOptionalVisibility(); vis != "" {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_visibility", Value: ir.StringAttr{Value: vis}})
-	}
-	name, err := p.ParseSymbolName()
-	if err != nil {
+	if err := p.ParseSymbolDecl(op); err != nil {
 		return nil, err
 	}
-	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_name", Value: ir.StringAttr{Value: name}})
 	// Named arguments (a definition) or bare types (a declaration).
 	named := false
 	if p.Is("(") {
@@ -84,7 +79,7 @@ func parseFunc(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			return nil, err
 		}
 	} else if named {
-		return nil, p.Errorf("expected '{' to begin the body of function @%s", name)
+		return nil, p.Errorf("expected '{' to begin the body of function @%s", op.SymName())
 	}
 	return nil, nil
 }

@@ -41,14 +41,9 @@ func verifySource(op *ir.Operation) error {
 // ---- hal.executable.variant ----
 
 func parseVariant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	if vis := p.ParseOptionalVisibility(); vis != "" {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_visibility", Value: ir.StringAttr{Value: vis}})
-	}
-	name, err := p.ParseSymbolName()
-	if err != nil {
+	if err := p.ParseSymbolDecl(op); err != nil {
 		return nil, err
 	}
-	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_name", Value: ir.StringAttr{Value: name}})
 	if p.Optional(",") {
 		// Seed spelling: `, target = #t[, objects = [...]]`.
 		if err := p.ExpectKeyword("target"); err != nil {
@@ -245,14 +240,9 @@ func verifyVariant(op *ir.Operation) error {
 // ---- hal.executable.export ----
 
 func parseExport(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	if vis := p.ParseOptionalVisibility(); vis != "" {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_visibility", Value: ir.StringAttr{Value: vis}})
-	}
-	name, err := p.ParseSymbolName()
-	if err != nil {
+	if err := p.ParseSymbolDecl(op); err != nil {
 		return nil, err
 	}
-	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_name", Value: ir.StringAttr{Value: name}})
 	if p.OptionalKeyword("ordinal") {
 		if err := p.Expect("("); err != nil {
 			return nil, err

@@ -37,14 +37,9 @@ func verifyExecutable(op *ir.Operation) error {
 }
 
 func parseExport(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	if vis := p.ParseOptionalVisibility(); vis != "" {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_visibility", Value: ir.StringAttr{Value: vis}})
-	}
-	name, err := p.ParseSymbolName()
-	if err != nil {
+	if err := p.ParseSymbolDecl(op); err != nil {
 		return nil, err
 	}
-	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_name", Value: ir.StringAttr{Value: name}})
 	if p.Is("as") || p.IsKeyword("as") {
 		p.ExpectKeyword("as")
 		if err := p.Expect("("); err != nil {

@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/backend"
@@ -28,6 +27,7 @@ import (
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	"github.com/goiree/goiree/compiler/transforms"
 	"github.com/goiree/goiree/compiler/vmgen"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
 )
 
 func main() {
@@ -364,50 +364,18 @@ func splitChunks(src []byte, split bool) [][]byte {
 	return chunks
 }
 
-// writeOutput writes text to path through a temporary file renamed into
-// place, so a failure leaves no partial output (and an existing file
-// untouched); "" or "-" means stdout. Errors name path, never the
-// temporary file.
+// writeOutput writes text to path whole or not at all (a temporary file
+// renamed into place, so an existing file stays untouched on failure); ""
+// or "-" means stdout. Errors name path, never the temporary file.
 func writeOutput(path, text string, stdout io.Writer) error {
 	if path == "" || path == "-" {
 		_, err := io.WriteString(stdout, text)
 		return err
 	}
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fmt.Errorf("cannot write output '%s': is a directory", path)
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("cannot write output '%s': %v", path, fsCause(err))
-	}
-	tmp := f.Name()
-	_, werr := f.WriteString(text)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("cannot write output '%s': %v", path, fsCause(werr))
-	}
-	return nil
-}
-
-// fsCause strips the file name (the temporary file's) from a file system
-// error.
-func fsCause(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
+	err := functionio.WriteFileAtomic(path, []byte(text))
+	var we *functionio.WriteError
+	if errors.As(err, &we) {
+		return fmt.Errorf("cannot write output '%s': %v", path, we.Err)
 	}
 	return err
 }

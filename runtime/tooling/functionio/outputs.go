@@ -211,6 +211,20 @@ func WriteFileAtomic(path string, data []byte) error {
 	return f.commit()
 }
 
+// WriteError is a failure to write an output file. Err is the cause with
+// the temporary file's name stripped, so messages name Path only.
+type WriteError struct {
+	Path string
+	Err  error
+}
+
+func (e *WriteError) Error() string { return fmt.Sprintf("writing %s: %v", e.Path, e.Err) }
+
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// errIsDirectory is the cause when an output path names a directory.
+var errIsDirectory = errors.New("is a directory")
+
 // stagedFile is the complete new contents of path in a temporary file
 // beside it, waiting for commit (rename into place) or discard.
 type stagedFile struct {
@@ -218,14 +232,14 @@ type stagedFile struct {
 }
 
 // stageFile writes data to a temporary file in path's directory. Errors
-// name path, not the temporary file.
+// are *WriteError.
 func stageFile(path string, data []byte) (*stagedFile, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, fmt.Errorf("writing %s: is a directory", path)
+		return nil, &WriteError{Path: path, Err: errIsDirectory}
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", path, pathCause(err))
+		return nil, &WriteError{Path: path, Err: pathCause(err)}
 	}
 	s := &stagedFile{path: path, tmp: f.Name()}
 	_, werr := f.Write(data)
@@ -238,7 +252,7 @@ func stageFile(path string, data []byte) (*stagedFile, error) {
 	}
 	if werr != nil {
 		s.discard()
-		return nil, fmt.Errorf("writing %s: %w", path, pathCause(werr))
+		return nil, &WriteError{Path: path, Err: pathCause(werr)}
 	}
 	return s, nil
 }
@@ -249,7 +263,7 @@ func (s *stagedFile) commit() error {
 		return nil
 	}
 	if err := os.Rename(s.tmp, s.path); err != nil {
-		return fmt.Errorf("writing %s: %w", s.path, pathCause(err))
+		return &WriteError{Path: s.path, Err: pathCause(err)}
 	}
 	s.tmp = ""
 	return nil

@@ -55,6 +55,14 @@ func (ex *executor) init(inst *Instance) {
 
 func r16(code []byte, p int) int { return int(code[p]) | int(code[p+1])<<8 }
 
+// le16 reads a little-endian register index or length operand.
+//
+// The interpreter spells out 32- and 64-bit operand reads byte by byte
+// instead of calling binary.LittleEndian: in a function as big as exec the
+// compiler only inlines callees of very low cost, and those calls are not;
+// the spelled-out form compiles to one load.
+func le16(b []byte) int { return int(binary.LittleEndian.Uint16(b)) }
+
 func b2i(b bool) int32 {
 	if b {
 		return 1
@@ -229,247 +237,310 @@ func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error
 	return nil
 }
 
-// loop is the interpreter. It runs until the bottom frame returns.
+// window is the register banks of one frame, resliced to its register
+// counts; the verifier has checked every register operand against them.
+type window struct {
+	i32  []int32
+	i64  []int64
+	f32  []float32
+	f64  []float64
+	refs []Ref
+}
+
+// set points w at the registers of fr.
+func (w *window) set(ex *executor, fr *frame) {
+	b, n := &fr.base, &fr.regs
+	w.i32 = ex.i32[b[KindI32] : b[KindI32]+n[KindI32]]
+	w.i64 = ex.i64[b[KindI64] : b[KindI64]+n[KindI64]]
+	w.f32 = ex.f32[b[KindF32] : b[KindF32]+n[KindF32]]
+	w.f64 = ex.f64[b[KindF64] : b[KindF64]+n[KindF64]]
+	w.refs = ex.refs[b[KindRef] : b[KindRef]+n[KindRef]]
+}
+
+// loop is the interpreter. It runs the top frame from its start until the
+// bottom frame returns, one exec per stretch of code inside one frame.
+// With tracing on it single-steps exec, writing each instruction before
+// running it.
 func (ex *executor) loop(results []Value) error {
+	step := ex.trace != nil
+	pc := 0
+	for {
+		if step {
+			ex.traceInstr(&ex.frames[len(ex.frames)-1], pc)
+		}
+		next, err := ex.exec(results, pc, step)
+		if err != nil || next < 0 {
+			return err
+		}
+		pc = next
+	}
+}
+
+// exec interprets the top frame from offset pc until it calls a bytecode
+// function, returns or fails (or, with step set, for one instruction). It
+// returns the offset to continue at in the then top frame, or -1 once the
+// bottom frame has returned and results are set.
+//
+// The frame, its code, globals and register window stay fixed for one
+// exec: if they changed inside the loop, the compiler would carry them
+// around the loop in registers and spill them at the top of every
+// instruction.
+func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 	fr := &ex.frames[len(ex.frames)-1]
 	code := fr.fn.code
-	pc := 0
-	var i32 []int32
-	var i64 []int64
-	var f32 []float32
-	var f64 []float64
-	var refs []Ref
-	window := func() {
-		i32 = ex.i32[fr.base[KindI32] : fr.base[KindI32]+fr.regs[KindI32]]
-		i64 = ex.i64[fr.base[KindI64] : fr.base[KindI64]+fr.regs[KindI64]]
-		f32 = ex.f32[fr.base[KindF32] : fr.base[KindF32]+fr.regs[KindF32]]
-		f64 = ex.f64[fr.base[KindF64] : fr.base[KindF64]+fr.regs[KindF64]]
-		refs = ex.refs[fr.base[KindRef] : fr.base[KindRef]+fr.regs[KindRef]]
-	}
-	window()
+	var w window
+	w.set(ex, fr)
 	globals := fr.mi.globals
 	for {
-		if ex.trace != nil {
-			ex.traceInstr(fr, pc)
-		}
 		switch Opcode(code[pc]) {
 		case OpConstI32:
-			i32[r16(code, pc+1)] = int32(binary.LittleEndian.Uint32(code[pc+3:]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = int32((uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24))
 			pc += 7
 		case OpConstI64:
-			i64[r16(code, pc+1)] = int64(binary.LittleEndian.Uint64(code[pc+3:]))
+			in := (*[11]byte)(code[pc : pc+11])
+			w.i64[le16(in[1:])] = int64((uint64(in[3]) | uint64(in[4])<<8 | uint64(in[5])<<16 | uint64(in[6])<<24 | uint64(in[7])<<32 | uint64(in[8])<<40 | uint64(in[9])<<48 | uint64(in[10])<<56))
 			pc += 11
 		case OpConstF32:
-			f32[r16(code, pc+1)] = math.Float32frombits(binary.LittleEndian.Uint32(code[pc+3:]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = math.Float32frombits((uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24))
 			pc += 7
 		case OpConstF64:
-			f64[r16(code, pc+1)] = math.Float64frombits(binary.LittleEndian.Uint64(code[pc+3:]))
+			in := (*[11]byte)(code[pc : pc+11])
+			w.f64[le16(in[1:])] = math.Float64frombits((uint64(in[3]) | uint64(in[4])<<8 | uint64(in[5])<<16 | uint64(in[6])<<24 | uint64(in[7])<<32 | uint64(in[8])<<40 | uint64(in[9])<<48 | uint64(in[10])<<56))
 			pc += 11
 		case OpConstRefZero:
-			refs[r16(code, pc+1)] = Ref{}
+			in := (*[3]byte)(code[pc : pc+3])
+			w.refs[le16(in[1:])] = Ref{}
 			pc += 3
 		case OpConstRefRodata:
-			refs[r16(code, pc+1)] = fr.mi.rodataRefs[binary.LittleEndian.Uint32(code[pc+3:])]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.refs[le16(in[1:])] = fr.mi.rodataRefs[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24)]
 			pc += 7
 		case OpGlobalLoadI32:
-			i32[r16(code, pc+1)] = int32(binary.LittleEndian.Uint32(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = int32(binary.LittleEndian.Uint32(globals[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24):]))
 			pc += 7
 		case OpGlobalStoreI32:
-			binary.LittleEndian.PutUint32(globals[binary.LittleEndian.Uint32(code[pc+1:]):], uint32(i32[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			binary.LittleEndian.PutUint32(globals[(uint32(in[1])|uint32(in[2])<<8|uint32(in[3])<<16|uint32(in[4])<<24):], uint32(w.i32[le16(in[5:])]))
 			pc += 7
 		case OpGlobalLoadI64:
-			i64[r16(code, pc+1)] = int64(binary.LittleEndian.Uint64(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = int64(binary.LittleEndian.Uint64(globals[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24):]))
 			pc += 7
 		case OpGlobalStoreI64:
-			binary.LittleEndian.PutUint64(globals[binary.LittleEndian.Uint32(code[pc+1:]):], uint64(i64[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			binary.LittleEndian.PutUint64(globals[(uint32(in[1])|uint32(in[2])<<8|uint32(in[3])<<16|uint32(in[4])<<24):], uint64(w.i64[le16(in[5:])]))
 			pc += 7
 		case OpGlobalLoadF32:
-			f32[r16(code, pc+1)] = math.Float32frombits(binary.LittleEndian.Uint32(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = math.Float32frombits(binary.LittleEndian.Uint32(globals[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24):]))
 			pc += 7
 		case OpGlobalStoreF32:
-			binary.LittleEndian.PutUint32(globals[binary.LittleEndian.Uint32(code[pc+1:]):], math.Float32bits(f32[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			binary.LittleEndian.PutUint32(globals[(uint32(in[1])|uint32(in[2])<<8|uint32(in[3])<<16|uint32(in[4])<<24):], math.Float32bits(w.f32[le16(in[5:])]))
 			pc += 7
 		case OpGlobalLoadF64:
-			f64[r16(code, pc+1)] = math.Float64frombits(binary.LittleEndian.Uint64(globals[binary.LittleEndian.Uint32(code[pc+3:]):]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = math.Float64frombits(binary.LittleEndian.Uint64(globals[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24):]))
 			pc += 7
 		case OpGlobalStoreF64:
-			binary.LittleEndian.PutUint64(globals[binary.LittleEndian.Uint32(code[pc+1:]):], math.Float64bits(f64[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			binary.LittleEndian.PutUint64(globals[(uint32(in[1])|uint32(in[2])<<8|uint32(in[3])<<16|uint32(in[4])<<24):], math.Float64bits(w.f64[le16(in[5:])]))
 			pc += 7
 		case OpGlobalLoadRef:
-			refs[r16(code, pc+1)] = fr.mi.globalRefs[binary.LittleEndian.Uint32(code[pc+3:])]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.refs[le16(in[1:])] = fr.mi.globalRefs[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24)]
 			pc += 7
 		case OpGlobalStoreRef:
-			fr.mi.globalRefs[binary.LittleEndian.Uint32(code[pc+1:])] = refs[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			fr.mi.globalRefs[(uint32(in[1]) | uint32(in[2])<<8 | uint32(in[3])<<16 | uint32(in[4])<<24)] = w.refs[le16(in[5:])]
 			pc += 7
 		case OpBufferLength:
-			r := refs[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			r := w.refs[le16(in[3:])]
 			b, ok := r.obj.(*Buffer)
 			if !ok || r.typ != BufferType {
-				return ex.trapErr(status.Errorf(status.InvalidArgument, "buffer.length of %s, want a vm.buffer", r), pc)
+				return 0, ex.trapErr(status.Errorf(status.InvalidArgument, "buffer.length of %s, want a vm.buffer", r), pc)
 			}
-			i64[r16(code, pc+1)] = int64(len(b.data))
+			w.i64[le16(in[1:])] = int64(len(b.data))
 			pc += 5
 		case OpBufferAlloc:
-			n := i64[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			n := w.i64[le16(in[3:])]
 			if n < 0 || n > maxBufferAlloc {
-				return ex.trapErr(status.Errorf(status.OutOfRange, "buffer.alloc of %d bytes outside [0, %d]", n, int64(maxBufferAlloc)), pc)
+				return 0, ex.trapErr(status.Errorf(status.OutOfRange, "buffer.alloc of %d bytes outside [0, %d]", n, int64(maxBufferAlloc)), pc)
 			}
-			refs[r16(code, pc+1)] = NewBuffer(make([]byte, n), false).Ref()
+			w.refs[le16(in[1:])] = NewBuffer(make([]byte, n), false).Ref()
 			pc += 5
 		case OpBufferClone:
-			src, err := bufferRange(refs[r16(code, pc+3)], i64[r16(code, pc+5)], i64[r16(code, pc+7)], false)
+			in := (*[9]byte)(code[pc : pc+9])
+			src, err := bufferRange(w.refs[le16(in[3:])], w.i64[le16(in[5:])], w.i64[le16(in[7:])], false)
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
-			refs[r16(code, pc+1)] = NewBuffer(append([]byte(nil), src...), false).Ref()
+			w.refs[le16(in[1:])] = NewBuffer(append([]byte(nil), src...), false).Ref()
 			pc += 9
 		case OpBufferCopy:
-			n := i64[r16(code, pc+9)]
-			src, err := bufferRange(refs[r16(code, pc+1)], i64[r16(code, pc+3)], n, false)
+			in := (*[11]byte)(code[pc : pc+11])
+			n := w.i64[le16(in[9:])]
+			src, err := bufferRange(w.refs[le16(in[1:])], w.i64[le16(in[3:])], n, false)
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
-			dst, err := bufferRange(refs[r16(code, pc+5)], i64[r16(code, pc+7)], n, true)
+			dst, err := bufferRange(w.refs[le16(in[5:])], w.i64[le16(in[7:])], n, true)
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
 			copy(dst, src)
 			pc += 11
 		case OpBufferFillI8:
-			dst, err := bufferRange(refs[r16(code, pc+1)], i64[r16(code, pc+3)], i64[r16(code, pc+5)], true)
+			in := (*[9]byte)(code[pc : pc+9])
+			dst, err := bufferRange(w.refs[le16(in[1:])], w.i64[le16(in[3:])], w.i64[le16(in[5:])], true)
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
-			v := byte(i32[r16(code, pc+7)])
+			v := byte(w.i32[le16(in[7:])])
 			for i := range dst {
 				dst[i] = v
 			}
 			pc += 9
 		case OpBufferLoadI8U, OpBufferLoadI8S, OpBufferLoadI16U, OpBufferLoadI16S, OpBufferLoadI32, OpBufferLoadI64, OpBufferLoadF32, OpBufferLoadF64:
-			op := Opcode(code[pc])
+			in := (*[7]byte)(code[pc : pc+7])
+			op := Opcode(in[0])
 			width := loadStoreWidth(op)
-			b, err := bufferRange(refs[r16(code, pc+3)], i64[r16(code, pc+5)], width, false)
+			b, err := bufferRange(w.refs[le16(in[3:])], w.i64[le16(in[5:])], width, false)
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
-			d := r16(code, pc+1)
+			d := le16(in[1:])
 			switch op {
 			case OpBufferLoadI8U:
-				i32[d] = int32(b[0])
+				w.i32[d] = int32(b[0])
 			case OpBufferLoadI8S:
-				i32[d] = int32(int8(b[0]))
+				w.i32[d] = int32(int8(b[0]))
 			case OpBufferLoadI16U:
-				i32[d] = int32(binary.LittleEndian.Uint16(b))
+				w.i32[d] = int32(binary.LittleEndian.Uint16(b))
 			case OpBufferLoadI16S:
-				i32[d] = int32(int16(binary.LittleEndian.Uint16(b)))
+				w.i32[d] = int32(int16(binary.LittleEndian.Uint16(b)))
 			case OpBufferLoadI32:
-				i32[d] = int32(binary.LittleEndian.Uint32(b))
+				w.i32[d] = int32(binary.LittleEndian.Uint32(b))
 			case OpBufferLoadI64:
-				i64[d] = int64(binary.LittleEndian.Uint64(b))
+				w.i64[d] = int64(binary.LittleEndian.Uint64(b))
 			case OpBufferLoadF32:
-				f32[d] = math.Float32frombits(binary.LittleEndian.Uint32(b))
+				w.f32[d] = math.Float32frombits(binary.LittleEndian.Uint32(b))
 			case OpBufferLoadF64:
-				f64[d] = math.Float64frombits(binary.LittleEndian.Uint64(b))
+				w.f64[d] = math.Float64frombits(binary.LittleEndian.Uint64(b))
 			}
 			pc += 7
 		case OpBufferStoreI8, OpBufferStoreI16, OpBufferStoreI32, OpBufferStoreI64, OpBufferStoreF32, OpBufferStoreF64:
-			op := Opcode(code[pc])
-			b, err := bufferRange(refs[r16(code, pc+1)], i64[r16(code, pc+3)], loadStoreWidth(op), true)
+			in := (*[7]byte)(code[pc : pc+7])
+			op := Opcode(in[0])
+			b, err := bufferRange(w.refs[le16(in[1:])], w.i64[le16(in[3:])], loadStoreWidth(op), true)
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
-			v := r16(code, pc+5)
+			v := le16(in[5:])
 			switch op {
 			case OpBufferStoreI8:
-				b[0] = byte(i32[v])
+				b[0] = byte(w.i32[v])
 			case OpBufferStoreI16:
-				binary.LittleEndian.PutUint16(b, uint16(i32[v]))
+				binary.LittleEndian.PutUint16(b, uint16(w.i32[v]))
 			case OpBufferStoreI32:
-				binary.LittleEndian.PutUint32(b, uint32(i32[v]))
+				binary.LittleEndian.PutUint32(b, uint32(w.i32[v]))
 			case OpBufferStoreI64:
-				binary.LittleEndian.PutUint64(b, uint64(i64[v]))
+				binary.LittleEndian.PutUint64(b, uint64(w.i64[v]))
 			case OpBufferStoreF32:
-				binary.LittleEndian.PutUint32(b, math.Float32bits(f32[v]))
+				binary.LittleEndian.PutUint32(b, math.Float32bits(w.f32[v]))
 			case OpBufferStoreF64:
-				binary.LittleEndian.PutUint64(b, math.Float64bits(f64[v]))
+				binary.LittleEndian.PutUint64(b, math.Float64bits(w.f64[v]))
 			}
 			pc += 7
 		case OpListAlloc:
-			n := i32[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			n := w.i32[le16(in[3:])]
 			if n < 0 || n > maxListSize {
-				return ex.trapErr(status.Errorf(status.OutOfRange, "list.alloc capacity %d outside [0, %d]", n, maxListSize), pc)
+				return 0, ex.trapErr(status.Errorf(status.OutOfRange, "list.alloc capacity %d outside [0, %d]", n, maxListSize), pc)
 			}
-			refs[r16(code, pc+1)] = NewList(int(n)).Ref()
+			w.refs[le16(in[1:])] = NewList(int(n)).Ref()
 			pc += 5
 		case OpListSize:
-			l, err := listOf(refs[r16(code, pc+3)])
+			in := (*[5]byte)(code[pc : pc+5])
+			l, err := listOf(w.refs[le16(in[3:])])
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
-			i32[r16(code, pc+1)] = int32(l.Len())
+			w.i32[le16(in[1:])] = int32(l.Len())
 			pc += 5
 		case OpListResize:
-			l, err := listOf(refs[r16(code, pc+1)])
+			in := (*[5]byte)(code[pc : pc+5])
+			l, err := listOf(w.refs[le16(in[1:])])
 			if err == nil {
-				err = l.Resize(int(i32[r16(code, pc+3)]))
+				err = l.Resize(int(w.i32[le16(in[3:])]))
 			}
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
 			pc += 5
 		case OpListGetI32, OpListGetI64, OpListGetF32, OpListGetF64, OpListGetRef:
-			op := Opcode(code[pc])
+			in := (*[7]byte)(code[pc : pc+7])
+			op := Opcode(in[0])
 			k := KindI32 + ValueKind(op-OpListGetI32)
-			v, err := listGet(refs[r16(code, pc+3)], i32[r16(code, pc+5)], k)
+			v, err := listGet(w.refs[le16(in[3:])], w.i32[le16(in[5:])], k)
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
-			ex.writeReg(fr, k, r16(code, pc+1), v)
+			ex.writeReg(fr, k, le16(in[1:]), v)
 			pc += 7
 		case OpListSetI32, OpListSetI64, OpListSetF32, OpListSetF64, OpListSetRef:
-			op := Opcode(code[pc])
+			in := (*[7]byte)(code[pc : pc+7])
+			op := Opcode(in[0])
 			k := KindI32 + ValueKind(op-OpListSetI32)
-			l, err := listOf(refs[r16(code, pc+1)])
+			l, err := listOf(w.refs[le16(in[1:])])
 			if err == nil {
-				err = l.Set(int(i32[r16(code, pc+3)]), ex.readReg(fr, k, r16(code, pc+5)))
+				err = l.Set(int(w.i32[le16(in[3:])]), ex.readReg(fr, k, le16(in[5:])))
 			}
 			if err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
 			pc += 7
 		case OpBr:
 			if ex.steps > 0 {
 				if ex.steps--; ex.steps == 0 {
-					return ex.trap(status.DeadlineExceeded, pc, "step limit reached")
+					return 0, ex.trap(status.DeadlineExceeded, pc, "step limit reached")
 				}
 			}
-			pc = int(binary.LittleEndian.Uint32(code[pc+1:]))
+			in := (*[5]byte)(code[pc : pc+5])
+			pc = int(uint32(in[1]) | uint32(in[2])<<8 | uint32(in[3])<<16 | uint32(in[4])<<24)
 		case OpCondBr:
 			if ex.steps > 0 {
 				if ex.steps--; ex.steps == 0 {
-					return ex.trap(status.DeadlineExceeded, pc, "step limit reached")
+					return 0, ex.trap(status.DeadlineExceeded, pc, "step limit reached")
 				}
 			}
-			if i32[r16(code, pc+1)] != 0 {
-				pc = int(binary.LittleEndian.Uint32(code[pc+3:]))
+			in := (*[11]byte)(code[pc : pc+11])
+			if w.i32[le16(in[1:])] != 0 {
+				pc = int((uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24))
 			} else {
-				pc = int(binary.LittleEndian.Uint32(code[pc+7:]))
+				pc = int((uint32(in[7]) | uint32(in[8])<<8 | uint32(in[9])<<16 | uint32(in[10])<<24))
 			}
 		case OpFail:
-			c := status.Code(i32[r16(code, pc+1)])
+			c := status.Code(w.i32[r16(code, pc+1)])
 			if c == status.OK {
 				c = status.Unknown
 			}
 			n := r16(code, pc+3)
-			return ex.trap(c, pc, string(code[pc+5:pc+5+n]))
+			return 0, ex.trap(c, pc, string(code[pc+5:pc+5+n]))
 		case OpCall, OpCallImport, OpCallImportVariadic:
 			if ex.steps > 0 {
 				if ex.steps--; ex.steps == 0 {
-					return ex.trap(status.DeadlineExceeded, pc, "step limit reached")
+					return 0, ex.trap(status.DeadlineExceeded, pc, "step limit reached")
 				}
 			}
-			op := Opcode(code[pc])
-			ord := int(binary.LittleEndian.Uint32(code[pc+1:]))
+			in := (*[5]byte)(code[pc : pc+5])
+			op := Opcode(in[0])
+			ord := int(uint32(in[1]) | uint32(in[2])<<8 | uint32(in[3])<<16 | uint32(in[4])<<24)
 			p := pc + 5
 			var segs []int
 			if op == OpCallImportVariadic {
@@ -485,15 +556,15 @@ func (ex *executor) loop(results []Value) error {
 			if op != OpCall {
 				imp := &fr.mi.imports[ord]
 				if imp.native != nil {
-					next, err := ex.callNative(fr, imp.native, code, p, segs)
+					next, err := ex.callNative(&w, imp.native, code, p, segs)
 					if err != nil {
-						return ex.trapErr(err, pc)
+						return 0, ex.trapErr(err, pc)
 					}
 					pc = next
-					continue
+					break
 				}
 				if imp.target == nil {
-					return ex.trap(status.NotFound, pc, "optional import "+imp.name+" is not available")
+					return 0, ex.trap(status.NotFound, pc, "optional import "+imp.name+" is not available")
 				}
 				target, tfi = imp.target, imp.fn
 			}
@@ -503,7 +574,7 @@ func (ex *executor) loop(results []Value) error {
 			fr.at = pc
 			fr.pc = p + 2 + 2*nargs
 			if err := ex.push(target, tfi); err != nil {
-				return ex.trapErr(err, pc)
+				return 0, ex.trapErr(err, pc)
 			}
 			caller := &ex.frames[len(ex.frames)-2]
 			callee := &ex.frames[len(ex.frames)-1]
@@ -513,18 +584,13 @@ func (ex *executor) loop(results []Value) error {
 				ex.writeReg(callee, a.Kind, next[a.Kind], ex.readReg(caller, a.Kind, src))
 				next[a.Kind]++
 			}
-			fr = callee
-			code = fr.fn.code
-			globals = fr.mi.globals
-			pc = 0
-			window()
+			return 0, nil
 		case OpReturn:
-			n := r16(code, pc+1)
 			if len(ex.frames) == 1 {
 				for j, k := range fr.fn.sig.Results {
 					results[j] = ex.readReg(fr, k, r16(code, pc+3+2*j))
 				}
-				return nil
+				return -1, nil
 			}
 			caller := &ex.frames[len(ex.frames)-2]
 			ccode := caller.fn.code
@@ -532,544 +598,684 @@ func (ex *executor) loop(results []Value) error {
 				v := ex.readReg(fr, k, r16(code, pc+3+2*j))
 				ex.writeReg(caller, k, r16(ccode, caller.pc+2+2*j), v)
 			}
-			_ = n
 			ex.pop()
-			fr = &ex.frames[len(ex.frames)-1]
-			code = fr.fn.code
-			pc = fr.pc + 2 + 2*r16(code, fr.pc)
-			globals = fr.mi.globals
-			window()
+			return caller.pc + 2 + 2*r16(ccode, caller.pc), nil
 		case OpAddI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] + i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] + w.i32[le16(in[5:])]
 			pc += 7
 		case OpSubI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] - i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] - w.i32[le16(in[5:])]
 			pc += 7
 		case OpMulI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] * i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] * w.i32[le16(in[5:])]
 			pc += 7
 		case OpAndI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] & i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] & w.i32[le16(in[5:])]
 			pc += 7
 		case OpOrI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] | i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] | w.i32[le16(in[5:])]
 			pc += 7
 		case OpXorI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] ^ i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] ^ w.i32[le16(in[5:])]
 			pc += 7
 		case OpShlI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] << (uint32(i32[r16(code, pc+5)]) & 31)
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] << (uint32(w.i32[le16(in[5:])]) & 31)
 			pc += 7
 		case OpShrI32S:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)] >> (uint32(i32[r16(code, pc+5)]) & 31)
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])] >> (uint32(w.i32[le16(in[5:])]) & 31)
 			pc += 7
 		case OpShrI32U:
-			i32[r16(code, pc+1)] = int32(uint32(i32[r16(code, pc+3)]) >> (uint32(i32[r16(code, pc+5)]) & 31))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = int32(uint32(w.i32[le16(in[3:])]) >> (uint32(w.i32[le16(in[5:])]) & 31))
 			pc += 7
 		case OpMinI32S:
-			i32[r16(code, pc+1)] = min(i32[r16(code, pc+3)], i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = min(w.i32[le16(in[3:])], w.i32[le16(in[5:])])
 			pc += 7
 		case OpMinI32U:
-			i32[r16(code, pc+1)] = int32(min(uint32(i32[r16(code, pc+3)]), uint32(i32[r16(code, pc+5)])))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = int32(min(uint32(w.i32[le16(in[3:])]), uint32(w.i32[le16(in[5:])])))
 			pc += 7
 		case OpMaxI32S:
-			i32[r16(code, pc+1)] = max(i32[r16(code, pc+3)], i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = max(w.i32[le16(in[3:])], w.i32[le16(in[5:])])
 			pc += 7
 		case OpMaxI32U:
-			i32[r16(code, pc+1)] = int32(max(uint32(i32[r16(code, pc+3)]), uint32(i32[r16(code, pc+5)])))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = int32(max(uint32(w.i32[le16(in[3:])]), uint32(w.i32[le16(in[5:])])))
 			pc += 7
 		case OpDivI32S:
-			y := i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i32[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i32[r16(code, pc+1)] = divSI32(i32[r16(code, pc+3)], y)
+			w.i32[le16(in[1:])] = divSI32(w.i32[le16(in[3:])], y)
 			pc += 7
 		case OpDivI32U:
-			y := i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i32[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i32[r16(code, pc+1)] = divUI32(i32[r16(code, pc+3)], y)
+			w.i32[le16(in[1:])] = divUI32(w.i32[le16(in[3:])], y)
 			pc += 7
 		case OpRemI32S:
-			y := i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i32[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i32[r16(code, pc+1)] = remSI32(i32[r16(code, pc+3)], y)
+			w.i32[le16(in[1:])] = remSI32(w.i32[le16(in[3:])], y)
 			pc += 7
 		case OpRemI32U:
-			y := i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i32[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i32[r16(code, pc+1)] = remUI32(i32[r16(code, pc+3)], y)
+			w.i32[le16(in[1:])] = remUI32(w.i32[le16(in[3:])], y)
 			pc += 7
 		case OpCeilDivI32S:
-			y := i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i32[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i32[r16(code, pc+1)] = ceilDivSI32(i32[r16(code, pc+3)], y)
+			w.i32[le16(in[1:])] = ceilDivSI32(w.i32[le16(in[3:])], y)
 			pc += 7
 		case OpCeilDivI32U:
-			y := i32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i32[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i32[r16(code, pc+1)] = ceilDivUI32(i32[r16(code, pc+3)], y)
+			w.i32[le16(in[1:])] = ceilDivUI32(w.i32[le16(in[3:])], y)
 			pc += 7
 		case OpNotI32:
-			i32[r16(code, pc+1)] = ^i32[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = ^w.i32[le16(in[3:])]
 			pc += 5
 		case OpNegI32:
-			i32[r16(code, pc+1)] = -i32[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = -w.i32[le16(in[3:])]
 			pc += 5
 		case OpAbsI32:
-			x := i32[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
 			if x < 0 {
 				x = -x
 			}
-			i32[r16(code, pc+1)] = x
+			w.i32[le16(in[1:])] = x
 			pc += 5
 		case OpAddI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] + i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] + w.i64[le16(in[5:])]
 			pc += 7
 		case OpSubI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] - i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] - w.i64[le16(in[5:])]
 			pc += 7
 		case OpMulI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] * i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] * w.i64[le16(in[5:])]
 			pc += 7
 		case OpAndI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] & i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] & w.i64[le16(in[5:])]
 			pc += 7
 		case OpOrI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] | i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] | w.i64[le16(in[5:])]
 			pc += 7
 		case OpXorI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] ^ i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] ^ w.i64[le16(in[5:])]
 			pc += 7
 		case OpShlI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] << (uint64(i64[r16(code, pc+5)]) & 63)
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] << (uint64(w.i64[le16(in[5:])]) & 63)
 			pc += 7
 		case OpShrI64S:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)] >> (uint64(i64[r16(code, pc+5)]) & 63)
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])] >> (uint64(w.i64[le16(in[5:])]) & 63)
 			pc += 7
 		case OpShrI64U:
-			i64[r16(code, pc+1)] = int64(uint64(i64[r16(code, pc+3)]) >> (uint64(i64[r16(code, pc+5)]) & 63))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = int64(uint64(w.i64[le16(in[3:])]) >> (uint64(w.i64[le16(in[5:])]) & 63))
 			pc += 7
 		case OpMinI64S:
-			i64[r16(code, pc+1)] = min(i64[r16(code, pc+3)], i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = min(w.i64[le16(in[3:])], w.i64[le16(in[5:])])
 			pc += 7
 		case OpMinI64U:
-			i64[r16(code, pc+1)] = int64(min(uint64(i64[r16(code, pc+3)]), uint64(i64[r16(code, pc+5)])))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = int64(min(uint64(w.i64[le16(in[3:])]), uint64(w.i64[le16(in[5:])])))
 			pc += 7
 		case OpMaxI64S:
-			i64[r16(code, pc+1)] = max(i64[r16(code, pc+3)], i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = max(w.i64[le16(in[3:])], w.i64[le16(in[5:])])
 			pc += 7
 		case OpMaxI64U:
-			i64[r16(code, pc+1)] = int64(max(uint64(i64[r16(code, pc+3)]), uint64(i64[r16(code, pc+5)])))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i64[le16(in[1:])] = int64(max(uint64(w.i64[le16(in[3:])]), uint64(w.i64[le16(in[5:])])))
 			pc += 7
 		case OpDivI64S:
-			y := i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i64[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i64[r16(code, pc+1)] = divSI64(i64[r16(code, pc+3)], y)
+			w.i64[le16(in[1:])] = divSI64(w.i64[le16(in[3:])], y)
 			pc += 7
 		case OpDivI64U:
-			y := i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i64[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i64[r16(code, pc+1)] = divUI64(i64[r16(code, pc+3)], y)
+			w.i64[le16(in[1:])] = divUI64(w.i64[le16(in[3:])], y)
 			pc += 7
 		case OpRemI64S:
-			y := i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i64[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i64[r16(code, pc+1)] = remSI64(i64[r16(code, pc+3)], y)
+			w.i64[le16(in[1:])] = remSI64(w.i64[le16(in[3:])], y)
 			pc += 7
 		case OpRemI64U:
-			y := i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i64[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i64[r16(code, pc+1)] = remUI64(i64[r16(code, pc+3)], y)
+			w.i64[le16(in[1:])] = remUI64(w.i64[le16(in[3:])], y)
 			pc += 7
 		case OpCeilDivI64S:
-			y := i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i64[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i64[r16(code, pc+1)] = ceilDivSI64(i64[r16(code, pc+3)], y)
+			w.i64[le16(in[1:])] = ceilDivSI64(w.i64[le16(in[3:])], y)
 			pc += 7
 		case OpCeilDivI64U:
-			y := i64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			y := w.i64[le16(in[5:])]
 			if y == 0 {
-				return ex.trap(status.OutOfRange, pc, "integer division by zero")
+				return 0, ex.trap(status.OutOfRange, pc, "integer division by zero")
 			}
-			i64[r16(code, pc+1)] = ceilDivUI64(i64[r16(code, pc+3)], y)
+			w.i64[le16(in[1:])] = ceilDivUI64(w.i64[le16(in[3:])], y)
 			pc += 7
 		case OpNotI64:
-			i64[r16(code, pc+1)] = ^i64[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i64[le16(in[1:])] = ^w.i64[le16(in[3:])]
 			pc += 5
 		case OpNegI64:
-			i64[r16(code, pc+1)] = -i64[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i64[le16(in[1:])] = -w.i64[le16(in[3:])]
 			pc += 5
 		case OpAbsI64:
-			x := i64[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i64[le16(in[3:])]
 			if x < 0 {
 				x = -x
 			}
-			i64[r16(code, pc+1)] = x
+			w.i64[le16(in[1:])] = x
 			pc += 5
 		case OpAddF32:
-			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] + f32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = w.f32[le16(in[3:])] + w.f32[le16(in[5:])]
 			pc += 7
 		case OpSubF32:
-			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] - f32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = w.f32[le16(in[3:])] - w.f32[le16(in[5:])]
 			pc += 7
 		case OpMulF32:
-			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] * f32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = w.f32[le16(in[3:])] * w.f32[le16(in[5:])]
 			pc += 7
 		case OpDivF32:
-			f32[r16(code, pc+1)] = f32[r16(code, pc+3)] / f32[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = w.f32[le16(in[3:])] / w.f32[le16(in[5:])]
 			pc += 7
 		case OpRemF32:
-			f32[r16(code, pc+1)] = float32(math.Mod(float64(f32[r16(code, pc+3)]), float64(f32[r16(code, pc+5)])))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = float32(math.Mod(float64(w.f32[le16(in[3:])]), float64(w.f32[le16(in[5:])])))
 			pc += 7
 		case OpMinF32:
-			f32[r16(code, pc+1)] = min(f32[r16(code, pc+3)], f32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = min(w.f32[le16(in[3:])], w.f32[le16(in[5:])])
 			pc += 7
 		case OpMaxF32:
-			f32[r16(code, pc+1)] = max(f32[r16(code, pc+3)], f32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f32[le16(in[1:])] = max(w.f32[le16(in[3:])], w.f32[le16(in[5:])])
 			pc += 7
 		case OpNegF32:
-			f32[r16(code, pc+1)] = -f32[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f32[le16(in[1:])] = -w.f32[le16(in[3:])]
 			pc += 5
 		case OpAbsF32:
-			f32[r16(code, pc+1)] = float32(math.Abs(float64(f32[r16(code, pc+3)])))
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f32[le16(in[1:])] = float32(math.Abs(float64(w.f32[le16(in[3:])])))
 			pc += 5
 		case OpSqrtF32:
-			f32[r16(code, pc+1)] = float32(math.Sqrt(float64(f32[r16(code, pc+3)])))
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f32[le16(in[1:])] = float32(math.Sqrt(float64(w.f32[le16(in[3:])])))
 			pc += 5
 		case OpFloorF32:
-			f32[r16(code, pc+1)] = float32(math.Floor(float64(f32[r16(code, pc+3)])))
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f32[le16(in[1:])] = float32(math.Floor(float64(w.f32[le16(in[3:])])))
 			pc += 5
 		case OpCeilF32:
-			f32[r16(code, pc+1)] = float32(math.Ceil(float64(f32[r16(code, pc+3)])))
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f32[le16(in[1:])] = float32(math.Ceil(float64(w.f32[le16(in[3:])])))
 			pc += 5
 		case OpAddF64:
-			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] + f64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = w.f64[le16(in[3:])] + w.f64[le16(in[5:])]
 			pc += 7
 		case OpSubF64:
-			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] - f64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = w.f64[le16(in[3:])] - w.f64[le16(in[5:])]
 			pc += 7
 		case OpMulF64:
-			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] * f64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = w.f64[le16(in[3:])] * w.f64[le16(in[5:])]
 			pc += 7
 		case OpDivF64:
-			f64[r16(code, pc+1)] = f64[r16(code, pc+3)] / f64[r16(code, pc+5)]
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = w.f64[le16(in[3:])] / w.f64[le16(in[5:])]
 			pc += 7
 		case OpRemF64:
-			f64[r16(code, pc+1)] = math.Mod(f64[r16(code, pc+3)], f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = math.Mod(w.f64[le16(in[3:])], w.f64[le16(in[5:])])
 			pc += 7
 		case OpMinF64:
-			f64[r16(code, pc+1)] = min(f64[r16(code, pc+3)], f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = min(w.f64[le16(in[3:])], w.f64[le16(in[5:])])
 			pc += 7
 		case OpMaxF64:
-			f64[r16(code, pc+1)] = max(f64[r16(code, pc+3)], f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = max(w.f64[le16(in[3:])], w.f64[le16(in[5:])])
 			pc += 7
 		case OpNegF64:
-			f64[r16(code, pc+1)] = -f64[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = -w.f64[le16(in[3:])]
 			pc += 5
 		case OpAbsF64:
-			f64[r16(code, pc+1)] = math.Abs(f64[r16(code, pc+3)])
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Abs(w.f64[le16(in[3:])])
 			pc += 5
 		case OpSqrtF64:
-			f64[r16(code, pc+1)] = math.Sqrt(f64[r16(code, pc+3)])
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Sqrt(w.f64[le16(in[3:])])
 			pc += 5
 		case OpFloorF64:
-			f64[r16(code, pc+1)] = math.Floor(f64[r16(code, pc+3)])
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Floor(w.f64[le16(in[3:])])
 			pc += 5
 		case OpCeilF64:
-			f64[r16(code, pc+1)] = math.Ceil(f64[r16(code, pc+3)])
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Ceil(w.f64[le16(in[3:])])
 			pc += 5
 		case OpTruncI32I8:
-			x := i32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = x & 0xFF
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i32[le16(in[1:])] = x & 0xFF
 			pc += 5
 		case OpTruncI32I16:
-			x := i32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = x & 0xFFFF
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i32[le16(in[1:])] = x & 0xFFFF
 			pc += 5
 		case OpExtI8I32S:
-			x := i32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(int8(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(int8(x))
 			pc += 5
 		case OpExtI8I32U:
-			x := i32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(uint8(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(uint8(x))
 			pc += 5
 		case OpExtI16I32S:
-			x := i32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(int16(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(int16(x))
 			pc += 5
 		case OpExtI16I32U:
-			x := i32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(uint16(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(uint16(x))
 			pc += 5
 		case OpExtI32I64S:
-			x := i32[r16(code, pc+3)]
-			i64[r16(code, pc+1)] = int64(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i64[le16(in[1:])] = int64(x)
 			pc += 5
 		case OpExtI32I64U:
-			x := i32[r16(code, pc+3)]
-			i64[r16(code, pc+1)] = int64(uint32(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.i64[le16(in[1:])] = int64(uint32(x))
 			pc += 5
 		case OpTruncI64I32:
-			x := i64[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i64[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(x)
 			pc += 5
 		case OpCastSI32F32:
-			x := i32[r16(code, pc+3)]
-			f32[r16(code, pc+1)] = float32(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.f32[le16(in[1:])] = float32(x)
 			pc += 5
 		case OpCastUI32F32:
-			x := i32[r16(code, pc+3)]
-			f32[r16(code, pc+1)] = float32(uint32(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.f32[le16(in[1:])] = float32(uint32(x))
 			pc += 5
 		case OpCastF32SI32:
-			x := f32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(satS(float64(x), math.MinInt32, math.MaxInt32))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f32[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(satS(float64(x), math.MinInt32, math.MaxInt32))
 			pc += 5
 		case OpCastF32UI32:
-			x := f32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(uint32(satU(float64(x), math.MaxUint32)))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f32[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(uint32(satU(float64(x), math.MaxUint32)))
 			pc += 5
 		case OpCastSI64F32:
-			x := i64[r16(code, pc+3)]
-			f32[r16(code, pc+1)] = float32(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i64[le16(in[3:])]
+			w.f32[le16(in[1:])] = float32(x)
 			pc += 5
 		case OpCastF32SI64:
-			x := f32[r16(code, pc+3)]
-			i64[r16(code, pc+1)] = satI64(float64(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f32[le16(in[3:])]
+			w.i64[le16(in[1:])] = satI64(float64(x))
 			pc += 5
 		case OpCastSI64F64:
-			x := i64[r16(code, pc+3)]
-			f64[r16(code, pc+1)] = float64(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i64[le16(in[3:])]
+			w.f64[le16(in[1:])] = float64(x)
 			pc += 5
 		case OpCastUI64F64:
-			x := i64[r16(code, pc+3)]
-			f64[r16(code, pc+1)] = float64(uint64(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i64[le16(in[3:])]
+			w.f64[le16(in[1:])] = float64(uint64(x))
 			pc += 5
 		case OpCastF64SI64:
-			x := f64[r16(code, pc+3)]
-			i64[r16(code, pc+1)] = satI64(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f64[le16(in[3:])]
+			w.i64[le16(in[1:])] = satI64(x)
 			pc += 5
 		case OpCastF64UI64:
-			x := f64[r16(code, pc+3)]
-			i64[r16(code, pc+1)] = int64(satU64(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f64[le16(in[3:])]
+			w.i64[le16(in[1:])] = int64(satU64(x))
 			pc += 5
 		case OpExtF32F64:
-			x := f32[r16(code, pc+3)]
-			f64[r16(code, pc+1)] = float64(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f32[le16(in[3:])]
+			w.f64[le16(in[1:])] = float64(x)
 			pc += 5
 		case OpTruncF64F32:
-			x := f64[r16(code, pc+3)]
-			f32[r16(code, pc+1)] = float32(x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f64[le16(in[3:])]
+			w.f32[le16(in[1:])] = float32(x)
 			pc += 5
 		case OpBitcastI32F32:
-			x := i32[r16(code, pc+3)]
-			f32[r16(code, pc+1)] = math.Float32frombits(uint32(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i32[le16(in[3:])]
+			w.f32[le16(in[1:])] = math.Float32frombits(uint32(x))
 			pc += 5
 		case OpBitcastF32I32:
-			x := f32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = int32(math.Float32bits(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f32[le16(in[3:])]
+			w.i32[le16(in[1:])] = int32(math.Float32bits(x))
 			pc += 5
 		case OpBitcastI64F64:
-			x := i64[r16(code, pc+3)]
-			f64[r16(code, pc+1)] = math.Float64frombits(uint64(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.i64[le16(in[3:])]
+			w.f64[le16(in[1:])] = math.Float64frombits(uint64(x))
 			pc += 5
 		case OpBitcastF64I64:
-			x := f64[r16(code, pc+3)]
-			i64[r16(code, pc+1)] = int64(math.Float64bits(x))
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f64[le16(in[3:])]
+			w.i64[le16(in[1:])] = int64(math.Float64bits(x))
 			pc += 5
 		case OpCmpEqI32:
-			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] == i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i32[le16(in[3:])] == w.i32[le16(in[5:])])
 			pc += 7
 		case OpCmpNeI32:
-			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] != i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i32[le16(in[3:])] != w.i32[le16(in[5:])])
 			pc += 7
 		case OpCmpLtI32S:
-			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] < i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i32[le16(in[3:])] < w.i32[le16(in[5:])])
 			pc += 7
 		case OpCmpLtI32U:
-			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) < uint32(i32[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint32(w.i32[le16(in[3:])]) < uint32(w.i32[le16(in[5:])]))
 			pc += 7
 		case OpCmpLteI32S:
-			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] <= i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i32[le16(in[3:])] <= w.i32[le16(in[5:])])
 			pc += 7
 		case OpCmpLteI32U:
-			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) <= uint32(i32[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint32(w.i32[le16(in[3:])]) <= uint32(w.i32[le16(in[5:])]))
 			pc += 7
 		case OpCmpGtI32S:
-			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] > i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i32[le16(in[3:])] > w.i32[le16(in[5:])])
 			pc += 7
 		case OpCmpGtI32U:
-			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) > uint32(i32[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint32(w.i32[le16(in[3:])]) > uint32(w.i32[le16(in[5:])]))
 			pc += 7
 		case OpCmpGteI32S:
-			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] >= i32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i32[le16(in[3:])] >= w.i32[le16(in[5:])])
 			pc += 7
 		case OpCmpGteI32U:
-			i32[r16(code, pc+1)] = b2i(uint32(i32[r16(code, pc+3)]) >= uint32(i32[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint32(w.i32[le16(in[3:])]) >= uint32(w.i32[le16(in[5:])]))
 			pc += 7
 		case OpCmpNzI32:
-			i32[r16(code, pc+1)] = b2i(i32[r16(code, pc+3)] != 0)
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = b2i(w.i32[le16(in[3:])] != 0)
 			pc += 5
 		case OpCmpEqI64:
-			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] == i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i64[le16(in[3:])] == w.i64[le16(in[5:])])
 			pc += 7
 		case OpCmpNeI64:
-			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] != i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i64[le16(in[3:])] != w.i64[le16(in[5:])])
 			pc += 7
 		case OpCmpLtI64S:
-			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] < i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i64[le16(in[3:])] < w.i64[le16(in[5:])])
 			pc += 7
 		case OpCmpLtI64U:
-			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) < uint64(i64[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint64(w.i64[le16(in[3:])]) < uint64(w.i64[le16(in[5:])]))
 			pc += 7
 		case OpCmpLteI64S:
-			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] <= i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i64[le16(in[3:])] <= w.i64[le16(in[5:])])
 			pc += 7
 		case OpCmpLteI64U:
-			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) <= uint64(i64[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint64(w.i64[le16(in[3:])]) <= uint64(w.i64[le16(in[5:])]))
 			pc += 7
 		case OpCmpGtI64S:
-			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] > i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i64[le16(in[3:])] > w.i64[le16(in[5:])])
 			pc += 7
 		case OpCmpGtI64U:
-			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) > uint64(i64[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint64(w.i64[le16(in[3:])]) > uint64(w.i64[le16(in[5:])]))
 			pc += 7
 		case OpCmpGteI64S:
-			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] >= i64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.i64[le16(in[3:])] >= w.i64[le16(in[5:])])
 			pc += 7
 		case OpCmpGteI64U:
-			i32[r16(code, pc+1)] = b2i(uint64(i64[r16(code, pc+3)]) >= uint64(i64[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(uint64(w.i64[le16(in[3:])]) >= uint64(w.i64[le16(in[5:])]))
 			pc += 7
 		case OpCmpNzI64:
-			i32[r16(code, pc+1)] = b2i(i64[r16(code, pc+3)] != 0)
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = b2i(w.i64[le16(in[3:])] != 0)
 			pc += 5
 		case OpCmpEqF32:
-			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] == f32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f32[le16(in[3:])] == w.f32[le16(in[5:])])
 			pc += 7
 		case OpCmpNeF32:
-			i32[r16(code, pc+1)] = b2i(!(f32[r16(code, pc+3)] == f32[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(!(w.f32[le16(in[3:])] == w.f32[le16(in[5:])]))
 			pc += 7
 		case OpCmpLtF32:
-			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] < f32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f32[le16(in[3:])] < w.f32[le16(in[5:])])
 			pc += 7
 		case OpCmpLteF32:
-			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] <= f32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f32[le16(in[3:])] <= w.f32[le16(in[5:])])
 			pc += 7
 		case OpCmpGtF32:
-			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] > f32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f32[le16(in[3:])] > w.f32[le16(in[5:])])
 			pc += 7
 		case OpCmpGteF32:
-			i32[r16(code, pc+1)] = b2i(f32[r16(code, pc+3)] >= f32[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f32[le16(in[3:])] >= w.f32[le16(in[5:])])
 			pc += 7
 		case OpCmpNaNF32:
-			x := f32[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = b2i(x != x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f32[le16(in[3:])]
+			w.i32[le16(in[1:])] = b2i(x != x)
 			pc += 5
 		case OpCmpEqF64:
-			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] == f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f64[le16(in[3:])] == w.f64[le16(in[5:])])
 			pc += 7
 		case OpCmpNeF64:
-			i32[r16(code, pc+1)] = b2i(!(f64[r16(code, pc+3)] == f64[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(!(w.f64[le16(in[3:])] == w.f64[le16(in[5:])]))
 			pc += 7
 		case OpCmpLtF64:
-			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] < f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f64[le16(in[3:])] < w.f64[le16(in[5:])])
 			pc += 7
 		case OpCmpLteF64:
-			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] <= f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f64[le16(in[3:])] <= w.f64[le16(in[5:])])
 			pc += 7
 		case OpCmpGtF64:
-			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] > f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f64[le16(in[3:])] > w.f64[le16(in[5:])])
 			pc += 7
 		case OpCmpGteF64:
-			i32[r16(code, pc+1)] = b2i(f64[r16(code, pc+3)] >= f64[r16(code, pc+5)])
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(w.f64[le16(in[3:])] >= w.f64[le16(in[5:])])
 			pc += 7
 		case OpCmpNaNF64:
-			x := f64[r16(code, pc+3)]
-			i32[r16(code, pc+1)] = b2i(x != x)
+			in := (*[5]byte)(code[pc : pc+5])
+			x := w.f64[le16(in[3:])]
+			w.i32[le16(in[1:])] = b2i(x != x)
 			pc += 5
 		case OpCmpEqRef:
-			i32[r16(code, pc+1)] = b2i(refEq(refs[r16(code, pc+3)], refs[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(refEq(w.refs[le16(in[3:])], w.refs[le16(in[5:])]))
 			pc += 7
 		case OpCmpNeRef:
-			i32[r16(code, pc+1)] = b2i(!refEq(refs[r16(code, pc+3)], refs[r16(code, pc+5)]))
+			in := (*[7]byte)(code[pc : pc+7])
+			w.i32[le16(in[1:])] = b2i(!refEq(w.refs[le16(in[3:])], w.refs[le16(in[5:])]))
 			pc += 7
 		case OpCmpNzRef:
-			i32[r16(code, pc+1)] = b2i(refs[r16(code, pc+3)].obj != nil)
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = b2i(w.refs[le16(in[3:])].obj != nil)
 			pc += 5
 		case OpSelectI32:
-			if i32[r16(code, pc+3)] != 0 {
-				i32[r16(code, pc+1)] = i32[r16(code, pc+5)]
+			in := (*[9]byte)(code[pc : pc+9])
+			if w.i32[le16(in[3:])] != 0 {
+				w.i32[le16(in[1:])] = w.i32[le16(in[5:])]
 			} else {
-				i32[r16(code, pc+1)] = i32[r16(code, pc+7)]
+				w.i32[le16(in[1:])] = w.i32[le16(in[7:])]
 			}
 			pc += 9
 		case OpSelectI64:
-			if i32[r16(code, pc+3)] != 0 {
-				i64[r16(code, pc+1)] = i64[r16(code, pc+5)]
+			in := (*[9]byte)(code[pc : pc+9])
+			if w.i32[le16(in[3:])] != 0 {
+				w.i64[le16(in[1:])] = w.i64[le16(in[5:])]
 			} else {
-				i64[r16(code, pc+1)] = i64[r16(code, pc+7)]
+				w.i64[le16(in[1:])] = w.i64[le16(in[7:])]
 			}
 			pc += 9
 		case OpSelectF32:
-			if i32[r16(code, pc+3)] != 0 {
-				f32[r16(code, pc+1)] = f32[r16(code, pc+5)]
+			in := (*[9]byte)(code[pc : pc+9])
+			if w.i32[le16(in[3:])] != 0 {
+				w.f32[le16(in[1:])] = w.f32[le16(in[5:])]
 			} else {
-				f32[r16(code, pc+1)] = f32[r16(code, pc+7)]
+				w.f32[le16(in[1:])] = w.f32[le16(in[7:])]
 			}
 			pc += 9
 		case OpSelectF64:
-			if i32[r16(code, pc+3)] != 0 {
-				f64[r16(code, pc+1)] = f64[r16(code, pc+5)]
+			in := (*[9]byte)(code[pc : pc+9])
+			if w.i32[le16(in[3:])] != 0 {
+				w.f64[le16(in[1:])] = w.f64[le16(in[5:])]
 			} else {
-				f64[r16(code, pc+1)] = f64[r16(code, pc+7)]
+				w.f64[le16(in[1:])] = w.f64[le16(in[7:])]
 			}
 			pc += 9
 		case OpSelectRef:
-			if i32[r16(code, pc+3)] != 0 {
-				refs[r16(code, pc+1)] = refs[r16(code, pc+5)]
+			in := (*[9]byte)(code[pc : pc+9])
+			if w.i32[le16(in[3:])] != 0 {
+				w.refs[le16(in[1:])] = w.refs[le16(in[5:])]
 			} else {
-				refs[r16(code, pc+1)] = refs[r16(code, pc+7)]
+				w.refs[le16(in[1:])] = w.refs[le16(in[7:])]
 			}
 			pc += 9
 		case OpMovI32:
-			i32[r16(code, pc+1)] = i32[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = w.i32[le16(in[3:])]
 			pc += 5
 		case OpMovI64:
-			i64[r16(code, pc+1)] = i64[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i64[le16(in[1:])] = w.i64[le16(in[3:])]
 			pc += 5
 		case OpMovF32:
-			f32[r16(code, pc+1)] = f32[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f32[le16(in[1:])] = w.f32[le16(in[3:])]
 			pc += 5
 		case OpMovF64:
-			f64[r16(code, pc+1)] = f64[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = w.f64[le16(in[3:])]
 			pc += 5
 		case OpMovRef:
-			refs[r16(code, pc+1)] = refs[r16(code, pc+3)]
+			in := (*[5]byte)(code[pc : pc+5])
+			w.refs[le16(in[1:])] = w.refs[le16(in[3:])]
 			pc += 5
 		default:
-			return ex.trap(status.Internal, pc, fmt.Sprintf("unverified opcode %d", code[pc]))
+			return 0, ex.trap(status.Internal, pc, fmt.Sprintf("unverified opcode %d", code[pc]))
+		}
+		if step {
+			return pc, nil
 		}
 	}
 }
@@ -1115,64 +1321,94 @@ func (ex *executor) traceInstr(fr *frame, pc int) {
 	fmt.Fprintf(ex.trace, "[%s.%s+%04d] %s\n", fr.mi.module.name, fr.fn.name, pc, text)
 }
 
-// callNative calls a native import. p is the offset of the argument list in
-// code; it returns the offset after the instruction.
-func (ex *executor) callNative(fr *frame, nf *resolvedNative, code []byte, p int, segs []int) (int, error) {
-	n := r16(code, p)
+// callNative calls a native import. w is the calling frame's register
+// window and p the offset of the argument list in code; it returns the
+// offset after the instruction. The verifier has checked that the argument
+// and result lists match the import's signature and fit in code.
+func (ex *executor) callNative(w *window, nf *resolvedNative, code []byte, p int, segs []int) (int, error) {
+	kinds := nf.argPlan(segs)
+	n := int(binary.LittleEndian.Uint16(code[p:]))
+	if n != len(kinds) {
+		return 0, status.Errorf(status.Internal, "%s.%s: %d argument registers for %d argument slots", nf.module, nf.fn.Name, n, len(kinds))
+	}
+	p += 2
+	list := code[p : p+2*n]
 	if n > cap(ex.args) {
-		ex.args = make([]Value, 0, n)
+		ex.args = make([]Value, n)
 	}
 	args := ex.args[:n]
-	j := 0
-	seg := 0
-	for ai := range nf.sig.Args {
-		a := &nf.sig.Args[ai]
-		if a.Tuple == nil {
-			ex.load(&args[j], fr, a.Kind, r16(code, p+2+2*j))
-			j++
-			continue
-		}
-		count := segs[seg]
-		seg++
-		for t := 0; t < count; t++ {
-			for _, k := range a.Tuple {
-				ex.load(&args[j], fr, k, r16(code, p+2+2*j))
-				j++
-			}
+	// Argument slots hold a zero ref between calls; scalars overwrite kind
+	// and bits only, so no pointer is written (no write barrier).
+	for j, k := range kinds {
+		r := int(binary.LittleEndian.Uint16(list[2*j:]))
+		a := &args[j]
+		switch k {
+		case KindI32:
+			a.kind, a.bits = KindI32, uint64(uint32(w.i32[r]))
+		case KindI64:
+			a.kind, a.bits = KindI64, uint64(w.i64[r])
+		case KindF32:
+			a.kind, a.bits = KindF32, uint64(math.Float32bits(w.f32[r]))
+		case KindF64:
+			a.kind, a.bits = KindF64, math.Float64bits(w.f64[r])
+		case KindRef:
+			a.kind, a.bits, a.ref = KindRef, 0, w.refs[r]
 		}
 	}
-	p += 2 + 2*n
-	nres := len(nf.sig.Results)
-	res := ex.res[:0]
-	for i := 0; i < nres; i++ {
-		res = append(res, Value{})
+	p += 2 * n
+	rk := nf.sig.Results
+	nres := len(rk)
+	if nres > cap(ex.res) {
+		ex.res = make([]Value, nres)
 	}
-	ex.res = res
-	ex.call = NativeCall{Args: args, Results: res, Segments: segs}
+	res := ex.res[:nres]
+	for i := range res {
+		res[i].kind, res[i].bits = KindNone, 0
+	}
+	ex.call.Args, ex.call.Results, ex.call.Segments = args, res, segs
 	err := nf.fn.Func(&ex.call)
-	clearArgs(args)
+	dropRefs(args)
 	if err != nil {
+		dropRefs(res)
 		return 0, fmt.Errorf("%s.%s: %w", nf.module, nf.fn.Name, err)
 	}
 	if err := nf.checkResults(res); err != nil {
+		dropRefs(res)
 		return 0, err
 	}
-	for i, k := range nf.sig.Results {
-		ex.writeReg(fr, k, r16(code, p+2+2*i), res[i])
+	if nres > 0 {
+		list = code[p+2 : p+2+2*nres]
+		for i, k := range rk {
+			r := int(binary.LittleEndian.Uint16(list[2*i:]))
+			v := &res[i]
+			switch k {
+			case KindI32:
+				w.i32[r] = int32(uint32(v.bits))
+			case KindI64:
+				w.i64[r] = int64(v.bits)
+			case KindF32:
+				w.f32[r] = math.Float32frombits(uint32(v.bits))
+			case KindF64:
+				w.f64[r] = math.Float64frombits(v.bits)
+			case KindRef:
+				w.refs[r] = v.ref
+			}
+		}
+		dropRefs(res)
 	}
-	clear(res)
 	return p + 2 + 2*nres, nil
 }
 
-// clearArgs zeroes argument slots after a native call. Only ref slots
-// hold pointers; zeroing the others field by field avoids the bulk write
-// barrier a whole-slice clear costs while the garbage collector is marking.
-func clearArgs(args []Value) {
-	for i := range args {
-		if args[i].kind == KindRef {
-			args[i].ref = Ref{}
+// dropRefs zeroes the ref of every slot that holds one, restoring the
+// invariant that argument and result slots hold no pointers between calls.
+// Slots without a ref are not written: zeroing a whole slice would cost a
+// bulk write barrier while the garbage collector is marking, and the next
+// call overwrites kind and bits anyway.
+func dropRefs(vs []Value) {
+	for i := range vs {
+		if v := &vs[i]; v.ref.typ != nil || v.ref.obj != nil {
+			v.ref = Ref{}
 		}
-		args[i].kind, args[i].bits = 0, 0
 	}
 }
 

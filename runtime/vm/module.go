@@ -275,7 +275,10 @@ func load(data []byte) (*BytecodeModule, error) {
 		if off < 0 || length <= 0 || off+length > int64(len(code)) {
 			return nil, invalid("module %s: %s: bytecode range [%d, %d) outside bytecode data of %d bytes", m.name, what, off, off+length, len(code))
 		}
-		f := function{name: name, sig: s, code: code[off : off+length], offset: int(off)}
+		// A full slice expression, so that cap(code) == len(code): the
+		// interpreter slices operands with code[pc:pc+n], which checks
+		// against the capacity.
+		f := function{name: name, sig: s, code: code[off : off+length : off+length], offset: int(off)}
 		f.regCounts[KindI32] = int(desc.I32RegisterCount())
 		f.regCounts[KindI64] = int(desc.I64RegisterCount())
 		f.regCounts[KindF32] = int(desc.F32RegisterCount())

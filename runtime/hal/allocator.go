@@ -51,8 +51,11 @@ const (
 	BufferAlignment = 64
 	// MaxBufferSize bounds one allocation (16 GiB).
 	MaxBufferSize = int64(16) << 30
-	// minPooledSize is the smallest size class that is kept for reuse;
-	// smaller buffers are cheap to allocate fresh.
+	// minPooledSize is the smallest size that is rounded up to a coarser
+	// size class; smaller sizes are their own class. Every non-empty class
+	// is kept for reuse: a small buffer (a one-workgroup result) is cheap to
+	// allocate, but allocating one per call is most of the garbage a small
+	// dispatch makes.
 	minPooledSize = 4 << 10
 	// DefaultHostCacheBytes is how much freed memory a HostAllocator keeps.
 	DefaultHostCacheBytes = int64(1) << 30
@@ -145,7 +148,7 @@ type hostBlock struct {
 }
 
 func (a *HostAllocator) take(class int64) []byte {
-	if class >= minPooledSize {
+	if class > 0 {
 		a.mu.Lock()
 		list := a.free[class]
 		if n := len(list); n > 0 {
@@ -166,7 +169,7 @@ func (a *HostAllocator) take(class int64) []byte {
 func (a *HostAllocator) give(raw []byte, class int64) {
 	a.freed.Add(class)
 	a.live.Add(-class)
-	if class < minPooledSize {
+	if class == 0 {
 		return
 	}
 	a.mu.Lock()

@@ -32,6 +32,9 @@ type BufferView struct {
 	shape       Shape
 	elementType ElementType
 	encoding    Encoding
+	// dims backs shape for views of rank ≤ len(dims), so that a typical
+	// view is one allocation.
+	dims [4]int64
 }
 
 // DenseByteLength returns the bytes a dense row-major array of shape and
@@ -46,7 +49,7 @@ func DenseByteLength(shape Shape, elementType ElementType) (int64, error) {
 		return 0, status.Errorf(status.InvalidArgument, "element type %v has no storage size", elementType)
 	}
 	if n > (1<<63-1)/size {
-		return 0, status.Errorf(status.OutOfRange, "shape %v of %v is too large", shape, elementType)
+		return 0, status.Errorf(status.OutOfRange, "shape %s of %v is too large", shape.String(), elementType)
 	}
 	return n * size, nil
 }
@@ -63,12 +66,19 @@ func NewBufferView(buffer *Buffer, shape Shape, elementType ElementType, encodin
 	}
 	need, err := DenseByteLength(shape, elementType)
 	if err != nil {
-		return nil, errContext(err, "buffer view %vx%v", shape, elementType)
+		return nil, errContext(err, "buffer view %sx%v", shape.String(), elementType)
 	}
 	if encoding == EncodingDenseRowMajor && need > buffer.ByteLength() {
 		return nil, status.Errorf(status.OutOfRange, "buffer view %s needs %d bytes but the buffer has %d", viewTypeString(shape, elementType), need, buffer.ByteLength())
 	}
-	return &BufferView{buffer: buffer, shape: append(Shape{}, shape...), elementType: elementType, encoding: encoding}, nil
+	v := &BufferView{buffer: buffer, elementType: elementType, encoding: encoding}
+	if len(shape) <= len(v.dims) {
+		v.shape = v.dims[:len(shape):len(shape)]
+		copy(v.shape, shape)
+	} else {
+		v.shape = append(Shape{}, shape...)
+	}
+	return v, nil
 }
 
 func viewTypeString(shape Shape, et ElementType) string {

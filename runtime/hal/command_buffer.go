@@ -125,6 +125,10 @@ type CommandBuffer struct {
 	// inline backs commands for the first few, so that a short command
 	// buffer (a dispatch and a barrier) needs no separate allocation.
 	inline [4]Command
+	// first holds the first dispatch recorded, so that creating a command
+	// buffer and recording one dispatch is a single allocation.
+	first     dispatchRecord
+	usedFirst bool
 
 	constants []uint32
 	bindings  map[int]BindingRange // key: set*MaxBindings + ordinal
@@ -400,7 +404,14 @@ func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, con
 	if err := ValidateDispatch(exe, ordinal, wg, constants, bindings); err != nil {
 		return err
 	}
-	rec := &dispatchRecord{cmd: DispatchCommand{Executable: exe, Ordinal: ordinal, Workgroups: wg}}
+	var rec *dispatchRecord
+	if !cb.usedFirst {
+		cb.usedFirst = true
+		rec = &cb.first
+	} else {
+		rec = new(dispatchRecord)
+	}
+	rec.cmd = DispatchCommand{Executable: exe, Ordinal: ordinal, Workgroups: wg}
 	switch {
 	case constants == nil:
 	case len(constants) <= recordConstants:

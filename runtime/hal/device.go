@@ -64,6 +64,16 @@ func QueryDevice(id string, formats []string, concurrency int64, category, key s
 	return 0, status.Errorf(status.NotFound, "unknown device query %s::%s", category, key)
 }
 
+// SubmitAndWaitOne is SubmitAndWait of one command buffer. On a device
+// that runs command buffers inline it allocates nothing (a variadic slice
+// handed through an interface call escapes to the heap).
+func SubmitAndWaitOne(dev Device, cb *CommandBuffer) error {
+	if s, ok := dev.(InlineSubmitter); ok {
+		return s.SubmitInlineOne(cb)
+	}
+	return SubmitAndWait(dev, cb)
+}
+
 // SubmitAndWait executes cbs on dev and waits for them to finish.
 func SubmitAndWait(dev Device, cbs ...*CommandBuffer) error {
 	if s, ok := dev.(InlineSubmitter); ok {
@@ -119,4 +129,6 @@ func WaitSemaphores(mode WaitMode, f *Fence, timeout time.Duration) error {
 // semaphore and fence.
 type InlineSubmitter interface {
 	SubmitInline(cbs []*CommandBuffer) error
+	// SubmitInlineOne is SubmitInline of the single command buffer cb.
+	SubmitInlineOne(cb *CommandBuffer) error
 }

@@ -145,10 +145,10 @@ func (s Shape) ElementCount() (int64, error) {
 	n := int64(1)
 	for _, d := range s {
 		if d < 0 {
-			return 0, fmt.Errorf("negative dimension %d in shape %v", d, s)
+			return 0, fmt.Errorf("negative dimension %d in shape %s", d, s.String())
 		}
 		if d != 0 && n > (1<<62)/d {
-			return 0, fmt.Errorf("shape %v has too many elements", s)
+			return 0, fmt.Errorf("shape %s has too many elements", s.String())
 		}
 		n *= d
 	}

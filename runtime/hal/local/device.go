@@ -85,16 +85,8 @@ func (d *Device) QueryI64(category, key string) (int64, error) {
 // semaphores are failed with the error. The error is also returned when the
 // submission ran inline and signal is empty (it would be lost otherwise).
 func (d *Device) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer) error {
-	d.mu.Lock()
-	closed := d.closed
-	d.mu.Unlock()
-	if closed {
-		return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.opts.ID)
-	}
-	for i, cb := range cbs {
-		if cb == nil || !cb.IsExecutable() {
-			return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", i)
-		}
+	if err := d.checkSubmission(cbs...); err != nil {
+		return err
 	}
 	if d.opts.DeferUnreadyWaits && wait.Wait(0) != nil {
 		go d.submit(wait, signal, cbs)
@@ -111,20 +103,47 @@ func (d *Device) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer)
 // calling goroutine with the checks of QueueExecute and returns the first
 // error, as QueueExecute with a fresh signal fence followed by a wait would.
 func (d *Device) SubmitInline(cbs []*hal.CommandBuffer) error {
-	d.mu.Lock()
-	closed := d.closed
-	d.mu.Unlock()
-	if closed {
-		return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.opts.ID)
-	}
-	for i, cb := range cbs {
-		if cb == nil || !cb.IsExecutable() {
-			return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", i)
-		}
+	if err := d.checkSubmission(cbs...); err != nil {
+		return err
 	}
 	for _, cb := range cbs {
 		if err := Execute(cb, d.opts.Runner); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// SubmitInlineOne implements hal.InlineSubmitter.
+func (d *Device) SubmitInlineOne(cb *hal.CommandBuffer) error {
+	if d.isClosed() {
+		return d.closedError()
+	}
+	if cb == nil || !cb.IsExecutable() {
+		return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", 0)
+	}
+	return Execute(cb, d.opts.Runner)
+}
+
+func (d *Device) isClosed() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.closed
+}
+
+func (d *Device) closedError() error {
+	return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.opts.ID)
+}
+
+// checkSubmission fails when the device is closed or a command buffer has
+// not been ended.
+func (d *Device) checkSubmission(cbs ...*hal.CommandBuffer) error {
+	if d.isClosed() {
+		return d.closedError()
+	}
+	for i, cb := range cbs {
+		if cb == nil || !cb.IsExecutable() {
+			return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", i)
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/vm/status"
@@ -46,11 +47,15 @@ func (e *Executable) Release() error {
 // constants and binding pointers filled in, ready to run any range of
 // workgroups. Release it when done.
 type Dispatch struct {
-	exe        *Executable
-	ordinal    int
-	fn         uintptr
-	st         dispatchState
-	pinner     runtime.Pinner
+	exe     *Executable
+	ordinal int
+	fn      uintptr
+	st      dispatchState
+	pinner  runtime.Pinner
+	// args holds the binding pointers passed with each native call, unless
+	// pinned says they are stored (and pinned) in the C block instead.
+	args       [argBindings]unsafe.Pointer
+	pinned     bool
 	total      uint64
 	localBytes int
 	released   bool
@@ -85,6 +90,7 @@ func (e *Executable) runPooled(r Runner, ordinal int, workgroups [3]uint32, cons
 	// Runners return only after every workgroup call has finished, so
 	// nothing refers to d any more.
 	d.exe, d.ordinal, d.fn, d.st, d.total, d.localBytes, d.released = nil, 0, 0, dispatchState{}, 0, 0, false
+	d.args, d.pinned = [argBindings]unsafe.Pointer{}, false
 	dispatchPool.Put(d)
 	return err
 }
@@ -122,7 +128,7 @@ func (e *Executable) prepare(d *Dispatch, ordinal int, workgroups [3]uint32, con
 			ws[i] = 1
 		}
 	}
-	d.st.fill(ws, workgroups, maxConcurrency, constants, bindings, d.pinner.Pin)
+	d.pinned = d.st.fill(ws, workgroups, maxConcurrency, constants, bindings, &d.args, d.pinner.Pin)
 	return nil
 }
 
@@ -158,7 +164,11 @@ func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64
 	if d.exe.released || d.released {
 		return status.Errorf(status.FailedPrecondition, "dispatch of a released executable")
 	}
-	r, at := runRange(d.fn, d.exe.lib.env, &d.st, processorID, localMemory[:d.localBytes], begin, end)
+	args := &d.args
+	if d.pinned {
+		args = nil
+	}
+	r, at := runRange(d.fn, d.exe.lib.env, &d.st, args, processorID, localMemory[:d.localBytes], begin, end)
 	if r != 0 {
 		cx, cy := d.st.counts()
 		return status.Errorf(status.Internal, "dispatch of %s failed with status %d at workgroup (%d, %d, %d)", d.exe.exportName(d.ordinal), r, at%cx, at/cx%cy, at/(cx*cy))
@@ -171,6 +181,9 @@ func (d *Dispatch) Release() {
 	if !d.released {
 		d.released = true
 		d.st.free()
-		d.pinner.Unpin()
+		d.args = [argBindings]unsafe.Pointer{}
+		if d.pinned {
+			d.pinner.Unpin()
+		}
 	}
 }

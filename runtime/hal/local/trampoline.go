@@ -72,6 +72,23 @@ static goiree_range_result_t goiree_dispatch_range(
   return result;
 }
 
+// Runs workgroups [begin, end) like goiree_dispatch_range, with the binding
+// pointers passed as arguments: the state is copied to this stack frame and
+// pointed at a stack array of them, so nothing the caller passed outlives the
+// call and concurrent calls on one block do not write to it.
+static goiree_range_result_t goiree_dispatch_range_args(
+    uintptr_t fn, const iree_hal_executable_environment_v0_t* env,
+    const goiree_dispatch_block_t* blk, uint32_t processor_id,
+    void* local_memory, uint32_t local_memory_size, uint64_t begin,
+    uint64_t end, void* p0, void* p1, void* p2, void* p3, void* p4, void* p5,
+    void* p6, void* p7) {
+  void* ptrs[8] = {p0, p1, p2, p3, p4, p5, p6, p7};
+  iree_hal_executable_dispatch_state_v0_t state = blk->state;
+  state.binding_ptrs = ptrs;
+  return goiree_dispatch_range(fn, env, &state, processor_id, local_memory,
+                               local_memory_size, begin, end);
+}
+
 static void goiree_processor_info(uint64_t* data) {
   memset(data, 0, 8 * sizeof(uint64_t));
 #if defined(__x86_64__)
@@ -189,19 +206,46 @@ func (st *dispatchState) free() {
 	C.free(unsafe.Pointer(b))
 }
 
-func runRange(fn uintptr, env *environment, st *dispatchState, processorID uint32, localMem []byte, begin, end uint64) (int, uint64) {
+// argBindings is the most bindings whose pointers a dispatch passes to
+// native code as arguments of each call (goiree_dispatch_range_args).
+//
+// Why arguments and not the C block: binding memory is Go heap memory. The
+// Go heap does not move objects, and the buffers stay reachable (the command
+// buffer holds them) while a dispatch runs, so the addresses would stay
+// valid either way; but the cgo rules allow a Go pointer to be stored in C
+// memory only while it is pinned with a runtime.Pinner, and pinning and
+// unpinning each binding of each dispatch (a locked special record per
+// object) cost more than the rest of a small dispatch. A Go pointer passed
+// as a call argument needs no pinning: the rules let C use it, and copy it
+// into its own stack frame, until the call returns, which is exactly the
+// lifetime native code needs. Buffers cannot be pinned once at allocation
+// instead: a Pinner still pinning memory when it is collected panics, and an
+// unreleased hal.Buffer is allowed to be simply garbage-collected. Dispatches
+// with more bindings store them in the block and pin them.
+const argBindings = 8
+
+func runRange(fn uintptr, env *environment, st *dispatchState, args *[argBindings]unsafe.Pointer, processorID uint32, localMem []byte, begin, end uint64) (int, uint64) {
 	var lm unsafe.Pointer
 	if len(localMem) > 0 {
 		lm = unsafe.Pointer(unsafe.SliceData(localMem))
 	}
-	r := C.goiree_dispatch_range(C.uintptr_t(fn), env.env, &st.blk.state, C.uint32_t(processorID), lm,
-		C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end))
+	var r C.goiree_range_result_t
+	if args != nil {
+		r = C.goiree_dispatch_range_args(C.uintptr_t(fn), env.env, st.blk, C.uint32_t(processorID), lm,
+			C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end),
+			args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
+	} else {
+		r = C.goiree_dispatch_range(C.uintptr_t(fn), env.env, &st.blk.state, C.uint32_t(processorID), lm,
+			C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end))
+	}
 	return int(r.status), uint64(r.failed_at)
 }
 
-// fill sets the dispatch state; pin is called for every Go pointer stored
-// in it (the binding memory).
-func (st *dispatchState) fill(workgroupSize, workgroupCount [3]uint32, maxConcurrency int, constants []uint32, bindings [][]byte, pin func(any)) {
+// fill sets the dispatch state. With at most argBindings bindings their
+// pointers go to args (passed with each call) and the block holds none;
+// otherwise they are stored in the block and pin is called for each, and
+// fill reports that it pinned.
+func (st *dispatchState) fill(workgroupSize, workgroupCount [3]uint32, maxConcurrency int, constants []uint32, bindings [][]byte, args *[argBindings]unsafe.Pointer, pin func(any)) (pinned bool) {
 	b := st.blk
 	s := &b.state
 	s.workgroup_size_x = C.uint32_t(workgroupSize[0])
@@ -216,18 +260,27 @@ func (st *dispatchState) fill(workgroupSize, workgroupCount [3]uint32, maxConcur
 	for i, c := range constants {
 		b.constants[i] = C.uint32_t(c)
 	}
+	pinned = len(bindings) > argBindings
+	*args = [argBindings]unsafe.Pointer{}
 	for i, m := range bindings {
-		b.ptrs[i] = nil
+		var p unsafe.Pointer
 		if len(m) > 0 {
-			p := unsafe.Pointer(unsafe.SliceData(m))
-			pin(p)
+			p = unsafe.Pointer(unsafe.SliceData(m))
+		}
+		if pinned {
+			if p != nil {
+				pin(p)
+			}
 			b.ptrs[i] = p
+		} else {
+			args[i] = p
 		}
 		b.lengths[i] = C.size_t(len(m))
 	}
 	s.constants = &b.constants[0]
 	s.binding_ptrs = &b.ptrs[0]
 	s.binding_lengths = &b.lengths[0]
+	return pinned
 }
 
 // counts returns the x and y workgroup counts.

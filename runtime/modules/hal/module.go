@@ -133,31 +133,121 @@ func (m *Module) traced(name string, fn func(*vm.NativeCall) error) func(*vm.Nat
 }
 
 // Argument helpers. Each names the function and argument in its error.
+// The hot ones are concrete per ref type: a type assertion to a known
+// pointer type is one comparison, where the generic form goes through a
+// dictionary on every call.
 
-func refArg[T any](c *vm.NativeCall, i int, t *vm.RefType, fn string) (T, error) {
-	var zero T
-	o, err := c.Args[i].RefAs(t)
-	if err != nil {
-		return zero, status.Errorf(status.InvalidArgument, "hal.%s: argument %d: %v", fn, i, err)
+// refObj returns the object of ref argument i when it is a non-null ref of
+// type t.
+func refObj(c *vm.NativeCall, i int, t *vm.RefType, fn string) (any, error) {
+	if v := c.Args[i]; v.Kind() == vm.KindRef {
+		if r := v.Ref(); r.Type() == t && !r.IsNull() {
+			return r.Object(), nil
+		}
 	}
-	v, ok := o.(T)
+	_, err := c.Args[i].RefAs(t)
+	if err == nil {
+		err = status.Errorf(status.Internal, "ref does not hold a %s", t.Name())
+	}
+	return nil, status.Errorf(status.InvalidArgument, "hal.%s: argument %d: %v", fn, i, err)
+}
+
+// holdsWrong is the error for a ref of the right type holding an object of
+// another Go type (a bug in whoever made the ref).
+func holdsWrong(i int, t *vm.RefType, o any, fn string) error {
+	return status.Errorf(status.Internal, "hal.%s: argument %d: %s ref holds %T", fn, i, t.Name(), o)
+}
+
+func bufferArg(c *vm.NativeCall, i int, fn string) (*hal.Buffer, error) {
+	o, err := refObj(c, i, BufferType, fn)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := o.(*hal.Buffer)
 	if !ok {
-		return zero, status.Errorf(status.Internal, "hal.%s: argument %d: %s ref holds %T", fn, i, t.Name(), o)
+		return nil, holdsWrong(i, BufferType, o, fn)
+	}
+	return b, nil
+}
+
+func viewArg(c *vm.NativeCall, i int, fn string) (*hal.BufferView, error) {
+	o, err := refObj(c, i, BufferViewType, fn)
+	if err != nil {
+		return nil, err
+	}
+	v, ok := o.(*hal.BufferView)
+	if !ok {
+		return nil, holdsWrong(i, BufferViewType, o, fn)
 	}
 	return v, nil
 }
 
-// optRef is refArg allowing a null ref (returns the zero T).
-func optRef[T any](c *vm.NativeCall, i int, t *vm.RefType, fn string) (T, error) {
-	var zero T
-	if c.Args[i].Kind() == vm.KindRef && c.Args[i].Ref().IsNull() {
-		return zero, nil
+func commandBufferArg(c *vm.NativeCall, i int, fn string) (*hal.CommandBuffer, error) {
+	o, err := refObj(c, i, CommandBufferType, fn)
+	if err != nil {
+		return nil, err
 	}
-	return refArg[T](c, i, t, fn)
+	cb, ok := o.(*hal.CommandBuffer)
+	if !ok {
+		return nil, holdsWrong(i, CommandBufferType, o, fn)
+	}
+	return cb, nil
+}
+
+func vmBufferArg(c *vm.NativeCall, i int, fn string) (*vm.Buffer, error) {
+	o, err := refObj(c, i, vm.BufferType, fn)
+	if err != nil {
+		return nil, err
+	}
+	b, ok := o.(*vm.Buffer)
+	if !ok {
+		return nil, holdsWrong(i, vm.BufferType, o, fn)
+	}
+	return b, nil
+}
+
+func executableArg(c *vm.NativeCall, i int, fn string) (hal.Executable, error) {
+	o, err := refObj(c, i, ExecutableType, fn)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := o.(hal.Executable)
+	if !ok {
+		return nil, holdsWrong(i, ExecutableType, o, fn)
+	}
+	return e, nil
+}
+
+func fenceArg(c *vm.NativeCall, i int, fn string) (*hal.Fence, error) {
+	o, err := refObj(c, i, FenceType, fn)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := o.(*hal.Fence)
+	if !ok {
+		return nil, holdsWrong(i, FenceType, o, fn)
+	}
+	return f, nil
+}
+
+// optFence is fenceArg allowing a null ref (nil).
+func optFence(c *vm.NativeCall, i int, fn string) (*hal.Fence, error) {
+	if c.Args[i].Kind() == vm.KindRef && c.Args[i].Ref().IsNull() {
+		return nil, nil
+	}
+	return fenceArg(c, i, fn)
+}
+
+// optVMBuffer is vmBufferArg allowing a null ref (nil).
+func optVMBuffer(c *vm.NativeCall, i int, fn string) (*vm.Buffer, error) {
+	if c.Args[i].Kind() == vm.KindRef && c.Args[i].Ref().IsNull() {
+		return nil, nil
+	}
+	return vmBufferArg(c, i, fn)
 }
 
 func stringArg(c *vm.NativeCall, i int, fn string) (string, error) {
-	b, err := refArg[*vm.Buffer](c, i, vm.BufferType, fn)
+	b, err := vmBufferArg(c, i, fn)
 	if err != nil {
 		return "", err
 	}
@@ -176,11 +266,11 @@ func annotate(err error, fn string) error {
 // Devices.
 
 func (m *Module) checkDevice(c *vm.NativeCall, i int, fn string) error {
-	d, err := refArg[hal.Device](c, i, DeviceType, fn)
+	d, err := refObj(c, i, DeviceType, fn)
 	if err != nil {
 		return err
 	}
-	if d != m.device {
+	if d != any(m.device) {
 		return status.Errorf(status.InvalidArgument, "hal.%s: argument %d is not this module's device", fn, i)
 	}
 	return nil
@@ -257,11 +347,11 @@ func (m *Module) queueAlloca(c *vm.NativeCall) error {
 	if err := m.checkDevice(c, 0, fn); err != nil {
 		return err
 	}
-	wait, err := optRef[*hal.Fence](c, 2, FenceType, fn)
+	wait, err := optFence(c, 2, fn)
 	if err != nil {
 		return err
 	}
-	signal, err := optRef[*hal.Fence](c, 3, FenceType, fn)
+	signal, err := optFence(c, 3, fn)
 	if err != nil {
 		return err
 	}
@@ -285,15 +375,15 @@ func (m *Module) queueDealloca(c *vm.NativeCall) error {
 	if err := m.checkDevice(c, 0, fn); err != nil {
 		return err
 	}
-	wait, err := optRef[*hal.Fence](c, 2, FenceType, fn)
+	wait, err := optFence(c, 2, fn)
 	if err != nil {
 		return err
 	}
-	signal, err := optRef[*hal.Fence](c, 3, FenceType, fn)
+	signal, err := optFence(c, 3, fn)
 	if err != nil {
 		return err
 	}
-	buf, err := refArg[*hal.Buffer](c, 4, BufferType, fn)
+	buf, err := bufferArg(c, 4, fn)
 	if err != nil {
 		return err
 	}
@@ -310,7 +400,7 @@ func (m *Module) queueDealloca(c *vm.NativeCall) error {
 func commandBuffers(c *vm.NativeCall, first int, fn string) ([]*hal.CommandBuffer, error) {
 	cbs := make([]*hal.CommandBuffer, 0, len(c.Args)-first)
 	for i := first; i < len(c.Args); i++ {
-		cb, err := refArg[*hal.CommandBuffer](c, i, CommandBufferType, fn)
+		cb, err := commandBufferArg(c, i, fn)
 		if err != nil {
 			return nil, err
 		}
@@ -324,11 +414,11 @@ func (m *Module) queueExecute(c *vm.NativeCall) error {
 	if err := m.checkDevice(c, 0, fn); err != nil {
 		return err
 	}
-	wait, err := optRef[*hal.Fence](c, 2, FenceType, fn)
+	wait, err := optFence(c, 2, fn)
 	if err != nil {
 		return err
 	}
-	signal, err := optRef[*hal.Fence](c, 3, FenceType, fn)
+	signal, err := optFence(c, 3, fn)
 	if err != nil {
 		return err
 	}
@@ -343,6 +433,13 @@ func (m *Module) submitAndWait(c *vm.NativeCall) error {
 	const fn = "ex.submit_and_wait"
 	if err := m.checkDevice(c, 0, fn); err != nil {
 		return err
+	}
+	if len(c.Args) == 2 {
+		cb, err := commandBufferArg(c, 1, fn)
+		if err != nil {
+			return err
+		}
+		return annotate(hal.SubmitAndWaitOne(m.device, cb), fn)
 	}
 	cbs, err := commandBuffers(c, 1, fn)
 	if err != nil {
@@ -366,11 +463,11 @@ func (m *Module) allocate(memType hal.MemoryType, usage hal.BufferUsage, size in
 
 func (m *Module) allocatorAllocate(c *vm.NativeCall) error {
 	const fn = "allocator.allocate"
-	alloc, err := refArg[hal.Allocator](c, 0, AllocatorType, fn)
+	alloc, err := refObj(c, 0, AllocatorType, fn)
 	if err != nil {
 		return err
 	}
-	if alloc != m.device.Allocator() {
+	if alloc != any(m.device.Allocator()) {
 		return status.Errorf(status.InvalidArgument, "hal.%s: allocator is not this module's device allocator", fn)
 	}
 	buf, err := m.allocate(hal.MemoryType(c.Args[2].I32()), hal.BufferUsage(c.Args[3].I32()), c.Args[4].I64(), fn)
@@ -383,7 +480,7 @@ func (m *Module) allocatorAllocate(c *vm.NativeCall) error {
 
 func (m *Module) bufferAssert(c *vm.NativeCall) error {
 	const fn = "buffer.assert"
-	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	buf, err := bufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -405,7 +502,7 @@ func (m *Module) bufferAssert(c *vm.NativeCall) error {
 
 func (m *Module) bufferSubspan(c *vm.NativeCall) error {
 	const fn = "buffer.subspan"
-	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	buf, err := bufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -418,7 +515,7 @@ func (m *Module) bufferSubspan(c *vm.NativeCall) error {
 }
 
 func (m *Module) bufferLength(c *vm.NativeCall) error {
-	buf, err := refArg[*hal.Buffer](c, 0, BufferType, "buffer.length")
+	buf, err := bufferArg(c, 0, "buffer.length")
 	if err != nil {
 		return err
 	}
@@ -436,7 +533,7 @@ func scalarWidth(n int32, fn string) (int, error) {
 
 func (m *Module) bufferLoad(c *vm.NativeCall) error {
 	const fn = "buffer.load"
-	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	buf, err := bufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -454,7 +551,7 @@ func (m *Module) bufferLoad(c *vm.NativeCall) error {
 
 func (m *Module) bufferStore(c *vm.NativeCall) error {
 	const fn = "buffer.store"
-	buf, err := refArg[*hal.Buffer](c, 1, BufferType, fn)
+	buf, err := bufferArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
@@ -470,7 +567,11 @@ func (m *Module) bufferStore(c *vm.NativeCall) error {
 // Buffer views.
 
 func shapeArgs(c *vm.NativeCall, first int) hal.Shape {
-	shape := make(hal.Shape, 0, len(c.Args)-first)
+	return appendShape(make(hal.Shape, 0, len(c.Args)-first), c, first)
+}
+
+// appendShape appends the i64 arguments from first on to shape.
+func appendShape(shape hal.Shape, c *vm.NativeCall, first int) hal.Shape {
 	for i := first; i < len(c.Args); i++ {
 		shape = append(shape, c.Args[i].I64())
 	}
@@ -479,7 +580,7 @@ func shapeArgs(c *vm.NativeCall, first int) hal.Shape {
 
 func (m *Module) bufferViewCreate(c *vm.NativeCall) error {
 	const fn = "buffer_view.create"
-	buf, err := refArg[*hal.Buffer](c, 0, BufferType, fn)
+	buf, err := bufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -489,7 +590,10 @@ func (m *Module) bufferViewCreate(c *vm.NativeCall) error {
 			return annotate(err, fn)
 		}
 	}
-	view, err := hal.NewBufferView(buf, shapeArgs(c, 5), hal.ElementType(uint32(c.Args[3].I32())), hal.Encoding(uint32(c.Args[4].I32())))
+	// NewBufferView copies the shape, so it can live on this stack.
+	var scratch [8]int64
+	shape := appendShape(scratch[:0], c, 5)
+	view, err := hal.NewBufferView(buf, shape, hal.ElementType(uint32(c.Args[3].I32())), hal.Encoding(uint32(c.Args[4].I32())))
 	if err != nil {
 		return annotate(err, fn)
 	}
@@ -499,12 +603,12 @@ func (m *Module) bufferViewCreate(c *vm.NativeCall) error {
 
 func (m *Module) bufferViewAssert(c *vm.NativeCall) error {
 	const fn = "buffer_view.assert"
-	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, fn)
+	view, err := viewArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
 	// The message is turned into a string only when the assertion fails.
-	msgBuf, err := refArg[*vm.Buffer](c, 1, vm.BufferType, fn)
+	msgBuf, err := vmBufferArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
@@ -545,7 +649,7 @@ func shapeText(s hal.Shape) string {
 }
 
 func (m *Module) bufferViewBuffer(c *vm.NativeCall) error {
-	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.buffer")
+	view, err := viewArg(c, 0, "buffer_view.buffer")
 	if err != nil {
 		return err
 	}
@@ -554,7 +658,7 @@ func (m *Module) bufferViewBuffer(c *vm.NativeCall) error {
 }
 
 func (m *Module) bufferViewElementType(c *vm.NativeCall) error {
-	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.element_type")
+	view, err := viewArg(c, 0, "buffer_view.element_type")
 	if err != nil {
 		return err
 	}
@@ -563,7 +667,7 @@ func (m *Module) bufferViewElementType(c *vm.NativeCall) error {
 }
 
 func (m *Module) bufferViewEncodingType(c *vm.NativeCall) error {
-	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.encoding_type")
+	view, err := viewArg(c, 0, "buffer_view.encoding_type")
 	if err != nil {
 		return err
 	}
@@ -572,7 +676,7 @@ func (m *Module) bufferViewEncodingType(c *vm.NativeCall) error {
 }
 
 func (m *Module) bufferViewRank(c *vm.NativeCall) error {
-	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, "buffer_view.rank")
+	view, err := viewArg(c, 0, "buffer_view.rank")
 	if err != nil {
 		return err
 	}
@@ -582,7 +686,7 @@ func (m *Module) bufferViewRank(c *vm.NativeCall) error {
 
 func (m *Module) bufferViewDim(c *vm.NativeCall) error {
 	const fn = "buffer_view.dim"
-	view, err := refArg[*hal.BufferView](c, 0, BufferViewType, fn)
+	view, err := viewArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -618,11 +722,11 @@ func (m *Module) executableCreate(c *vm.NativeCall) error {
 	if err != nil {
 		return err
 	}
-	data, err := refArg[*vm.Buffer](c, 3, vm.BufferType, fn)
+	data, err := vmBufferArg(c, 3, fn)
 	if err != nil {
 		return err
 	}
-	constBuf, err := optRef[*vm.Buffer](c, 4, vm.BufferType, fn)
+	constBuf, err := optVMBuffer(c, 4, fn)
 	if err != nil {
 		return err
 	}
@@ -676,13 +780,13 @@ func (m *Module) commandBufferCreate(c *vm.NativeCall) error {
 func (m *Module) commandBufferBegin(c *vm.NativeCall) error {
 	// Command buffers are created recording; begin is accepted for
 	// programs written in the older create/begin/end style.
-	_, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, "command_buffer.begin")
+	_, err := commandBufferArg(c, 0, "command_buffer.begin")
 	return err
 }
 
 func (m *Module) commandBufferEnd(c *vm.NativeCall) error {
 	const fn = "command_buffer.end"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -691,7 +795,7 @@ func (m *Module) commandBufferEnd(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferBarrier(c *vm.NativeCall) error {
 	const fn = "command_buffer.execution_barrier"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -700,11 +804,11 @@ func (m *Module) commandBufferBarrier(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferFill(c *vm.NativeCall) error {
 	const fn = "command_buffer.fill_buffer"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
-	target, err := refArg[*hal.Buffer](c, 1, BufferType, fn)
+	target, err := bufferArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
@@ -719,15 +823,15 @@ func (m *Module) commandBufferFill(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferUpdate(c *vm.NativeCall) error {
 	const fn = "command_buffer.update_buffer"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
-	src, err := refArg[*vm.Buffer](c, 1, vm.BufferType, fn)
+	src, err := vmBufferArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
-	target, err := refArg[*hal.Buffer](c, 3, BufferType, fn)
+	target, err := bufferArg(c, 3, fn)
 	if err != nil {
 		return err
 	}
@@ -740,15 +844,15 @@ func (m *Module) commandBufferUpdate(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferCopy(c *vm.NativeCall) error {
 	const fn = "command_buffer.copy_buffer"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
-	src, err := refArg[*hal.Buffer](c, 1, BufferType, fn)
+	src, err := bufferArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
-	dst, err := refArg[*hal.Buffer](c, 3, BufferType, fn)
+	dst, err := bufferArg(c, 3, fn)
 	if err != nil {
 		return err
 	}
@@ -757,7 +861,7 @@ func (m *Module) commandBufferCopy(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferPushConstants(c *vm.NativeCall) error {
 	const fn = "command_buffer.push_constants"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -771,7 +875,7 @@ func (m *Module) commandBufferPushConstants(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
 	const fn = "command_buffer.push_descriptor_set"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -783,7 +887,7 @@ func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
 	var scratch [8]hal.Binding
 	bindings := scratch[:0]
 	for i := 2; i < len(c.Args); i += tuple {
-		buf, err := refArg[*hal.Buffer](c, i+1, BufferType, fn)
+		buf, err := bufferArg(c, i+1, fn)
 		if err != nil {
 			return err
 		}
@@ -797,11 +901,11 @@ func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferDispatch(c *vm.NativeCall) error {
 	const fn = "command_buffer.dispatch"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
-	exe, err := refArg[hal.Executable](c, 1, ExecutableType, fn)
+	exe, err := executableArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
@@ -814,11 +918,11 @@ func (m *Module) commandBufferDispatch(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
 	const fn = "command_buffer.dispatch.inline"
-	cb, err := refArg[*hal.CommandBuffer](c, 0, CommandBufferType, fn)
+	cb, err := commandBufferArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
-	exe, err := refArg[hal.Executable](c, 1, ExecutableType, fn)
+	exe, err := executableArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
@@ -842,7 +946,7 @@ func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
 	var bindScratch [8]hal.Binding
 	bindings := bindScratch[:0]
 	for i := first + nc; i < len(c.Args); i += 3 {
-		buf, err := refArg[*hal.Buffer](c, i, BufferType, fn)
+		buf, err := bufferArg(c, i, fn)
 		if err != nil {
 			return err
 		}
@@ -869,7 +973,7 @@ func (m *Module) fenceCreate(c *vm.NativeCall) error {
 func fences(c *vm.NativeCall, first int, fn string) ([]*hal.Fence, error) {
 	var out []*hal.Fence
 	for i := first; i < len(c.Args); i++ {
-		f, err := optRef[*hal.Fence](c, i, FenceType, fn)
+		f, err := optFence(c, i, fn)
 		if err != nil {
 			return nil, err
 		}
@@ -896,7 +1000,7 @@ func (m *Module) fenceJoin(c *vm.NativeCall) error {
 }
 
 func (m *Module) fenceQuery(c *vm.NativeCall) error {
-	f, err := refArg[*hal.Fence](c, 0, FenceType, "fence.query")
+	f, err := fenceArg(c, 0, "fence.query")
 	if err != nil {
 		return err
 	}
@@ -907,7 +1011,7 @@ func (m *Module) fenceQuery(c *vm.NativeCall) error {
 
 func (m *Module) fenceSignal(c *vm.NativeCall) error {
 	const fn = "fence.signal"
-	f, err := refArg[*hal.Fence](c, 0, FenceType, fn)
+	f, err := fenceArg(c, 0, fn)
 	if err != nil {
 		return err
 	}
@@ -915,7 +1019,7 @@ func (m *Module) fenceSignal(c *vm.NativeCall) error {
 }
 
 func (m *Module) fenceFail(c *vm.NativeCall) error {
-	f, err := refArg[*hal.Fence](c, 0, FenceType, "fence.fail")
+	f, err := fenceArg(c, 0, "fence.fail")
 	if err != nil {
 		return err
 	}

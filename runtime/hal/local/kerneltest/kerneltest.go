@@ -168,3 +168,15 @@ func MulLibrary(t testing.TB) []byte {
 	t.Helper()
 	return BuildKernel(t, "mul_library.c")
 }
+
+// GatherBindings lists the binding counts of GatherLibrary's exports, in
+// export order.
+var GatherBindings = []int{2, 8, 9, 12}
+
+// GatherLibrary builds kernels/gather_library.c: export k takes
+// GatherBindings[k] bindings and writes the element-wise uint32 sum of all
+// but the last into the last (see the source).
+func GatherLibrary(t testing.TB) []byte {
+	t.Helper()
+	return BuildKernel(t, "gather_library.c")
+}

@@ -37,6 +37,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"runtime/pprof"
 	"strings"
@@ -57,6 +58,13 @@ type options struct {
 	cpuProfile  string
 	only        string
 	workDir     string
+	glslc       string
+	gpuN        int
+	dispatches  int
+	prebuilt    bool
+	buildOnly   bool
+	vulkanCPU   bool
+	python      string
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -73,6 +81,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the small-dispatch loops to this file")
 	fs.StringVar(&o.only, "only", "", "run only the rows whose name contains this text")
 	fs.StringVar(&o.workDir, "work_dir", "", "directory for built objects (default: a temporary directory, removed afterwards)")
+	fs.StringVar(&o.glslc, "glslc", "", "glslc binary for the Vulkan shader (default: glslc on PATH)")
+	fs.IntVar(&o.gpuN, "gpu_n", 256<<20, "elements of the GPU simple_mul rows (SPEC: 256M)")
+	fs.IntVar(&o.dispatches, "dispatches", 20000, "dispatches per measurement of the cuda/dispatch row")
+	fs.BoolVar(&o.prebuilt, "prebuilt", false, "take the objects, modules and harness from --work_dir (filled by --build_only) instead of building them; without clang the compiler rows are skipped")
+	fs.BoolVar(&o.buildOnly, "build_only", false, "build the objects, modules and harness into --work_dir and stop")
+	fs.BoolVar(&o.vulkanCPU, "vulkan_cpu", false, "run the Vulkan row on a CPU implementation (lavapipe) too")
+	fs.StringVar(&o.python, "python", "python3", "python with torch for the torch.mul reference")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -88,20 +103,35 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "benchsuite: %v\n", err)
 		return 1
 	}
-	printTable(stdout, rows)
+	if !o.buildOnly {
+		printTable(stdout, rows)
+	}
 	return 0
 }
 
 // suite builds what the rows need and measures them.
 func suite(o *options, log io.Writer) ([]row, error) {
-	if o.repetitions < 1 || o.largeN < 64 || o.smallCalls < 1 || o.compiles < 2 {
-		return nil, fmt.Errorf("--repetitions, --small_calls must be ≥ 1, --large_n ≥ 64 and --compiles ≥ 2")
+	if o.repetitions < 1 || o.largeN < 64 || o.smallCalls < 1 || o.compiles < 2 || o.gpuN < 1 || o.gpuN > math.MaxInt32 || o.dispatches < 1 {
+		return nil, fmt.Errorf("--repetitions, --small_calls, --dispatches must be ≥ 1, --large_n ≥ 64, --compiles ≥ 2 and --gpu_n in [1, 2^31)")
+	}
+	if o.buildOnly && (o.workDir == "" || o.prebuilt) {
+		return nil, fmt.Errorf("--build_only needs --work_dir and excludes --prebuilt")
 	}
 	env, err := newEnv(o)
 	if err != nil {
 		return nil, err
 	}
 	defer env.close()
+	if o.buildOnly {
+		fmt.Fprintf(log, "built into %s", env.dir)
+		for _, why := range []string{env.gpu.cudaWhy, env.gpu.vulkanWhy} {
+			if why != "" {
+				fmt.Fprintf(log, "; %s", why)
+			}
+		}
+		fmt.Fprintln(log)
+		return nil, nil
+	}
 	want := func(name string) bool { return o.only == "" || strings.Contains(name, o.only) }
 	var rows []row
 	if want("cpu-large") {
@@ -132,6 +162,11 @@ func suite(o *options, log io.Writer) ([]row, error) {
 		}
 		rows = append(rows, r...)
 	}
+	r, err := gpuRows(env, o, want, log)
+	if err != nil {
+		return nil, err
+	}
+	rows = append(rows, r...)
 	if want("compiler") {
 		r, err := compilerRows(env, o, log)
 		if err != nil {

@@ -105,7 +105,8 @@ func TestWriteAll(t *testing.T) {
 }
 
 func TestBadFlags(t *testing.T) {
-	for _, args := range [][]string{{"--repetitions=0"}, {"--large_n=10"}, {"--compiles=1"}, {"stray"}} {
+	for _, args := range [][]string{{"--repetitions=0"}, {"--large_n=10"}, {"--compiles=1"}, {"stray"}, {"--gpu_n=0"}, {"--dispatches=0"},
+		{"--build_only"}, {"--prebuilt"}, {"--prebuilt", "--work_dir=" + t.TempDir()}} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code == 0 || out.Len() != 0 {
 			t.Errorf("%v: exit %d, stdout %q", args, code, out.String())
@@ -126,7 +127,7 @@ func TestSmallRun(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"--repetitions=1", "--large_n=4096", "--small_calls=10", "--compiles=2",
-		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir()}, &out, &errb)
+		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir(), "--gpu_n=10000", "--dispatches=10", "--vulkan_cpu"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -137,11 +138,123 @@ func TestSmallRun(t *testing.T) {
 			names = append(names, f[0])
 		}
 	}
-	want := []string{"cpu-large/local-sync", "cpu-large/local-task", "buffers", "cpu-small/local-sync", "cpu-small/local-task", "compiler/wall", "compiler/deterministic"}
+	want := []string{"cpu-large/local-sync", "cpu-large/local-task", "buffers", "cpu-small/local-sync", "cpu-small/local-task",
+		"cuda/dispatch", "cuda/simple_mul-10000", "cuda/simple_mul-10000-torch", "vulkan/simple_mul-10000",
+		"compiler/wall", "compiler/deterministic"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("rows %v, want %v\n%s", names, want, out.String())
 	}
+	// GPU rows are measured or skipped with a reason, never failed (the
+	// Vulkan row runs on lavapipe where it is installed).
+	for _, l := range lines[2:] {
+		if f := strings.Fields(l); len(f) > 1 && f[1] == "failed" {
+			t.Errorf("failed row: %s\n%s", l, out.String())
+		}
+	}
 	if !strings.Contains(out.String(), "2 outputs identical") {
 		t.Errorf("compiler output not deterministic:\n%s", out.String())
+	}
+}
+
+// TestPrebuilt builds into a work directory and runs from it without
+// building: the small rows run, and without clang the compiler rows are
+// skipped with a reason.
+func TestPrebuilt(t *testing.T) {
+	for _, tool := range [][]string{{"clang-16", "clang"}, {"ld.lld-16", "ld.lld"}} {
+		if _, err := findTool("", tool...); err != nil {
+			t.Skipf("skipping: %v (the suite builds its kernel and harness with clang-16 and links with ld.lld-16)", err)
+		}
+	}
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	if code := run([]string{"--build_only", "--work_dir=" + dir}, &out, &errb); code != 0 || out.Len() != 0 {
+		t.Fatalf("--build_only: exit %d, stdout %q, stderr %s", code, out.String(), errb.String())
+	}
+	for _, f := range []string{cpuObjectFile, harnessFile, cpuModuleFile, ptxFile, cudaModuleFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("--build_only did not write %s: %v", f, err)
+		}
+	}
+	out.Reset()
+	errb.Reset()
+	code := run([]string{"--prebuilt", "--work_dir=" + dir, "--only=c", "--clang=/nonexistent/clang", "--repetitions=1", "--large_n=4096", "--small_calls=10",
+		"--gpu_n=4096", "--dispatches=10"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("--prebuilt: exit %d: %s", code, errb.String())
+	}
+	for _, want := range []string{"cpu-small/local-sync ", "cpu-large/local-task ", "compiler/wall: no clang-16/clang", "cuda/dispatch "} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--prebuilt table lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestPrintSkipped(t *testing.T) {
+	var b bytes.Buffer
+	r := skipped("gpu/x", "ratio ≥ 1", "no device")
+	r2 := skipped("gpu/y", "t", "no ref")
+	r2.note = "measured"
+	printTable(&b, []row{r, r2})
+	want := "figure  ours     reference  ratio  target     met\n" +
+		"-------------------------------------------------\n" +
+		"gpu/x   skipped  -          -      ratio ≥ 1  -\n" +
+		"gpu/y   skipped  -          -      t          -\n" +
+		"gpu/x: no device\n" +
+		"gpu/y: no ref; measured\n"
+	if b.String() != want {
+		t.Errorf("table:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestParseTorch(t *testing.T) {
+	for _, tc := range []struct {
+		line string
+		ok   bool
+	}{
+		{"torch mul_s=0.000750000 copy_s=0.000700000 mul_dev_s=0.000740000 device=NVIDIA H200", true},
+		{"torch mul_s=0.1 copy_s=0.1 device=X", false},                       // a figure missing
+		{"torch mul_s=0.1 copy_s=0.1 mul_dev_s=0.1", false},                  // no device
+		{"torch mul_s=x copy_s=0.1 mul_dev_s=0.1 device=X", false},           // not a number
+		{"torch mul_s=0.1 copy_s=0.1 mul_dev_s=0.1 bogus=1 device=X", false}, // unknown key
+		{"Traceback (most recent call last):", false},                        // not the line
+		{"torch mul_s=-1 copy_s=0.1 mul_dev_s=0.1 device=X", false},          // negative
+	} {
+		tr, err := parseTorch("2.0", tc.line)
+		if (err == nil) != tc.ok {
+			t.Errorf("parseTorch(%q): %v, want ok %v", tc.line, err, tc.ok)
+			continue
+		}
+		if tc.ok && (tr.mul != 750*time.Microsecond || tr.copy != 700*time.Microsecond || tr.mulDev != 740*time.Microsecond || tr.device != "NVIDIA H200") {
+			t.Errorf("parseTorch(%q) = %+v", tc.line, tr)
+		}
+	}
+}
+
+func TestCheckProduct(t *testing.T) {
+	for _, n := range []int{1, 1000, 1 << 20, 3<<20 + 5} {
+		z := make([]float32, n)
+		for i := range z {
+			z[i] = 8
+		}
+		if i, ok := checkProduct(z, 8); !ok {
+			t.Errorf("n=%d: good result rejected at %d", n, i)
+		}
+		// Long results are checked at the edges and at every 4099th
+		// element after the first 64K.
+		for _, bad := range []int{0, n - 1, min(n-1, 1<<16+100*4099)} {
+			z[bad] = 0
+			if i, ok := checkProduct(z, 8); ok || i != bad {
+				t.Errorf("n=%d: wrong element %d reported as %d, %v", n, bad, i, ok)
+			}
+			z[bad] = 8
+		}
+	}
+}
+
+func TestSizeName(t *testing.T) {
+	for n, want := range map[int]string{256 << 20: "256M", 4096: "4K", 10000: "10000", 1 << 20: "1M"} {
+		if got := sizeName(n); got != want {
+			t.Errorf("sizeName(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

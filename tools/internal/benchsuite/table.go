@@ -18,6 +18,14 @@ type row struct {
 	target string
 	met    bool
 	note   string
+	// skip, when set, says why the figure was not measured (or could
+	// not be judged): the met cell reads "-" and the reason is a note.
+	skip string
+}
+
+// skipped returns a row for a figure that was not measured.
+func skipped(name, target, why string) row {
+	return row{name: name, ours: "skipped", ref: "-", ratio: nan(), target: target, skip: why}
 }
 
 // printTable writes the rows as an aligned text table.
@@ -30,7 +38,9 @@ func printTable(w io.Writer, rows []row) {
 			ratio = fmt.Sprintf("%.3f", r.ratio)
 		}
 		met := "no"
-		if r.met {
+		if r.skip != "" {
+			met = "-"
+		} else if r.met {
 			met = "yes"
 		}
 		cells = append(cells, []string{r.name, r.ours, r.ref, ratio, r.target, met})
@@ -62,7 +72,12 @@ func printTable(w io.Writer, rows []row) {
 		}
 	}
 	for _, r := range rows {
-		if r.note != "" {
+		switch {
+		case r.skip != "" && r.note != "":
+			fmt.Fprintf(w, "%s: %s; %s\n", r.name, r.skip, r.note)
+		case r.skip != "":
+			fmt.Fprintf(w, "%s: %s\n", r.name, r.skip)
+		case r.note != "":
 			fmt.Fprintf(w, "%s: %s\n", r.name, r.note)
 		}
 	}

@@ -193,13 +193,15 @@ static gi_CUresult gi_cu_launch(gi_CUcontext ctx, gi_CUfunction f, unsigned gx, 
 // gi_cu_launch_loop launches f n times in a row from C: the raw driver
 // loop the per-dispatch host time is compared with.
 static gi_CUresult gi_cu_launch_loop(gi_CUcontext ctx, gi_CUfunction f, unsigned gx,
-                                     unsigned bx, gi_CUstream s, void* args,
-                                     size_t argsize, int n) {
+                                     unsigned gy, unsigned gz, unsigned bx,
+                                     unsigned by, unsigned bz, unsigned shmem,
+                                     gi_CUstream s, void* args, size_t argsize,
+                                     int n) {
   gi_CUresult r = gi_cu.cuCtxSetCurrent(ctx);
   if (r) return r;
   void* extra[5] = {(void*)1, args, (void*)2, &argsize, (void*)0};
   for (int i = 0; i < n; ++i) {
-    r = gi_cu.cuLaunchKernel(f, gx, 1, 1, bx, 1, 1, 0, s, NULL, extra);
+    r = gi_cu.cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, s, NULL, extra);
     if (r) return r;
   }
   return 0;
@@ -520,12 +522,14 @@ func launch(ctx cuContext, f cuFunction, grid, block [3]uint32, shmem uint32, s 
 }
 
 // launchLoop launches f n times from one C loop (a raw driver baseline).
-func launchLoop(ctx cuContext, f cuFunction, gridX, blockX uint32, s cuStream, args []byte, n int) error {
+func launchLoop(ctx cuContext, f cuFunction, grid, block [3]uint32, shmem uint32, s cuStream, args []byte, n int) error {
 	var p unsafe.Pointer
 	if len(args) > 0 {
 		p = unsafe.Pointer(&args[0])
 	}
-	return check(C.gi_cu_launch_loop(ctx, f, C.uint(gridX), C.uint(blockX), s, p, C.size_t(len(args)), C.int(n)), "cuLaunchKernel")
+	r := C.gi_cu_launch_loop(ctx, f, C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
+		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(shmem), s, p, C.size_t(len(args)), C.int(n))
+	return check(r, "cuLaunchKernel")
 }
 
 func memAlloc(ctx cuContext, n int64) (uint64, error) {

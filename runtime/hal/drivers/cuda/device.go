@@ -3,6 +3,7 @@ package cuda
 import (
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/vm/status"
@@ -24,11 +25,16 @@ type Device struct {
 	alloc   *Allocator
 	formats []string
 
-	mu     sync.Mutex // guards stream, done, args and closed
+	mu     sync.Mutex // guards stream, done, args, closed and the timing fields
 	stream cuStream
 	done   cuEvent
 	args   []byte
 	closed bool
+
+	// Device-side timing (SetTiming): events around each submission's
+	// commands, and the time between them in the latest one.
+	timeStart, timeEnd cuEvent
+	lastDevice         time.Duration
 }
 
 // NewDevice creates the device for CUDA device index (retaining its
@@ -176,12 +182,23 @@ func (d *Device) run(cbs []*hal.CommandBuffer) error {
 			break
 		}
 	}
+	timed := d.timeStart != nil && first == nil
+	if timed {
+		if err := eventRecord(d.ctx, d.timeStart, d.stream); err != nil {
+			first = err
+		}
+	}
 	for i, cb := range cbs {
 		if first != nil {
 			break
 		}
 		if err := d.replay(cb); err != nil {
 			first = hal.ErrorContext(err, "command buffer %d", i)
+		}
+	}
+	if timed && first == nil {
+		if err := eventRecord(d.ctx, d.timeEnd, d.stream); err != nil {
+			first = err
 		}
 	}
 	// Wait for whatever was enqueued, also after an error, so that no
@@ -198,6 +215,13 @@ func (d *Device) run(cbs []*hal.CommandBuffer) error {
 	if err := eventSynchronize(d.ctx, d.done); err != nil && first == nil {
 		first = hal.ErrorContext(err, "waiting for the stream")
 	}
+	if timed && first == nil {
+		ms, err := eventElapsed(d.ctx, d.timeStart, d.timeEnd)
+		if err != nil {
+			return hal.ErrorContext(err, "reading the submission's device time")
+		}
+		d.lastDevice = time.Duration(float64(ms) * 1e6)
+	}
 	return first
 }
 
@@ -211,6 +235,9 @@ func (d *Device) Close() error {
 	}
 	d.closed = true
 	err := streamSynchronize(d.ctx, d.stream)
+	if e := d.dropTimingEvents(); err == nil {
+		err = e
+	}
 	d.alloc.Trim()
 	if e := eventDestroy(d.ctx, d.done); err == nil {
 		err = e

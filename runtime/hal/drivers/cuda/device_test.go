@@ -289,13 +289,13 @@ func TestDispatchOverhead(t *testing.T) {
 		ptrs = append(ptrs, p)
 	}
 	args, _ := PackKernelArgs(make([]byte, MaxArgBytes), ptrs, []uint32{n})
-	if err := launchLoop(d.ctx, k.fn, wg[0], 64, d.stream, args, 100); err != nil {
+	if err := launchLoop(d.ctx, k.fn, wg, k.block, k.shared, d.stream, args, 100); err != nil {
 		t.Fatal(err)
 	}
 	streamSynchronize(d.ctx, d.stream)
 
 	start := time.Now()
-	if err := launchLoop(d.ctx, k.fn, wg[0], 64, d.stream, args, count); err != nil {
+	if err := launchLoop(d.ctx, k.fn, wg, k.block, k.shared, d.stream, args, count); err != nil {
 		t.Fatal(err)
 	}
 	if err := streamSynchronize(d.ctx, d.stream); err != nil {
@@ -323,7 +323,7 @@ func TestDispatchOverhead(t *testing.T) {
 	halTrip := time.Since(start)
 	start = time.Now()
 	for i := 0; i < trips; i++ {
-		if err := launchLoop(d.ctx, k.fn, wg[0], 64, d.stream, args, 1); err != nil {
+		if err := launchLoop(d.ctx, k.fn, wg, k.block, k.shared, d.stream, args, 1); err != nil {
 			t.Fatal(err)
 		}
 		if err := streamSynchronize(d.ctx, d.stream); err != nil {

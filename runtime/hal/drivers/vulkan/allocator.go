@@ -33,8 +33,39 @@ var (
 	deviceLocalPrefs = []C.uint32_t{C.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT}
 )
 
-// Allocator allocates Vulkan buffers of one device. It is safe for
-// concurrent use.
+// memoryKind says which preference list a buffer's memory came from; the
+// cache keeps buffers per kind and size class.
+type memoryKind int
+
+const (
+	kindHostVisible memoryKind = iota // hostVisiblePrefs
+	kindDeviceLocal                   // deviceLocalPrefs
+	kindStaging                       // stagingPrefs
+)
+
+func (k memoryKind) prefs() []C.uint32_t {
+	switch k {
+	case kindDeviceLocal:
+		return deviceLocalPrefs
+	case kindStaging:
+		return stagingPrefs
+	}
+	return hostVisiblePrefs
+}
+
+// DefaultCacheBytes is how much released memory an Allocator keeps for
+// reuse: allocating (and mapping) Vulkan memory is slow, and programs
+// allocate their results on every call.
+const DefaultCacheBytes = int64(8) << 30
+
+type cacheKey struct {
+	class int64
+	kind  memoryKind
+}
+
+// Allocator allocates Vulkan buffers of one device, keeping released
+// buffers per size class (hal.SizeClass) and memory kind for reuse, up to
+// DefaultCacheBytes. It is safe for concurrent use.
 type Allocator struct {
 	device *Device
 
@@ -42,12 +73,24 @@ type Allocator struct {
 	hostLive, hostPeak, hostAlloc int64
 	devLive, devPeak, devAlloc    int64
 	hostFreed, devFreed           int64
+	free                          map[cacheKey][]C.gvk_buffer
+	cached, maxCached             int64
+	hits, misses                  int64
 }
 
-// storage is the Vulkan memory behind one hal allocation.
+func newAllocator(d *Device) *Allocator {
+	return &Allocator{device: d, free: map[cacheKey][]C.gvk_buffer{}, maxCached: DefaultCacheBytes}
+}
+
+// storage is the Vulkan memory behind one hal allocation: a buffer of the
+// allocation's size class, of which the first size bytes are the
+// allocation's.
 type storage struct {
 	alloc    *Allocator
 	buf      C.gvk_buffer
+	kind     memoryKind
+	class    int64
+	size     int64 // the allocation's bytes, ≤ class
 	host     []byte
 	released atomic.Bool
 }
@@ -56,17 +99,36 @@ type storage struct {
 // for device-only memory.
 func (s *storage) HostBytes() []byte { return s.host }
 
-// Release implements hal.Storage.
+// Release implements hal.Storage: the buffer goes back to the cache, or
+// is destroyed when the cache is full.
 func (s *storage) Release() {
 	if !s.released.CompareAndSwap(false, true) {
 		return
 	}
 	a := s.alloc
+	a.account(s.buf.mapped != nil, -s.class)
+	if a.device.live("releasing buffer", func() error { return nil }) != nil {
+		return // the device is closed: leak rather than cache
+	}
+	a.mu.Lock()
+	if a.cached+s.class <= a.maxCached {
+		k := cacheKey{s.class, s.kind}
+		a.free[k] = append(a.free[k], s.buf)
+		a.cached += s.class
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	a.destroy(s.buf)
+}
+
+// destroy frees a buffer's Vulkan objects (leaking them once the device is
+// closed).
+func (a *Allocator) destroy(b C.gvk_buffer) {
 	_ = a.device.live("releasing buffer", func() error {
-		C.gvk_buffer_destroy(a.device.dev, &s.buf)
+		C.gvk_buffer_destroy(a.device.dev, &b)
 		return nil
 	})
-	a.account(s.host != nil, -int64(s.buf.size))
 }
 
 func (a *Allocator) account(host bool, n int64) {
@@ -87,7 +149,8 @@ func (a *Allocator) account(host bool, n int64) {
 
 // AllocateBuffer implements hal.Allocator. Memory that must be host-visible
 // (type 0, OPTIMAL, any HOST_VISIBLE request, or a mapping usage without
-// DEVICE_LOCAL-only type) is mapped for the buffer's lifetime.
+// DEVICE_LOCAL-only type) is mapped for the buffer's lifetime. Reused
+// buffers keep the bytes they held.
 func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Buffer, error) {
 	if size < 0 {
 		return nil, status.Errorf(status.InvalidArgument, "negative allocation size %d", size)
@@ -96,12 +159,11 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 		return nil, status.Errorf(status.ResourceExhausted, "allocation of %d bytes exceeds the %d-byte limit", size, hal.MaxBufferSize)
 	}
 	t := params.Type
-	deviceOnly := t&hal.MemoryTypeDeviceLocal == hal.MemoryTypeDeviceLocal && t&hal.MemoryTypeHostVisible == 0
-	prefs := hostVisiblePrefs
-	if deviceOnly {
-		prefs = deviceLocalPrefs
+	kind := kindHostVisible
+	if t&hal.MemoryTypeDeviceLocal == hal.MemoryTypeDeviceLocal && t&hal.MemoryTypeHostVisible == 0 {
+		kind = kindDeviceLocal
 	}
-	s, err := a.allocate(uint64(size), prefs)
+	s, err := a.allocate(uint64(size), kind)
 	if err != nil {
 		return nil, hal.ErrorContext(err, "allocating %d bytes of vulkan memory for %v", size, t)
 	}
@@ -122,25 +184,48 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 	return buf, nil
 }
 
-// allocate creates a VkBuffer of size bytes from the first memory type
-// matching prefs.
-func (a *Allocator) allocate(size uint64, prefs []C.uint32_t) (*storage, error) {
-	s := &storage{alloc: a}
-	err := a.device.live("allocating buffer", func() error {
-		if r := C.gvk_buffer_create(a.device.dev, C.uint64_t(size), &prefs[0], C.int(len(prefs)), &s.buf); r != C.VK_SUCCESS {
-			return vkError(r, "vkAllocateMemory")
-		}
-		return nil
-	})
-	if err != nil {
+// allocate returns a buffer of at least size bytes of the kind's memory:
+// a cached one of the same size class, or a new one from the first memory
+// type matching the kind's preferences.
+func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
+	if err := a.device.live("allocating buffer", func() error { return nil }); err != nil {
 		return nil, err
+	}
+	class := hal.SizeClass(max(int64(size), 4))
+	s := &storage{alloc: a, kind: kind, class: class, size: int64(size)}
+	k := cacheKey{class, kind}
+	a.mu.Lock()
+	if list := a.free[k]; len(list) > 0 {
+		s.buf = list[len(list)-1]
+		a.free[k] = list[:len(list)-1]
+		a.cached -= class
+		a.hits++
+		a.mu.Unlock()
+	} else {
+		a.misses++
+		a.mu.Unlock()
+		prefs := kind.prefs()
+		create := func() error {
+			return a.device.live("allocating buffer", func() error {
+				if r := C.gvk_buffer_create(a.device.dev, C.uint64_t(class), &prefs[0], C.int(len(prefs)), &s.buf); r != C.VK_SUCCESS {
+					return vkError(r, "vkAllocateMemory")
+				}
+				return nil
+			})
+		}
+		if err := create(); err != nil {
+			// Memory may be held by the cache: free it and try once more.
+			if a.Trim(); create() != nil {
+				return nil, err
+			}
+		}
 	}
 	if s.buf.mapped != nil && size > 0 {
 		s.host = unsafe.Slice((*byte)(s.buf.mapped), size)
 	} else if s.buf.mapped != nil {
 		s.host = []byte{}
 	}
-	a.account(s.host != nil, int64(size))
+	a.account(s.buf.mapped != nil, class)
 	return s, nil
 }
 
@@ -172,11 +257,23 @@ func (a *Allocator) Statistics() hal.AllocatorStatistics {
 	return hal.AllocatorStatistics{
 		HostBytesPeak: a.hostPeak, HostBytesAllocated: a.hostAlloc, HostBytesFreed: a.hostFreed,
 		DeviceBytesPeak: a.devPeak, DeviceBytesAllocated: a.devAlloc, DeviceBytesFreed: a.devFreed,
+		PoolHits: a.hits, PoolMisses: a.misses, CachedBytes: a.cached,
 	}
 }
 
-// Trim implements hal.Allocator; the allocator keeps no memory for reuse.
-func (a *Allocator) Trim() {}
+// Trim implements hal.Allocator: it destroys every cached buffer.
+func (a *Allocator) Trim() {
+	a.mu.Lock()
+	free := a.free
+	a.free = map[cacheKey][]C.gvk_buffer{}
+	a.cached = 0
+	a.mu.Unlock()
+	for _, list := range free {
+		for _, b := range list {
+			a.destroy(b)
+		}
+	}
+}
 
 // vulkanStorage returns the Vulkan buffer behind b, checking that it
 // belongs to device d.

@@ -7,6 +7,8 @@ package vulkan
 import "C"
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 
 	"github.com/goiree/goiree/runtime/hal"
@@ -38,7 +40,7 @@ func newDevice(pd physicalDevice, index int) (*Device, error) {
 		return nil, vkError(r, "creating vulkan device %d (%s): %s", index, pd.name, C.GoString(&msg[0]))
 	}
 	d := &Device{id: DriverName, name: pd.name, index: index, dev: dev}
-	d.alloc = &Allocator{device: d}
+	d.alloc = newAllocator(d)
 	return d, nil
 }
 
@@ -99,9 +101,12 @@ func (d *Device) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer)
 	return signal.Signal()
 }
 
-// Close implements hal.Device. Buffers and executables released after
-// Close leak their Vulkan objects rather than touch a destroyed device.
+// Close implements hal.Device: it destroys the allocator's cached buffers
+// and the device. Buffers and executables released after Close leak their
+// Vulkan objects rather than touch a destroyed device.
 func (d *Device) Close() error {
+	// The allocator's cached buffers go first, while the device lives.
+	d.alloc.Trim()
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
@@ -121,4 +126,41 @@ func (d *Device) live(what string, f func() error) error {
 		return status.Errorf(status.FailedPrecondition, "%s: vulkan device is closed", what)
 	}
 	return f()
+}
+
+// MemoryReport describes the device's memory heaps and memory types, one
+// per line ("heap 0: 80.0 GiB device-local", "type 1 (heap 0):
+// device-local host-visible host-coherent"), for benchmark logs: which
+// memory a buffer of a given hal memory type lands in depends on them.
+func (d *Device) MemoryReport() string {
+	m := &d.dev.memory
+	var b strings.Builder
+	for i := 0; i < int(m.memoryHeapCount); i++ {
+		h := m.memoryHeaps[i]
+		fmt.Fprintf(&b, "heap %d: %.1f GiB", i, float64(h.size)/(1<<30))
+		if h.flags&C.VK_MEMORY_HEAP_DEVICE_LOCAL_BIT != 0 {
+			b.WriteString(" device-local")
+		}
+		b.WriteByte('\n')
+	}
+	names := []struct {
+		bit  C.uint32_t
+		name string
+	}{
+		{C.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "device-local"},
+		{C.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, "host-visible"},
+		{C.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, "host-coherent"},
+		{C.VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "host-cached"},
+	}
+	for i := 0; i < int(m.memoryTypeCount); i++ {
+		t := m.memoryTypes[i]
+		fmt.Fprintf(&b, "type %d (heap %d):", i, t.heapIndex)
+		for _, n := range names {
+			if C.uint32_t(t.propertyFlags)&n.bit != 0 {
+				b.WriteString(" " + n.name)
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
 }

@@ -40,7 +40,7 @@ func (d *Device) execute(cbs []*hal.CommandBuffer) error {
 	var staging *storage
 	if len(s.staged) > 0 {
 		var err error
-		staging, err = d.alloc.allocate(uint64(len(s.staged)), stagingPrefs)
+		staging, err = d.alloc.allocate(uint64(len(s.staged)), kindStaging)
 		if err != nil {
 			return hal.ErrorContext(err, "allocating a %d-byte staging buffer", len(s.staged))
 		}
@@ -173,9 +173,12 @@ func (s *stream) add(c hal.Command) error {
 				return status.Errorf(status.InvalidArgument, "dispatch binding %d: offset %d is not a multiple of the device's minStorageBufferOffsetAlignment %d", i, off, align)
 			}
 			n := uint64(b.Length)
+			// The VkBuffer may be larger than the allocation (a reused
+			// buffer of its size class): ranges stay within the allocation.
+			whole := (uint64(st.size) + 3) &^ 3
 			if n == 0 {
-				off, n = 0, C.VK_WHOLE_SIZE
-			} else if r := (n + 3) &^ 3; off+r <= uint64(st.buf.size+3)&^3 {
+				off, n = 0, max(whole, 4)
+			} else if r := (n + 3) &^ 3; off+r <= whole {
 				// Shaders address storage in 32-bit words: round the range up
 				// to whole words (the VkBuffer is sized in whole words), so
 				// the word holding a binding's last bytes is in range.

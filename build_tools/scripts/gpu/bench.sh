@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The benchmark suite (tools/internal/benchsuite) on a GPU machine that has
+# no Go toolchain and no clang: every SPEC §4 row in one table, CPU and GPU.
+#
+#   build_tools/scripts/gpu/bench.sh build   # here: build everything into .gpu-bench/
+#   build_tools/scripts/gpu/bench.sh run     # there: run it, results under $OUT
+#
+# "build" compiles the suite (go build) and runs it with --build_only, which
+# builds what the rows need into .gpu-bench/work: the CPU kernel object and
+# module, the C reference harness, simple_mul.cu as PTX (clang-16, sm_90),
+# simple_mul.glsl as SPIR-V (glslc) and the CUDA and Vulkan modules. "run"
+# runs the suite there with --prebuilt on that folder, so no compiler is
+# needed; the compiler rows (which need clang and lld) are skipped there
+# with a message: they are measured where clang is. The folder is ignored
+# through .git/info/exclude; the Vulkan loader comes from .gl/ (see
+# vulkan.sh and vulkan.md). On the device tool:
+#
+#   carry:   [".gpu-bench", ".gl"]
+#   command: bash build_tools/scripts/gpu/bench.sh run
+#
+# Extra arguments after "run" go to the suite (e.g. --only=cuda). The table
+# and the log are written to $OUT/bench.txt as well as stdout.
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+if [ "$(basename "$here")" = .gpu-bench ]; then
+  root="$(dirname "$here")"
+else
+  root="$(cd "$here/../../.." && pwd)"
+fi
+dir="$root/.gpu-bench"
+
+exclude_path() {
+  local exclude
+  exclude="$(git -C "$root" rev-parse --git-path info/exclude)"
+  case "$exclude" in /*) ;; *) exclude="$root/$exclude" ;; esac
+  mkdir -p "$(dirname "$exclude")"
+  grep -qx "$1" "$exclude" 2>/dev/null || echo "$1" >>"$exclude"
+}
+
+build() {
+  cd "$root"
+  exclude_path '/.gpu-bench/'
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  (cd tools && go build -ldflags='-s -w' -o "$dir/benchsuite" ./internal/benchsuite)
+  "$dir/benchsuite" --build_only --work_dir="$dir/work"
+  cp "$0" "$dir/bench.sh"
+  du -sh "$dir"
+}
+
+run() {
+  local out="${OUT:-/tmp/bench-out}"
+  mkdir -p "$out"
+  exec > >(tee "$out/bench.txt") 2>&1
+  cd "$dir"
+  # The Vulkan loader, unpacked from .gl/ where the machine has none.
+  if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; then
+    for f in "$root"/.gl/*.deb; do
+      [ -f "$f" ] && dpkg -x "$f" /
+    done
+    ldconfig || true
+  fi
+  local icd=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+  if [ -z "${VK_DRIVER_FILES:-}" ] && [ -f "$icd" ] && ! ls /usr/share/vulkan/icd.d/nvidia* /etc/vulkan/icd.d/nvidia* >/dev/null 2>&1; then
+    export VK_DRIVER_FILES="$icd"
+  fi
+  echo "== machine (VK_DRIVER_FILES=${VK_DRIVER_FILES:-unset})"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv,noheader || true
+  nproc
+  echo "== benchsuite --prebuilt $*"
+  ./benchsuite --prebuilt --work_dir=work "$@"
+}
+
+case "${1:-}" in
+  build) build ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 build|run [suite flags]" >&2; exit 2 ;;
+esac

@@ -215,19 +215,30 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		if err != nil {
 			return err
 		}
+		// The executable cached in its global, else the getter, which
+		// creates it when the device runs its format.
 		ok, exe := f.NewI32(), f.NewRefReg()
+		f.Emit(vm.OpGlobalLoadRef, exe, x.global)
+		f.Emit(vm.OpCmpNzRef, ok, exe)
+		use, get, next := f.NewLabel(), f.NewLabel(), f.NewLabel()
+		f.CondBr(ok, use, get)
+		f.Bind(get)
 		f.Call(x.getter, []vm.Reg{fe.dev}, []vm.Reg{ok, exe})
-		use, next := f.NewLabel(), f.NewLabel()
 		f.CondBr(ok, use, next)
 		f.Bind(use)
-		if err := fe.record(op, c, exe, consts, resources, lengths, binds, workload); err != nil {
+		if err := fe.scoped(func() error {
+			return fe.record(op, c, exe, consts, resources, lengths, binds, workload)
+		}); err != nil {
 			return err
 		}
 		f.Br(done)
 		f.Bind(next)
 	}
 	ref := flow.Dispatch{Op: op}.EntryPoints()[0]
-	f.Fail(fe.i32(codeNotFound), fmt.Sprintf("no variant of %s can run on this device (the module has formats %s)", ir.AttrString(ref), strings.Join(formats, ", ")))
+	fe.scoped(func() error {
+		f.Fail(fe.i32(codeNotFound), fmt.Sprintf("no variant of %s can run on this device (the module has formats %s)", ir.AttrString(ref), strings.Join(formats, ", ")))
+		return nil
+	})
 	f.Bind(done)
 
 	for i, r := range op.Results {

@@ -68,6 +68,9 @@ type fnEmitter struct {
 	needBarrier bool
 	free        []*bufState
 	index       int // index of the op being lowered
+	// memo maps constants and byte sizes already computed on every path to
+	// the current point to their registers (see scoped).
+	memo map[string]vm.Reg
 }
 
 func (e *emitter) function(fn *ir.Operation) error {
@@ -81,7 +84,7 @@ func (e *emitter) function(fn *ir.Operation) error {
 	name := fn.SymName()
 	f := e.b.Function(name, cc)
 	fe := &fnEmitter{e: e, f: f, fn: fn, scalars: map[*ir.Value]vm.Reg{}, consts: map[*ir.Value]int64{},
-		tensors: map[*ir.Value]*tensorVal{}, lastUse: map[*ir.Value]int{}}
+		tensors: map[*ir.Value]*tensorVal{}, lastUse: map[*ir.Value]int{}, memo: map[string]vm.Reg{}}
 	blk := fn.Body()
 	for i, op := range blk.Ops {
 		ir.Walk(op, func(o *ir.Operation) bool {
@@ -144,38 +147,75 @@ func needsDevice(fn *ir.Operation) bool {
 	return need
 }
 
+// prologue gets the device. A function that records device work loads it
+// and its allocator from the module's globals (resolved on the first such
+// call, as hal.devices.get(0) and hal.device.allocator) and creates the
+// command buffer; a scalar-only function calls hal.devices.get itself, as
+// it always has, and nothing else.
 func (fe *fnEmitter) prologue() {
 	f := fe.f
-	zero := f.NewI32()
-	f.ConstI32(zero, 0)
-	fe.dev = f.NewRefReg()
-	f.CallImport(fe.e.imp("hal.devices.get"), []vm.Reg{zero}, []vm.Reg{fe.dev})
+	e := fe.e
 	if !needsDevice(fe.fn) {
+		zero := f.NewI32()
+		f.ConstI32(zero, 0)
+		fe.dev = f.NewRefReg()
+		f.CallImport(e.imp("hal.devices.get"), []vm.Reg{zero}, []vm.Reg{fe.dev})
 		return
 	}
+	init := e.deviceInit()
+	fe.dev = f.NewRefReg()
+	f.Emit(vm.OpGlobalLoadRef, fe.dev, e.devGlobal)
+	ready, resolve := f.NewLabel(), f.NewLabel()
+	nz := f.NewI32()
+	f.Emit(vm.OpCmpNzRef, nz, fe.dev)
+	f.CondBr(nz, ready, resolve)
+	f.Bind(resolve)
+	f.Call(init, nil, []vm.Reg{fe.dev})
+	f.Bind(ready)
 	fe.alloc = f.NewRefReg()
-	f.CallImport(fe.e.imp("hal.device.allocator"), []vm.Reg{fe.dev}, []vm.Reg{fe.alloc})
-	modes, cats, capacity := f.NewI32(), f.NewI32(), f.NewI32()
-	f.ConstI32(modes, 1) // one-shot
-	f.ConstI32(cats, 0)  // any
-	f.ConstI32(capacity, 0)
-	aff := f.NewI64()
-	f.ConstI64(aff, -1)
+	f.Emit(vm.OpGlobalLoadRef, fe.alloc, e.allocGlobal)
 	fe.cb = f.NewRefReg()
-	f.CallImport(fe.e.imp("hal.command_buffer.create"), []vm.Reg{fe.dev, modes, cats, aff, capacity}, []vm.Reg{fe.cb})
+	// One-shot, any category, any queue, no capacity hint.
+	f.CallImport(e.imp("hal.command_buffer.create"), []vm.Reg{fe.dev, fe.i32(1), fe.i32(0), fe.i64(-1), fe.i32(0)}, []vm.Reg{fe.cb})
 	fe.hasCB = true
 }
 
+// i32 returns a register holding v: one already loaded on every path to
+// here, or a new constant.
 func (fe *fnEmitter) i32(v int32) vm.Reg {
+	key := "i32 " + strconv.FormatInt(int64(v), 10)
+	if r, ok := fe.memo[key]; ok {
+		return r
+	}
 	r := fe.f.NewI32()
 	fe.f.ConstI32(r, v)
+	fe.memo[key] = r
 	return r
 }
 
+// i64 is i32 for an i64 constant.
 func (fe *fnEmitter) i64(v int64) vm.Reg {
+	key := "i64 " + strconv.FormatInt(v, 10)
+	if r, ok := fe.memo[key]; ok {
+		return r
+	}
 	r := fe.f.NewI64()
 	fe.f.ConstI64(r, v)
+	fe.memo[key] = r
 	return r
+}
+
+// scoped runs emit for code that only some paths execute (a failure block,
+// one candidate of a dispatch): registers it memoizes are forgotten after
+// it, since code after the region cannot rely on them.
+func (fe *fnEmitter) scoped(emit func() error) error {
+	saved := make(map[string]vm.Reg, len(fe.memo))
+	for k, r := range fe.memo {
+		saved[k] = r
+	}
+	err := emit()
+	fe.memo = saved
+	return err
 }
 
 func (fe *fnEmitter) strRef(s string) vm.Reg {
@@ -189,7 +229,10 @@ func (fe *fnEmitter) failUnless(cond vm.Reg, code int32, msg string) {
 	ok, bad := fe.f.NewLabel(), fe.f.NewLabel()
 	fe.f.CondBr(cond, ok, bad)
 	fe.f.Bind(bad)
-	fe.f.Fail(fe.i32(code), msg)
+	fe.scoped(func() error {
+		fe.f.Fail(fe.i32(code), msg)
+		return nil
+	})
 	fe.f.Bind(ok)
 }
 
@@ -287,8 +330,19 @@ func (fe *fnEmitter) tensor(op *ir.Operation, v *ir.Value) (*tensorVal, error) {
 	return nil, ir.OpErrorf(op, "tensor operand %%%s has no host value", v.Name)
 }
 
-// byteSize computes elemBytes * prod(dims) into an i64 register.
+// byteSize computes elemBytes * prod(dims) into an i64 register (once per
+// size on a path).
 func (fe *fnEmitter) byteSize(bytes int64, dims []dimVal) vm.Reg {
+	key := "size " + bufKey(bytes, dims)
+	if r, ok := fe.memo[key]; ok {
+		return r
+	}
+	r := fe.computeByteSize(bytes, dims)
+	fe.memo[key] = r
+	return r
+}
+
+func (fe *fnEmitter) computeByteSize(bytes int64, dims []dimVal) vm.Reg {
 	static := bytes
 	var dyn []vm.Reg
 	for _, d := range dims {

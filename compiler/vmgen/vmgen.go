@@ -19,10 +19,18 @@
 //     transients are reused for later results of the same size;
 //   - the command buffer is submitted and waited on before returning.
 //
+// The device and its allocator are resolved once per context, by the
+// internal function __device_init that the first call finding the device
+// global null runs, and kept in ref globals that each function loads (a
+// function that records no device work calls hal.devices.get itself).
+// Constants and byte sizes are materialized once on the paths that use
+// them.
+//
 // A dispatch naming @exe::@export picks the variant at run time: the first
 // variant whose format the device reports through hal.device.query.i64
 // ("hal.executable.format" :: format). Each variant's binary is a rodata
-// segment, created once per context into a ref global.
+// segment, created once per context into a ref global; a dispatch loads
+// that global and calls the variant's getter only while it is null.
 //
 // The output is deterministic: the same module and options give the same
 // bytes.
@@ -129,6 +137,7 @@ func Assemble(module *ir.Operation, opts Options) (*vm.ModuleBuilder, error) {
 	if len(e.exported) == 0 {
 		return nil, ir.OpErrorf(module, "module has no public function to export")
 	}
+	e.finishDeviceInit()
 	return e.b, nil
 }
 
@@ -142,6 +151,47 @@ type emitter struct {
 	exes     map[*ir.Operation]*exeInfo
 	exeOrder []*exeInfo
 	exported []string
+
+	// The device and its allocator are resolved once per context, by
+	// devInit on the first call that finds devGlobal null, and kept in ref
+	// globals that every function loads.
+	devInit     *vm.FunctionBuilder
+	devGlobal   vm.Global
+	allocGlobal vm.Global
+}
+
+// deviceInit returns the function that resolves the device and its
+// allocator into the module's globals, declaring it on first use; its body
+// is emitted by finishDeviceInit once every function is lowered.
+func (e *emitter) deviceInit() *vm.FunctionBuilder {
+	if e.devInit == nil {
+		e.devGlobal = e.b.AddGlobal(vm.KindRef)
+		e.allocGlobal = e.b.AddGlobal(vm.KindRef)
+		e.devInit = e.b.Function("__device_init", "0v_r")
+	}
+	return e.devInit
+}
+
+// finishDeviceInit emits the body of the device initializer:
+//
+//	dev = hal.devices.get(0); alloc = hal.device.allocator(dev)
+//
+// storing the allocator before the device, since a non-null device global
+// is what tells callers that initialization is done.
+func (e *emitter) finishDeviceInit() {
+	f := e.devInit
+	if f == nil {
+		return
+	}
+	zero := f.NewI32()
+	f.ConstI32(zero, 0)
+	dev := f.NewRefReg()
+	f.CallImport(e.imp("hal.devices.get"), []vm.Reg{zero}, []vm.Reg{dev})
+	alloc := f.NewRefReg()
+	f.CallImport(e.imp("hal.device.allocator"), []vm.Reg{dev}, []vm.Reg{alloc})
+	f.Emit(vm.OpGlobalStoreRef, e.allocGlobal, alloc)
+	f.Emit(vm.OpGlobalStoreRef, e.devGlobal, dev)
+	f.Return(dev)
 }
 
 // exeInfo is one variant embedded in the module.

@@ -18,8 +18,10 @@
 #   carry:   [".gpu-bench", ".gl"]
 #   command: bash build_tools/scripts/gpu/bench.sh run
 #
-# Extra arguments after "run" go to the suite (e.g. --only=cuda). The table
-# and the log are written to $OUT/bench.txt as well as stdout.
+# Extra arguments after "run" go to the suite (e.g. --only=cuda,
+# --vulkan_probe). The table and the log are written to $OUT/bench.txt as
+# well as stdout. "build" also puts the cuda driver's test binary into
+# .gpu-bench/cuda-driver (run it there with ./cuda.test -test.v).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -45,6 +47,11 @@ build() {
   mkdir -p "$dir"
   (cd tools && go build -ldflags='-s -w' -o "$dir/benchsuite" ./internal/benchsuite)
   "$dir/benchsuite" --build_only --work_dir="$dir/work"
+  # The cuda driver's tests (measurement hooks, dispatch overhead, memory
+  # kinds), to run there beside the suite: cd .gpu-bench/cuda-driver && ./cuda.test -test.v
+  mkdir -p "$dir/cuda-driver"
+  (cd runtime && go test -c -ldflags='-s -w' -o "$dir/cuda-driver/cuda.test" ./hal/drivers/cuda)
+  cp -r runtime/hal/drivers/cuda/testdata "$dir/cuda-driver/"
   cp "$0" "$dir/bench.sh"
   du -sh "$dir"
 }

@@ -34,6 +34,16 @@ var vulkanShaderSource []byte
 //go:embed testdata/simple_mul_vulkan.mlir
 var vulkanProgram []byte
 
+//go:embed testdata/simple_mul_probe.glsl
+var probeShaderSource []byte
+
+// probeShaders are the --vulkan_probe variants of simple_mul.glsl: file
+// name in the work directory and the glslc define that selects each.
+var probeShaders = []struct{ file, define string }{
+	{"gpu/probe_scalar.spv", "SCALAR"},
+	{"gpu/probe_stride.spv", "STRIDE"},
+}
+
 // Files of the work directory (--work_dir); --build_only writes them and
 // --prebuilt reads them instead of building.
 const (
@@ -66,6 +76,9 @@ type gpuBuild struct {
 	cudaWhy   string
 	vulkan    []byte // testdata/simple_mul_vulkan.mlir compiled
 	vulkanWhy string
+	// spirv holds the SPIR-V of simple_mul.glsl and of the probe
+	// variants, by work directory file name.
+	spirv map[string][]byte
 }
 
 // findTool returns flagValue or the first of names found on PATH.
@@ -173,6 +186,36 @@ func (e *env) buildGPU(o *options) {
 	} else if err := os.WriteFile(filepath.Join(e.dir, vulkanModuleFile), g.vulkan, 0o644); err != nil {
 		g.vulkanWhy = "writing the Vulkan module: " + err.Error()
 	}
+	if g.vulkanWhy != "" {
+		return
+	}
+	// The probe variants; a failure only leaves them out of the probe.
+	psrc := filepath.Join(e.dir, "simple_mul_probe.glsl")
+	if err := os.WriteFile(psrc, probeShaderSource, 0o644); err != nil {
+		return
+	}
+	for _, p := range probeShaders {
+		exec.Command(glslc, "-fshader-stage=compute", "-D"+p.define, "-o", filepath.Join(e.dir, p.file), psrc).Run()
+	}
+	g.readSPIRV(e.dir)
+}
+
+// readSPIRV reads the SPIR-V files of the work directory that exist.
+func (g *gpuBuild) readSPIRV(dir string) {
+	g.spirv = map[string][]byte{}
+	for _, f := range append([]string{spirvFile}, probeFiles()...) {
+		if b, err := os.ReadFile(filepath.Join(dir, f)); err == nil {
+			g.spirv[f] = b
+		}
+	}
+}
+
+func probeFiles() []string {
+	var out []string
+	for _, p := range probeShaders {
+		out = append(out, p.file)
+	}
+	return out
 }
 
 // prebuiltEnv takes the objects, modules and harness that an earlier
@@ -205,6 +248,7 @@ func prebuiltEnv(o *options) (*env, error) {
 		g.cuda = read(cudaModuleFile, &g.cudaWhy)
 	}
 	g.vulkan = read(vulkanModuleFile, &g.vulkanWhy)
+	g.readSPIRV(e.dir)
 	return e, nil
 }
 

@@ -106,7 +106,11 @@ func gpuRows(e *env, o *options, want func(string) bool, log io.Writer) ([]row, 
 		}
 	}
 	if want(vulkanName) {
-		rows = append(rows, vulkanRow(e, o, vulkanName, vulkanTarget, cudaWall, cudaWhy, log))
+		r := vulkanRow(e, o, vulkanName, vulkanTarget, cudaWall, cudaWhy, log)
+		rows = append(rows, r)
+		if o.vulkanProbe && r.ours != "skipped" {
+			vulkanProbe(e, o, log)
+		}
 	}
 	return rows, nil
 }
@@ -145,45 +149,48 @@ func cudaDispatchRow(e *env, o *options, name, target string, log io.Writer) row
 		binds = append(binds, hal.Binding{Ordinal: i, Buffer: b, Length: 4 * n})
 	}
 	wg, consts := [3]uint32{1, 1, 1}, []uint32{n}
-	halRun := func(k int) (time.Duration, error) {
+	// halRun returns the time of the whole HAL path and of its recording.
+	halRun := func(k int) (time.Duration, time.Duration, error) {
 		t0 := time.Now()
 		cb, err := dev.CreateCommandBuffer(hal.CommandBufferModeOneShot, hal.CommandCategoryAny)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		if err := cb.Begin(); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
 		for i := 0; i < k; i++ {
 			if err := cb.DispatchWith(exe, 0, wg, consts, binds); err != nil {
-				return 0, err
+				return 0, 0, err
 			}
 		}
 		if err := cb.End(); err != nil {
-			return 0, err
+			return 0, 0, err
 		}
+		rec := time.Since(t0)
 		err = hal.SubmitAndWait(dev, cb)
-		return time.Since(t0), err
+		return time.Since(t0), rec, err
 	}
 	// Warm up both paths.
-	if _, err := halRun(100); err != nil {
+	if _, _, err := halRun(100); err != nil {
 		return failed(name, target, err)
 	}
 	if _, err := dev.RawLaunchLoop(exe, 0, wg, consts, binds, 100); err != nil {
 		return failed(name, target, err)
 	}
-	var ours, refs []time.Duration
+	var ours, recs, refs []time.Duration
 	for r := 0; r < o.repetitions; r++ {
 		raw, err := dev.RawLaunchLoop(exe, 0, wg, consts, binds, o.dispatches)
 		if err != nil {
 			return failed(name, target, err)
 		}
 		refs = append(refs, raw/time.Duration(o.dispatches))
-		h, err := halRun(o.dispatches)
+		h, rec, err := halRun(o.dispatches)
 		if err != nil {
 			return failed(name, target, err)
 		}
 		ours = append(ours, h/time.Duration(o.dispatches))
+		recs = append(recs, rec/time.Duration(o.dispatches))
 	}
 	mo, mr := median(ours), median(refs)
 	rw := row{
@@ -194,7 +201,8 @@ func cudaDispatchRow(e *env, o *options, name, target string, log io.Writer) row
 		target: target,
 	}
 	rw.met = rw.ratio <= dispatchMaxRatio
-	rw.note = fmt.Sprintf("%d dispatches of simple_mul over one block of 256 threads per measurement, median of %d", o.dispatches, o.repetitions)
+	rw.note = fmt.Sprintf("%d dispatches of simple_mul over one block of 256 threads per measurement, median of %d; of ours, recording (hal.CommandBuffer) %s per dispatch, the rest replay and wait",
+		o.dispatches, o.repetitions, fmtDur(median(recs)))
 	if trip, raw, err := roundTrips(e, dev, exe, wg, consts, binds); err == nil {
 		rw.note += fmt.Sprintf("; round trip of one call through the whole stack (VM → hal module → cuda, %d f32, wait): %s, raw launch + stream sync: %s", n, fmtDur(trip), fmtDur(raw))
 	} else {
@@ -482,12 +490,19 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 	if err := c.check(); err != nil {
 		return failed(name, target, err)
 	}
-	walls, _, err := timedCalls(c, reps, nil)
+	var devTime func() time.Duration
+	if dev.SetTiming(true) == nil {
+		devTime = dev.LastDeviceTime
+	}
+	walls, devs, err := timedCalls(c, reps, devTime)
 	if err != nil {
 		return failed(name, target, err)
 	}
 	mw := median(walls)
-	note := fmt.Sprintf("wall per call through the whole stack (VM → hal module → vulkan), median of %d, on %s; buffers %v", reps, dev.Name(), c.argType())
+	note := fmt.Sprintf("wall per call through the whole stack (VM → hal module → vulkan), median of %d, on %s, queue %s; buffers %v", reps, dev.Name(), dev.QueueFamily(), c.argType())
+	if devs != nil {
+		note += fmt.Sprintf("; device time (timestamps) %.0f GB/s", gbps(bytes, median(devs)))
+	}
 	if cudaWall <= 0 {
 		r := row{name: name, ours: fmt.Sprintf("%.2f GB/s (%s)", gbps(bytes, mw), fmtDur(mw)), ref: "-", ratio: nan(), target: target,
 			skip: "no CUDA figure to compare with (" + cudaWhy + ")", note: note}

@@ -65,6 +65,7 @@ type options struct {
 	buildOnly   bool
 	vulkanCPU   bool
 	python      string
+	vulkanProbe bool
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -88,6 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.buildOnly, "build_only", false, "build the objects, modules and harness into --work_dir and stop")
 	fs.BoolVar(&o.vulkanCPU, "vulkan_cpu", false, "run the Vulkan row on a CPU implementation (lavapipe) too")
 	fs.StringVar(&o.python, "python", "python3", "python with torch for the torch.mul reference")
+	fs.BoolVar(&o.vulkanProbe, "vulkan_probe", false, "with the Vulkan row, log device and wall bandwidth of simple_mul variants, a copy and a fill for each queue family choice and memory type (what bounds the row)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0

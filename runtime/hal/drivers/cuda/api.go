@@ -179,17 +179,6 @@ static gi_CUresult gi_cu_func_set_attribute(gi_CUcontext ctx, gi_CUfunction f, i
   return gi_cu.cuFuncSetAttribute(f, attr, v);
 }
 
-// gi_cu_launch launches f with its parameters packed in one buffer
-// (CU_LAUNCH_PARAM_BUFFER_POINTER), laid out by packKernelArgs.
-static gi_CUresult gi_cu_launch(gi_CUcontext ctx, gi_CUfunction f, unsigned gx, unsigned gy,
-                                unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                                unsigned shmem, gi_CUstream s, void* args, size_t argsize) {
-  gi_CUresult r = gi_cu.cuCtxSetCurrent(ctx);
-  if (r) return r;
-  void* extra[5] = {(void*)1, args, (void*)2, &argsize, (void*)0};
-  return gi_cu.cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, s, NULL, extra);
-}
-
 // gi_cu_launch_loop launches f n times in a row from C: the raw driver
 // loop the per-dispatch host time is compared with.
 static gi_CUresult gi_cu_launch_loop(gi_CUcontext ctx, gi_CUfunction f, unsigned gx,
@@ -203,6 +192,33 @@ static gi_CUresult gi_cu_launch_loop(gi_CUcontext ctx, gi_CUfunction f, unsigned
   for (int i = 0; i < n; ++i) {
     r = gi_cu.cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem, s, NULL, extra);
     if (r) return r;
+  }
+  return 0;
+}
+
+// gi_launch is one kernel launch of a batch: its parameters are the size
+// bytes at offset in the batch's argument buffer.
+typedef struct {
+  gi_CUfunction f;
+  unsigned grid[3], block[3];
+  unsigned shmem;
+  size_t offset, size;
+} gi_launch;
+
+// gi_cu_launch_batch launches n kernels in order on s; *done is how many
+// were launched (the failing one is launches[*done] when r != 0).
+static gi_CUresult gi_cu_launch_batch(gi_CUcontext ctx, gi_CUstream s, const gi_launch* l,
+                                      int n, unsigned char* args, int* done) {
+  *done = 0;
+  gi_CUresult r = gi_cu.cuCtxSetCurrent(ctx);
+  if (r) return r;
+  for (int i = 0; i < n; ++i) {
+    size_t size = l[i].size;
+    void* extra[5] = {(void*)1, args + l[i].offset, (void*)2, &size, (void*)0};
+    r = gi_cu.cuLaunchKernel(l[i].f, l[i].grid[0], l[i].grid[1], l[i].grid[2], l[i].block[0],
+                             l[i].block[1], l[i].block[2], l[i].shmem, s, NULL, extra);
+    if (r) return r;
+    *done = i + 1;
   }
   return 0;
 }
@@ -509,18 +525,6 @@ func funcSetMaxDynamicShared(ctx cuContext, f cuFunction, bytes int) error {
 	return check(C.gi_cu_func_set_attribute(ctx, f, funcAttrMaxDynamicSharedSize, C.int(bytes)), "cuFuncSetAttribute")
 }
 
-// launch launches f; args is the packed parameter buffer, which must not
-// hold Go pointers (it holds device addresses and constants).
-func launch(ctx cuContext, f cuFunction, grid, block [3]uint32, shmem uint32, s cuStream, args []byte) error {
-	var p unsafe.Pointer
-	if len(args) > 0 {
-		p = unsafe.Pointer(&args[0])
-	}
-	r := C.gi_cu_launch(ctx, f, C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
-		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(shmem), s, p, C.size_t(len(args)))
-	return check(r, "cuLaunchKernel")
-}
-
 // launchLoop launches f n times from one C loop (a raw driver baseline).
 func launchLoop(ctx cuContext, f cuFunction, grid, block [3]uint32, shmem uint32, s cuStream, args []byte, n int) error {
 	var p unsafe.Pointer
@@ -530,6 +534,50 @@ func launchLoop(ctx cuContext, f cuFunction, grid, block [3]uint32, shmem uint32
 	r := C.gi_cu_launch_loop(ctx, f, C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
 		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(shmem), s, p, C.size_t(len(args)), C.int(n))
 	return check(r, "cuLaunchKernel")
+}
+
+// launchBatch collects consecutive kernel launches so that one cgo call
+// (and one cuCtxSetCurrent) makes them all.
+type launchBatch struct {
+	launches []C.gi_launch
+	args     []byte // parameters, each launch's at a 16-byte aligned offset
+}
+
+// add queues a launch of f; args (packed parameters) are copied.
+func (b *launchBatch) add(f cuFunction, grid, block [3]uint32, shmem uint32, args []byte) {
+	off := (len(b.args) + 15) &^ 15
+	if need := off + len(args); need > cap(b.args) {
+		grown := make([]byte, off, max(2*cap(b.args), need, 4096))
+		copy(grown, b.args)
+		b.args = grown
+	}
+	b.args = b.args[:off]
+	b.args = append(b.args, args...)
+	b.launches = append(b.launches, C.gi_launch{
+		f:      f,
+		grid:   [3]C.uint{C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2])},
+		block:  [3]C.uint{C.uint(block[0]), C.uint(block[1]), C.uint(block[2])},
+		shmem:  C.uint(shmem),
+		offset: C.size_t(off),
+		size:   C.size_t(len(args)),
+	})
+}
+
+// flush launches the queued kernels in order on s and empties the batch.
+// On failure it returns the index of the launch that failed.
+func (b *launchBatch) flush(ctx cuContext, s cuStream) (int, error) {
+	n := len(b.launches)
+	if n == 0 {
+		return 0, nil
+	}
+	var args *C.uchar
+	if len(b.args) > 0 {
+		args = (*C.uchar)(unsafe.Pointer(&b.args[0]))
+	}
+	var done C.int
+	r := C.gi_cu_launch_batch(ctx, s, &b.launches[0], C.int(n), args, &done)
+	b.launches, b.args = b.launches[:0], b.args[:0]
+	return int(done), check(r, "cuLaunchKernel")
 }
 
 func memAlloc(ctx cuContext, n int64) (uint64, error) {

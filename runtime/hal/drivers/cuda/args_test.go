@@ -40,3 +40,37 @@ func TestPackKernelArgsTooSmall(t *testing.T) {
 		t.Fatalf("got %v, want an error naming the 12 bytes needed", err)
 	}
 }
+
+// TestLaunchBatch checks the batch's parameter layout: each launch's bytes
+// are copied to a 16-byte aligned offset, and the batch grows and empties.
+func TestLaunchBatch(t *testing.T) {
+	var b launchBatch
+	var want []int
+	for i, size := range []int{28, 8, 4, 40, 16} {
+		args := make([]byte, size)
+		for j := range args {
+			args[j] = byte(i + 1)
+		}
+		b.add(nil, [3]uint32{1, 1, 1}, [3]uint32{64, 1, 1}, 0, args)
+		want = append(want, size)
+	}
+	end := 0
+	for i, l := range b.launches {
+		off, size := int(l.offset), int(l.size)
+		if off%16 != 0 || off < end || size != want[i] {
+			t.Fatalf("launch %d at offset %d size %d (previous end %d), want aligned, size %d", i, off, size, end, want[i])
+		}
+		for _, v := range b.args[off : off+size] {
+			if v != byte(i+1) {
+				t.Fatalf("launch %d parameters %v", i, b.args[off:off+size])
+			}
+		}
+		end = off + size
+	}
+	if len(b.args) != end {
+		t.Errorf("args length %d, want %d", len(b.args), end)
+	}
+	if i, err := (&launchBatch{}).flush(nil, nil); i != 0 || err != nil {
+		t.Errorf("flushing an empty batch: %d, %v", i, err)
+	}
+}

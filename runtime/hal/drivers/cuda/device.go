@@ -31,6 +31,11 @@ type Device struct {
 	args   []byte
 	closed bool
 
+	// batch collects consecutive dispatches for one C launch loop; owners
+	// name their commands for errors.
+	batch  launchBatch
+	owners []launchOwner
+
 	// Device-side timing (SetTiming): events around each submission's
 	// commands, and the time between them in the latest one.
 	timeStart, timeEnd cuEvent

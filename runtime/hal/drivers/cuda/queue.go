@@ -8,14 +8,46 @@ import (
 )
 
 // replay enqueues the commands of cb on the stream. The stream runs them
-// in order, so barriers need no work. d.mu is held.
+// in order, so barriers need no work. Consecutive dispatches are launched
+// by one C loop (launchBatch). d.mu is held.
 func (d *Device) replay(cb *hal.CommandBuffer) error {
+	flush := func() error {
+		i, err := d.batch.flush(d.ctx, d.stream)
+		owners := d.owners
+		d.owners = d.owners[:0]
+		if err != nil {
+			return hal.ErrorContext(hal.ErrorContext(err, "dispatch of %q", owners[i].name), "command %d", owners[i].command)
+		}
+		return nil
+	}
 	for i, c := range cb.Commands() {
+		if dc, ok := c.(*hal.DispatchCommand); ok {
+			name, queued, err := d.queueDispatch(dc)
+			if err != nil {
+				if ferr := flush(); ferr != nil {
+					return ferr
+				}
+				return hal.ErrorContext(err, "command %d", i)
+			}
+			if queued {
+				d.owners = append(d.owners, launchOwner{command: i, name: name})
+			}
+			continue
+		}
+		if err := flush(); err != nil {
+			return err
+		}
 		if err := d.enqueue(c); err != nil {
 			return hal.ErrorContext(err, "command %d", i)
 		}
 	}
-	return nil
+	return flush()
+}
+
+// launchOwner names the command a queued launch comes from, for errors.
+type launchOwner struct {
+	command int
+	name    string
 }
 
 func rangePointer(b *hal.Buffer, offset int64) (uint64, error) {
@@ -67,46 +99,51 @@ func (d *Device) enqueue(c hal.Command) error {
 		}
 		return memcpyAsync(d.ctx, dst, src, c.Length, d.stream)
 	case *hal.DispatchCommand:
-		return d.dispatch(c)
+		if _, _, err := d.queueDispatch(c); err != nil {
+			return err
+		}
+		_, err := d.batch.flush(d.ctx, d.stream)
+		return err
 	default:
 		return status.Errorf(status.Unimplemented, "unsupported command %T", c)
 	}
 }
 
-func (d *Device) dispatch(c *hal.DispatchCommand) error {
+// queueDispatch checks a dispatch and adds its launch to d.batch; it
+// returns the export's name and whether a launch was queued (an empty grid
+// launches nothing).
+func (d *Device) queueDispatch(c *hal.DispatchCommand) (string, bool, error) {
 	exe, ok := c.Executable.(*Executable)
 	if !ok || exe.dev != d {
-		return status.Errorf(status.InvalidArgument, "dispatch: executable of format %q was not prepared by this cuda device", c.Executable.Format())
+		return "", false, status.Errorf(status.InvalidArgument, "dispatch: executable of format %q was not prepared by this cuda device", c.Executable.Format())
 	}
 	if exe.released.Load() {
-		return status.Errorf(status.FailedPrecondition, "dispatch: executable was released")
+		return "", false, status.Errorf(status.FailedPrecondition, "dispatch: executable was released")
 	}
 	if c.Ordinal < 0 || c.Ordinal >= len(exe.kernels) {
-		return status.Errorf(status.OutOfRange, "dispatch: entry point ordinal %d out of range: executable has %d export(s)", c.Ordinal, len(exe.kernels))
+		return "", false, status.Errorf(status.OutOfRange, "dispatch: entry point ordinal %d out of range: executable has %d export(s)", c.Ordinal, len(exe.kernels))
 	}
 	if c.Workgroups[0] == 0 || c.Workgroups[1] == 0 || c.Workgroups[2] == 0 {
-		return nil
+		return "", false, nil
 	}
 	var ptrs [hal.MaxBindings]uint64
 	if len(c.Bindings) > len(ptrs) {
-		return status.Errorf(status.OutOfRange, "dispatch: %d bindings exceed the limit of %d", len(c.Bindings), len(ptrs))
+		return "", false, status.Errorf(status.OutOfRange, "dispatch: %d bindings exceed the limit of %d", len(c.Bindings), len(ptrs))
 	}
 	for i, b := range c.Bindings {
 		p, err := bindingPointer(b)
 		if err != nil {
-			return hal.ErrorContext(err, "dispatch binding %d", i)
+			return "", false, hal.ErrorContext(err, "dispatch binding %d", i)
 		}
 		ptrs[i] = p
 	}
 	args, err := PackKernelArgs(d.args, ptrs[:len(c.Bindings)], c.Constants)
 	if err != nil {
-		return err
+		return "", false, err
 	}
 	k := &exe.kernels[c.Ordinal]
-	if err := launch(d.ctx, k.fn, c.Workgroups, k.block, k.shared, d.stream, args); err != nil {
-		return hal.ErrorContext(err, "dispatch of %q", exe.exports[c.Ordinal].Name)
-	}
-	return nil
+	d.batch.add(k.fn, c.Workgroups, k.block, k.shared, args)
+	return exe.exports[c.Ordinal].Name, true, nil
 }
 
 // stagedBuffers returns the staged allocations the command buffers use,

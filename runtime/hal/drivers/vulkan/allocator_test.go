@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 )
 
 // TestAllocatorReuse checks that released buffers are reused per size
@@ -51,4 +52,46 @@ func TestMemoryReport(t *testing.T) {
 		t.Fatalf("memory report lacks heap 0 or type 0:\n%s", r)
 	}
 	t.Logf("memory of %s:\n%s", d.Name(), r)
+}
+
+// TestQueueAndTiming creates a device with each queue choice and with
+// dedicated allocations, and times a submission (a fill of a buffer) where
+// the family has timestamps.
+func TestQueueAndTiming(t *testing.T) {
+	device(t) // skips without Vulkan
+	for _, opts := range []vulkan.DeviceOptions{{Queue: vulkan.QueueCompute}, {Queue: vulkan.QueueUniversal}, {Dedicated: true}} {
+		d, err := vulkan.NewDeviceWith(0, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fam := d.QueueFamily()
+		t.Logf("options %+v: %s", opts, fam)
+		if !strings.Contains(fam, "compute") {
+			t.Errorf("queue family %q has no compute", fam)
+		}
+		if err := d.SetTiming(true); err != nil {
+			if strings.Contains(fam, "timestamps") {
+				t.Errorf("SetTiming on %s: %v", fam, err)
+			}
+			d.Close()
+			continue
+		}
+		b, err := d.Allocator().AllocateBuffer(hal.BufferParams{}, 1<<20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := submit(t, d, func(cb *hal.CommandBuffer) error { return cb.FillBuffer(b, 0, 1<<20, []byte{1, 2, 3, 4}) }); err != nil {
+			t.Fatal(err)
+		}
+		if d.LastDeviceTime() <= 0 {
+			t.Errorf("timed fill: device time %v", d.LastDeviceTime())
+		}
+		if err := d.SetTiming(false); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Release(); err != nil {
+			t.Fatal(err)
+		}
+		d.Close()
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
@@ -25,19 +26,51 @@ type Device struct {
 	dev   *C.gvk_device // C memory: the stream's executables point at it too
 	alloc *Allocator
 
-	mu     sync.Mutex // guards the queue, command pool, fence and closed
+	mu     sync.Mutex // guards the queue, command pool, fence, closed and timing
 	closed bool
+	// timing: submissions are bracketed by timestamps (SetTiming), and
+	// lastDevice is the device time of the latest one.
+	timing     bool
+	lastDevice time.Duration
 }
 
-func newDevice(pd physicalDevice, index int) (*Device, error) {
+// Queue says which queue family a device submits to.
+type Queue int
+
+const (
+	// QueueCompute prefers a compute family without graphics (NVIDIA's
+	// async compute family), the default.
+	QueueCompute Queue = iota
+	// QueueUniversal prefers a graphics and compute family.
+	QueueUniversal
+)
+
+// DeviceOptions configure NewDeviceWith.
+type DeviceOptions struct {
+	// Queue picks the queue family; either falls back to any family with
+	// compute.
+	Queue Queue
+	// Dedicated gives every buffer a dedicated allocation
+	// (VkMemoryDedicatedAllocateInfo, core in Vulkan 1.1).
+	Dedicated bool
+}
+
+func newDevice(pd physicalDevice, index int, o DeviceOptions) (*Device, error) {
 	dev := (*C.gvk_device)(C.calloc(1, C.sizeof_gvk_device))
 	if dev == nil {
 		return nil, status.Errorf(status.ResourceExhausted, "allocating a vulkan device")
 	}
 	var msg [256]C.char
-	if r := C.gvk_device_create(pd.handle, dev, &msg[0], C.size_t(len(msg))); r != C.VK_SUCCESS {
+	queue := C.GVK_QUEUE_COMPUTE
+	if o.Queue == QueueUniversal {
+		queue = C.GVK_QUEUE_UNIVERSAL
+	}
+	if r := C.gvk_device_create(pd.handle, C.int(queue), dev, &msg[0], C.size_t(len(msg))); r != C.VK_SUCCESS {
 		C.free(unsafePointer(dev))
 		return nil, vkError(r, "creating vulkan device %d (%s): %s", index, pd.name, C.GoString(&msg[0]))
+	}
+	if o.Dedicated {
+		dev.dedicated = 1
 	}
 	d := &Device{id: DriverName, name: pd.name, index: index, dev: dev}
 	d.alloc = newAllocator(d)
@@ -163,4 +196,47 @@ func (d *Device) MemoryReport() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// QueueFamily describes the queue family the device submits to, e.g.
+// "family 2 (compute transfer), 8 queues, timestamps".
+func (d *Device) QueueFamily() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "family %d (", d.dev.queue_family)
+	var flags []string
+	for _, f := range []struct {
+		bit  C.uint32_t
+		name string
+	}{{C.VK_QUEUE_GRAPHICS_BIT, "graphics"}, {C.VK_QUEUE_COMPUTE_BIT, "compute"}, {C.VK_QUEUE_TRANSFER_BIT, "transfer"}} {
+		if d.dev.queue_flags&f.bit != 0 {
+			flags = append(flags, f.name)
+		}
+	}
+	fmt.Fprintf(&b, "%s), %d queues", strings.Join(flags, " "), d.dev.queue_count)
+	if d.dev.timestamps != nil {
+		b.WriteString(", timestamps")
+	}
+	return b.String()
+}
+
+// SetTiming turns device-side timing of submissions on or off. While it is
+// on, each submission's commands are bracketed by two timestamps and
+// LastDeviceTime reports the time between them. It fails where the queue
+// family has no timestamps.
+func (d *Device) SetTiming(on bool) error {
+	return d.live("timing", func() error {
+		if on && d.dev.timestamps == nil {
+			return status.Errorf(status.Unimplemented, "vulkan device %q: its queue family has no timestamps", d.name)
+		}
+		d.timing, d.lastDevice = on, 0
+		return nil
+	})
+}
+
+// LastDeviceTime returns the device time of the latest submission made
+// while timing was on (see SetTiming), or 0 when there was none.
+func (d *Device) LastDeviceTime() time.Duration {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.lastDevice
 }

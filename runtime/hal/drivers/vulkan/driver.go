@@ -44,8 +44,14 @@ func (*Driver) CreateDevice(index int) (hal.Device, error) {
 	return NewDevice(index)
 }
 
-// NewDevice creates a device on physical device index.
+// NewDevice creates a device on physical device index with the default
+// options.
 func NewDevice(index int) (*Device, error) {
+	return NewDeviceWith(index, DeviceOptions{})
+}
+
+// NewDeviceWith creates a device on physical device index.
+func NewDeviceWith(index int, o DeviceOptions) (*Device, error) {
 	pds, err := physicalDevices()
 	if err != nil {
 		return nil, err
@@ -53,5 +59,5 @@ func NewDevice(index int) (*Device, error) {
 	if index < 0 || index >= len(pds) {
 		return nil, status.Errorf(status.NotFound, "vulkan device %d not found: %d physical device(s)", index, len(pds))
 	}
-	return newDevice(pds[index], index)
+	return newDevice(pds[index], index, o)
 }

@@ -53,7 +53,12 @@
   X(vkCmdDispatch)                    \
   X(vkCmdFillBuffer)                  \
   X(vkCmdCopyBuffer)                  \
-  X(vkCmdPipelineBarrier)
+  X(vkCmdPipelineBarrier)             \
+  X(vkCreateQueryPool)                \
+  X(vkDestroyQueryPool)               \
+  X(vkCmdResetQueryPool)              \
+  X(vkCmdWriteTimestamp)              \
+  X(vkGetQueryPoolResults)
 
 static struct {
   void* lib;
@@ -140,8 +145,8 @@ void gvk_describe(VkPhysicalDevice pd, char* name, uint32_t* type,
   *api_version = p.apiVersion;
 }
 
-VkResult gvk_device_create(VkPhysicalDevice pd, gvk_device* out, char* err,
-                           size_t err_len) {
+VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
+                           char* err, size_t err_len) {
   memset(out, 0, sizeof(*out));
   out->physical = pd;
   uint32_t nfam = 0;
@@ -149,12 +154,14 @@ VkResult gvk_device_create(VkPhysicalDevice pd, gvk_device* out, char* err,
   VkQueueFamilyProperties fams[64];
   if (nfam > 64) nfam = 64;
   vk.vkGetPhysicalDeviceQueueFamilyProperties(pd, &nfam, fams);
-  // Prefer a compute queue without graphics (a dedicated compute family);
+  // GVK_QUEUE_COMPUTE prefers a compute family without graphics (a
+  // dedicated compute family), GVK_QUEUE_UNIVERSAL one with graphics;
   // otherwise any family with compute.
   int fam = -1;
+  VkQueueFlags graphics = queue == GVK_QUEUE_UNIVERSAL ? VK_QUEUE_GRAPHICS_BIT : 0;
   for (uint32_t i = 0; i < nfam; i++) {
     if ((fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) &&
-        !(fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+        (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) == graphics) {
       fam = (int)i;
       break;
     }
@@ -167,6 +174,9 @@ VkResult gvk_device_create(VkPhysicalDevice pd, gvk_device* out, char* err,
     return VK_ERROR_FEATURE_NOT_PRESENT;
   }
   out->queue_family = (uint32_t)fam;
+  out->queue_flags = fams[fam].queueFlags;
+  out->queue_count = fams[fam].queueCount;
+  out->timestamp_bits = fams[fam].timestampValidBits;
   float prio = 1.0f;
   VkDeviceQueueCreateInfo qci = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -210,11 +220,23 @@ VkResult gvk_device_create(VkPhysicalDevice pd, gvk_device* out, char* err,
   memcpy(out->max_workgroup_count, p.limits.maxComputeWorkGroupCount,
          sizeof(out->max_workgroup_count));
   out->max_push_constants_size = p.limits.maxPushConstantsSize;
+  out->timestamp_period = p.limits.timestampPeriod;
+  if (out->timestamp_bits > 0 && out->timestamp_period > 0) {
+    VkQueryPoolCreateInfo qpci = {
+        .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+        .queryType = VK_QUERY_TYPE_TIMESTAMP,
+        .queryCount = 2,
+    };
+    if (vk.vkCreateQueryPool(out->device, &qpci, NULL, &out->timestamps) != VK_SUCCESS) {
+      out->timestamps = VK_NULL_HANDLE;
+    }
+  }
   return VK_SUCCESS;
 }
 
 void gvk_device_destroy(gvk_device* d) {
   if (!d->device) return;
+  if (d->timestamps) vk.vkDestroyQueryPool(d->device, d->timestamps, NULL);
   if (d->fence) vk.vkDestroyFence(d->device, d->fence, NULL);
   if (d->pool) vk.vkDestroyCommandPool(d->device, d->pool, NULL);
   vk.vkDestroyDevice(d->device, NULL);
@@ -246,8 +268,13 @@ VkResult gvk_buffer_create(gvk_device* d, uint64_t size, const uint32_t* prefs,
       if (!(req.memoryTypeBits & (1u << i)) || (flags & prefs[p]) != prefs[p]) {
         continue;
       }
+      VkMemoryDedicatedAllocateInfo dai = {
+          .sType = VK_STRUCTURE_TYPE_MEMORY_DEDICATED_ALLOCATE_INFO,
+          .buffer = out->buffer,
+      };
       VkMemoryAllocateInfo ai = {
           .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+          .pNext = d->dedicated ? &dai : NULL,
           .allocationSize = req.size,
           .memoryTypeIndex = i,
       };
@@ -419,9 +446,11 @@ static void host_barrier(VkCommandBuffer cb) {
   }
 
 VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
-                    uint32_t ndispatch, uint32_t nbinding, char* err,
-                    size_t err_len) {
+                    uint32_t ndispatch, uint32_t nbinding, uint64_t* device_ns,
+                    char* err, size_t err_len) {
   VkResult r;
+  int timed = device_ns != NULL && d->timestamps != VK_NULL_HANDLE;
+  if (device_ns) *device_ns = 0;
   VkDescriptorPool dpool = VK_NULL_HANDLE;
   VkCommandBuffer cb = VK_NULL_HANDLE;
   VkDescriptorBufferInfo infos[64];
@@ -463,6 +492,10 @@ VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
   if (r != VK_SUCCESS) {
     snprintf(err, err_len, "vkBeginCommandBuffer");
     goto done;
+  }
+  if (timed) {
+    vk.vkCmdResetQueryPool(cb, d->timestamps, 0, 2);
+    vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, d->timestamps, 0);
   }
   int first = 1;
   for (size_t i = 0; i < n;) {
@@ -549,6 +582,9 @@ VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
         goto done;
     }
   }
+  if (timed) {
+    vk.vkCmdWriteTimestamp(cb, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, d->timestamps, 1);
+  }
   host_barrier(cb);
   r = vk.vkEndCommandBuffer(cb);
   if (r != VK_SUCCESS) {
@@ -571,7 +607,22 @@ VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
     goto done;
   }
   r = vk.vkWaitForFences(d->device, 1, &d->fence, VK_TRUE, UINT64_MAX);
-  if (r != VK_SUCCESS) snprintf(err, err_len, "vkWaitForFences");
+  if (r != VK_SUCCESS) {
+    snprintf(err, err_len, "vkWaitForFences");
+    goto done;
+  }
+  if (timed) {
+    uint64_t ts[2] = {0, 0};
+    r = vk.vkGetQueryPoolResults(d->device, d->timestamps, 0, 2, sizeof(ts), ts, sizeof(uint64_t),
+                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (r != VK_SUCCESS) {
+      snprintf(err, err_len, "vkGetQueryPoolResults");
+      goto done;
+    }
+    uint64_t mask = d->timestamp_bits >= 64 ? ~(uint64_t)0 : (((uint64_t)1 << d->timestamp_bits) - 1);
+    uint64_t ticks = (ts[1] - ts[0]) & mask;
+    *device_ns = (uint64_t)((double)ticks * d->timestamp_period);
+  }
 done:
   if (cb) vk.vkFreeCommandBuffers(d->device, d->pool, 1, &cb);
   if (dpool) vk.vkDestroyDescriptorPool(d->device, dpool, NULL);

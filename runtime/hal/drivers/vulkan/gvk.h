@@ -42,11 +42,25 @@ typedef struct gvk_device {
   uint64_t min_storage_offset_alignment;
   uint32_t max_workgroup_count[3];
   uint32_t max_push_constants_size;
+  uint32_t queue_flags;      // VkQueueFlags of the queue's family
+  uint32_t queue_count;      // queues in that family
+  VkQueryPool timestamps;    // two timestamps per timed submission, or null
+  double timestamp_period;   // nanoseconds per timestamp tick
+  uint32_t timestamp_bits;   // valid bits of the queue's timestamps
+  int dedicated;             // give each buffer a dedicated allocation
 } gvk_device;
 
-// gvk_device_create creates a device with one compute queue.
-VkResult gvk_device_create(VkPhysicalDevice pd, gvk_device* out, char* err,
-                           size_t err_len);
+// Queue family choices of gvk_device_create.
+enum {
+  GVK_QUEUE_COMPUTE = 0,    // a compute family without graphics, else any compute family
+  GVK_QUEUE_UNIVERSAL = 1,  // a graphics+compute family, else any compute family
+};
+
+// gvk_device_create creates a device with one compute queue from the
+// family that queue (GVK_QUEUE_*) prefers, and a timestamp query pool when
+// that family has timestamps.
+VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
+                           char* err, size_t err_len);
 void gvk_device_destroy(gvk_device* d);
 
 // gvk_buffer is a VkBuffer with its own memory, persistently mapped when
@@ -102,10 +116,13 @@ enum {
 
 // gvk_submit records the stream into one command buffer, submits it and
 // waits for it to finish. Descriptor sets come from a pool made for this
-// submission. A full memory barrier separates consecutive commands.
+// submission. A full memory barrier separates consecutive commands. When
+// device_ns is not NULL and the device has timestamps, the commands are
+// bracketed by two timestamps and *device_ns is set to the nanoseconds
+// between them (0 without timestamps).
 VkResult gvk_submit(gvk_device* d, const uint64_t* stream, size_t n,
-                    uint32_t ndispatch, uint32_t nbinding, char* err,
-                    size_t err_len);
+                    uint32_t ndispatch, uint32_t nbinding, uint64_t* device_ns,
+                    char* err, size_t err_len);
 
 // gvk_result_name returns the VkResult's enumerator name.
 const char* gvk_result_name(VkResult r);

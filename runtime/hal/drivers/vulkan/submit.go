@@ -6,6 +6,7 @@ package vulkan
 import "C"
 
 import (
+	"time"
 	"unsafe"
 
 	"github.com/goiree/goiree/runtime/hal"
@@ -52,9 +53,17 @@ func (d *Device) execute(cbs []*hal.CommandBuffer) error {
 	}
 	return d.live("queue execute", func() error {
 		var msg [256]C.char
-		r := C.gvk_submit(d.dev, (*C.uint64_t)(&s.words[0]), C.size_t(len(s.words)), C.uint32_t(s.dispatches), C.uint32_t(s.bindings), &msg[0], C.size_t(len(msg)))
+		var ns C.uint64_t
+		nsp := (*C.uint64_t)(nil)
+		if d.timing {
+			nsp = &ns
+		}
+		r := C.gvk_submit(d.dev, (*C.uint64_t)(&s.words[0]), C.size_t(len(s.words)), C.uint32_t(s.dispatches), C.uint32_t(s.bindings), nsp, &msg[0], C.size_t(len(msg)))
 		if r != C.VK_SUCCESS {
 			return vkError(r, "vulkan queue submission (%s)", C.GoString(&msg[0]))
+		}
+		if d.timing {
+			d.lastDevice = time.Duration(ns)
 		}
 		return nil
 	})

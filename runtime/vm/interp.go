@@ -17,7 +17,7 @@ type frame struct {
 	pc   int              // in a caller: offset of its call's result list
 	at   int              // in a caller: offset of its call instruction
 	base [KindRef + 1]int // first register of each bank
-	regs [KindRef + 1]int // register count of each bank
+	w    window           // the frame's registers (re-sliced when the stacks grow)
 }
 
 // executor runs bytecode for one context. Its register stacks and native
@@ -72,56 +72,106 @@ func b2i(b bool) int32 {
 
 func refEq(a, b Ref) bool { return a.obj == b.obj }
 
-// push allocates registers for a call of fi in mi, zeroing them.
+// push allocates registers for a call of fi in mi. Scalar registers are
+// zeroed here; ref registers above the top of the stack are always null
+// (pop and reset clear them, and the stacks grow with null refs), so they
+// need no clearing.
 func (ex *executor) push(mi *moduleInstance, fi int) error {
-	if len(ex.frames) >= ex.inst.maxStackDepth {
+	n := len(ex.frames)
+	if n >= ex.inst.maxStackDepth {
 		return status.Errorf(status.ResourceExhausted, "call stack exceeds %d frames", ex.inst.maxStackDepth)
 	}
 	f := &mi.module.funcs[fi]
-	fr := frame{mi: mi, fi: fi, fn: f}
-	for k := KindI32; k <= KindRef; k++ {
-		n := f.regCounts[k]
-		if ex.top[k]+n > ex.inst.maxRegisters {
-			return status.Errorf(status.ResourceExhausted, "call stack exceeds %d %s registers", ex.inst.maxRegisters, k)
+	c, b := &f.regCounts, ex.top
+	e := [KindRef + 1]int{0, b[KindI32] + c[KindI32], b[KindI64] + c[KindI64], b[KindF32] + c[KindF32], b[KindF64] + c[KindF64], b[KindRef] + c[KindRef]}
+	if max(e[KindI32], e[KindI64], e[KindF32], e[KindF64], e[KindRef]) > ex.inst.maxRegisters {
+		for k := KindI32; k <= KindRef; k++ {
+			if e[k] > ex.inst.maxRegisters {
+				return status.Errorf(status.ResourceExhausted, "call stack exceeds %d %s registers", ex.inst.maxRegisters, k)
+			}
 		}
-		fr.base[k], fr.regs[k] = ex.top[k], n
-		ex.top[k] += n
 	}
-	ex.ensure()
-	t := ex.top
-	clear(ex.i32[fr.base[KindI32]:t[KindI32]])
-	clear(ex.i64[fr.base[KindI64]:t[KindI64]])
-	clear(ex.f32[fr.base[KindF32]:t[KindF32]])
-	clear(ex.f64[fr.base[KindF64]:t[KindF64]])
-	clear(ex.refs[fr.base[KindRef]:t[KindRef]])
-	ex.frames = append(ex.frames, fr)
+	if e[KindI32] > len(ex.i32) || e[KindI64] > len(ex.i64) || e[KindF32] > len(ex.f32) || e[KindF64] > len(ex.f64) || e[KindRef] > len(ex.refs) {
+		ex.grow(e)
+	}
+	if n == cap(ex.frames) {
+		ex.frames = append(ex.frames, frame{})
+	}
+	// The frame is filled in place: building it aside and copying it in
+	// costs wide copies that stall on the narrow stores just made.
+	ex.frames = ex.frames[:n+1]
+	fr := &ex.frames[n]
+	fr.mi, fr.fi, fr.fn, fr.pc, fr.at = mi, fi, f, 0, 0
+	fr.base = b
+	ex.top = e
+	// Most functions use only some banks; an unused bank's window keeps
+	// its (stale) pointer with length 0, which writes no pointer.
+	w := &fr.w
+	if c[KindI32] > 0 {
+		w.i32 = ex.i32[b[KindI32]:e[KindI32]]
+		clear(w.i32)
+	} else {
+		w.i32 = w.i32[:0]
+	}
+	if c[KindI64] > 0 {
+		w.i64 = ex.i64[b[KindI64]:e[KindI64]]
+		clear(w.i64)
+	} else {
+		w.i64 = w.i64[:0]
+	}
+	if c[KindF32] > 0 {
+		w.f32 = ex.f32[b[KindF32]:e[KindF32]]
+		clear(w.f32)
+	} else {
+		w.f32 = w.f32[:0]
+	}
+	if c[KindF64] > 0 {
+		w.f64 = ex.f64[b[KindF64]:e[KindF64]]
+		clear(w.f64)
+	} else {
+		w.f64 = w.f64[:0]
+	}
+	if c[KindRef] > 0 {
+		w.refs = ex.refs[b[KindRef]:e[KindRef]]
+	} else {
+		w.refs = w.refs[:0]
+	}
 	return nil
 }
 
-// ensure grows the register stacks to hold ex.top registers.
-func (ex *executor) ensure() {
-	t := ex.top
-	if t[KindI32] > len(ex.i32) {
-		ex.i32 = append(ex.i32, make([]int32, t[KindI32]-len(ex.i32)+len(ex.i32))...)
+// grow grows the register stacks to hold top registers (at least
+// doubling), copying the live registers, and re-slices the windows of the
+// frames on the stack.
+func (ex *executor) grow(top [KindRef + 1]int) {
+	ex.i32 = growBank(ex.i32, top[KindI32])
+	ex.i64 = growBank(ex.i64, top[KindI64])
+	ex.f32 = growBank(ex.f32, top[KindF32])
+	ex.f64 = growBank(ex.f64, top[KindF64])
+	ex.refs = growBank(ex.refs, top[KindRef])
+	for i := range ex.frames {
+		fr := &ex.frames[i]
+		b, w := &fr.base, &fr.w
+		w.i32 = ex.i32[b[KindI32] : b[KindI32]+len(w.i32)]
+		w.i64 = ex.i64[b[KindI64] : b[KindI64]+len(w.i64)]
+		w.f32 = ex.f32[b[KindF32] : b[KindF32]+len(w.f32)]
+		w.f64 = ex.f64[b[KindF64] : b[KindF64]+len(w.f64)]
+		w.refs = ex.refs[b[KindRef] : b[KindRef]+len(w.refs)]
 	}
-	if t[KindI64] > len(ex.i64) {
-		ex.i64 = append(ex.i64, make([]int64, t[KindI64]-len(ex.i64)+len(ex.i64))...)
+}
+
+func growBank[T any](s []T, n int) []T {
+	if n <= len(s) {
+		return s
 	}
-	if t[KindF32] > len(ex.f32) {
-		ex.f32 = append(ex.f32, make([]float32, t[KindF32]-len(ex.f32)+len(ex.f32))...)
-	}
-	if t[KindF64] > len(ex.f64) {
-		ex.f64 = append(ex.f64, make([]float64, t[KindF64]-len(ex.f64)+len(ex.f64))...)
-	}
-	if t[KindRef] > len(ex.refs) {
-		ex.refs = append(ex.refs, make([]Ref, t[KindRef]-len(ex.refs)+len(ex.refs))...)
-	}
+	return append(s, make([]T, max(n, 2*len(s))-len(s))...)
 }
 
 // pop releases the top frame's registers (dropping its refs).
 func (ex *executor) pop() {
 	fr := &ex.frames[len(ex.frames)-1]
-	clear(ex.refs[fr.base[KindRef] : fr.base[KindRef]+fr.regs[KindRef]])
+	if len(fr.w.refs) > 0 {
+		clear(fr.w.refs)
+	}
 	ex.top = fr.base
 	ex.frames = ex.frames[:len(ex.frames)-1]
 }
@@ -159,69 +209,19 @@ func (ex *executor) trapErr(err error, pc int) error {
 	return fmt.Errorf("%w; %s", err, trace)
 }
 
-// writeArg stores v in register r of the top frame.
-func (ex *executor) writeReg(fr *frame, k ValueKind, r int, v Value) {
-	switch k {
-	case KindI32:
-		ex.i32[fr.base[k]+r] = int32(uint32(v.bits))
-	case KindI64:
-		ex.i64[fr.base[k]+r] = int64(v.bits)
-	case KindF32:
-		ex.f32[fr.base[k]+r] = math.Float32frombits(uint32(v.bits))
-	case KindF64:
-		ex.f64[fr.base[k]+r] = math.Float64frombits(v.bits)
-	case KindRef:
-		ex.refs[fr.base[k]+r] = v.ref
-	}
-}
-
-// load stores register r of bank k of fr into *v, which must be a zero
-// Value (argument slots are cleared after every call).
-func (ex *executor) load(v *Value, fr *frame, k ValueKind, r int) {
-	i := fr.base[k] + r
-	switch k {
-	case KindI32:
-		v.kind, v.bits = KindI32, uint64(uint32(ex.i32[i]))
-	case KindI64:
-		v.kind, v.bits = KindI64, uint64(ex.i64[i])
-	case KindF32:
-		v.kind, v.bits = KindF32, uint64(math.Float32bits(ex.f32[i]))
-	case KindF64:
-		v.kind, v.bits = KindF64, math.Float64bits(ex.f64[i])
-	case KindRef:
-		v.kind, v.ref = KindRef, ex.refs[i]
-	}
-}
-
-func (ex *executor) readReg(fr *frame, k ValueKind, r int) Value {
-	switch k {
-	case KindI32:
-		return I32(ex.i32[fr.base[k]+r])
-	case KindI64:
-		return I64(ex.i64[fr.base[k]+r])
-	case KindF32:
-		return F32(ex.f32[fr.base[k]+r])
-	case KindF64:
-		return F64(ex.f64[fr.base[k]+r])
-	case KindRef:
-		return RefValue(ex.refs[fr.base[k]+r])
-	}
-	return Value{}
-}
-
 // run executes internal function fi of mi with args and stores its results.
 func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error {
 	if err := ex.push(mi, fi); err != nil {
 		return err
 	}
-	fr := &ex.frames[0]
+	fr := &ex.frames[len(ex.frames)-1]
 	ex.steps = 0
 	if ex.limit > 0 {
 		ex.steps = ex.limit + 1
 	}
 	var next [KindRef + 1]int
 	for i, a := range fr.fn.sig.Args {
-		ex.writeReg(fr, a.Kind, next[a.Kind], args[i])
+		fr.w.write(a.Kind, next[a.Kind], &args[i])
 		next[a.Kind]++
 	}
 	if err := ex.loop(results); err != nil {
@@ -247,14 +247,37 @@ type window struct {
 	refs []Ref
 }
 
-// set points w at the registers of fr.
-func (w *window) set(ex *executor, fr *frame) {
-	b, n := &fr.base, &fr.regs
-	w.i32 = ex.i32[b[KindI32] : b[KindI32]+n[KindI32]]
-	w.i64 = ex.i64[b[KindI64] : b[KindI64]+n[KindI64]]
-	w.f32 = ex.f32[b[KindF32] : b[KindF32]+n[KindF32]]
-	w.f64 = ex.f64[b[KindF64] : b[KindF64]+n[KindF64]]
-	w.refs = ex.refs[b[KindRef] : b[KindRef]+n[KindRef]]
+// read returns register r of bank k.
+func (w *window) read(k ValueKind, r int) Value {
+	switch k {
+	case KindI32:
+		return I32(w.i32[r])
+	case KindI64:
+		return I64(w.i64[r])
+	case KindF32:
+		return F32(w.f32[r])
+	case KindF64:
+		return F64(w.f64[r])
+	case KindRef:
+		return RefValue(w.refs[r])
+	}
+	return Value{}
+}
+
+// write stores *v in register r of bank k.
+func (w *window) write(k ValueKind, r int, v *Value) {
+	switch k {
+	case KindI32:
+		w.i32[r] = int32(uint32(v.bits))
+	case KindI64:
+		w.i64[r] = int64(v.bits)
+	case KindF32:
+		w.f32[r] = math.Float32frombits(uint32(v.bits))
+	case KindF64:
+		w.f64[r] = math.Float64frombits(v.bits)
+	case KindRef:
+		w.refs[r] = v.ref
+	}
 }
 
 // loop is the interpreter. It runs the top frame from its start until the
@@ -288,8 +311,7 @@ func (ex *executor) loop(results []Value) error {
 func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 	fr := &ex.frames[len(ex.frames)-1]
 	code := fr.fn.code
-	var w window
-	w.set(ex, fr)
+	w := fr.w
 	globals := fr.mi.globals
 	for {
 		switch Opcode(code[pc]) {
@@ -491,7 +513,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			if err != nil {
 				return 0, ex.trapErr(err, pc)
 			}
-			ex.writeReg(fr, k, le16(in[1:]), v)
+			w.write(k, le16(in[1:]), &v)
 			pc += 7
 		case OpListSetI32, OpListSetI64, OpListSetF32, OpListSetF64, OpListSetRef:
 			in := (*[7]byte)(code[pc : pc+7])
@@ -499,7 +521,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			k := KindI32 + ValueKind(op-OpListSetI32)
 			l, err := listOf(w.refs[le16(in[1:])])
 			if err == nil {
-				err = l.Set(int(w.i32[le16(in[3:])]), ex.readReg(fr, k, le16(in[5:])))
+				err = l.Set(int(w.i32[le16(in[3:])]), w.read(k, le16(in[5:])))
 			}
 			if err != nil {
 				return 0, ex.trapErr(err, pc)
@@ -581,22 +603,23 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			var next [KindRef + 1]int
 			for j, a := range callee.fn.sig.Args {
 				src := r16(code, p+2+2*j)
-				ex.writeReg(callee, a.Kind, next[a.Kind], ex.readReg(caller, a.Kind, src))
+				v := caller.w.read(a.Kind, src)
+				callee.w.write(a.Kind, next[a.Kind], &v)
 				next[a.Kind]++
 			}
 			return 0, nil
 		case OpReturn:
 			if len(ex.frames) == 1 {
 				for j, k := range fr.fn.sig.Results {
-					results[j] = ex.readReg(fr, k, r16(code, pc+3+2*j))
+					results[j] = w.read(k, r16(code, pc+3+2*j))
 				}
 				return -1, nil
 			}
 			caller := &ex.frames[len(ex.frames)-2]
 			ccode := caller.fn.code
 			for j, k := range fr.fn.sig.Results {
-				v := ex.readReg(fr, k, r16(code, pc+3+2*j))
-				ex.writeReg(caller, k, r16(ccode, caller.pc+2+2*j), v)
+				v := w.read(k, r16(code, pc+3+2*j))
+				caller.w.write(k, r16(ccode, caller.pc+2+2*j), &v)
 			}
 			ex.pop()
 			return caller.pc + 2 + 2*r16(ccode, caller.pc), nil
@@ -1337,24 +1360,7 @@ func (ex *executor) callNative(w *window, nf *resolvedNative, code []byte, p int
 		ex.args = make([]Value, n)
 	}
 	args := ex.args[:n]
-	// Argument slots hold a zero ref between calls; scalars overwrite kind
-	// and bits only, so no pointer is written (no write barrier).
-	for j, k := range kinds {
-		r := int(binary.LittleEndian.Uint16(list[2*j:]))
-		a := &args[j]
-		switch k {
-		case KindI32:
-			a.kind, a.bits = KindI32, uint64(uint32(w.i32[r]))
-		case KindI64:
-			a.kind, a.bits = KindI64, uint64(w.i64[r])
-		case KindF32:
-			a.kind, a.bits = KindF32, uint64(math.Float32bits(w.f32[r]))
-		case KindF64:
-			a.kind, a.bits = KindF64, math.Float64bits(w.f64[r])
-		case KindRef:
-			a.kind, a.bits, a.ref = KindRef, 0, w.refs[r]
-		}
-	}
+	loadArgs(args, kinds, list, w)
 	p += 2 * n
 	rk := nf.sig.Results
 	nres := len(rk)
@@ -1399,6 +1405,32 @@ func (ex *executor) callNative(w *window, nf *resolvedNative, code []byte, p int
 	return p + 2 + 2*nres, nil
 }
 
+// loadArgs fills args[j] from the register named by the j-th entry of the
+// little-endian register list regs, in the bank kinds[j]. Argument slots
+// hold a null ref between calls; scalars overwrite kind and bits only, so
+// no pointer is written for them (no write barrier).
+func loadArgs(args []Value, kinds []ValueKind, regs []byte, w *window) {
+	kinds = kinds[:len(args)]
+	regs = regs[:2*len(args)]
+	i32, i64, refs := w.i32, w.i64, w.refs
+	for j := range args {
+		r := int(regs[2*j]) | int(regs[2*j+1])<<8
+		a := &args[j]
+		switch kinds[j] {
+		case KindI32:
+			a.kind, a.bits = KindI32, uint64(uint32(i32[r]))
+		case KindI64:
+			a.kind, a.bits = KindI64, uint64(i64[r])
+		case KindRef:
+			a.kind, a.bits, a.ref = KindRef, 0, refs[r]
+		case KindF32:
+			a.kind, a.bits = KindF32, uint64(math.Float32bits(w.f32[r]))
+		case KindF64:
+			a.kind, a.bits = KindF64, math.Float64bits(w.f64[r])
+		}
+	}
+}
+
 // dropRefs zeroes the ref of every slot that holds one, restoring the
 // invariant that argument and result slots hold no pointers between calls.
 // Slots without a ref are not written: zeroing a whole slice would cost a
@@ -1406,7 +1438,8 @@ func (ex *executor) callNative(w *window, nf *resolvedNative, code []byte, p int
 // call overwrites kind and bits anyway.
 func dropRefs(vs []Value) {
 	for i := range vs {
-		if v := &vs[i]; v.ref.typ != nil || v.ref.obj != nil {
+		// A Ref with a nil object is always the null Ref (NewRef).
+		if v := &vs[i]; v.ref.obj != nil {
 			v.ref = Ref{}
 		}
 	}

@@ -12,8 +12,8 @@ import (
 )
 
 // TestManyBindings runs dispatches with binding counts on both sides of the
-// number passed to native code as call arguments (larger counts are pinned
-// in C memory), from several goroutines at once on one prepared dispatch,
+// numbers passed to native code as call arguments (4 and 8; larger counts
+// are pinned in C memory), from several goroutines at once on one prepared dispatch,
 // and checks every binding reached the kernel.
 func TestManyBindings(t *testing.T) {
 	exe, err := local.Load(hal.ExecutableParams{Format: local.FormatEmbeddedELFX86_64, Data: kerneltest.GatherLibrary(t)})

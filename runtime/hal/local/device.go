@@ -2,6 +2,7 @@ package local
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/vm/status"
@@ -36,8 +37,8 @@ type DeviceOptions struct {
 type Device struct {
 	opts DeviceOptions
 
-	mu     sync.Mutex
-	closed bool
+	mu     sync.Mutex // serializes Close
+	closed atomic.Bool
 }
 
 // NewDevice returns a local device.
@@ -125,11 +126,7 @@ func (d *Device) SubmitInlineOne(cb *hal.CommandBuffer) error {
 	return Execute(cb, d.opts.Runner)
 }
 
-func (d *Device) isClosed() bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.closed
-}
+func (d *Device) isClosed() bool { return d.closed.Load() }
 
 func (d *Device) closedError() error {
 	return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.opts.ID)
@@ -169,10 +166,10 @@ func (d *Device) submit(wait, signal *hal.Fence, cbs []*hal.CommandBuffer) error
 func (d *Device) Close() error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.closed {
+	if d.closed.Load() {
 		return nil
 	}
-	d.closed = true
+	d.closed.Store(true)
 	d.opts.Runner.Close()
 	return nil
 }

@@ -180,7 +180,7 @@ func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64
 func (d *Dispatch) Release() {
 	if !d.released {
 		d.released = true
-		d.st.free()
+		d.st.free(d.pinned)
 		d.args = [argBindings]unsafe.Pointer{}
 		if d.pinned {
 			d.pinner.Unpin()

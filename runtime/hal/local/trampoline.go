@@ -75,18 +75,43 @@ static goiree_range_result_t goiree_dispatch_range(
 // Runs workgroups [begin, end) like goiree_dispatch_range, with the binding
 // pointers passed as arguments: the state is copied to this stack frame and
 // pointed at a stack array of them, so nothing the caller passed outlives the
-// call and concurrent calls on one block do not write to it.
-static goiree_range_result_t goiree_dispatch_range_args(
-    uintptr_t fn, const iree_hal_executable_environment_v0_t* env,
-    const goiree_dispatch_block_t* blk, uint32_t processor_id,
+// call and concurrent calls on one block do not write to it. The block and
+// the environment are C memory, passed as integers (cgo checks every pointer
+// argument for Go pointers on every call; these can never be).
+static goiree_range_result_t goiree_dispatch_range_ptrs(
+    uintptr_t fn, uintptr_t env, uintptr_t blk, uint32_t processor_id,
     void* local_memory, uint32_t local_memory_size, uint64_t begin,
-    uint64_t end, void* p0, void* p1, void* p2, void* p3, void* p4, void* p5,
-    void* p6, void* p7) {
-  void* ptrs[8] = {p0, p1, p2, p3, p4, p5, p6, p7};
-  iree_hal_executable_dispatch_state_v0_t state = blk->state;
+    uint64_t end, void** ptrs) {
+  iree_hal_executable_dispatch_state_v0_t state =
+      ((const goiree_dispatch_block_t*)blk)->state;
   state.binding_ptrs = ptrs;
-  return goiree_dispatch_range(fn, env, &state, processor_id, local_memory,
-                               local_memory_size, begin, end);
+  return goiree_dispatch_range(
+      fn, (const iree_hal_executable_environment_v0_t*)env, &state,
+      processor_id, local_memory, local_memory_size, begin, end);
+}
+
+// goiree_dispatch_range_args4 and _args8 pass up to 4 and 8 bindings. The
+// Go pointers are declared uint8_t*: cgo checks a pointer argument for Go
+// pointers in the memory it points at only when that memory's type can hold
+// pointers (a void* argument costs a heap object lookup per call; bytes
+// cannot hold pointers, so these are not checked at all).
+static goiree_range_result_t goiree_dispatch_range_args4(
+    uintptr_t fn, uintptr_t env, uintptr_t blk, uint32_t processor_id,
+    uint8_t* local_memory, uint32_t local_memory_size, uint64_t begin,
+    uint64_t end, uint8_t* p0, uint8_t* p1, uint8_t* p2, uint8_t* p3) {
+  void* ptrs[4] = {p0, p1, p2, p3};
+  return goiree_dispatch_range_ptrs(fn, env, blk, processor_id, local_memory,
+                                    local_memory_size, begin, end, ptrs);
+}
+
+static goiree_range_result_t goiree_dispatch_range_args8(
+    uintptr_t fn, uintptr_t env, uintptr_t blk, uint32_t processor_id,
+    uint8_t* local_memory, uint32_t local_memory_size, uint64_t begin,
+    uint64_t end, uint8_t* p0, uint8_t* p1, uint8_t* p2, uint8_t* p3,
+    uint8_t* p4, uint8_t* p5, uint8_t* p6, uint8_t* p7) {
+  void* ptrs[8] = {p0, p1, p2, p3, p4, p5, p6, p7};
+  return goiree_dispatch_range_ptrs(fn, env, blk, processor_id, local_memory,
+                                    local_memory_size, begin, end, ptrs);
 }
 
 static void goiree_processor_info(uint64_t* data) {
@@ -188,14 +213,17 @@ func newDispatchState() dispatchState {
 	return dispatchState{blk: (*C.goiree_dispatch_block_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.goiree_dispatch_block_t{}))))}
 }
 
-func (st *dispatchState) free() {
+// free returns the block to the pool. held says whether the block holds
+// Go pointers (fill stored pinned bindings in it); they are dropped first.
+func (st *dispatchState) free(held bool) {
 	b := st.blk
 	if b == nil {
 		return
 	}
 	st.blk = nil
-	// Drop the Go pointers before the block is reused or freed.
-	*b = C.goiree_dispatch_block_t{}
+	if held {
+		b.ptrs = [len(b.ptrs)]unsafe.Pointer{}
+	}
 	blockPool.Lock()
 	if len(blockPool.free) < maxPooledBlocks {
 		blockPool.free = append(blockPool.free, b)
@@ -207,7 +235,8 @@ func (st *dispatchState) free() {
 }
 
 // argBindings is the most bindings whose pointers a dispatch passes to
-// native code as arguments of each call (goiree_dispatch_range_args).
+// native code as arguments of each call (goiree_dispatch_range_args4 and
+// _args8).
 //
 // Why arguments and not the C block: binding memory is Go heap memory. The
 // Go heap does not move objects, and the buffers stay reachable (the command
@@ -224,17 +253,28 @@ func (st *dispatchState) free() {
 // with more bindings store them in the block and pin them.
 const argBindings = 8
 
+// bytePtr types a pointer to binding or local memory (bytes) for cgo.
+func bytePtr(p unsafe.Pointer) *C.uint8_t { return (*C.uint8_t)(p) }
+
 func runRange(fn uintptr, env *environment, st *dispatchState, args *[argBindings]unsafe.Pointer, processorID uint32, localMem []byte, begin, end uint64) (int, uint64) {
 	var lm unsafe.Pointer
 	if len(localMem) > 0 {
 		lm = unsafe.Pointer(unsafe.SliceData(localMem))
 	}
 	var r C.goiree_range_result_t
-	if args != nil {
-		r = C.goiree_dispatch_range_args(C.uintptr_t(fn), env.env, st.blk, C.uint32_t(processorID), lm,
+	switch {
+	case args != nil && st.blk.state.binding_count <= 4:
+		r = C.goiree_dispatch_range_args4(C.uintptr_t(fn), C.uintptr_t(uintptr(unsafe.Pointer(env.env))),
+			C.uintptr_t(uintptr(unsafe.Pointer(st.blk))), C.uint32_t(processorID), bytePtr(lm),
 			C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end),
-			args[0], args[1], args[2], args[3], args[4], args[5], args[6], args[7])
-	} else {
+			bytePtr(args[0]), bytePtr(args[1]), bytePtr(args[2]), bytePtr(args[3]))
+	case args != nil:
+		r = C.goiree_dispatch_range_args8(C.uintptr_t(fn), C.uintptr_t(uintptr(unsafe.Pointer(env.env))),
+			C.uintptr_t(uintptr(unsafe.Pointer(st.blk))), C.uint32_t(processorID), bytePtr(lm),
+			C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end),
+			bytePtr(args[0]), bytePtr(args[1]), bytePtr(args[2]), bytePtr(args[3]),
+			bytePtr(args[4]), bytePtr(args[5]), bytePtr(args[6]), bytePtr(args[7]))
+	default:
 		r = C.goiree_dispatch_range(C.uintptr_t(fn), env.env, &st.blk.state, C.uint32_t(processorID), lm,
 			C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end))
 	}

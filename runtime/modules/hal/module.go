@@ -140,94 +140,76 @@ func (m *Module) traced(name string, fn func(*vm.NativeCall) error) func(*vm.Nat
 // refObj returns the object of ref argument i when it is a non-null ref of
 // type t.
 func refObj(c *vm.NativeCall, i int, t *vm.RefType, fn string) (any, error) {
-	if v := c.Args[i]; v.Kind() == vm.KindRef {
-		if r := v.Ref(); r.Type() == t && !r.IsNull() {
-			return r.Object(), nil
-		}
+	if r := c.Args[i].Ref(); r.Type() == t && !r.IsNull() {
+		return r.Object(), nil
 	}
+	return nil, badRef(c, i, t, fn)
+}
+
+// badRef is the error for ref argument i that is not a non-null ref of type
+// t holding the Go type the module makes for t.
+func badRef(c *vm.NativeCall, i int, t *vm.RefType, fn string) error {
 	_, err := c.Args[i].RefAs(t)
 	if err == nil {
-		err = status.Errorf(status.Internal, "ref does not hold a %s", t.Name())
+		return status.Errorf(status.Internal, "hal.%s: argument %d: %s ref holds %T", fn, i, t.Name(), c.Args[i].Ref().Object())
 	}
-	return nil, status.Errorf(status.InvalidArgument, "hal.%s: argument %d: %v", fn, i, err)
+	return status.Errorf(status.InvalidArgument, "hal.%s: argument %d: %v", fn, i, err)
 }
 
-// holdsWrong is the error for a ref of the right type holding an object of
-// another Go type (a bug in whoever made the ref).
-func holdsWrong(i int, t *vm.RefType, o any, fn string) error {
-	return status.Errorf(status.Internal, "hal.%s: argument %d: %s ref holds %T", fn, i, t.Name(), o)
-}
+// The typed accessors below are small enough to inline at each call.
 
 func bufferArg(c *vm.NativeCall, i int, fn string) (*hal.Buffer, error) {
-	o, err := refObj(c, i, BufferType, fn)
-	if err != nil {
-		return nil, err
+	if r := c.Args[i].Ref(); r.Type() == BufferType {
+		if b, ok := r.Object().(*hal.Buffer); ok && b != nil {
+			return b, nil
+		}
 	}
-	b, ok := o.(*hal.Buffer)
-	if !ok {
-		return nil, holdsWrong(i, BufferType, o, fn)
-	}
-	return b, nil
+	return nil, badRef(c, i, BufferType, fn)
 }
 
 func viewArg(c *vm.NativeCall, i int, fn string) (*hal.BufferView, error) {
-	o, err := refObj(c, i, BufferViewType, fn)
-	if err != nil {
-		return nil, err
+	if r := c.Args[i].Ref(); r.Type() == BufferViewType {
+		if v, ok := r.Object().(*hal.BufferView); ok && v != nil {
+			return v, nil
+		}
 	}
-	v, ok := o.(*hal.BufferView)
-	if !ok {
-		return nil, holdsWrong(i, BufferViewType, o, fn)
-	}
-	return v, nil
+	return nil, badRef(c, i, BufferViewType, fn)
 }
 
 func commandBufferArg(c *vm.NativeCall, i int, fn string) (*hal.CommandBuffer, error) {
-	o, err := refObj(c, i, CommandBufferType, fn)
-	if err != nil {
-		return nil, err
+	if r := c.Args[i].Ref(); r.Type() == CommandBufferType {
+		if cb, ok := r.Object().(*hal.CommandBuffer); ok && cb != nil {
+			return cb, nil
+		}
 	}
-	cb, ok := o.(*hal.CommandBuffer)
-	if !ok {
-		return nil, holdsWrong(i, CommandBufferType, o, fn)
-	}
-	return cb, nil
+	return nil, badRef(c, i, CommandBufferType, fn)
 }
 
 func vmBufferArg(c *vm.NativeCall, i int, fn string) (*vm.Buffer, error) {
-	o, err := refObj(c, i, vm.BufferType, fn)
-	if err != nil {
-		return nil, err
+	if r := c.Args[i].Ref(); r.Type() == vm.BufferType {
+		if b, ok := r.Object().(*vm.Buffer); ok && b != nil {
+			return b, nil
+		}
 	}
-	b, ok := o.(*vm.Buffer)
-	if !ok {
-		return nil, holdsWrong(i, vm.BufferType, o, fn)
-	}
-	return b, nil
+	return nil, badRef(c, i, vm.BufferType, fn)
 }
 
 func executableArg(c *vm.NativeCall, i int, fn string) (hal.Executable, error) {
-	o, err := refObj(c, i, ExecutableType, fn)
-	if err != nil {
-		return nil, err
+	if r := c.Args[i].Ref(); r.Type() == ExecutableType {
+		if e, ok := r.Object().(hal.Executable); ok {
+			return e, nil
+		}
 	}
-	e, ok := o.(hal.Executable)
-	if !ok {
-		return nil, holdsWrong(i, ExecutableType, o, fn)
-	}
-	return e, nil
+	return nil, badRef(c, i, ExecutableType, fn)
 }
 
 func fenceArg(c *vm.NativeCall, i int, fn string) (*hal.Fence, error) {
-	o, err := refObj(c, i, FenceType, fn)
-	if err != nil {
-		return nil, err
+	if r := c.Args[i].Ref(); r.Type() == FenceType {
+		if f, ok := r.Object().(*hal.Fence); ok && f != nil {
+			return f, nil
+		}
 	}
-	f, ok := o.(*hal.Fence)
-	if !ok {
-		return nil, holdsWrong(i, FenceType, o, fn)
-	}
-	return f, nil
+	return nil, badRef(c, i, FenceType, fn)
 }
 
 // optFence is fenceArg allowing a null ref (nil).

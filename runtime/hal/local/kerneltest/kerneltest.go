@@ -171,7 +171,7 @@ func MulLibrary(t testing.TB) []byte {
 
 // GatherBindings lists the binding counts of GatherLibrary's exports, in
 // export order.
-var GatherBindings = []int{2, 8, 9, 12}
+var GatherBindings = []int{2, 4, 5, 8, 9, 12}
 
 // GatherLibrary builds kernels/gather_library.c: export k takes
 // GatherBindings[k] bindings and writes the element-wise uint32 sum of all

@@ -1,6 +1,6 @@
 // A CPU executable library whose exports take many bindings, for testing
-// how binding pointers reach native code (as call arguments up to eight
-// bindings, through pinned memory beyond).
+// how binding pointers reach native code (as call arguments up to four and
+// up to eight bindings, through pinned memory beyond).
 //
 // Exports (export k takes Counts[k] bindings and no constants):
 //   gather_<n>(; in_0, ..., in_{n-2}, out): out[i] = sum over j of in_j[i]
@@ -33,15 +33,17 @@ static int gather(const iree_hal_executable_dispatch_state_v0_t* ds) {
     return ds->binding_count == N ? gather(ds) : 5;                          \
   }
 GATHER(2)
+GATHER(4)
+GATHER(5)
 GATHER(8)
 GATHER(9)
 GATHER(12)
 
-static const iree_hal_executable_dispatch_v0_t entry_points[4] = {
-    gather_2, gather_8, gather_9, gather_12};
-static const char* const entry_point_names[4] = {"gather_2", "gather_8", "gather_9", "gather_12"};
-static const iree_hal_executable_dispatch_attrs_v0_t entry_attrs[4] = {
-    {.binding_count = 2}, {.binding_count = 8}, {.binding_count = 9}, {.binding_count = 12},
+static const iree_hal_executable_dispatch_v0_t entry_points[6] = {
+    gather_2, gather_4, gather_5, gather_8, gather_9, gather_12};
+static const char* const entry_point_names[6] = {"gather_2", "gather_4", "gather_5", "gather_8", "gather_9", "gather_12"};
+static const iree_hal_executable_dispatch_attrs_v0_t entry_attrs[6] = {
+    {.binding_count = 2}, {.binding_count = 4}, {.binding_count = 5}, {.binding_count = 8}, {.binding_count = 9}, {.binding_count = 12},
 };
 static const iree_hal_executable_library_header_t header = {
     .version = IREE_HAL_EXECUTABLE_LIBRARY_VERSION_LATEST,
@@ -50,7 +52,7 @@ static const iree_hal_executable_library_header_t header = {
 };
 static const iree_hal_executable_library_v0_t library = {
     .header = &header,
-    .exports = {.count = 4, .ptrs = entry_points, .attrs = entry_attrs, .names = entry_point_names},
+    .exports = {.count = 6, .ptrs = entry_points, .attrs = entry_attrs, .names = entry_point_names},
 };
 
 __attribute__((visibility("default")))

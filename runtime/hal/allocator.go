@@ -69,7 +69,7 @@ type HostAllocator struct {
 	maxCached int64
 
 	mu     sync.Mutex
-	free   map[int64][][]byte // size class -> raw slices
+	free   map[int64]*[][]byte // size class -> raw slices (updated in place)
 	cached int64
 
 	live, peak, allocated, freed atomic.Int64
@@ -82,7 +82,7 @@ func NewHostAllocator(maxCachedBytes int64) *HostAllocator {
 	if maxCachedBytes < 0 {
 		maxCachedBytes = DefaultHostCacheBytes
 	}
-	return &HostAllocator{maxCached: maxCachedBytes, free: map[int64][][]byte{}}
+	return &HostAllocator{maxCached: maxCachedBytes, free: map[int64]*[][]byte{}}
 }
 
 // SizeClass returns the size class an allocation of n bytes uses: n itself
@@ -150,11 +150,11 @@ type hostBlock struct {
 func (a *HostAllocator) take(class int64) []byte {
 	if class > 0 {
 		a.mu.Lock()
-		list := a.free[class]
-		if n := len(list); n > 0 {
-			raw := list[n-1]
-			list[n-1] = nil
-			a.free[class] = list[:n-1]
+		if list := a.free[class]; list != nil && len(*list) > 0 {
+			n := len(*list)
+			raw := (*list)[n-1]
+			(*list)[n-1] = nil
+			*list = (*list)[:n-1]
 			a.cached -= class
 			a.mu.Unlock()
 			a.hits.Add(1)
@@ -177,14 +177,19 @@ func (a *HostAllocator) give(raw []byte, class int64) {
 	if a.cached+class > a.maxCached {
 		return
 	}
-	a.free[class] = append(a.free[class], raw)
+	list := a.free[class]
+	if list == nil {
+		list = new([][]byte)
+		a.free[class] = list
+	}
+	*list = append(*list, raw)
 	a.cached += class
 }
 
 // Trim implements Allocator: it drops all cached memory.
 func (a *HostAllocator) Trim() {
 	a.mu.Lock()
-	a.free = map[int64][][]byte{}
+	a.free = map[int64]*[][]byte{}
 	a.cached = 0
 	a.mu.Unlock()
 }

@@ -124,10 +124,11 @@ type CommandBuffer struct {
 	commands   []Command
 	// inline backs commands for the first few, so that a short command
 	// buffer (a dispatch and a barrier) needs no separate allocation.
-	inline [4]Command
-	// first holds the first dispatch recorded, so that creating a command
-	// buffer and recording one dispatch is a single allocation.
-	first     dispatchRecord
+	inline [3]Command
+	// first holds the first dispatch recorded when its constants and
+	// bindings fit, so that creating a command buffer and recording a small
+	// dispatch is a single allocation.
+	first     firstRecord
 	usedFirst bool
 
 	constants []uint32
@@ -404,32 +405,43 @@ func (cb *CommandBuffer) dispatch(exe Executable, ordinal int, wg [3]uint32, con
 	if err := ValidateDispatch(exe, ordinal, wg, constants, bindings); err != nil {
 		return err
 	}
-	var rec *dispatchRecord
-	if !cb.usedFirst {
+	var cmd *DispatchCommand
+	var constStore []uint32
+	var bindStore []BindingRange
+	if !cb.usedFirst && len(constants) <= len(cb.first.constants) && len(bindings) <= len(cb.first.bindings) {
 		cb.usedFirst = true
-		rec = &cb.first
+		cmd, constStore, bindStore = &cb.first.cmd, cb.first.constants[:], cb.first.bindings[:]
 	} else {
-		rec = new(dispatchRecord)
+		rec := new(dispatchRecord)
+		cmd, constStore, bindStore = &rec.cmd, rec.constants[:], rec.bindings[:]
 	}
-	rec.cmd = DispatchCommand{Executable: exe, Ordinal: ordinal, Workgroups: wg}
+	*cmd = DispatchCommand{Executable: exe, Ordinal: ordinal, Workgroups: wg}
 	switch {
 	case constants == nil:
-	case len(constants) <= recordConstants:
-		rec.cmd.Constants = rec.constants[:len(constants):len(constants)]
-		copy(rec.cmd.Constants, constants)
+	case len(constants) <= len(constStore):
+		cmd.Constants = constStore[:len(constants):len(constants)]
+		copy(cmd.Constants, constants)
 	default:
-		rec.cmd.Constants = slices.Clone(constants)
+		cmd.Constants = slices.Clone(constants)
 	}
 	switch {
 	case bindings == nil:
-	case len(bindings) <= recordBindings:
-		rec.cmd.Bindings = rec.bindings[:len(bindings):len(bindings)]
-		copy(rec.cmd.Bindings, bindings)
+	case len(bindings) <= len(bindStore):
+		cmd.Bindings = bindStore[:len(bindings):len(bindings)]
+		copy(cmd.Bindings, bindings)
 	default:
-		rec.cmd.Bindings = slices.Clone(bindings)
+		cmd.Bindings = slices.Clone(bindings)
 	}
-	cb.commands = append(cb.commands, &rec.cmd)
+	cb.commands = append(cb.commands, cmd)
 	return nil
+}
+
+// firstRecord is the smaller dispatch record a CommandBuffer carries for
+// its first dispatch (most host programs record one small dispatch).
+type firstRecord struct {
+	cmd       DispatchCommand
+	constants [8]uint32
+	bindings  [4]BindingRange
 }
 
 // ValidateDispatch checks a dispatch against the executable's export table:

@@ -2,11 +2,22 @@
 // sized from the CPU topology that executes tiled work such as the
 // workgroups of a dispatch.
 //
-// Executor.Dispatch splits a range of tiles among the workers and the
-// calling goroutine. Each participant reserves tiles atomically in batches
-// (TilesPerReservation) and runs each batch with a single call of the tile
-// function, so a CPU kernel behind a cgo trampoline crosses into C once per
-// batch. The first error wins: it is returned and no further batches start.
+// Executor.Run splits the tiles [0, total) of a dispatch into one
+// contiguous range per participant: the calling goroutine and up to
+// WorkerCount-1 woken workers (at least one), so that a dispatch occupies
+// as many threads as there are workers, the caller included, as a C
+// program splitting its loop across one thread per CPU does. A dispatch of
+// a single reservation runs on the caller alone and wakes no worker.
+//
+// Participants reserve chunks of their own range (TilesPerReservation
+// tiles) with an atomic counter private to that range, and run each chunk
+// with one call of the tile function, so a CPU kernel behind a cgo
+// trampoline crosses into C once per chunk. A participant whose range is
+// exhausted takes chunks from the other ranges, so a worker that wakes late
+// or runs slowly delays the dispatch by at most one chunk. The caller
+// returns as soon as every tile has run; a worker that arrives after that
+// finds nothing to reserve. The first error wins: it is returned and no
+// further chunks start.
 //
 // Each participant runs under a processor id unique among the goroutines
 // running tiles of this executor at that moment: workers have ids
@@ -17,9 +28,11 @@
 package task
 
 import (
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -30,6 +43,20 @@ const MaxWorkers = 64
 // DefaultMaxGroupCount caps the automatic group count, as IREE's
 // --task_topology_max_group_count does by default.
 const DefaultMaxGroupCount = 8
+
+// MaxTilesPerReservation caps the chunk TilesPerReservation picks.
+const MaxTilesPerReservation = 1024
+
+// reservationsPerParticipant is how many chunks TilesPerReservation aims
+// to give each participant's range: enough that the last chunk to finish is
+// a small part of the dispatch.
+const reservationsPerParticipant = 32
+
+// spinWait is how long a caller whose tiles are done polls for the other
+// participants' last chunks, and how long a worker that finished a job
+// polls for the next one, before blocking on a channel (a blocked goroutine
+// is woken through the scheduler and often another OS thread).
+const spinWait = 20 * time.Microsecond
 
 // Topology describes the worker groups of an executor; each group gets one
 // worker goroutine.
@@ -57,19 +84,35 @@ func DetectTopology(groupCount, maxGroupCount int) (Topology, error) {
 	return Topology{GroupCount: max(1, min(runtime.NumCPU(), maxGroupCount, MaxWorkers))}, nil
 }
 
+// Tiler runs the tiles of a dispatch.
+type Tiler interface {
+	// RunTiles runs tiles [begin, end) as processor id.
+	RunTiles(id int, begin, end uint64) error
+}
+
 // TileFunc runs tiles [begin, end) as processor id.
 type TileFunc func(id int, begin, end uint64) error
 
+// RunTiles implements Tiler by calling f.
+func (f TileFunc) RunTiles(id int, begin, end uint64) error { return f(id, begin, end) }
+
 // Executor is a pool of worker goroutines. It is safe for concurrent use:
-// many goroutines may Dispatch at once.
+// many goroutines may dispatch at once.
 type Executor struct {
 	workers int
+	// helpers is how many workers a dispatch wakes when its caller takes
+	// part: WorkerCount-1, at least 1.
+	helpers int
 	queue   chan *job
-	callers chan int // free caller processor ids
+	// freeCallers has bit i set while caller processor id workers+i is free.
+	freeCallers atomic.Uint64
+	closed      atomic.Bool
+	jobs        sync.Pool
 
-	mu     sync.RWMutex
-	closed bool
-	wg     sync.WaitGroup
+	// mu is held for reading while jobs are posted to queue and for writing
+	// while Close closes it.
+	mu sync.RWMutex
+	wg sync.WaitGroup
 }
 
 // NewExecutor starts one worker per group of topo.
@@ -78,10 +121,13 @@ func NewExecutor(topo Topology) (*Executor, error) {
 	if n < 1 || n > MaxWorkers {
 		return nil, status.Errorf(status.InvalidArgument, "executor worker count %d is not in [1, %d]", n, MaxWorkers)
 	}
-	e := &Executor{workers: n, queue: make(chan *job, 4*n+64), callers: make(chan int, n)}
-	for i := 0; i < n; i++ {
-		e.callers <- n + i
+	e := &Executor{workers: n, helpers: max(1, n-1), queue: make(chan *job, 4*n+64)}
+	if n == 64 {
+		e.freeCallers.Store(^uint64(0))
+	} else {
+		e.freeCallers.Store(1<<n - 1)
 	}
+	e.jobs.New = func() any { return &job{exec: e, done: make(chan struct{}, 1)} }
 	e.wg.Add(n)
 	for i := 0; i < n; i++ {
 		go e.work(i)
@@ -100,129 +146,259 @@ func (e *Executor) MaxConcurrency() int { return 2 * e.workers }
 // Close is an error.
 func (e *Executor) Close() {
 	e.mu.Lock()
-	if !e.closed {
-		e.closed = true
+	if !e.closed.Swap(true) {
 		close(e.queue)
 	}
 	e.mu.Unlock()
 	e.wg.Wait()
 }
 
+// acquireCaller takes a free caller processor id, or returns -1.
+func (e *Executor) acquireCaller() int {
+	for {
+		m := e.freeCallers.Load()
+		if m == 0 {
+			return -1
+		}
+		b := bits.TrailingZeros64(m)
+		if e.freeCallers.CompareAndSwap(m, m&^(1<<b)) {
+			return e.workers + b
+		}
+	}
+}
+
+func (e *Executor) releaseCaller(id int) {
+	e.freeCallers.Or(1 << (id - e.workers))
+}
+
 func (e *Executor) work(id int) {
 	defer e.wg.Done()
-	for j := range e.queue {
-		j.run(id)
-	}
-}
-
-type job struct {
-	fn        TileFunc
-	total     uint64
-	batch     uint64
-	next      atomic.Uint64
-	remaining atomic.Uint64
-	failed    atomic.Bool
-	errOnce   sync.Once
-	err       error
-	done      chan struct{}
-}
-
-func (j *job) run(id int) {
 	for {
-		start := j.next.Add(j.batch) - j.batch
-		if start >= j.total {
+		j, ok := e.nextJob()
+		if !ok {
 			return
 		}
-		end := min(start+j.batch, j.total)
-		if !j.failed.Load() {
-			if err := j.fn(id, start, end); err != nil {
-				j.errOnce.Do(func() { j.err = err })
-				j.failed.Store(true)
-			}
-		}
-		if j.remaining.Add(-(end - start)) == 0 {
-			close(j.done)
-		}
+		j.run(id, int(j.joined.Add(1)-1))
+		j.leave()
 	}
 }
 
-// TilesPerReservation returns the batch size Dispatch uses for total tiles
-// when none is given: about eight batches per participant, at least 1 and at
-// most 4096 tiles.
-func (e *Executor) TilesPerReservation(total uint64) uint64 {
-	parts := uint64(e.workers + 1)
-	return max(1, min(total/(parts*8), 4096))
+// nextJob returns the next queued job, polling for spinWait before it
+// blocks, or false once the queue is closed and drained.
+func (e *Executor) nextJob() (*job, bool) {
+	select {
+	case j, ok := <-e.queue:
+		return j, ok
+	default:
+	}
+	start := time.Now()
+	for time.Since(start) < spinWait {
+		runtime.Gosched()
+		select {
+		case j, ok := <-e.queue:
+			return j, ok
+		default:
+		}
+	}
+	j, ok := <-e.queue
+	return j, ok
 }
 
-// Dispatch runs fn over tiles [0, total) in batches of batch tiles (0 picks
-// TilesPerReservation) on the workers and the calling goroutine, and returns
-// once every started batch has finished. It returns the first error; after
-// an error no new batch starts. total == 0 does nothing.
-func (e *Executor) Dispatch(total, batch uint64, fn TileFunc) error {
+// cacheLine is the padding that keeps counters written by different
+// participants apart (two 64-byte lines: adjacent-line prefetch).
+const cacheLine = 128
+
+// span is one participant's range of tiles: next is the first unreserved
+// tile, end the bound.
+type span struct {
+	next atomic.Uint64
+	end  uint64
+	_    [cacheLine - 16]byte
+}
+
+// job is one multi-participant dispatch. Jobs are pooled: refs counts the
+// caller and the posted workers, and the last to leave recycles the job.
+type job struct {
+	exec  *Executor
+	tiler Tiler
+	chunk uint64
+	spans []span
+
+	_ [cacheLine]byte
+	// joined hands out span indices to the workers as they arrive.
+	joined    atomic.Int32
+	remaining atomic.Uint64
+	refs      atomic.Int32
+	failed    atomic.Bool
+	errMu     sync.Mutex
+	err       error
+	// done receives one value once remaining reaches zero.
+	done chan struct{}
+}
+
+// run reserves and runs chunks as processor id, starting with span first
+// and then taking from the others in turn, until nothing is left to
+// reserve; then it credits the tiles it ran.
+func (j *job) run(id, first int) {
+	n := len(j.spans)
+	var ran uint64
+	for k := 0; k < n; k++ {
+		s := &j.spans[(first+k)%n]
+		for s.next.Load() < s.end {
+			start := s.next.Add(j.chunk) - j.chunk
+			if start >= s.end {
+				break
+			}
+			end := min(start+j.chunk, s.end)
+			if !j.failed.Load() {
+				if err := j.tiler.RunTiles(id, start, end); err != nil {
+					j.fail(err)
+				}
+			}
+			ran += end - start
+		}
+	}
+	if ran > 0 && j.remaining.Add(-ran) == 0 {
+		j.done <- struct{}{}
+	}
+}
+
+func (j *job) fail(err error) {
+	j.errMu.Lock()
+	if j.err == nil {
+		j.err = err
+	}
+	j.errMu.Unlock()
+	j.failed.Store(true)
+}
+
+// wait returns once every tile has run, polling for spinWait first.
+func (j *job) wait() {
+	if j.remaining.Load() != 0 {
+		start := time.Now()
+		for j.remaining.Load() != 0 && time.Since(start) < spinWait {
+			runtime.Gosched()
+		}
+	}
+	<-j.done
+}
+
+// leave drops one reference and recycles the job when it was the last.
+func (j *job) leave() {
+	if j.refs.Add(-1) != 0 {
+		return
+	}
+	j.tiler, j.err = nil, nil
+	j.failed.Store(false)
+	j.exec.jobs.Put(j)
+}
+
+// TilesPerReservation returns the chunk Run uses for total tiles when none
+// is given: about 32 chunks per participant's range, at least 1 and at most
+// MaxTilesPerReservation tiles.
+func (e *Executor) TilesPerReservation(total uint64) uint64 {
+	parts := uint64(e.helpers + 1)
+	return max(1, min(total/(parts*reservationsPerParticipant), MaxTilesPerReservation))
+}
+
+// Dispatch runs fn over tiles [0, total) as Run does.
+func (e *Executor) Dispatch(total, chunk uint64, fn TileFunc) error {
+	return e.Run(total, chunk, fn)
+}
+
+// Run runs t over tiles [0, total) in chunks of chunk tiles (0 picks
+// TilesPerReservation) on the calling goroutine and the workers, and
+// returns once every started chunk has finished; t is not called after
+// that. It returns the first error; after an error no new chunk starts.
+// total == 0 does nothing.
+func (e *Executor) Run(total, chunk uint64, t Tiler) error {
 	if total == 0 {
 		return nil
 	}
 	if total > 1<<62 {
 		return status.Errorf(status.OutOfRange, "task dispatch of %d tiles is too large", total)
 	}
-	if batch == 0 {
-		batch = e.TilesPerReservation(total)
+	if e.closed.Load() {
+		return errClosed()
 	}
-	batch = min(batch, total)
-	callerID := -1
-	select {
-	case callerID = <-e.callers:
-	default:
+	if chunk == 0 {
+		chunk = e.TilesPerReservation(total)
 	}
-	if callerID >= 0 && batch == total {
-		// One batch: the caller runs it; waking a worker would only add
+	chunk = min(chunk, total)
+	caller := e.acquireCaller()
+	if caller >= 0 && chunk == total {
+		// One chunk: the caller runs it; waking a worker would only add
 		// latency.
-		e.mu.RLock()
-		closed := e.closed
-		e.mu.RUnlock()
-		var err error
-		if closed {
-			err = status.Errorf(status.FailedPrecondition, "task executor is closed")
-		} else {
-			err = fn(callerID, 0, total)
-		}
-		e.callers <- callerID
+		err := t.RunTiles(caller, 0, total)
+		e.releaseCaller(caller)
 		return err
 	}
-	j := &job{fn: fn, total: total, batch: batch, done: make(chan struct{})}
-	j.remaining.Store(total)
-	batches := (total + batch - 1) / batch
-	helpers := int(min(uint64(e.workers), batches))
-	if callerID >= 0 {
-		helpers = int(min(uint64(e.workers), batches-1))
+	chunks := (total + chunk - 1) / chunk
+	helpers, parts := e.workers, 0
+	if caller >= 0 {
+		helpers = int(min(uint64(e.helpers), chunks-1))
+		parts = helpers + 1
+	} else {
+		helpers = int(min(uint64(helpers), chunks))
+		parts = helpers
 	}
+	j := e.jobs.Get().(*job)
+	j.tiler, j.chunk = t, chunk
+	if cap(j.spans) < parts {
+		j.spans = make([]span, parts)
+	}
+	j.spans = j.spans[:parts]
+	for i := range j.spans {
+		s := &j.spans[i]
+		s.next.Store(total * uint64(i) / uint64(parts))
+		s.end = total * uint64(i+1) / uint64(parts)
+	}
+	j.remaining.Store(total)
+	j.refs.Store(int32(helpers + 1))
+	if caller >= 0 {
+		j.joined.Store(1) // span 0 is the caller's
+	} else {
+		j.joined.Store(0)
+	}
+
 	e.mu.RLock()
-	if e.closed {
+	if e.closed.Load() {
 		e.mu.RUnlock()
-		if callerID >= 0 {
-			e.callers <- callerID
+		if caller >= 0 {
+			e.releaseCaller(caller)
 		}
-		return status.Errorf(status.FailedPrecondition, "task executor is closed")
+		j.tiler = nil
+		e.jobs.Put(j)
+		return errClosed()
 	}
 	posted := 0
-	for i := 0; i < helpers; i++ {
-		if callerID < 0 && posted == 0 {
-			e.queue <- j // someone other than the caller must run the tiles
-			posted++
-			continue
-		}
+	if caller < 0 {
+		e.queue <- j // someone other than the caller must run the tiles
+		posted++
+	}
+post:
+	for posted < helpers {
 		select {
 		case e.queue <- j:
 			posted++
 		default:
-			i = helpers // queue full: the participants already posted suffice
+			break post // queue full: the participants already posted suffice
 		}
 	}
 	e.mu.RUnlock()
-	if callerID >= 0 {
-		j.run(callerID)
-		e.callers <- callerID
+	if posted < helpers {
+		j.refs.Add(int32(posted - helpers))
 	}
-	<-j.done
-	return j.err
+	if caller >= 0 {
+		j.run(caller, 0)
+		e.releaseCaller(caller)
+	}
+	j.wait()
+	err := j.err
+	j.leave()
+	return err
+}
+
+func errClosed() error {
+	return status.Errorf(status.FailedPrecondition, "task executor is closed")
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestDetectTopology(t *testing.T) {
@@ -201,5 +202,167 @@ func TestClosedExecutor(t *testing.T) {
 	}
 	if _, err := NewExecutor(Topology{}); err == nil {
 		t.Error("executor with no workers created")
+	}
+}
+
+func TestTilesPerReservation(t *testing.T) {
+	tests := []struct {
+		workers     int
+		total, want uint64
+	}{
+		{1, 1, 1},      // caller + 1 worker: 2 ranges
+		{2, 63, 1},     // fewer tiles than 2 × 32 chunks
+		{2, 6400, 100}, // 2 ranges of 32 chunks
+		{4, 6400, 50},  // caller + 3 workers: 4 ranges
+		{2, 1 << 18, MaxTilesPerReservation},
+		{8, 1 << 30, MaxTilesPerReservation},
+	}
+	for _, tt := range tests {
+		e := newExecutor(t, tt.workers)
+		if got := e.TilesPerReservation(tt.total); got != tt.want {
+			t.Errorf("%d workers: TilesPerReservation(%d) = %d, want %d", tt.workers, tt.total, got, tt.want)
+		}
+	}
+}
+
+// TestParticipants checks who runs the tiles of a dispatch: one chunk runs
+// on the caller alone, and a dispatch of many chunks runs on the caller and
+// at most WorkerCount-1 workers (at least one).
+func TestParticipants(t *testing.T) {
+	tests := []struct {
+		workers         int
+		total, chunk    uint64
+		maxParticipants int
+	}{
+		{2, 1, 0, 1},
+		{2, 5, 5, 1},
+		{2, 5, 100, 1},
+		{1, 1000, 1, 2},
+		{2, 1000, 1, 2},
+		{4, 1000, 1, 4},
+		{4, 2, 1, 2}, // two chunks: the caller and one worker at most
+	}
+	for _, tt := range tests {
+		e := newExecutor(t, tt.workers)
+		for r := 0; r < 20; r++ {
+			var mu sync.Mutex
+			ids := map[int]bool{}
+			err := e.Dispatch(tt.total, tt.chunk, func(id int, begin, end uint64) error {
+				mu.Lock()
+				ids[id] = true
+				mu.Unlock()
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ids) > tt.maxParticipants {
+				t.Errorf("%d workers, %d tiles in chunks of %d: ran on ids %v, want at most %d participants", tt.workers, tt.total, tt.chunk, ids, tt.maxParticipants)
+			}
+			if tt.maxParticipants == 1 {
+				for id := range ids {
+					if id < e.WorkerCount() {
+						t.Errorf("one chunk ran on worker %d, want the caller (id ≥ %d)", id, e.WorkerCount())
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCallerFinishesWithoutLateWorker occupies the only worker with a
+// blocked tile and checks that later dispatches still complete: their
+// caller takes the range meant for the worker, and Run returns without
+// waiting for the worker to arrive. The worker later finds nothing to
+// reserve in the finished (and possibly recycled) jobs.
+func TestCallerFinishesWithoutLateWorker(t *testing.T) {
+	e := newExecutor(t, 1)
+	release := make(chan struct{})
+	blocked := make(chan struct{})
+	firstDone := make(chan error, 1)
+	go func() {
+		// Two ranges of one tile: the caller's tile waits until the worker
+		// has taken the other, so that the worker is the one blocked.
+		firstDone <- e.Dispatch(2, 1, func(id int, begin, end uint64) error {
+			if id < e.WorkerCount() {
+				close(blocked)
+				<-release
+				return nil
+			}
+			select {
+			case <-blocked:
+				return nil
+			case <-time.After(10 * time.Second):
+				return errors.New("the worker never took its range")
+			}
+		})
+	}()
+	select {
+	case <-blocked:
+	case err := <-firstDone:
+		t.Fatalf("first dispatch returned before its worker ran: %v", err)
+	}
+	// The first caller gives its processor id back once its own tiles are
+	// done, before it waits for the worker; a caller without an id would
+	// have to wait for the blocked worker.
+	for deadline := time.Now().Add(10 * time.Second); e.freeCallers.Load() == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the first caller never gave its processor id back")
+		}
+	}
+	for _, total := range []uint64{2, 10, 1000} {
+		c := newChecker(total, e.MaxConcurrency())
+		if err := e.Dispatch(total, 1, c.fn); err != nil {
+			t.Fatal(err)
+		}
+		c.verify(t)
+	}
+	close(release)
+	if err := <-firstDone; err != nil {
+		t.Fatal(err)
+	}
+	// The worker now drains the stale jobs; the executor keeps working.
+	c := newChecker(5000, e.MaxConcurrency())
+	if err := e.Dispatch(5000, 7, c.fn); err != nil {
+		t.Fatal(err)
+	}
+	c.verify(t)
+}
+
+// TestTiler runs a Tiler that is not a TileFunc.
+func TestTiler(t *testing.T) {
+	e := newExecutor(t, 2)
+	for _, total := range []uint64{1, 3, 4096, 100001} {
+		c := newChecker(total, e.MaxConcurrency())
+		if err := e.Run(total, 0, checkerTiler{c}); err != nil {
+			t.Fatal(err)
+		}
+		c.verify(t)
+	}
+}
+
+type checkerTiler struct{ c *checker }
+
+func (ct checkerTiler) RunTiles(id int, begin, end uint64) error { return ct.c.fn(id, begin, end) }
+
+func TestErrorStopsLaterChunks(t *testing.T) {
+	e := newExecutor(t, 2)
+	for _, tc := range []struct{ total, chunk uint64 }{{2, 1}, {100, 1}, {100000, 10}, {3, 0}} {
+		errBad := fmt.Errorf("chunk at 0 failed")
+		err := e.Dispatch(tc.total, tc.chunk, func(id int, begin, end uint64) error {
+			if begin == 0 {
+				return errBad
+			}
+			return nil
+		})
+		if !errors.Is(err, errBad) {
+			t.Errorf("%d tiles in chunks of %d: error %v, want %v", tc.total, tc.chunk, err, errBad)
+		}
+		// The executor and its pooled jobs are clean for the next dispatch.
+		c := newChecker(tc.total, e.MaxConcurrency())
+		if err := e.Dispatch(tc.total, tc.chunk, c.fn); err != nil {
+			t.Fatalf("dispatch after a failed one: %v", err)
+		}
+		c.verify(t)
 	}
 }

@@ -5,6 +5,8 @@
 package localtask
 
 import (
+	"sync"
+
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/local"
 	"github.com/goiree/goiree/runtime/task"
@@ -72,25 +74,55 @@ type Runner struct {
 	// scratch[id] is processor id's local memory; the executor never runs
 	// one id on two goroutines at once.
 	scratch [][]byte
+	// tilers recycles the localTiles of dispatches that need local memory.
+	tilers sync.Pool
 }
 
 // MaxConcurrency implements local.Runner.
 func (r *Runner) MaxConcurrency() int { return r.exec.MaxConcurrency() }
 
-// RunDispatch implements local.Runner: workers reserve batches of
-// workgroups and run each batch with one trampoline call.
+// RunDispatch implements local.Runner: the caller and the woken workers
+// each take a contiguous range of the workgroups and run it in chunks, one
+// trampoline call per chunk (see package task).
 func (r *Runner) RunDispatch(d *local.Dispatch) error {
-	need := d.LocalMemoryBytes()
-	return r.exec.Dispatch(d.WorkgroupCount(), r.batch, func(id int, begin, end uint64) error {
-		var lm []byte
-		if need > 0 {
-			if len(r.scratch[id]) < need {
-				r.scratch[id] = make([]byte, need)
-			}
-			lm = r.scratch[id]
-		}
-		return d.Run(uint32(id), lm, begin, end)
-	})
+	if d.LocalMemoryBytes() == 0 {
+		return r.exec.Run(d.WorkgroupCount(), r.batch, (*plainTiles)(d))
+	}
+	t, _ := r.tilers.Get().(*localTiles)
+	if t == nil {
+		t = new(localTiles)
+	}
+	t.r, t.d = r, d
+	err := r.exec.Run(d.WorkgroupCount(), r.batch, t)
+	// The executor calls t only until Run returns.
+	t.r, t.d = nil, nil
+	r.tilers.Put(t)
+	return err
+}
+
+// plainTiles runs the workgroups of a dispatch that needs no local memory;
+// a pointer conversion, so handing it to the executor allocates nothing.
+type plainTiles local.Dispatch
+
+// RunTiles implements task.Tiler.
+func (p *plainTiles) RunTiles(id int, begin, end uint64) error {
+	return (*local.Dispatch)(p).Run(uint32(id), nil, begin, end)
+}
+
+// localTiles runs the workgroups of a dispatch with each processor's local
+// memory.
+type localTiles struct {
+	r *Runner
+	d *local.Dispatch
+}
+
+// RunTiles implements task.Tiler.
+func (t *localTiles) RunTiles(id int, begin, end uint64) error {
+	need := t.d.LocalMemoryBytes()
+	if len(t.r.scratch[id]) < need {
+		t.r.scratch[id] = make([]byte, need)
+	}
+	return t.d.Run(uint32(id), t.r.scratch[id], begin, end)
 }
 
 // Close implements local.Runner: it stops the executor's workers.

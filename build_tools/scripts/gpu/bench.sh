@@ -19,7 +19,7 @@
 #   command: bash build_tools/scripts/gpu/bench.sh run
 #
 # Extra arguments after "run" go to the suite (e.g. --only=cuda,
-# --vulkan_probe). The table and the log are written to $OUT/bench.txt as
+# --vulkan_probe). The table and the log are appended to $OUT/bench.txt as
 # well as stdout. "build" also puts the cuda driver's test binary into
 # .gpu-bench/cuda-driver (run it there with ./cuda.test -test.v).
 set -euo pipefail
@@ -59,7 +59,7 @@ build() {
 run() {
   local out="${OUT:-/tmp/bench-out}"
   mkdir -p "$out"
-  exec > >(tee "$out/bench.txt") 2>&1
+  exec > >(tee -a "$out/bench.txt") 2>&1
   cd "$dir"
   # The Vulkan loader, unpacked from .gl/ where the machine has none.
   if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; then

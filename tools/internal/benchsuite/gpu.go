@@ -120,7 +120,7 @@ func gpuRows(e *env, o *options, want func(string) bool, log io.Writer) ([]row, 
 // stream, wait) against the raw cuLaunchKernel loop over the same kernel
 // and arguments, on one block of 256 threads.
 func cudaDispatchRow(e *env, o *options, name, target string, log io.Writer) row {
-	const n = 4096 // one block of simple_mul
+	const n = 1024 // one block of simple_mul
 	fmt.Fprintf(log, "%s: %d dispatches × %d ...\n", name, o.dispatches, o.repetitions)
 	dev, err := cuda.NewDevice(0)
 	if err != nil {
@@ -211,7 +211,7 @@ func cudaDispatchRow(e *env, o *options, name, target string, log io.Writer) row
 	return rw
 }
 
-// roundTrips times one call of simple_mul through the whole stack on 4096
+// roundTrips times one call of simple_mul through the whole stack on 1024
 // f32 against one raw launch followed by a stream synchronize.
 func roundTrips(e *env, dev *cuda.Device, exe hal.Executable, wg [3]uint32, consts []uint32, binds []hal.Binding) (time.Duration, time.Duration, error) {
 	const trips = 2000
@@ -244,25 +244,65 @@ func roundTrips(e *env, dev *cuda.Device, exe hal.Executable, wg [3]uint32, cons
 	return time.Since(t0) / trips, raw / trips, nil
 }
 
-// timedCalls makes reps calls and returns their wall times and the device
-// times devTime reports after each (nil: none).
-func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs []time.Duration, err error) {
+// queueTimer wraps a device to time its QueueExecute calls: both GPU
+// drivers run a submission to its end inside QueueExecute, so the rest of
+// a call's wall time is the VM, the hal module, allocation and recording.
+type queueTimer struct {
+	hal.Device
+	total time.Duration
+}
+
+// QueueExecute implements hal.Device.
+func (q *queueTimer) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer) error {
+	t0 := time.Now()
+	err := q.Device.QueueExecute(wait, signal, cbs)
+	q.total += time.Since(t0)
+	return err
+}
+
+// callTimes are per-call medians of timedCalls.
+type callTimes struct {
+	wall, queue, device time.Duration // device is 0 without device timing
+}
+
+// breakdown describes where a call's wall time goes.
+func (t callTimes) breakdown() string {
+	s := fmt.Sprintf("per call %s wall: %s outside QueueExecute (VM, hal module, allocation, recording), %s in it", fmtDur(t.wall), fmtDur(t.wall-t.queue), fmtDur(t.queue))
+	if t.device > 0 {
+		s += fmt.Sprintf(" of which %s on the device", fmtDur(t.device))
+	}
+	return s
+}
+
+// timedCalls makes reps calls and returns their wall times, the device
+// times devTime reports after each (nil: none) and the medians, with the
+// time in QueueExecute when the caller's device is a queueTimer.
+func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs []time.Duration, med callTimes, err error) {
 	for i := 0; i < 3; i++ { // warm up
 		if err := c.call(); err != nil {
-			return nil, nil, err
+			return nil, nil, med, err
 		}
 	}
+	qt, _ := c.dev.(*queueTimer)
+	var queues []time.Duration
 	for i := 0; i < reps; i++ {
+		var q0 time.Duration
+		if qt != nil {
+			q0 = qt.total
+		}
 		t0 := time.Now()
 		if err := c.call(); err != nil {
-			return nil, nil, err
+			return nil, nil, med, err
 		}
 		walls = append(walls, time.Since(t0))
+		if qt != nil {
+			queues = append(queues, qt.total-q0)
+		}
 		if devTime != nil {
 			devs = append(devs, devTime())
 		}
 	}
-	return walls, devs, nil
+	return walls, devs, callTimes{median(walls), median(queues), median(devs)}, nil
 }
 
 // cudaMulRows measures simple_mul over --gpu_n f32 through the whole stack
@@ -278,7 +318,7 @@ func cudaMulRows(e *env, o *options, name, torchName string, log io.Writer) ([]r
 	if err != nil {
 		return nil, 0, err
 	}
-	c, err := newCallerOn(dev, e.gpu.cuda, "simple_mul", n)
+	c, err := newCallerOn(&queueTimer{Device: dev}, e.gpu.cuda, "simple_mul", n)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -289,22 +329,22 @@ func cudaMulRows(e *env, o *options, name, torchName string, log io.Writer) ([]r
 	if err := dev.SetTiming(true); err != nil {
 		return nil, 0, err
 	}
-	walls, devs, err := timedCalls(c, reps, dev.LastDeviceTime)
+	walls, devs, times, err := timedCalls(c, reps, dev.LastDeviceTime)
 	if err != nil {
 		return nil, 0, err
 	}
-	// The one-float4-per-thread variant, as a tuning probe.
+	// The four-float4s-per-thread variant, as a tuning probe.
 	var probe string
-	if c.fn, err = c.ctx.LookupFunction("simple_mul_x1"); err == nil {
+	if c.fn, err = c.ctx.LookupFunction("simple_mul_x4"); err == nil {
 		if err = c.check(); err == nil {
 			var w1, d1 []time.Duration
-			if w1, d1, err = timedCalls(c, reps, dev.LastDeviceTime); err == nil {
-				probe = fmt.Sprintf("; simple_mul_x1 (one float4 per thread): %.0f GB/s wall, %.0f GB/s device", gbps(bytes, median(w1)), gbps(bytes, median(d1)))
+			if w1, d1, _, err = timedCalls(c, reps, dev.LastDeviceTime); err == nil {
+				probe = fmt.Sprintf("; simple_mul_x4 (four float4s per thread): %.0f GB/s wall, %.0f GB/s device", gbps(bytes, median(w1)), gbps(bytes, median(d1)))
 			}
 		}
 	}
 	if err != nil {
-		probe = "; simple_mul_x1 failed: " + err.Error()
+		probe = "; simple_mul_x4 failed: " + err.Error()
 	}
 	// Device-to-device copy of 6n bytes (12n bytes read and written)
 	// through the driver, recorded, submitted and waited for per call.
@@ -315,8 +355,8 @@ func cudaMulRows(e *env, o *options, name, torchName string, log io.Writer) ([]r
 	mw, md, mcw, mcd := median(walls), median(devs), median(cw), median(cd)
 	r := bandwidthRow(name, bytes, mw, mcw, "D2D copy through the driver", copyMinRatio)
 	r.target = fmt.Sprintf("ratio ≥ %.2f (of D2D copy)", copyMinRatio)
-	r.note = fmt.Sprintf("wall per call, median of %d; device time (CUDA events): simple_mul %.0f GB/s, copy %.0f GB/s, ratio %.3f%s; buffers %v",
-		reps, gbps(bytes, md), gbps(bytes, mcd), float64(mcd)/float64(max(md, 1)), probe, c.argType())
+	r.note = fmt.Sprintf("wall per call, median of %d; device time (CUDA events): simple_mul %.0f GB/s, copy %.0f GB/s, ratio %.3f%s; buffers %v; %s",
+		reps, gbps(bytes, md), gbps(bytes, mcd), float64(mcd)/float64(max(md, 1)), probe, c.argType(), times.breakdown())
 	rows := []row{r}
 	fmt.Fprintf(log, "%s: torch.mul ...\n", torchName)
 	tr, err := runTorch(e, o, n, reps)
@@ -482,7 +522,7 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 		return failed(name, target, err)
 	}
 	fmt.Fprintf(log, "%s: memory of %s:\n%s", name, dev.Name(), dev.MemoryReport())
-	c, err := newCallerOn(dev, e.gpu.vulkan, "simple_mul", n)
+	c, err := newCallerOn(&queueTimer{Device: dev}, e.gpu.vulkan, "simple_mul", n)
 	if err != nil {
 		return failed(name, target, err)
 	}
@@ -494,7 +534,7 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 	if dev.SetTiming(true) == nil {
 		devTime = dev.LastDeviceTime
 	}
-	walls, devs, err := timedCalls(c, reps, devTime)
+	walls, devs, times, err := timedCalls(c, reps, devTime)
 	if err != nil {
 		return failed(name, target, err)
 	}
@@ -503,6 +543,7 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 	if devs != nil {
 		note += fmt.Sprintf("; device time (timestamps) %.0f GB/s", gbps(bytes, median(devs)))
 	}
+	note += "; " + times.breakdown()
 	if cudaWall <= 0 {
 		r := row{name: name, ours: fmt.Sprintf("%.2f GB/s (%s)", gbps(bytes, mw), fmtDur(mw)), ref: "-", ratio: nan(), target: target,
 			skip: "no CUDA figure to compare with (" + cudaWhy + ")", note: note}

@@ -9,7 +9,7 @@ import (
 
 // replay enqueues the commands of cb on the stream. The stream runs them
 // in order, so barriers need no work. Consecutive dispatches are launched
-// by one C loop (launchBatch). d.mu is held.
+// by one C loop (launchBatch) per launchChunk. d.mu is held.
 func (d *Device) replay(cb *hal.CommandBuffer) error {
 	flush := func() error {
 		i, err := d.batch.flush(d.ctx, d.stream)
@@ -32,6 +32,13 @@ func (d *Device) replay(cb *hal.CommandBuffer) error {
 			if queued {
 				d.owners = append(d.owners, launchOwner{command: i, name: name})
 			}
+			// Launch in chunks, so that the device starts on the first
+			// kernels while the rest are prepared.
+			if len(d.owners) >= launchChunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 			continue
 		}
 		if err := flush(); err != nil {
@@ -43,6 +50,11 @@ func (d *Device) replay(cb *hal.CommandBuffer) error {
 	}
 	return flush()
 }
+
+// launchChunk is how many dispatches replay queues before it launches
+// them: enough to amortise the cgo call, few enough that the device starts
+// early.
+const launchChunk = 32
 
 // launchOwner names the command a queued launch comes from, for errors.
 type launchOwner struct {

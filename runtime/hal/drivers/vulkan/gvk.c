@@ -4,6 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+// How long gvk_submit polls a submission's fence on a GPU before it blocks.
+#define GVK_SPIN_NS 20000000LL
 
 // The Vulkan entry points the driver uses.
 #define GVK_FUNCS(X)                  \
@@ -58,7 +62,9 @@
   X(vkDestroyQueryPool)               \
   X(vkCmdResetQueryPool)              \
   X(vkCmdWriteTimestamp)              \
-  X(vkGetQueryPoolResults)
+  X(vkGetQueryPoolResults)           \
+  X(vkResetDescriptorPool)            \
+  X(vkGetFenceStatus)
 
 static struct {
   void* lib;
@@ -221,6 +227,9 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
          sizeof(out->max_workgroup_count));
   out->max_push_constants_size = p.limits.maxPushConstantsSize;
   out->timestamp_period = p.limits.timestampPeriod;
+  // A CPU implementation (lavapipe) runs the work on host threads that a
+  // spinning waiter would compete with.
+  out->spin_ns = p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? 0 : GVK_SPIN_NS;
   if (out->timestamp_bits > 0 && out->timestamp_period > 0) {
     VkQueryPoolCreateInfo qpci = {
         .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
@@ -236,6 +245,7 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
 
 void gvk_device_destroy(gvk_device* d) {
   if (!d->device) return;
+  if (d->dpool) vk.vkDestroyDescriptorPool(d->device, d->dpool, NULL);
   if (d->timestamps) vk.vkDestroyQueryPool(d->device, d->timestamps, NULL);
   if (d->fence) vk.vkDestroyFence(d->device, d->fence, NULL);
   if (d->pool) vk.vkDestroyCommandPool(d->device, d->pool, NULL);
@@ -456,21 +466,44 @@ VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
   VkDescriptorBufferInfo infos[64];
   VkWriteDescriptorSet writes[64];
   if (ndispatch > 0) {
-    VkDescriptorPoolSize ps = {
-        .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-        .descriptorCount = nbinding ? nbinding : 1,
-    };
-    VkDescriptorPoolCreateInfo dpci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = ndispatch,
-        .poolSizeCount = 1,
-        .pPoolSizes = &ps,
-    };
-    r = vk.vkCreateDescriptorPool(d->device, &dpci, NULL, &dpool);
-    if (r != VK_SUCCESS) {
-      snprintf(err, err_len, "vkCreateDescriptorPool");
-      return r;
+    // The device keeps one descriptor pool, reset for each submission
+    // (submissions are serialised and waited for) and grown when a
+    // submission needs more sets or descriptors than it holds.
+    uint32_t nb = nbinding ? nbinding : 1;
+    if (d->dpool && d->dpool_sets >= ndispatch && d->dpool_descriptors >= nb) {
+      r = vk.vkResetDescriptorPool(d->device, d->dpool, 0);
+      if (r != VK_SUCCESS) {
+        snprintf(err, err_len, "vkResetDescriptorPool");
+        return r;
+      }
+    } else {
+      if (d->dpool) vk.vkDestroyDescriptorPool(d->device, d->dpool, NULL);
+      d->dpool = VK_NULL_HANDLE;
+      uint32_t sets = ndispatch > 2 * d->dpool_sets ? ndispatch : 2 * d->dpool_sets;
+      uint32_t descs = nb > 2 * d->dpool_descriptors ? nb : 2 * d->dpool_descriptors;
+      if (sets < 16) sets = 16;
+      if (descs < 64) descs = 64;
+      VkDescriptorPoolSize ps = {
+          .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+          .descriptorCount = descs,
+      };
+      VkDescriptorPoolCreateInfo dpci = {
+          .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+          .maxSets = sets,
+          .poolSizeCount = 1,
+          .pPoolSizes = &ps,
+      };
+      r = vk.vkCreateDescriptorPool(d->device, &dpci, NULL, &d->dpool);
+      if (r != VK_SUCCESS) {
+        d->dpool = VK_NULL_HANDLE;
+        d->dpool_sets = d->dpool_descriptors = 0;
+        snprintf(err, err_len, "vkCreateDescriptorPool");
+        return r;
+      }
+      d->dpool_sets = sets;
+      d->dpool_descriptors = descs;
     }
+    dpool = d->dpool;
   }
   VkCommandBufferAllocateInfo cai = {
       .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
@@ -606,9 +639,24 @@ VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
     snprintf(err, err_len, "vkQueueSubmit");
     goto done;
   }
-  r = vk.vkWaitForFences(d->device, 1, &d->fence, VK_TRUE, UINT64_MAX);
+  // Poll the fence for up to spin_ns first, as CUDA's default event
+  // synchronisation spins (a blocking wait wakes tens of microseconds
+  // late), then block.
+  {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+      r = vk.vkGetFenceStatus(d->device, d->fence);
+      if (r != VK_NOT_READY) break;
+      clock_gettime(CLOCK_MONOTONIC, &t);
+      if ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) >= d->spin_ns) {
+        r = vk.vkWaitForFences(d->device, 1, &d->fence, VK_TRUE, UINT64_MAX);
+        break;
+      }
+    }
+  }
   if (r != VK_SUCCESS) {
-    snprintf(err, err_len, "vkWaitForFences");
+    snprintf(err, err_len, "waiting for the submission's fence");
     goto done;
   }
   if (timed) {
@@ -625,7 +673,6 @@ VkResult gvk_submit(gvk_device* d, const uint64_t* s, size_t n,
   }
 done:
   if (cb) vk.vkFreeCommandBuffers(d->device, d->pool, 1, &cb);
-  if (dpool) vk.vkDestroyDescriptorPool(d->device, dpool, NULL);
   return r;
 }
 

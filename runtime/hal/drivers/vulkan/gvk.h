@@ -48,6 +48,9 @@ typedef struct gvk_device {
   double timestamp_period;   // nanoseconds per timestamp tick
   uint32_t timestamp_bits;   // valid bits of the queue's timestamps
   int dedicated;             // give each buffer a dedicated allocation
+  VkDescriptorPool dpool;    // reset per submission, grown on demand
+  uint32_t dpool_sets, dpool_descriptors;
+  long long spin_ns;         // how long a submission's fence is polled before blocking
 } gvk_device;
 
 // Queue family choices of gvk_device_create.

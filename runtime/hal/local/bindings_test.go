@@ -3,6 +3,7 @@ package local_test
 import (
 	"encoding/binary"
 	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -74,5 +75,70 @@ func TestManyBindings(t *testing.T) {
 				t.Error("short binding not reported by the kernel")
 			}
 		})
+	}
+}
+
+// TestManyBindingsThroughDevice records and submits dispatches of every
+// binding count in turn on a local device, several rounds with garbage
+// collections between them, so that recycled dispatch state moves between
+// the argument and the pinned paths and dropped state is freed.
+func TestManyBindingsThroughDevice(t *testing.T) {
+	dev, err := local.NewDevice(local.DeviceOptions{ID: "local-sync", Runner: &local.InlineRunner{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	exe, err := local.Load(hal.ExecutableParams{Format: local.FormatEmbeddedELFX86_64, Data: kerneltest.GatherLibrary(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer exe.Release()
+	const elems = 8
+	for round := 0; round < 3; round++ {
+		for ordinal, n := range kerneltest.GatherBindings {
+			bindings := make([]hal.Binding, n)
+			for j := range bindings {
+				buf, err := dev.Allocator().AllocateBuffer(hal.BufferParams{}, 4*elems)
+				if err != nil {
+					t.Fatal(err)
+				}
+				hb, _ := buf.HostBytes()
+				for i := 0; i < elems; i++ {
+					binary.LittleEndian.PutUint32(hb[4*i:], uint32(j+round))
+				}
+				bindings[j] = hal.Binding{Buffer: buf, Length: hal.WholeBuffer}
+			}
+			cb, err := dev.CreateCommandBuffer(hal.CommandBufferModeOneShot, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cb.Begin(); err != nil {
+				t.Fatal(err)
+			}
+			if err := cb.DispatchWith(exe, ordinal, [3]uint32{1, 1, 1}, nil, bindings); err != nil {
+				t.Fatal(err)
+			}
+			if err := cb.End(); err != nil {
+				t.Fatal(err)
+			}
+			if err := hal.SubmitAndWaitOne(dev, cb); err != nil {
+				t.Fatalf("round %d, %d bindings: %v", round, n, err)
+			}
+			want := uint32(0)
+			for j := 0; j < n-1; j++ {
+				want += uint32(j + round)
+			}
+			out, _ := bindings[n-1].Buffer.HostBytes()
+			for i := 0; i < elems; i++ {
+				if got := binary.LittleEndian.Uint32(out[4*i:]); got != want {
+					t.Fatalf("round %d, %d bindings: out[%d] = %d, want %d", round, n, i, got, want)
+				}
+			}
+			for _, b := range bindings {
+				b.Buffer.Release()
+			}
+		}
+		runtime.GC()
+		runtime.GC()
 	}
 }

@@ -73,10 +73,20 @@ func (e *Executable) PrepareDispatch(ordinal int, workgroups [3]uint32, constant
 	return d, nil
 }
 
-// dispatchPool recycles the Dispatch of executed commands: a reused
-// Dispatch keeps its runtime.Pinner, whose first use allocates and sets a
-// finalizer.
-var dispatchPool = sync.Pool{New: func() any { return new(Dispatch) }}
+// dispatchPool recycles the Dispatch of executed commands. A pooled
+// Dispatch keeps its runtime.Pinner (whose first use allocates and sets a
+// finalizer) and its C block (saving the block pool's lock twice per
+// dispatch); the block is freed by a cleanup once the pool drops the
+// Dispatch.
+var dispatchPool = sync.Pool{New: func() any {
+	d := new(Dispatch)
+	d.st = newDispatchState()
+	runtime.AddCleanup(d, freeBlock, d.st)
+	return d
+}}
+
+// freeBlock returns the block of a collected pooled Dispatch.
+func freeBlock(st dispatchState) { st.free(false) }
 
 // runPooled prepares a pooled Dispatch, runs it with r and recycles it.
 func (e *Executable) runPooled(r Runner, ordinal int, workgroups [3]uint32, constants []uint32, bindings [][]byte) error {
@@ -86,17 +96,20 @@ func (e *Executable) runPooled(r Runner, ordinal int, workgroups [3]uint32, cons
 		return err
 	}
 	err := r.RunDispatch(d)
-	d.Release()
 	// Runners return only after every workgroup call has finished, so
 	// nothing refers to d any more.
-	d.exe, d.ordinal, d.fn, d.st, d.total, d.localBytes, d.released = nil, 0, 0, dispatchState{}, 0, 0, false
+	if d.pinned {
+		d.st.dropPointers()
+		d.pinner.Unpin()
+	}
+	d.exe, d.ordinal, d.fn, d.total, d.localBytes = nil, 0, 0, 0, 0
 	d.args, d.pinned = [argBindings]unsafe.Pointer{}, false
 	dispatchPool.Put(d)
 	return err
 }
 
 // prepare validates a dispatch and fills d (which must be zero but for its
-// pinner) with it; on error d is left untouched.
+// pinner and block) with it; on error d is left untouched.
 func (e *Executable) prepare(d *Dispatch, ordinal int, workgroups [3]uint32, constants []uint32, bindings [][]byte, maxConcurrency int) error {
 	if ordinal < 0 || ordinal >= len(e.exports) {
 		return status.Errorf(status.OutOfRange, "dispatch: entry point ordinal %d out of range: executable has %d export(s)", ordinal, len(e.exports))
@@ -121,7 +134,10 @@ func (e *Executable) prepare(d *Dispatch, ordinal int, workgroups [3]uint32, con
 	if maxConcurrency < 1 || maxConcurrency > 255 {
 		return status.Errorf(status.InvalidArgument, "dispatch: max concurrency %d is not in [1, 255]", maxConcurrency)
 	}
-	d.exe, d.ordinal, d.fn, d.st, d.total, d.localBytes = e, ordinal, e.lib.exports[ordinal].fn, newDispatchState(), total, int(info.LocalMemoryBytes)
+	if d.st.blk == nil {
+		d.st = newDispatchState()
+	}
+	d.exe, d.ordinal, d.fn, d.total, d.localBytes = e, ordinal, e.lib.exports[ordinal].fn, total, int(info.LocalMemoryBytes)
 	ws := info.WorkgroupSize
 	for i := range ws {
 		if ws[i] == 0 {

@@ -213,6 +213,11 @@ func newDispatchState() dispatchState {
 	return dispatchState{blk: (*C.goiree_dispatch_block_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.goiree_dispatch_block_t{}))))}
 }
 
+// dropPointers clears the binding pointers fill stored in the block.
+func (st *dispatchState) dropPointers() {
+	st.blk.ptrs = [len(st.blk.ptrs)]unsafe.Pointer{}
+}
+
 // free returns the block to the pool. held says whether the block holds
 // Go pointers (fill stored pinned bindings in it); they are dropped first.
 func (st *dispatchState) free(held bool) {
@@ -220,10 +225,10 @@ func (st *dispatchState) free(held bool) {
 	if b == nil {
 		return
 	}
-	st.blk = nil
 	if held {
-		b.ptrs = [len(b.ptrs)]unsafe.Pointer{}
+		st.dropPointers()
 	}
+	st.blk = nil
 	blockPool.Lock()
 	if len(blockPool.free) < maxPooledBlocks {
 		blockPool.free = append(blockPool.free, b)

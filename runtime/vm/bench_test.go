@@ -75,3 +75,35 @@ func BenchmarkNativeCall(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/calls, "ns/call")
 }
+
+// BenchmarkNativeCallSmall measures one call.import of a native function
+// with one ref argument and one i32 result, like hal.buffer_view.rank.
+func BenchmarkNativeCallSmall(b *testing.B) {
+	nat := NewNativeModule("n", []NativeFunction{{Name: "f", CallingConvention: "0r_i", Func: func(c *NativeCall) error {
+		c.Results[0] = I32(1)
+		return nil
+	}}})
+	mb := NewModuleBuilder("m")
+	imp := mb.Import("n.f", "0r_i")
+	f := mb.Function("f", "0r_v")
+	i := f.NewI32()
+	const calls = 100
+	for c := 0; c < calls; c++ {
+		f.CallImport(imp, []Reg{f.Arg(0)}, []Reg{i})
+	}
+	f.Return()
+	mb.Export("f", f)
+	ctx, err := NewInstance().NewContext(nat, buildModule(b, mb))
+	if err != nil {
+		b.Fatal(err)
+	}
+	fn := mustLookup(b, ctx, "f")
+	in := []Value{RefValue(NewBuffer(nil, true).Ref())}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := ctx.InvokeInto(fn, in, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/calls, "ns/call")
+}

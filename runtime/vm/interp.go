@@ -33,11 +33,14 @@ type executor struct {
 	frames []frame
 	call   NativeCall
 	args   []Value
-	res    []Value
-	segs   []int
-	trace  io.Writer
-	limit  int64 // branches and calls allowed per invocation; 0 = no limit
-	steps  int64 // remaining in the current invocation (0 = unlimited)
+	// argsUsed bounds the argument slots that may hold a ref since the
+	// invocation started (see loadArgs).
+	argsUsed int
+	res      []Value
+	segs     []int
+	trace    io.Writer
+	limit    int64 // branches and calls allowed per invocation; 0 = no limit
+	steps    int64 // remaining in the current invocation (0 = unlimited)
 }
 
 func (ex *executor) init(inst *Instance) {
@@ -184,6 +187,7 @@ func (ex *executor) reset() {
 	ex.top = [KindRef + 1]int{}
 	clear(ex.args[:cap(ex.args)])
 	clear(ex.res[:cap(ex.res)])
+	ex.argsUsed = 0
 }
 
 // where formats the current position for error messages.
@@ -228,8 +232,10 @@ func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error
 		ex.reset()
 		return err
 	}
-	// On success callNative has already cleared its argument and result
-	// slots; only the bottom frame's registers remain to drop.
+	// On success callNative has already cleared its result slots; the
+	// argument slots used and the bottom frame's registers remain to drop.
+	dropRefs(ex.args[:ex.argsUsed])
+	ex.argsUsed = 0
 	for len(ex.frames) > 0 {
 		ex.pop()
 	}
@@ -563,28 +569,32 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			in := (*[5]byte)(code[pc : pc+5])
 			op := Opcode(in[0])
 			ord := int(uint32(in[1]) | uint32(in[2])<<8 | uint32(in[3])<<16 | uint32(in[4])<<24)
-			p := pc + 5
-			var segs []int
-			if op == OpCallImportVariadic {
-				n := r16(code, p)
-				segs = ex.segs[:0]
-				for j := 0; j < n; j++ {
-					segs = append(segs, r16(code, p+2+2*j))
-				}
-				ex.segs = segs
-				p += 2 + 2*n
-			}
-			target, tfi := fr.mi, ord
 			if op != OpCall {
-				imp := &fr.mi.imports[ord]
-				if imp.native != nil {
-					next, err := ex.callNative(&w, imp.native, code, p, segs)
+				if nf := fr.mi.imports[ord].native; nf != nil {
+					next, err := ex.callNative(&w, nf, &fr.fn.sites[fr.fn.siteAt[pc]])
 					if err != nil {
 						return 0, ex.trapErr(err, pc)
 					}
 					pc = next
 					break
 				}
+			}
+			p := pc + 5
+			var segs []int
+			if op == OpCallImportVariadic {
+				n := r16(code, p)
+				if n > cap(ex.segs) {
+					ex.segs = make([]int, n)
+				}
+				segs = ex.segs[:n]
+				for j := range segs {
+					segs[j] = r16(code, p+2+2*j)
+				}
+				p += 2 + 2*n
+			}
+			target, tfi := fr.mi, ord
+			if op != OpCall {
+				imp := &fr.mi.imports[ord]
 				if imp.target == nil {
 					return 0, ex.trap(status.NotFound, pc, "optional import "+imp.name+" is not available")
 				}
@@ -1344,26 +1354,19 @@ func (ex *executor) traceInstr(fr *frame, pc int) {
 	fmt.Fprintf(ex.trace, "[%s.%s+%04d] %s\n", fr.mi.module.name, fr.fn.name, pc, text)
 }
 
-// callNative calls a native import. w is the calling frame's register
-// window and p the offset of the argument list in code; it returns the
-// offset after the instruction. The verifier has checked that the argument
-// and result lists match the import's signature and fit in code.
-func (ex *executor) callNative(w *window, nf *resolvedNative, code []byte, p int, segs []int) (int, error) {
-	kinds := nf.argPlan(segs)
-	n := int(binary.LittleEndian.Uint16(code[p:]))
-	if n != len(kinds) {
-		return 0, status.Errorf(status.Internal, "%s.%s: %d argument registers for %d argument slots", nf.module, nf.fn.Name, n, len(kinds))
-	}
-	p += 2
-	list := code[p : p+2*n]
+// callNative calls the native function nf from call site site with the
+// registers of w. It returns the offset of the next instruction. The
+// verifier has checked the site's registers against the import's
+// signature, which is nf's.
+func (ex *executor) callNative(w *window, nf *resolvedNative, site *callSite) (int, error) {
+	n, nres := len(site.args), len(site.res)
 	if n > cap(ex.args) {
 		ex.args = make([]Value, n)
+		ex.argsUsed = 0
 	}
 	args := ex.args[:n]
-	loadArgs(args, kinds, list, w)
-	p += 2 * n
-	rk := nf.sig.Results
-	nres := len(rk)
+	ex.argsUsed = max(ex.argsUsed, n)
+	loadArgs(args, site.args, w)
 	if nres > cap(ex.res) {
 		ex.res = make([]Value, nres)
 	}
@@ -1371,62 +1374,94 @@ func (ex *executor) callNative(w *window, nf *resolvedNative, code []byte, p int
 	for i := range res {
 		res[i].kind, res[i].bits = KindNone, 0
 	}
-	ex.call.Args, ex.call.Results, ex.call.Segments = args, res, segs
-	err := nf.fn.Func(&ex.call)
-	dropRefs(args)
-	if err != nil {
+	nseg := len(site.segs)
+	if nseg > cap(ex.segs) {
+		ex.segs = make([]int, nseg)
+	}
+	segs := ex.segs[:nseg]
+	for i, c := range site.segs {
+		segs[i] = c
+	}
+	c := &ex.call
+	// Reslicing a field in place (s = s[:n]) stores only its length, so the
+	// usual case writes no pointer (no write barrier while the garbage
+	// collector marks); the fields are reassigned only when the slots grew
+	// or a native function replaced them.
+	if sameArray(c.Args, ex.args) {
+		c.Args = c.Args[:n]
+	} else {
+		c.Args = args
+	}
+	if sameArray(c.Results, ex.res) {
+		c.Results = c.Results[:nres]
+	} else {
+		c.Results = res
+	}
+	if sameArray(c.Segments, ex.segs) {
+		c.Segments = c.Segments[:nseg]
+	} else {
+		c.Segments = segs
+	}
+	if err := nf.fn.Func(c); err != nil {
 		dropRefs(res)
 		return 0, fmt.Errorf("%s.%s: %w", nf.module, nf.fn.Name, err)
 	}
-	if err := nf.checkResults(res); err != nil {
-		dropRefs(res)
-		return 0, err
-	}
-	if nres > 0 {
-		list = code[p+2 : p+2+2*nres]
-		for i, k := range rk {
-			r := int(binary.LittleEndian.Uint16(list[2*i:]))
-			v := &res[i]
-			switch k {
-			case KindI32:
-				w.i32[r] = int32(uint32(v.bits))
-			case KindI64:
-				w.i64[r] = int64(v.bits)
-			case KindF32:
-				w.f32[r] = math.Float32frombits(uint32(v.bits))
-			case KindF64:
-				w.f64[r] = math.Float64frombits(v.bits)
-			case KindRef:
-				w.refs[r] = v.ref
+	for i, s := range site.res {
+		v := &res[i]
+		switch {
+		case v.kind != s.kind:
+			dropRefs(res)
+			return 0, nf.badResult(i, v.kind)
+		case s.kind == KindI32:
+			w.i32[s.reg] = int32(uint32(v.bits))
+		case s.kind == KindI64:
+			w.i64[s.reg] = int64(v.bits)
+		case s.kind == KindRef:
+			w.refs[s.reg] = v.ref
+			if v.ref.obj != nil {
+				v.ref = Ref{}
 			}
+		case s.kind == KindF32:
+			w.f32[s.reg] = math.Float32frombits(uint32(v.bits))
+		case s.kind == KindF64:
+			w.f64[s.reg] = math.Float64frombits(v.bits)
 		}
-		dropRefs(res)
 	}
-	return p + 2 + 2*nres, nil
+	return site.next, nil
 }
 
-// loadArgs fills args[j] from the register named by the j-th entry of the
-// little-endian register list regs, in the bank kinds[j]. Argument slots
-// hold a null ref between calls; scalars overwrite kind and bits only, so
-// no pointer is written for them (no write barrier).
-func loadArgs(args []Value, kinds []ValueKind, regs []byte, w *window) {
-	kinds = kinds[:len(args)]
-	regs = regs[:2*len(args)]
+// sameArray reports whether a and b are slices of the same array from its
+// start.
+func sameArray[T any](a, b []T) bool {
+	return cap(a) == cap(b) && cap(a) > 0 && &a[:1][0] == &b[:1][0]
+}
+
+// loadArgs fills args[j] from the register slots[j] of w.
+//
+// Argument slots are not cleared after a call: a slot may still hold the
+// ref of an earlier call of the invocation (run drops them at its end). A
+// scalar load drops such a ref and otherwise writes kind and bits only, so
+// that in the usual case no pointer is written (no write barrier while the
+// garbage collector marks), and a ref load overwrites it.
+func loadArgs(args []Value, slots []siteSlot, w *window) {
+	slots = slots[:len(args)]
 	i32, i64, refs := w.i32, w.i64, w.refs
 	for j := range args {
-		r := int(regs[2*j]) | int(regs[2*j+1])<<8
-		a := &args[j]
-		switch kinds[j] {
+		a, s := &args[j], slots[j]
+		if s.kind != KindRef && a.ref.obj != nil {
+			a.ref = Ref{}
+		}
+		switch s.kind {
 		case KindI32:
-			a.kind, a.bits = KindI32, uint64(uint32(i32[r]))
+			a.kind, a.bits = KindI32, uint64(uint32(i32[s.reg]))
 		case KindI64:
-			a.kind, a.bits = KindI64, uint64(i64[r])
+			a.kind, a.bits = KindI64, uint64(i64[s.reg])
 		case KindRef:
-			a.kind, a.bits, a.ref = KindRef, 0, refs[r]
+			a.kind, a.bits, a.ref = KindRef, 0, refs[s.reg]
 		case KindF32:
-			a.kind, a.bits = KindF32, uint64(math.Float32bits(w.f32[r]))
+			a.kind, a.bits = KindF32, uint64(math.Float32bits(w.f32[s.reg]))
 		case KindF64:
-			a.kind, a.bits = KindF64, math.Float64bits(w.f64[r])
+			a.kind, a.bits = KindF64, math.Float64bits(w.f64[s.reg])
 		}
 	}
 }

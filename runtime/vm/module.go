@@ -66,6 +66,10 @@ type function struct {
 	offset    int // offset of code within bytecode_data
 	regCounts [KindRef + 1]int
 	srcMap    []srcLoc
+	// sites are the function's native-callable call sites in code order;
+	// siteAt maps the offset of a site's instruction to its index.
+	sites  []callSite
+	siteAt []int32
 }
 
 // RodataSegment is one read-only data segment of a module.

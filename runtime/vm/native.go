@@ -67,71 +67,16 @@ func (m *nativeModule) Name() string { return m.name }
 // Functions returns the module's functions.
 func (m *nativeModule) Functions() []NativeFunction { return m.functions }
 
-// resolvedNative is a native function bound into a context. It belongs to
-// one context, so its call-site cache needs no locking (a context runs one
-// invocation at a time).
+// resolvedNative is a native function bound into a context.
 type resolvedNative struct {
 	module string
 	fn     NativeFunction
 	sig    Signature
-	// argKinds is the kind of each argument slot, in call order: for a
-	// fixed-arity function all of them; for a variadic one the expansion
-	// for segs, the segment counts of the last call (see argPlan).
-	argKinds []ValueKind
-	variadic bool
-	segs     []int
 }
 
 // newResolvedNative binds nf, whose calling convention parsed as sig.
 func newResolvedNative(module string, nf NativeFunction, sig Signature) *resolvedNative {
-	r := &resolvedNative{module: module, fn: nf, sig: sig, variadic: sig.IsVariadic()}
-	if !r.variadic {
-		r.argKinds = make([]ValueKind, len(sig.Args))
-		for i, a := range sig.Args {
-			r.argKinds[i] = a.Kind
-		}
-	}
-	return r
-}
-
-// argPlan returns the kind of each argument slot of a call with the given
-// variadic segment counts. Call sites of one import nearly always pass the
-// same counts, so the expansion of the last counts is kept and reused.
-func (r *resolvedNative) argPlan(segs []int) []ValueKind {
-	if !r.variadic || equalInts(segs, r.segs) {
-		return r.argKinds
-	}
-	r.segs = append(r.segs[:0], segs...)
-	kinds := r.argKinds[:0]
-	seg := 0
-	for _, a := range r.sig.Args {
-		if a.Tuple == nil {
-			kinds = append(kinds, a.Kind)
-			continue
-		}
-		n := 0
-		if seg < len(segs) {
-			n = segs[seg]
-		}
-		seg++
-		for t := 0; t < n; t++ {
-			kinds = append(kinds, a.Tuple...)
-		}
-	}
-	r.argKinds = kinds
-	return kinds
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
+	return &resolvedNative{module: module, fn: nf, sig: sig}
 }
 
 // checkResults verifies that a native function filled its results with the
@@ -139,9 +84,14 @@ func equalInts(a, b []int) bool {
 func (r *resolvedNative) checkResults(results []Value) error {
 	for i, k := range r.sig.Results {
 		if results[i].kind != k {
-			return status.Errorf(status.Internal, "native function %s.%s returned %s for result %d, declared %s",
-				r.module, r.fn.Name, results[i].kind, i, k)
+			return r.badResult(i, results[i].kind)
 		}
 	}
 	return nil
+}
+
+// badResult is the error for result i of kind got, not the declared kind.
+func (r *resolvedNative) badResult(i int, got ValueKind) error {
+	return status.Errorf(status.Internal, "native function %s.%s returned %s for result %d, declared %s",
+		r.module, r.fn.Name, got, i, r.sig.Results[i])
 }

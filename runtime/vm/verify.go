@@ -21,6 +21,7 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 	}
 	pc := 0
 	lastTerm := false
+	var sites []callSite
 	for pc < len(code) {
 		start := pc
 		boundary[pc] = true
@@ -31,6 +32,7 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 		}
 		pc++
 		var callee *Signature
+		site := callSite{imp: -1}
 		if op == OpReturn {
 			callee = &f.sig
 		}
@@ -77,6 +79,7 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 					return fail(start, "%s: import %s has signature %s", info.name, imp.fullName, imp.sig.CallingConvention)
 				}
 				callee = &imp.sig
+				site.imp = int(u)
 			case oRodata:
 				if int(u) >= len(m.rodata) {
 					return fail(start, "%s: rodata ordinal %d out of range (module has %d)", info.name, u, len(m.rodata))
@@ -118,6 +121,11 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 				continue
 			case oArgs, oResults:
 				n := int(binary.LittleEndian.Uint16(code[pc:]))
+				if kind == oArgs {
+					site.argsAt = pc
+				} else {
+					site.resAt = pc
+				}
 				pc += 2
 				if pc+2*n > len(code) {
 					return fail(start, "%s: register list runs past the end of the function", info.name)
@@ -166,6 +174,12 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 			pc += need
 		}
 		lastTerm = info.term
+		if site.imp >= 0 {
+			site.segs = append([]int(nil), segs...)
+			site.at, site.next = start, pc
+			site.sig = callee
+			sites = append(sites, site)
+		}
 	}
 	if !lastTerm {
 		return invalid("module %s: function %s does not end with a terminator (return, br, cond_br or fail)", m.name, f.name)
@@ -175,7 +189,62 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 			return fail(t.at, "branch target %d is not an instruction boundary inside the function (%d bytes)", t.target, len(code))
 		}
 	}
+	f.setSites(sites)
 	return nil
+}
+
+// callSite is a call.import or call.import.variadic instruction decoded
+// once, at load, so that calling a native import need not decode its
+// operands again.
+type callSite struct {
+	at     int        // offset of the instruction
+	imp    int        // import ordinal
+	sig    *Signature // the import's signature
+	segs   []int      // tuple counts of the variadic groups (nil if none)
+	args   []siteSlot // argument registers, in call order (variadic groups expanded)
+	res    []siteSlot // result registers
+	argsAt int        // offset of the argument list's count
+	resAt  int        // offset of the result list's count
+	next   int        // offset of the next instruction
+}
+
+// siteSlot is one register of a call site's argument or result list.
+type siteSlot struct {
+	kind ValueKind
+	reg  uint16
+}
+
+// setSites decodes the register lists of the verified call sites and
+// indexes them by instruction offset.
+func (f *function) setSites(sites []callSite) {
+	if len(sites) == 0 {
+		return
+	}
+	n := 0
+	for i := range sites {
+		n += int(binary.LittleEndian.Uint16(f.code[sites[i].argsAt:])) + len(sites[i].sig.Results)
+	}
+	slots := make([]siteSlot, 0, n)
+	f.siteAt = make([]int32, len(f.code))
+	for i := range sites {
+		s := &sites[i]
+		p := s.argsAt + 2
+		start := len(slots)
+		walkArgKinds(s.sig, s.segs, func(k ValueKind) {
+			slots = append(slots, siteSlot{kind: k, reg: binary.LittleEndian.Uint16(f.code[p:])})
+			p += 2
+		})
+		s.args = slots[start:len(slots):len(slots)]
+		p = s.resAt + 2
+		start = len(slots)
+		for _, k := range s.sig.Results {
+			slots = append(slots, siteSlot{kind: k, reg: binary.LittleEndian.Uint16(f.code[p:])})
+			p += 2
+		}
+		s.res = slots[start:len(slots):len(slots)]
+		f.siteAt[s.at] = int32(i)
+	}
+	f.sites = sites
 }
 
 // walkArgKinds calls fn for each argument kind of sig, with the variadic

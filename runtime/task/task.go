@@ -9,10 +9,18 @@
 // program splitting its loop across one thread per CPU does. A dispatch of
 // a single reservation runs on the caller alone and wakes no worker.
 //
-// Participants reserve chunks of their own range (TilesPerReservation
-// tiles) with an atomic counter private to that range, and run each chunk
-// with one call of the tile function, so a CPU kernel behind a cgo
-// trampoline crosses into C once per chunk. A participant whose range is
+// Participants reserve chunks of their own range with an atomic counter
+// private to that range, and run each chunk with one call of the tile
+// function, so a CPU kernel behind a cgo trampoline crosses into C once per
+// chunk. Unless the caller fixes the chunk size, chunks are guided: each
+// takes half of what is left of the range, but at least
+// TilesPerReservation tiles, so a range of R tiles runs in about
+// log2(R/TilesPerReservation) crossings. Few crossings matter for cgo: a
+// goroutine in C holds its P in a syscall state, and when every P is in
+// one, each re-entry into C makes the Go scheduler's monitor retake a P and
+// start a spinning thread, context switches that take CPU time from the
+// kernels (perf: sysmon, retake, handoffp, startm); the tail of small
+// chunks keeps the participants balanced. A participant whose range is
 // exhausted takes chunks from the other ranges, so a worker that wakes late
 // or runs slowly delays the dispatch by at most one chunk. The caller
 // returns as soon as every tile has run; a worker that arrives after that
@@ -44,13 +52,14 @@ const MaxWorkers = 64
 // --task_topology_max_group_count does by default.
 const DefaultMaxGroupCount = 8
 
-// MaxTilesPerReservation caps the chunk TilesPerReservation picks.
-const MaxTilesPerReservation = 1024
+// MaxTilesPerReservation caps the smallest guided chunk that
+// TilesPerReservation picks.
+const MaxTilesPerReservation = 256
 
-// reservationsPerParticipant is how many chunks TilesPerReservation aims
-// to give each participant's range: enough that the last chunk to finish is
-// a small part of the dispatch.
-const reservationsPerParticipant = 32
+// minChunksPerParticipant is how many of its smallest chunks would cover a
+// participant's range: the smallest chunk is that small a part of the
+// dispatch, which bounds how unevenly the participants finish.
+const minChunksPerParticipant = 64
 
 // spinWait is how long a caller whose tiles are done polls for the other
 // participants' last chunks, and how long a worker that finished a job
@@ -221,8 +230,10 @@ type span struct {
 type job struct {
 	exec  *Executor
 	tiler Tiler
-	chunk uint64
-	spans []span
+	// chunk is the size of every chunk, or with guided the smallest one.
+	chunk  uint64
+	guided bool
+	spans  []span
 
 	_ [cacheLine]byte
 	// joined hands out span indices to the workers as they arrive.
@@ -244,12 +255,11 @@ func (j *job) run(id, first int) {
 	var ran uint64
 	for k := 0; k < n; k++ {
 		s := &j.spans[(first+k)%n]
-		for s.next.Load() < s.end {
-			start := s.next.Add(j.chunk) - j.chunk
-			if start >= s.end {
+		for {
+			start, end, ok := s.reserve(j.chunk, j.guided)
+			if !ok {
 				break
 			}
-			end := min(start+j.chunk, s.end)
 			if !j.failed.Load() {
 				if err := j.tiler.RunTiles(id, start, end); err != nil {
 					j.fail(err)
@@ -260,6 +270,31 @@ func (j *job) run(id, first int) {
 	}
 	if ran > 0 && j.remaining.Add(-ran) == 0 {
 		j.done <- struct{}{}
+	}
+}
+
+// reserve takes the next chunk of s: chunk tiles, or with guided half of
+// what is left but at least chunk tiles.
+func (s *span) reserve(chunk uint64, guided bool) (begin, end uint64, ok bool) {
+	if !guided {
+		if s.next.Load() >= s.end {
+			return 0, 0, false
+		}
+		begin = s.next.Add(chunk) - chunk
+		if begin >= s.end {
+			return 0, 0, false
+		}
+		return begin, min(begin+chunk, s.end), true
+	}
+	for {
+		begin = s.next.Load()
+		if begin >= s.end {
+			return 0, 0, false
+		}
+		end = min(begin+max(chunk, (s.end-begin)/2), s.end)
+		if s.next.CompareAndSwap(begin, end) {
+			return begin, end, true
+		}
 	}
 }
 
@@ -293,12 +328,12 @@ func (j *job) leave() {
 	j.exec.jobs.Put(j)
 }
 
-// TilesPerReservation returns the chunk Run uses for total tiles when none
-// is given: about 32 chunks per participant's range, at least 1 and at most
-// MaxTilesPerReservation tiles.
+// TilesPerReservation returns the smallest chunk of the guided chunks Run
+// uses for total tiles when no chunk size is given: 1/64 of a participant's
+// range, at least 1 and at most MaxTilesPerReservation tiles.
 func (e *Executor) TilesPerReservation(total uint64) uint64 {
 	parts := uint64(e.helpers + 1)
-	return max(1, min(total/(parts*reservationsPerParticipant), MaxTilesPerReservation))
+	return max(1, min(total/(parts*minChunksPerParticipant), MaxTilesPerReservation))
 }
 
 // Dispatch runs fn over tiles [0, total) as Run does.
@@ -306,8 +341,8 @@ func (e *Executor) Dispatch(total, chunk uint64, fn TileFunc) error {
 	return e.Run(total, chunk, fn)
 }
 
-// Run runs t over tiles [0, total) in chunks of chunk tiles (0 picks
-// TilesPerReservation) on the calling goroutine and the workers, and
+// Run runs t over tiles [0, total) in chunks of chunk tiles (0: guided
+// chunks, see the package doc) on the calling goroutine and the workers, and
 // returns once every started chunk has finished; t is not called after
 // that. It returns the first error; after an error no new chunk starts.
 // total == 0 does nothing.
@@ -321,7 +356,8 @@ func (e *Executor) Run(total, chunk uint64, t Tiler) error {
 	if e.closed.Load() {
 		return errClosed()
 	}
-	if chunk == 0 {
+	guided := chunk == 0
+	if guided {
 		chunk = e.TilesPerReservation(total)
 	}
 	chunk = min(chunk, total)
@@ -343,7 +379,7 @@ func (e *Executor) Run(total, chunk uint64, t Tiler) error {
 		parts = helpers
 	}
 	j := e.jobs.Get().(*job)
-	j.tiler, j.chunk = t, chunk
+	j.tiler, j.chunk, j.guided = t, chunk, guided
 	if cap(j.spans) < parts {
 		j.spans = make([]span, parts)
 	}

@@ -210,10 +210,10 @@ func TestTilesPerReservation(t *testing.T) {
 		workers     int
 		total, want uint64
 	}{
-		{1, 1, 1},      // caller + 1 worker: 2 ranges
-		{2, 63, 1},     // fewer tiles than 2 × 32 chunks
-		{2, 6400, 100}, // 2 ranges of 32 chunks
-		{4, 6400, 50},  // caller + 3 workers: 4 ranges
+		{1, 1, 1},     // caller + 1 worker: 2 ranges
+		{2, 127, 1},   // fewer tiles than 2 ranges × 64
+		{2, 6400, 50}, // 2 ranges of 3200
+		{4, 6400, 25}, // caller + 3 workers: 4 ranges of 1600
 		{2, 1 << 18, MaxTilesPerReservation},
 		{8, 1 << 30, MaxTilesPerReservation},
 	}
@@ -364,5 +364,43 @@ func TestErrorStopsLaterChunks(t *testing.T) {
 			t.Fatalf("dispatch after a failed one: %v", err)
 		}
 		c.verify(t)
+	}
+}
+
+func TestSpanReserve(t *testing.T) {
+	tests := []struct {
+		name       string
+		begin, end uint64
+		chunk      uint64
+		guided     bool
+		want       []uint64 // chunk sizes in order
+	}{
+		{"fixed", 0, 25, 10, false, []uint64{10, 10, 5}},
+		{"fixed one", 3, 4, 10, false, []uint64{1}},
+		{"guided", 0, 100, 10, true, []uint64{50, 25, 12, 10, 3}},
+		{"guided small chunk", 0, 16, 1, true, []uint64{8, 4, 2, 1, 1}},
+		{"guided offset", 100, 164, 8, true, []uint64{32, 16, 8, 8}},
+		{"empty", 5, 5, 1, true, nil},
+	}
+	for _, tt := range tests {
+		var s span
+		s.next.Store(tt.begin)
+		s.end = tt.end
+		var got []uint64
+		at := tt.begin
+		for {
+			b, e, ok := s.reserve(tt.chunk, tt.guided)
+			if !ok {
+				break
+			}
+			if b != at || e <= b || e > tt.end {
+				t.Fatalf("%s: reserved [%d, %d), want a chunk starting at %d within %d", tt.name, b, e, at, tt.end)
+			}
+			got = append(got, e-b)
+			at = e
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("%s: chunks %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

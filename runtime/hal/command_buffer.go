@@ -3,7 +3,6 @@ package hal
 import (
 	"fmt"
 	"slices"
-	"sort"
 
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -131,8 +130,45 @@ type CommandBuffer struct {
 	first     firstRecord
 	usedFirst bool
 
+	// push holds what PushConstants and PushDescriptorSet set, allocated
+	// on first use.
+	push *pushState
+}
+
+// pushState is the constants and descriptor-set bindings pushed so far.
+type pushState struct {
+	// constants [0, len) have been set (or zero-filled); cstore backs it
+	// while it is short.
 	constants []uint32
-	bindings  map[int]BindingRange // key: set*MaxBindings + ordinal
+	cstore    [16]uint32
+	// bindings is sorted by key (set*MaxBindings + ordinal); bstore backs
+	// it while it is short.
+	bindings []keyedBinding
+	bstore   [4]keyedBinding
+}
+
+type keyedBinding struct {
+	key int
+	r   BindingRange
+}
+
+func (cb *CommandBuffer) pushed() *pushState {
+	if cb.push == nil {
+		p := new(pushState)
+		p.constants, p.bindings = p.cstore[:0], p.bstore[:0]
+		cb.push = p
+	}
+	return cb.push
+}
+
+// setBinding sets binding key, keeping the list sorted.
+func (p *pushState) setBinding(key int, r BindingRange) {
+	i, found := slices.BinarySearchFunc(p.bindings, key, func(b keyedBinding, k int) int { return b.key - k })
+	if found {
+		p.bindings[i].r = r
+		return
+	}
+	p.bindings = slices.Insert(p.bindings, i, keyedBinding{key, r})
 }
 
 // NewCommandBuffer returns an empty command buffer in the initial state.
@@ -289,10 +325,11 @@ func (cb *CommandBuffer) PushConstants(offset int, values []uint32) error {
 	if offset < 0 || len(values) > MaxConstants || offset > MaxConstants-len(values) {
 		return status.Errorf(status.OutOfRange, "%s: range [%d, %d) exceeds the %d-constant limit", op, offset, offset+len(values), MaxConstants)
 	}
-	if need := offset + len(values); len(cb.constants) < need {
-		cb.constants = append(cb.constants, make([]uint32, need-len(cb.constants))...)
+	p := cb.pushed()
+	if need := offset + len(values); len(p.constants) < need {
+		p.constants = append(p.constants, make([]uint32, need-len(p.constants))...)
 	}
-	copy(cb.constants[offset:], values)
+	copy(p.constants[offset:], values)
 	return nil
 }
 
@@ -314,10 +351,7 @@ func (cb *CommandBuffer) PushDescriptorSet(set int, bindings []Binding) error {
 		if err != nil {
 			return err
 		}
-		if cb.bindings == nil {
-			cb.bindings = map[int]BindingRange{}
-		}
-		cb.bindings[set*MaxBindings+b.Ordinal] = r
+		cb.pushed().setBinding(set*MaxBindings+b.Ordinal, r)
 	}
 	return nil
 }
@@ -341,16 +375,20 @@ func resolveBinding(op string, ordinal int, buf *Buffer, offset, length int64) (
 // workgroups using the constants and bindings pushed so far. When the export
 // declares counts, exactly that many constants and bindings are passed.
 func (cb *CommandBuffer) Dispatch(exe Executable, ordinal int, x, y, z uint32) error {
-	keys := make([]int, 0, len(cb.bindings))
-	for k := range cb.bindings {
-		keys = append(keys, k)
+	var constants []uint32
+	var scratch [recordBindings]BindingRange
+	bindings := scratch[:0]
+	if p := cb.push; p != nil {
+		if len(p.constants) > 0 {
+			constants = p.constants
+		}
+		for _, b := range p.bindings {
+			bindings = append(bindings, b.r)
+		}
 	}
-	sort.Ints(keys)
-	bindings := make([]BindingRange, len(keys))
-	for i, k := range keys {
-		bindings[i] = cb.bindings[k]
+	if len(bindings) == 0 {
+		bindings = nil
 	}
-	constants := cb.constants
 	if exe != nil && ordinal >= 0 && ordinal < len(exe.Exports()) {
 		e := exe.Exports()[ordinal]
 		if e.ConstantCount >= 0 && e.ConstantCount < len(constants) {

@@ -1,6 +1,7 @@
 package hal
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -178,5 +179,79 @@ func TestDispatchSnapshotsState(t *testing.T) {
 	d1 := cb.Commands()[1].(*DispatchCommand)
 	if d0.Constants[0] != 1 || d0.Bindings[0].Offset != 0 || d1.Constants[0] != 2 || d1.Bindings[0].Offset != 32 {
 		t.Errorf("dispatch snapshots: %+v %+v", d0, d1)
+	}
+}
+
+// TestPushedStateOrder checks what Dispatch takes from pushed state:
+// constants zero-filled up to the highest one set, bindings in (set,
+// ordinal) order with later pushes replacing earlier ones, both cut to the
+// export's declared counts; and that more than fit inline still work.
+func TestPushedStateOrder(t *testing.T) {
+	b := newTestBuffer(t, 4096)
+	for _, tt := range []struct {
+		name            string
+		constants, bind int // declared counts (-1: any)
+		push            func(cb *CommandBuffer) error
+		wantConstants   []uint32
+		wantOffsets     []int64
+	}{
+		{"order and replace", -1, -1, func(cb *CommandBuffer) error {
+			if err := cb.PushConstants(2, []uint32{7}); err != nil {
+				return err
+			}
+			if err := cb.PushConstants(0, []uint32{5}); err != nil {
+				return err
+			}
+			if err := cb.PushDescriptorSet(1, []Binding{{0, b, 40, 4}}); err != nil {
+				return err
+			}
+			if err := cb.PushDescriptorSet(0, []Binding{{2, b, 20, 4}, {0, b, 0, 4}}); err != nil {
+				return err
+			}
+			return cb.PushDescriptorSet(0, []Binding{{2, b, 24, 4}})
+		}, []uint32{5, 0, 7}, []int64{0, 24, 40}},
+		{"cut to declared counts", 1, 2, func(cb *CommandBuffer) error {
+			if err := cb.PushConstants(0, []uint32{1, 2, 3}); err != nil {
+				return err
+			}
+			return cb.PushDescriptorSet(0, []Binding{{0, b, 0, 4}, {1, b, 8, 4}, {2, b, 16, 4}})
+		}, []uint32{1}, []int64{0, 8}},
+		{"many", -1, -1, func(cb *CommandBuffer) error {
+			var bs []Binding
+			var cs []uint32
+			for i := 11; i >= 0; i-- {
+				bs = append(bs, Binding{i, b, int64(8 * i), 8})
+			}
+			for i := 0; i < 20; i++ {
+				cs = append(cs, uint32(i))
+			}
+			if err := cb.PushConstants(0, cs); err != nil {
+				return err
+			}
+			return cb.PushDescriptorSet(0, bs)
+		}, []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19}, []int64{0, 8, 16, 24, 32, 40, 48, 56, 64, 72, 80, 88}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			exe := &metadataExecutable{exports: []ExportInfo{{Name: "k", ConstantCount: tt.constants, BindingCount: tt.bind}}}
+			cb := NewCommandBuffer(0, 0)
+			cb.Begin()
+			if err := tt.push(cb); err != nil {
+				t.Fatal(err)
+			}
+			if err := cb.Dispatch(exe, 0, 1, 1, 1); err != nil {
+				t.Fatal(err)
+			}
+			d := cb.Commands()[0].(*DispatchCommand)
+			if fmt.Sprint(d.Constants) != fmt.Sprint(tt.wantConstants) {
+				t.Errorf("constants = %v, want %v", d.Constants, tt.wantConstants)
+			}
+			var offsets []int64
+			for _, r := range d.Bindings {
+				offsets = append(offsets, r.Offset)
+			}
+			if fmt.Sprint(offsets) != fmt.Sprint(tt.wantOffsets) {
+				t.Errorf("binding offsets = %v, want %v", offsets, tt.wantOffsets)
+			}
+		})
 	}
 }

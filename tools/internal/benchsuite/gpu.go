@@ -42,6 +42,9 @@ func sizeName(n int) string {
 	return strconv.Itoa(n)
 }
 
+// gpuWarmup is how long the GPU bandwidth rows call before measuring.
+const gpuWarmup = 200 * time.Millisecond
+
 // gpuReps is how many calls a GPU bandwidth figure is the median of: GPU
 // calls take about a millisecond, so more than the CPU rows make.
 func gpuReps(o *options) int { return max(4*o.repetitions, 20) }
@@ -108,7 +111,9 @@ func gpuRows(e *env, o *options, want func(string) bool, log io.Writer) ([]row, 
 	if want(vulkanName) {
 		r := vulkanRow(e, o, vulkanName, vulkanTarget, cudaWall, cudaWhy, log)
 		rows = append(rows, r)
-		if o.vulkanProbe && r.ours != "skipped" {
+		// A miss is followed by the probe, so that the log says what bounds it.
+		measured := r.ours != "skipped" && r.ours != "failed"
+		if measured && (o.vulkanProbe || (r.skip == "" && !r.met)) {
 			vulkanProbe(e, o, log)
 		}
 	}
@@ -278,7 +283,9 @@ func (t callTimes) breakdown() string {
 // times devTime reports after each (nil: none) and the medians, with the
 // time in QueueExecute when the caller's device is a queueTimer.
 func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs []time.Duration, med callTimes, err error) {
-	for i := 0; i < 3; i++ { // warm up
+	// Warm up for at least gpuWarmup and 3 calls: the device's clocks and
+	// the allocator's cache settle before the measured calls.
+	for t0, i := time.Now(), 0; i < 3 || time.Since(t0) < gpuWarmup; i++ {
 		if err := c.call(); err != nil {
 			return nil, nil, med, err
 		}

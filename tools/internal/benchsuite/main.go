@@ -1,14 +1,20 @@
-// Command benchsuite measures every CPU figure of SPEC §4 beside the
-// reference it is judged against, in one run, and prints one table row per
-// figure: ours, the reference, their ratio and the target. Run it from the
-// tools module:
+// Command benchsuite measures every figure of SPEC §4 beside the reference
+// it is judged against, in one run, and prints one table row per figure:
+// ours, the reference, their ratio and the target. Run it from the tools
+// module:
 //
-//	cd tools && go run ./internal/benchsuite [--repetitions=5] [--large_n=16777216]
+//	cd tools && go run ./internal/benchsuite [--repetitions=5] [--large_n=16777216] [--only=cuda]
 //
 // It needs clang-16 (or clang) and ld.lld-16 (or ld.lld). It builds the
 // benchmark kernel (testdata/functions.c) into functions_x86_64.o, compiles
 // testdata/simple_mul.mlir around it, and builds a C reference harness
-// (testdata/harness.c, pthreads) that links the very same object. The rows:
+// (testdata/harness.c, pthreads) that links the very same object. For the
+// GPU rows it builds testdata/simple_mul.cu to PTX (clang, sm_90) and
+// testdata/simple_mul.glsl to SPIR-V (glslc), and compiles
+// testdata/simple_mul_cuda.mlir and testdata/simple_mul_vulkan.mlir around
+// them; these are bandwidth kernels of the suite's own (float4 / vec4
+// accesses, 256 threads per block), brought as #hal.executable.object. The
+// rows:
 //
 //   - cpu-large/local-sync and cpu-large/local-task: one call of simple_mul
 //     over --large_n f32 through the whole stack (VM, hal module, device),
@@ -22,15 +28,41 @@
 //     simple_mul on 64 f32 (one workgroup, one dispatch) through the whole
 //     stack, against one direct call of the kernel from C. Target: ≤ 2 µs
 //     and ≤ 5 µs.
+//   - cuda/dispatch: host time per dispatch of the HAL path (record
+//     --dispatches dispatches of one block, replay, wait) against a raw
+//     cuLaunchKernel loop in C over the same kernel and arguments (the cuda
+//     driver's RawLaunchLoop). Target: ≤ 1.3×.
+//   - cuda/simple_mul-<n> and cuda/simple_mul-<n>-torch: one call of
+//     simple_mul over --gpu_n f32 (256M) through the whole stack on CUDA,
+//     wall time per call, against a device-to-device copy moving the same
+//     bytes through the driver (target ≥ 85%) and against torch.mul timed
+//     the same way by testdata/torch_mul.py (--python; target ≥ 100%; the
+//     row says so when torch is absent). The notes give device times (CUDA
+//     events) and where a call's time goes.
+//   - vulkan/simple_mul-<n>: the same call on Vulkan device 0 against the
+//     CUDA row of the same run. Target: ≥ 80%. CPU implementations
+//     (lavapipe) are skipped unless --vulkan_cpu; --vulkan_probe (and a
+//     miss) logs what bounds the row (shader variants, copy, fill per queue
+//     family and memory type, wall and timestamp bandwidth).
 //   - compiler: in-process iree-compile (front end and back end, clang and
 //     lld included) of --sample, against the time spent in clang and lld;
 //     target ≤ 0.3 s with most of it in clang/lld; and whether --compiles
 //     compiles produce byte-identical modules.
 //
-// Every figure is the median of --repetitions measurements; the machine
-// may be shared, so medians and the reference measured in the same run are
-// what to read. --cpuprofile writes a pprof CPU profile of the small-call
-// loops (go tool pprof -top <binary> <file>).
+// GPU rows without a device, a driver library or a tool are printed as
+// skipped with the reason in a note; a failure on the device becomes a
+// failed row and the other rows still run. --build_only fills --work_dir
+// with everything built, and --prebuilt runs from such a directory without
+// building (the GPU machine has no compiler: see
+// build_tools/scripts/gpu/bench.sh); without clang there the compiler rows
+// are skipped.
+//
+// Every figure is the median of --repetitions measurements (GPU bandwidth
+// rows: of max(4 × --repetitions, 20) calls after 200 ms of warm-up calls);
+// the machine may be shared, so
+// medians and the reference measured in the same run are what to read.
+// --cpuprofile writes a pprof CPU profile of the small-call loops (go tool
+// pprof -top <binary> <file>).
 package main
 
 import (

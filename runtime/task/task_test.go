@@ -404,3 +404,33 @@ func TestSpanReserve(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRun measures the executor's own cost per dispatch with an empty
+// tile function: one tile (run on the caller) and dispatches of several
+// chunks (the caller and a woken worker).
+func BenchmarkRun(b *testing.B) {
+	e, err := NewExecutor(Topology{GroupCount: runtime.NumCPU()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	nop := TileFunc(func(int, uint64, uint64) error { return nil })
+	for _, bc := range []struct {
+		name         string
+		total, chunk uint64
+	}{
+		{"1-tile", 1, 0},
+		{"2-tiles-chunk-1", 2, 1},
+		{"64-tiles-chunk-1", 64, 1},
+		{"4096-tiles-guided", 4096, 0},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				if err := e.Run(bc.total, bc.chunk, nop); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

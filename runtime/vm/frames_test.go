@@ -173,3 +173,47 @@ func TestDeepRecursionGrowsStacks(t *testing.T) {
 		}
 	}
 }
+
+// TestAdjacentCallSites runs back-to-back call.imports of the shortest
+// encoding (no arguments, no results), which the call-site index must keep
+// apart, and checks the index's spacing assumption against the opcode
+// table.
+func TestAdjacentCallSites(t *testing.T) {
+	for _, op := range []Opcode{OpCallImport, OpCallImportVariadic} {
+		info, ok := lookupOp(op)
+		if !ok {
+			t.Fatalf("opcode %d missing", op)
+		}
+		n := 1
+		for _, k := range info.operands {
+			n += max(k.fixedSize(), 2)
+		}
+		if n < minSiteBytes || n <= 1<<siteShift {
+			t.Errorf("%s takes at least %d bytes; the call-site index needs more than %d", info.name, n, 1<<siteShift)
+		}
+	}
+	var order []string
+	var fns []NativeFunction
+	for _, name := range []string{"a", "b", "c"} {
+		fns = append(fns, NativeFunction{Name: name, CallingConvention: "0v_v", Func: func(*NativeCall) error {
+			order = append(order, name)
+			return nil
+		}})
+	}
+	b := NewModuleBuilder("m")
+	a, bb, c := b.Import("n.a", "0v_v"), b.Import("n.b", "0v_v"), b.Import("n.c", "0v_v")
+	f := b.Function("main", "0v_v")
+	for _, imp := range []ImportRef{a, bb, c, a, c, bb} {
+		f.CallImport(imp, nil, nil)
+	}
+	f.Return()
+	b.Export("main", f)
+	ctx, err := NewInstance().NewContext(NewNativeModule("n", fns), buildModule(t, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	invoke(t, ctx, "main")
+	if got := strings.Join(order, ""); got != "abcacb" {
+		t.Errorf("calls ran in order %q, want abcacb", got)
+	}
+}

@@ -571,7 +571,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			ord := int(uint32(in[1]) | uint32(in[2])<<8 | uint32(in[3])<<16 | uint32(in[4])<<24)
 			if op != OpCall {
 				if nf := fr.mi.imports[ord].native; nf != nil {
-					next, err := ex.callNative(w, nf, &fr.fn.sites[fr.fn.siteAt[pc]])
+					next, err := ex.callNative(w, nf, &fr.fn.sites[fr.fn.siteAt[pc>>siteShift]])
 					if err != nil {
 						return 0, ex.trapErr(err, pc)
 					}

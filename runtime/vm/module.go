@@ -67,7 +67,8 @@ type function struct {
 	regCounts [KindRef + 1]int
 	srcMap    []srcLoc
 	// sites are the function's native-callable call sites in code order;
-	// siteAt maps the offset of a site's instruction to its index.
+	// siteAt maps the offset of a site's instruction, shifted right by
+	// siteShift, to its index.
 	sites  []callSite
 	siteAt []int32
 }

@@ -208,6 +208,14 @@ type callSite struct {
 	next   int        // offset of the next instruction
 }
 
+// siteShift is log2 of the code bytes per entry of function.siteAt; the
+// shortest call instruction (call.import: opcode, import ordinal, empty
+// argument and result lists) has minSiteBytes > 1<<siteShift bytes.
+const (
+	siteShift    = 3
+	minSiteBytes = 1 + 4 + 2 + 2
+)
+
 // siteSlot is one register of a call site's argument or result list.
 type siteSlot struct {
 	kind ValueKind
@@ -225,7 +233,10 @@ func (f *function) setSites(sites []callSite) {
 		n += int(binary.LittleEndian.Uint16(f.code[sites[i].argsAt:])) + len(sites[i].sig.Results)
 	}
 	slots := make([]siteSlot, 0, n)
-	f.siteAt = make([]int32, len(f.code))
+	// A call.import takes at least minSiteBytes bytes, so two sites never
+	// share an offset>>siteShift and the index needs an entry per 8 bytes
+	// of code only.
+	f.siteAt = make([]int32, len(f.code)>>siteShift+1)
 	for i := range sites {
 		s := &sites[i]
 		p := s.argsAt + 2
@@ -242,7 +253,7 @@ func (f *function) setSites(sites []callSite) {
 			p += 2
 		}
 		s.res = slots[start:len(slots):len(slots)]
-		f.siteAt[s.at] = int32(i)
+		f.siteAt[s.at>>siteShift] = int32(i)
 	}
 	f.sites = sites
 }

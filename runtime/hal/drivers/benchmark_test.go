@@ -109,15 +109,23 @@ func BenchmarkDispatchSmall(b *testing.B) {
 // BenchmarkDispatchLarge runs simple_mul over 16M floats (64-element
 // tiles) through each driver and, as references in the same run, through a
 // direct single-threaded cgo loop over the same kernel (one crossing) and a
-// direct loop split across one goroutine per CPU.
-func BenchmarkDispatchLarge(b *testing.B) {
+// direct loop split into one contiguous range per CPU, the calling
+// goroutine running the first, as the C harness of the benchmark suite
+// splits its pthreads.
+func BenchmarkDispatchLarge(b *testing.B) { benchmarkMul(b, 16<<20) }
+
+// BenchmarkDispatchMedium is BenchmarkDispatchLarge over 256K floats (4096
+// workgroups, about 3 MB of traffic): large enough to be split across the
+// workers, small enough that waking them and balancing the ranges show.
+func BenchmarkDispatchMedium(b *testing.B) { benchmarkMul(b, 256<<10) }
+
+func benchmarkMul(b *testing.B, n int) {
 	so := kerneltest.MulLibrary(b)
-	const n = 16 << 20
 	devs := benchDevices(b)
 	for _, d := range devs {
 		exe, bindings := mulSetup(b, d.dev, so, n)
 		b.Run(d.name, func(b *testing.B) {
-			b.SetBytes(3 * 4 * n)
+			b.SetBytes(int64(3 * 4 * n))
 			for i := 0; i < b.N; i++ {
 				dispatchOnce(b, d.dev, exe, bindings, n)
 			}
@@ -126,7 +134,7 @@ func BenchmarkDispatchLarge(b *testing.B) {
 	exe, bindings := mulSetup(b, devs[0].dev, so, n)
 	tiles := uint32((n + 63) / 64)
 	prep := func(b *testing.B, conc int) *local.Dispatch {
-		d, err := exe.(*local.Executable).PrepareDispatch(kerneltest.SimpleMul, [3]uint32{tiles, 1, 1}, []uint32{n}, directBindings(b, bindings), conc)
+		d, err := exe.(*local.Executable).PrepareDispatch(kerneltest.SimpleMul, [3]uint32{tiles, 1, 1}, []uint32{uint32(n)}, directBindings(b, bindings), conc)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -135,7 +143,7 @@ func BenchmarkDispatchLarge(b *testing.B) {
 	b.Run("direct-cgo-1-thread", func(b *testing.B) {
 		d := prep(b, 1)
 		defer d.Release()
-		b.SetBytes(3 * 4 * n)
+		b.SetBytes(int64(3 * 4 * n))
 		for i := 0; i < b.N; i++ {
 			if err := d.Run(0, nil, 0, uint64(tiles)); err != nil {
 				b.Fatal(err)
@@ -147,18 +155,25 @@ func BenchmarkDispatchLarge(b *testing.B) {
 		parts := topo.GroupCount
 		d := prep(b, parts)
 		defer d.Release()
-		b.SetBytes(3 * 4 * n)
+		span := func(p int) (uint64, uint64) {
+			return uint64(tiles) * uint64(p) / uint64(parts), uint64(tiles) * uint64(p+1) / uint64(parts)
+		}
+		b.SetBytes(int64(3 * 4 * n))
 		for i := 0; i < b.N; i++ {
 			var wg sync.WaitGroup
-			for p := 0; p < parts; p++ {
+			for p := 1; p < parts; p++ {
 				wg.Add(1)
 				go func(p int) {
 					defer wg.Done()
-					lo, hi := uint64(tiles)*uint64(p)/uint64(parts), uint64(tiles)*uint64(p+1)/uint64(parts)
+					lo, hi := span(p)
 					if err := d.Run(uint32(p), nil, lo, hi); err != nil {
 						b.Error(err)
 					}
 				}(p)
+			}
+			lo, hi := span(0)
+			if err := d.Run(0, nil, lo, hi); err != nil {
+				b.Error(err)
 			}
 			wg.Wait()
 		}

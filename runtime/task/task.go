@@ -22,10 +22,10 @@
 // kernels (perf: sysmon, retake, handoffp, startm); the tail of small
 // chunks keeps the participants balanced. A participant whose range is
 // exhausted takes chunks from the other ranges, so a worker that wakes late
-// or runs slowly delays the dispatch by at most one chunk. The caller
-// returns as soon as every tile has run; a worker that arrives after that
-// finds nothing to reserve. The first error wins: it is returned and no
-// further chunks start.
+// or runs slowly holds the dispatch up only by the chunk it is running. The
+// caller returns as soon as every tile has run; a worker that arrives after
+// that finds nothing to reserve. The first error wins: it is returned and
+// no further chunks start.
 //
 // Each participant runs under a processor id unique among the goroutines
 // running tiles of this executor at that moment: workers have ids

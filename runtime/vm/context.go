@@ -152,7 +152,7 @@ func (inst *Instance) NewContext(modules ...Module) (*Context, error) {
 				if _, dup := fns[nf.Name]; dup {
 					return nil, status.Errorf(status.AlreadyExists, "creating context: native module %s: function %s defined twice", name, nf.Name)
 				}
-				fns[nf.Name] = newResolvedNative(name, nf, sig)
+				fns[nf.Name] = &resolvedNative{module: name, fn: nf, sig: sig}
 			}
 			ctx.natives[name] = fns
 			if v, ok := m.(Versioned); ok {

@@ -74,11 +74,6 @@ type resolvedNative struct {
 	sig    Signature
 }
 
-// newResolvedNative binds nf, whose calling convention parsed as sig.
-func newResolvedNative(module string, nf NativeFunction, sig Signature) *resolvedNative {
-	return &resolvedNative{module: module, fn: nf, sig: sig}
-}
-
 // checkResults verifies that a native function filled its results with the
 // declared kinds.
 func (r *resolvedNative) checkResults(results []Value) error {

@@ -10,7 +10,8 @@ import (
 // opcode table fixes each operand's bank, so in range means typed
 // correctly), ordinals of functions, imports, rodata and globals in range,
 // register lists matching the callee's signature, branch targets on
-// instruction boundaries, and a terminator last.
+// instruction boundaries, and a terminator last. It records the function's
+// call.import sites, decoded, for the interpreter.
 func (m *BytecodeModule) verifyFunction(fi int) error {
 	f := &m.funcs[fi]
 	code := f.code

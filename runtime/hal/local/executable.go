@@ -56,6 +56,7 @@ type Dispatch struct {
 	// pinned says they are stored (and pinned) in the C block instead.
 	args       [argBindings]unsafe.Pointer
 	pinned     bool
+	pooled     bool // from dispatchPool: owns its block for good
 	total      uint64
 	localBytes int
 	released   bool
@@ -79,7 +80,7 @@ func (e *Executable) PrepareDispatch(ordinal int, workgroups [3]uint32, constant
 // dispatch); the block is freed by a cleanup once the pool drops the
 // Dispatch.
 var dispatchPool = sync.Pool{New: func() any {
-	d := new(Dispatch)
+	d := &Dispatch{pooled: true}
 	d.st = newDispatchState()
 	runtime.AddCleanup(d, freeBlock, d.st)
 	return d
@@ -102,7 +103,7 @@ func (e *Executable) runPooled(r Runner, ordinal int, workgroups [3]uint32, cons
 		d.st.dropPointers()
 		d.pinner.Unpin()
 	}
-	d.exe, d.ordinal, d.fn, d.total, d.localBytes = nil, 0, 0, 0, 0
+	d.exe, d.ordinal, d.fn, d.total, d.localBytes, d.released = nil, 0, 0, 0, 0, false
 	d.args, d.pinned = [argBindings]unsafe.Pointer{}, false
 	dispatchPool.Put(d)
 	return err
@@ -196,6 +197,11 @@ func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64
 func (d *Dispatch) Release() {
 	if !d.released {
 		d.released = true
+		if d.pooled {
+			// The block stays with the pooled Dispatch (its cleanup frees
+			// it); runPooled recycles the rest.
+			return
+		}
 		d.st.free(d.pinned)
 		d.args = [argBindings]unsafe.Pointer{}
 		if d.pinned {

@@ -255,10 +255,20 @@ func roundTrips(e *env, dev *cuda.Device, exe hal.Executable, wg [3]uint32, cons
 type queueTimer struct {
 	hal.Device
 	total time.Duration
+	// capture, when set, makes QueueExecute keep the commands of each
+	// submission in last (the Vulkan cross-check replays them).
+	capture bool
+	last    []hal.Command
 }
 
 // QueueExecute implements hal.Device.
 func (q *queueTimer) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuffer) error {
+	if q.capture {
+		q.last = q.last[:0]
+		for _, cb := range cbs {
+			q.last = append(q.last, cb.Commands()...)
+		}
+	}
 	t0 := time.Now()
 	err := q.Device.QueueExecute(wait, signal, cbs)
 	q.total += time.Since(t0)
@@ -529,7 +539,8 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 		return failed(name, target, err)
 	}
 	fmt.Fprintf(log, "%s: memory of %s:\n%s", name, dev.Name(), dev.MemoryReport())
-	c, err := newCallerOn(&queueTimer{Device: dev}, e.gpu.vulkan, "simple_mul", n)
+	qt := &queueTimer{Device: dev}
+	c, err := newCallerOn(qt, e.gpu.vulkan, "simple_mul", n)
 	if err != nil {
 		return failed(name, target, err)
 	}
@@ -551,14 +562,20 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 		note += fmt.Sprintf("; device time (timestamps) %.0f GB/s", gbps(bytes, median(devs)))
 	}
 	note += "; " + times.breakdown()
+	var r row
 	if cudaWall <= 0 {
-		r := row{name: name, ours: fmt.Sprintf("%.2f GB/s (%s)", gbps(bytes, mw), fmtDur(mw)), ref: "-", ratio: nan(), target: target,
+		r = row{name: name, ours: fmt.Sprintf("%.2f GB/s (%s)", gbps(bytes, mw), fmtDur(mw)), ref: "-", ratio: nan(), target: target,
 			skip: "no CUDA figure to compare with (" + cudaWhy + ")", note: note}
-		return r
+	} else {
+		r = bandwidthRow(name, bytes, mw, cudaWall, "the CUDA path", vulkanMinRatio)
+		r.target = target
+		r.note = note
 	}
-	r := bandwidthRow(name, bytes, mw, cudaWall, "the CUDA path", vulkanMinRatio)
-	r.target = target
-	r.note = note
+	if o.vulkanProbe || (r.skip == "" && !r.met) {
+		// While the row's device, executable and buffers live: cross them
+		// with the probe's (see vulkanCross).
+		vulkanCross(e, o, dev, c, qt, log)
+	}
 	return r
 }
 

@@ -6,6 +6,8 @@ package vulkan
 import "C"
 
 import (
+	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -92,12 +94,65 @@ type storage struct {
 	class    int64
 	size     int64 // the allocation's bytes, ≤ class
 	host     []byte
+	reused   bool         // served from the cache
+	hostUses atomic.Int64 // HostBytes calls: every Map, Read, Write and Fill of the host
 	released atomic.Bool
 }
 
 // HostBytes implements hal.Storage: the persistently mapped memory, or nil
 // for device-only memory.
-func (s *storage) HostBytes() []byte { return s.host }
+func (s *storage) HostBytes() []byte {
+	s.hostUses.Add(1)
+	return s.host
+}
+
+// BufferInfo describes the Vulkan memory behind b for benchmark logs:
+// "VkBuffer 0x…, memory type 4 (device-local host-visible host-coherent),
+// 1073741824 of 1073741824 bytes (alignment 64), mapped, new, 1 host
+// access", where new or reused says whether the allocator's cache served
+// it and host accesses count the host's maps, reads, writes and fills.
+func BufferInfo(b *hal.Buffer) (string, error) {
+	s, ok := b.Storage().(*storage)
+	if !ok {
+		return "", status.Errorf(status.InvalidArgument, "buffer of memory type %v was not allocated by a vulkan device", b.MemoryType())
+	}
+	origin := "new"
+	if s.reused {
+		origin = "reused"
+	}
+	mapped := "not mapped"
+	if s.buf.mapped != nil {
+		mapped = "mapped"
+	}
+	return fmt.Sprintf("VkBuffer %#x at +%d, memory type %d (%s), %d of %d bytes (alignment %d), %s, %s, %d host access(es)",
+		handle(s), b.ByteOffset(), s.buf.memory_type, propertyNames(uint32(s.buf.property_flags)), b.ByteLength(),
+		uint64(s.buf.memory_size), uint64(s.buf.alignment), mapped, origin, s.hostUses.Load()), nil
+}
+
+// propertyNames lists Vulkan memory property flags ("device-local
+// host-visible host-coherent").
+func propertyNames(flags uint32) string {
+	var names []string
+	for _, n := range memoryPropertyNames {
+		if flags&uint32(n.bit) != 0 {
+			names = append(names, n.name)
+		}
+	}
+	if len(names) == 0 {
+		return "no properties"
+	}
+	return strings.Join(names, " ")
+}
+
+var memoryPropertyNames = []struct {
+	bit  C.uint32_t
+	name string
+}{
+	{C.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, "device-local"},
+	{C.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT, "host-visible"},
+	{C.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, "host-coherent"},
+	{C.VK_MEMORY_PROPERTY_HOST_CACHED_BIT, "host-cached"},
+}
 
 // Release implements hal.Storage: the buffer goes back to the cache, or
 // is destroyed when the cache is full.
@@ -200,6 +255,7 @@ func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
 		a.free[k] = list[:len(list)-1]
 		a.cached -= class
 		a.hits++
+		s.reused = true
 		a.mu.Unlock()
 	} else {
 		a.misses++

@@ -291,6 +291,9 @@ VkResult gvk_buffer_create(gvk_device* d, uint64_t size, const uint32_t* prefs,
       r = vk.vkAllocateMemory(d->device, &ai, NULL, &out->memory);
       if (r != VK_SUCCESS) continue;
       out->property_flags = flags;
+      out->memory_type = i;
+      out->memory_size = req.size;
+      out->alignment = req.alignment;
       goto allocated;
     }
   }

@@ -73,7 +73,10 @@ typedef struct gvk_buffer {
   VkDeviceMemory memory;
   void* mapped;
   uint32_t property_flags;
+  uint32_t memory_type;   // index of the memory type the memory came from
   uint64_t size;
+  uint64_t memory_size;   // bytes of the VkDeviceMemory (the requirement's size)
+  uint64_t alignment;     // the buffer's required alignment
 } gvk_buffer;
 
 // gvk_buffer_create allocates size bytes from the first memory type whose

@@ -217,3 +217,54 @@ func TestAdjacentCallSites(t *testing.T) {
 		t.Errorf("calls ran in order %q, want abcacb", got)
 	}
 }
+
+// TestWideCallArguments passes many arguments (loaded bank by bank) of
+// every kind, in slots that held refs in the call before.
+func TestWideCallArguments(t *testing.T) {
+	var got []string
+	record := func(c *NativeCall) error {
+		var parts []string
+		for _, a := range c.Args {
+			if a.Kind() != KindRef && !a.Ref().IsNull() {
+				return status.Errorf(status.Internal, "scalar argument %v holds a ref", a)
+			}
+			parts = append(parts, a.String())
+		}
+		got = append(got, strings.Join(parts, " "))
+		return nil
+	}
+	nat := NewNativeModule("n", []NativeFunction{
+		{Name: "refs", CallingConvention: "0rrrrrrrrr_v", Func: record},
+		{Name: "mixed", CallingConvention: "0ifIFrifIFr_v", Func: record},
+	})
+	b := NewModuleBuilder("m")
+	refs := b.Import("n.refs", "0rrrrrrrrr_v")
+	mixed := b.Import("n.mixed", "0ifIFrifIFr_v")
+	f := b.Function("main", "0r_v")
+	i, fl, l, d, null := f.NewI32(), f.NewF32(), f.NewI64(), f.NewF64(), f.NewRefReg()
+	f.ConstI32(i, -3)
+	f.ConstF32(fl, 1.5)
+	f.ConstI64(l, 1<<40)
+	f.ConstF64(d, -0.25)
+	f.Emit(OpConstRefZero, null)
+	r := f.Arg(0)
+	f.CallImport(refs, []Reg{r, r, r, r, r, r, r, r, r}, nil)
+	f.CallImport(mixed, []Reg{i, fl, l, d, r, i, fl, l, d, null}, nil)
+	f.Return()
+	b.Export("main", f)
+	ctx, err := NewInstance().NewContext(nat, buildModule(t, b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ctx.Invoke(mustLookup(t, ctx, "main"), []Value{RefValue(NewBuffer(nil, true).Ref())}); err != nil {
+		t.Fatal(err)
+	}
+	buf := "ref<vm.buffer>"
+	want := []string{
+		strings.Repeat(buf+" ", 8) + buf,
+		"i32=-3 f32=1.5 i64=1099511627776 f64=-0.25 " + buf + " i32=-3 f32=1.5 i64=1099511627776 f64=-0.25 null",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("arguments:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

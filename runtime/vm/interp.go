@@ -1366,7 +1366,11 @@ func (ex *executor) callNative(w *window, nf *resolvedNative, site *callSite) (i
 	}
 	args := ex.args[:n]
 	ex.argsUsed = max(ex.argsUsed, n)
-	loadArgs(args, site.args, w)
+	if site.byBank != nil {
+		loadArgsByBank(args, site, w)
+	} else {
+		loadArgs(args, site.args, w)
+	}
 	if nres > cap(ex.res) {
 		ex.res = make([]Value, nres)
 	}
@@ -1463,6 +1467,44 @@ func loadArgs(args []Value, slots []siteSlot, w *window) {
 		case KindF64:
 			a.kind, a.bits = KindF64, math.Float64bits(w.f64[s.reg])
 		}
+	}
+}
+
+// loadArgsByBank is loadArgs for sites with many arguments: one loop per
+// bank instead of a switch per argument.
+func loadArgsByBank(args []Value, site *callSite, w *window) {
+	b, slots := &site.bank, site.byBank
+	for _, s := range slots[:b[KindI32]] {
+		a := &args[s.pos]
+		if a.ref.obj != nil {
+			a.ref = Ref{}
+		}
+		a.kind, a.bits = KindI32, uint64(uint32(w.i32[s.reg]))
+	}
+	for _, s := range slots[b[KindI32]:b[KindI64]] {
+		a := &args[s.pos]
+		if a.ref.obj != nil {
+			a.ref = Ref{}
+		}
+		a.kind, a.bits = KindI64, uint64(w.i64[s.reg])
+	}
+	for _, s := range slots[b[KindI64]:b[KindF32]] {
+		a := &args[s.pos]
+		if a.ref.obj != nil {
+			a.ref = Ref{}
+		}
+		a.kind, a.bits = KindF32, uint64(math.Float32bits(w.f32[s.reg]))
+	}
+	for _, s := range slots[b[KindF32]:b[KindF64]] {
+		a := &args[s.pos]
+		if a.ref.obj != nil {
+			a.ref = Ref{}
+		}
+		a.kind, a.bits = KindF64, math.Float64bits(w.f64[s.reg])
+	}
+	for _, s := range slots[b[KindF64]:b[KindRef]] {
+		a := &args[s.pos]
+		a.kind, a.bits, a.ref = KindRef, 0, w.refs[s.reg]
 	}
 }
 

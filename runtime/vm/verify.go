@@ -3,6 +3,7 @@ package vm
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 )
 
 // verifyFunction checks every instruction of function fi: opcodes known,
@@ -198,15 +199,20 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 // once, at load, so that calling a native import need not decode its
 // operands again.
 type callSite struct {
-	at     int        // offset of the instruction
-	imp    int        // import ordinal
-	sig    *Signature // the import's signature
-	segs   []int      // tuple counts of the variadic groups (nil if none)
-	args   []siteSlot // argument registers, in call order (variadic groups expanded)
-	res    []siteSlot // result registers
-	argsAt int        // offset of the argument list's count
-	resAt  int        // offset of the result list's count
-	next   int        // offset of the next instruction
+	at   int        // offset of the instruction
+	imp  int        // import ordinal
+	sig  *Signature // the import's signature
+	segs []int      // tuple counts of the variadic groups (nil if none)
+	args []siteSlot // argument registers, in call order (variadic groups expanded)
+	res  []siteSlot // result registers
+	// byBank holds args grouped by bank (i32, i64, f32, f64, ref) for
+	// sites with at least bankedArgs arguments, nil for others;
+	// byBank[bank[k-1]:bank[k]] are the registers of bank k.
+	byBank []siteSlot
+	bank   [KindRef + 1]uint16
+	argsAt int // offset of the argument list's count
+	resAt  int // offset of the result list's count
+	next   int // offset of the next instruction
 }
 
 // siteShift is log2 of the code bytes per entry of function.siteAt; the
@@ -217,10 +223,16 @@ const (
 	minSiteBytes = 1 + 4 + 2 + 2
 )
 
-// siteSlot is one register of a call site's argument or result list.
+// bankedArgs is the argument count from which loading a site's arguments
+// bank by bank beats one switch per argument.
+const bankedArgs = 8
+
+// siteSlot is one register of a call site's argument or result list: the
+// register reg of bank kind, passed as argument pos.
 type siteSlot struct {
 	kind ValueKind
 	reg  uint16
+	pos  uint16
 }
 
 // setSites decodes the register lists of the verified call sites and
@@ -243,10 +255,19 @@ func (f *function) setSites(sites []callSite) {
 		p := s.argsAt + 2
 		start := len(slots)
 		walkArgKinds(s.sig, s.segs, func(k ValueKind) {
-			slots = append(slots, siteSlot{kind: k, reg: binary.LittleEndian.Uint16(f.code[p:])})
+			slots = append(slots, siteSlot{kind: k, reg: binary.LittleEndian.Uint16(f.code[p:]), pos: uint16(len(slots) - start)})
 			p += 2
 		})
 		s.args = slots[start:len(slots):len(slots)]
+		if len(s.args) >= bankedArgs {
+			s.byBank = slices.Clone(s.args)
+			slices.SortStableFunc(s.byBank, func(a, b siteSlot) int { return int(a.kind) - int(b.kind) })
+			for _, a := range s.byBank {
+				for k := a.kind; k <= KindRef; k++ {
+					s.bank[k]++
+				}
+			}
+		}
 		p = s.resAt + 2
 		start = len(slots)
 		for _, k := range s.sig.Results {

@@ -236,6 +236,7 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 		s.Release()
 		return nil, err
 	}
+	s.hostUses.Store(0) // NewBuffer's size check is not a host access
 	return buf, nil
 }
 

@@ -95,3 +95,52 @@ func TestQueueAndTiming(t *testing.T) {
 		d.Close()
 	}
 }
+
+// TestBufferInfo checks what BufferInfo says of new, reused and
+// host-accessed buffers, and that it rejects buffers of other drivers.
+func TestBufferInfo(t *testing.T) {
+	d := device(t)
+	a := d.Allocator()
+	a.Trim()
+	b, err := a.AllocateBuffer(hal.BufferParams{}, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := vulkan.BufferInfo(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"VkBuffer 0x", "memory type ", "host-visible", "4096 of ", ", mapped, new, 0 host access(es)"} {
+		if !strings.Contains(info, want) {
+			t.Errorf("BufferInfo of a new buffer %q lacks %q", info, want)
+		}
+	}
+	if err := b.Write(0, make([]byte, 16)); err != nil {
+		t.Fatal(err)
+	}
+	if info, _ := vulkan.BufferInfo(b); !strings.Contains(info, " 1 host access(es)") {
+		t.Errorf("BufferInfo after one write: %q, want 1 host access", info)
+	}
+	b.Release()
+	b, err = a.AllocateBuffer(hal.BufferParams{}, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Release()
+	if info, _ := vulkan.BufferInfo(b); !strings.Contains(info, ", reused, ") {
+		t.Errorf("BufferInfo of a buffer from the cache: %q, want reused", info)
+	}
+	other, err := hal.NewBuffer(hostStorage(make([]byte, 8)), 8, hal.MemoryTypeHostLocal, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vulkan.BufferInfo(other); err == nil || !strings.Contains(err.Error(), "not allocated by a vulkan device") {
+		t.Errorf("BufferInfo of a host buffer: %v, want not allocated by a vulkan device", err)
+	}
+}
+
+// hostStorage is plain host memory as a hal.Storage.
+type hostStorage []byte
+
+func (h hostStorage) HostBytes() []byte { return h }
+func (hostStorage) Release()            {}

@@ -187,7 +187,8 @@ func callQuery(fn uintptr, version uint32, env *environment) uintptr {
 }
 
 // dispatchState is the per-dispatch state handed to native code, in C
-// memory. The Go buffers it points at are pinned by the owning Dispatch.
+// memory. It points at Go buffers only when a dispatch has more than
+// argBindings bindings, and then the owning Dispatch pins them.
 type dispatchState struct {
 	blk *C.goiree_dispatch_block_t
 }

@@ -13,15 +13,18 @@
 // private to that range, and run each chunk with one call of the tile
 // function, so a CPU kernel behind a cgo trampoline crosses into C once per
 // chunk. Unless the caller fixes the chunk size, chunks are guided: each
-// takes half of what is left of the range, but at least
-// TilesPerReservation tiles, so a range of R tiles runs in about
-// log2(R/TilesPerReservation) crossings. Few crossings matter for cgo: a
+// takes half of what is left of the range, but at most 1/8 of the range and
+// at least TilesPerReservation tiles, so a range runs in about 8 +
+// log2(R/8/TilesPerReservation) crossings (13 for a 16M-element
+// simple_mul), instead of one per fixed-size chunk. Few crossings matter
+// for cgo: a
 // goroutine in C holds its P in a syscall state, and when every P is in
 // one, each re-entry into C makes the Go scheduler's monitor retake a P and
 // start a spinning thread, context switches that take CPU time from the
 // kernels (perf: sysmon, retake, handoffp, startm); the tail of small
 // chunks keeps the participants balanced. A participant whose range is
-// exhausted takes chunks from the other ranges, so a worker that wakes late
+// exhausted takes chunks from the other ranges (a quarter of what is left
+// there per participant, within the same bounds), so a worker that wakes late
 // or runs slowly holds the dispatch up only by the chunk it is running. The
 // caller returns as soon as every tile has run; a worker that arrives after
 // that finds nothing to reserve. The first error wins: it is returned and
@@ -230,10 +233,11 @@ type span struct {
 type job struct {
 	exec  *Executor
 	tiler Tiler
-	// chunk is the size of every chunk, or with guided the smallest one.
-	chunk  uint64
-	guided bool
-	spans  []span
+	// chunk is the size of every chunk, or with guided the smallest one and
+	// limit the largest.
+	chunk, limit uint64
+	guided       bool
+	spans        []span
 
 	_ [cacheLine]byte
 	// joined hands out span indices to the workers as they arrive.
@@ -256,7 +260,14 @@ func (j *job) run(id, first int) {
 	for k := 0; k < n; k++ {
 		s := &j.spans[(first+k)%n]
 		for {
-			start, end, ok := s.reserve(j.chunk, j.guided)
+			div := uint64(0) // fixed chunks
+			if j.guided {
+				div = 2 // own range: half of what is left
+				if k > 0 {
+					div = 2 * uint64(n) // another's range: leave its owner most
+				}
+			}
+			start, end, ok := s.reserve(j.chunk, j.limit, div)
 			if !ok {
 				break
 			}
@@ -273,10 +284,10 @@ func (j *job) run(id, first int) {
 	}
 }
 
-// reserve takes the next chunk of s: chunk tiles, or with guided half of
-// what is left but at least chunk tiles.
-func (s *span) reserve(chunk uint64, guided bool) (begin, end uint64, ok bool) {
-	if !guided {
+// reserve takes the next chunk of s: chunk tiles when div is 0, else 1/div
+// of what is left, bounded to [chunk, limit].
+func (s *span) reserve(chunk, limit, div uint64) (begin, end uint64, ok bool) {
+	if div == 0 {
 		if s.next.Load() >= s.end {
 			return 0, 0, false
 		}
@@ -291,7 +302,7 @@ func (s *span) reserve(chunk uint64, guided bool) (begin, end uint64, ok bool) {
 		if begin >= s.end {
 			return 0, 0, false
 		}
-		end = min(begin+max(chunk, (s.end-begin)/2), s.end)
+		end = min(begin+max(chunk, min(limit, (s.end-begin)/div)), s.end)
 		if s.next.CompareAndSwap(begin, end) {
 			return begin, end, true
 		}
@@ -380,6 +391,7 @@ func (e *Executor) Run(total, chunk uint64, t Tiler) error {
 	}
 	j := e.jobs.Get().(*job)
 	j.tiler, j.chunk, j.guided = t, chunk, guided
+	j.limit = max(chunk, total/uint64(parts)/8)
 	if cap(j.spans) < parts {
 		j.spans = make([]span, parts)
 	}

@@ -369,18 +369,19 @@ func TestErrorStopsLaterChunks(t *testing.T) {
 
 func TestSpanReserve(t *testing.T) {
 	tests := []struct {
-		name       string
-		begin, end uint64
-		chunk      uint64
-		guided     bool
-		want       []uint64 // chunk sizes in order
+		name              string
+		begin, end        uint64
+		chunk, limit, div uint64
+		want              []uint64 // chunk sizes in order
 	}{
-		{"fixed", 0, 25, 10, false, []uint64{10, 10, 5}},
-		{"fixed one", 3, 4, 10, false, []uint64{1}},
-		{"guided", 0, 100, 10, true, []uint64{50, 25, 12, 10, 3}},
-		{"guided small chunk", 0, 16, 1, true, []uint64{8, 4, 2, 1, 1}},
-		{"guided offset", 100, 164, 8, true, []uint64{32, 16, 8, 8}},
-		{"empty", 5, 5, 1, true, nil},
+		{"fixed", 0, 25, 10, 0, 0, []uint64{10, 10, 5}},
+		{"fixed one", 3, 4, 10, 0, 0, []uint64{1}},
+		{"guided", 0, 100, 10, 100, 2, []uint64{50, 25, 12, 10, 3}},
+		{"guided small chunk", 0, 16, 1, 16, 2, []uint64{8, 4, 2, 1, 1}},
+		{"guided offset", 100, 164, 8, 64, 2, []uint64{32, 16, 8, 8}},
+		{"guided limit", 0, 160, 10, 20, 2, []uint64{20, 20, 20, 20, 20, 20, 20, 10, 10}},
+		{"stolen quarter", 0, 64, 4, 64, 4, []uint64{16, 12, 9, 6, 5, 4, 4, 4, 4}},
+		{"empty", 5, 5, 1, 1, 2, nil},
 	}
 	for _, tt := range tests {
 		var s span
@@ -389,7 +390,7 @@ func TestSpanReserve(t *testing.T) {
 		var got []uint64
 		at := tt.begin
 		for {
-			b, e, ok := s.reserve(tt.chunk, tt.guided)
+			b, e, ok := s.reserve(tt.chunk, tt.limit, tt.div)
 			if !ok {
 				break
 			}

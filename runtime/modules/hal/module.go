@@ -156,6 +156,33 @@ func badRef(c *vm.NativeCall, i int, t *vm.RefType, fn string) error {
 	return status.Errorf(status.InvalidArgument, "hal.%s: argument %d: %v", fn, i, err)
 }
 
+// asBuffer, asView and asCommandBuffer return the object a ref argument
+// holds when it is a ref of that type, or nil. They inline, so the hot
+// imports check their arguments without a call; badRef makes the error.
+func asBuffer(v vm.Value) *hal.Buffer {
+	r := v.Ref()
+	if b, ok := r.Object().(*hal.Buffer); ok && r.Type() == BufferType {
+		return b
+	}
+	return nil
+}
+
+func asView(v vm.Value) *hal.BufferView {
+	r := v.Ref()
+	if b, ok := r.Object().(*hal.BufferView); ok && r.Type() == BufferViewType {
+		return b
+	}
+	return nil
+}
+
+func asCommandBuffer(v vm.Value) *hal.CommandBuffer {
+	r := v.Ref()
+	if b, ok := r.Object().(*hal.CommandBuffer); ok && r.Type() == CommandBufferType {
+		return b
+	}
+	return nil
+}
+
 // The typed accessors below each cost one ref-type comparison and one
 // concrete type assertion when the argument is good.
 
@@ -366,9 +393,9 @@ func (m *Module) queueDealloca(c *vm.NativeCall) error {
 	if err != nil {
 		return err
 	}
-	buf, err := bufferArg(c, 4, fn)
-	if err != nil {
-		return err
+	buf := asBuffer(c.Args[4])
+	if buf == nil {
+		return badRef(c, 4, BufferType, fn)
 	}
 	if err := wait.Wait(hal.InfiniteTimeout); err != nil {
 		return annotate(err, fn)
@@ -418,9 +445,9 @@ func (m *Module) submitAndWait(c *vm.NativeCall) error {
 		return err
 	}
 	if len(c.Args) == 2 {
-		cb, err := commandBufferArg(c, 1, fn)
-		if err != nil {
-			return err
+		cb := asCommandBuffer(c.Args[1])
+		if cb == nil {
+			return badRef(c, 1, CommandBufferType, fn)
 		}
 		return annotate(hal.SubmitAndWaitOne(m.device, cb), fn)
 	}
@@ -463,9 +490,9 @@ func (m *Module) allocatorAllocate(c *vm.NativeCall) error {
 
 func (m *Module) bufferAssert(c *vm.NativeCall) error {
 	const fn = "buffer.assert"
-	buf, err := bufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	buf := asBuffer(c.Args[0])
+	if buf == nil {
+		return badRef(c, 0, BufferType, fn)
 	}
 	msg, err := stringArg(c, 1, fn)
 	if err != nil {
@@ -485,9 +512,9 @@ func (m *Module) bufferAssert(c *vm.NativeCall) error {
 
 func (m *Module) bufferSubspan(c *vm.NativeCall) error {
 	const fn = "buffer.subspan"
-	buf, err := bufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	buf := asBuffer(c.Args[0])
+	if buf == nil {
+		return badRef(c, 0, BufferType, fn)
 	}
 	sub, err := buf.Subspan(c.Args[1].I64(), c.Args[2].I64())
 	if err != nil {
@@ -498,9 +525,9 @@ func (m *Module) bufferSubspan(c *vm.NativeCall) error {
 }
 
 func (m *Module) bufferLength(c *vm.NativeCall) error {
-	buf, err := bufferArg(c, 0, "buffer.length")
-	if err != nil {
-		return err
+	buf := asBuffer(c.Args[0])
+	if buf == nil {
+		return badRef(c, 0, BufferType, "buffer.length")
 	}
 	c.Results[0] = vm.I64(buf.ByteLength())
 	return nil
@@ -516,9 +543,9 @@ func scalarWidth(n int32, fn string) (int, error) {
 
 func (m *Module) bufferLoad(c *vm.NativeCall) error {
 	const fn = "buffer.load"
-	buf, err := bufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	buf := asBuffer(c.Args[0])
+	if buf == nil {
+		return badRef(c, 0, BufferType, fn)
 	}
 	n, err := scalarWidth(c.Args[2].I32(), fn)
 	if err != nil {
@@ -534,9 +561,9 @@ func (m *Module) bufferLoad(c *vm.NativeCall) error {
 
 func (m *Module) bufferStore(c *vm.NativeCall) error {
 	const fn = "buffer.store"
-	buf, err := bufferArg(c, 1, fn)
-	if err != nil {
-		return err
+	buf := asBuffer(c.Args[1])
+	if buf == nil {
+		return badRef(c, 1, BufferType, fn)
 	}
 	n, err := scalarWidth(c.Args[3].I32(), fn)
 	if err != nil {
@@ -563,15 +590,17 @@ func appendShape(shape hal.Shape, c *vm.NativeCall, first int) hal.Shape {
 
 func (m *Module) bufferViewCreate(c *vm.NativeCall) error {
 	const fn = "buffer_view.create"
-	buf, err := bufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	buf := asBuffer(c.Args[0])
+	if buf == nil {
+		return badRef(c, 0, BufferType, fn)
 	}
 	offset, length := c.Args[1].I64(), c.Args[2].I64()
 	if offset != 0 || (length != hal.WholeBuffer && length != buf.ByteLength()) {
-		if buf, err = buf.Subspan(offset, length); err != nil {
+		sub, err := buf.Subspan(offset, length)
+		if err != nil {
 			return annotate(err, fn)
 		}
+		buf = sub
 	}
 	// NewBufferView copies the shape, so it can live on this stack.
 	var scratch [8]int64
@@ -586,9 +615,9 @@ func (m *Module) bufferViewCreate(c *vm.NativeCall) error {
 
 func (m *Module) bufferViewAssert(c *vm.NativeCall) error {
 	const fn = "buffer_view.assert"
-	view, err := viewArg(c, 0, fn)
-	if err != nil {
-		return err
+	view := asView(c.Args[0])
+	if view == nil {
+		return badRef(c, 0, BufferViewType, fn)
 	}
 	// The message is turned into a string only when the assertion fails.
 	msgBuf, err := vmBufferArg(c, 1, fn)
@@ -632,36 +661,36 @@ func shapeText(s hal.Shape) string {
 }
 
 func (m *Module) bufferViewBuffer(c *vm.NativeCall) error {
-	view, err := viewArg(c, 0, "buffer_view.buffer")
-	if err != nil {
-		return err
+	view := asView(c.Args[0])
+	if view == nil {
+		return badRef(c, 0, BufferViewType, "buffer_view.buffer")
 	}
 	c.Results[0] = vm.RefValue(BufferRef(view.Buffer()))
 	return nil
 }
 
 func (m *Module) bufferViewElementType(c *vm.NativeCall) error {
-	view, err := viewArg(c, 0, "buffer_view.element_type")
-	if err != nil {
-		return err
+	view := asView(c.Args[0])
+	if view == nil {
+		return badRef(c, 0, BufferViewType, "buffer_view.element_type")
 	}
 	c.Results[0] = vm.I32(int32(view.ElementType()))
 	return nil
 }
 
 func (m *Module) bufferViewEncodingType(c *vm.NativeCall) error {
-	view, err := viewArg(c, 0, "buffer_view.encoding_type")
-	if err != nil {
-		return err
+	view := asView(c.Args[0])
+	if view == nil {
+		return badRef(c, 0, BufferViewType, "buffer_view.encoding_type")
 	}
 	c.Results[0] = vm.I32(int32(view.Encoding()))
 	return nil
 }
 
 func (m *Module) bufferViewRank(c *vm.NativeCall) error {
-	view, err := viewArg(c, 0, "buffer_view.rank")
-	if err != nil {
-		return err
+	view := asView(c.Args[0])
+	if view == nil {
+		return badRef(c, 0, BufferViewType, "buffer_view.rank")
 	}
 	c.Results[0] = vm.I32(int32(view.Rank()))
 	return nil
@@ -669,9 +698,9 @@ func (m *Module) bufferViewRank(c *vm.NativeCall) error {
 
 func (m *Module) bufferViewDim(c *vm.NativeCall) error {
 	const fn = "buffer_view.dim"
-	view, err := viewArg(c, 0, fn)
-	if err != nil {
-		return err
+	view := asView(c.Args[0])
+	if view == nil {
+		return badRef(c, 0, BufferViewType, fn)
 	}
 	d, err := view.Dim(int(c.Args[1].I32()))
 	if err != nil {
@@ -769,31 +798,31 @@ func (m *Module) commandBufferBegin(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferEnd(c *vm.NativeCall) error {
 	const fn = "command_buffer.end"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
 	return annotate(cb.End(), fn)
 }
 
 func (m *Module) commandBufferBarrier(c *vm.NativeCall) error {
 	const fn = "command_buffer.execution_barrier"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
 	return annotate(cb.ExecutionBarrier(), fn)
 }
 
 func (m *Module) commandBufferFill(c *vm.NativeCall) error {
 	const fn = "command_buffer.fill_buffer"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
-	target, err := bufferArg(c, 1, fn)
-	if err != nil {
-		return err
+	target := asBuffer(c.Args[1])
+	if target == nil {
+		return badRef(c, 1, BufferType, fn)
 	}
 	n, err := scalarWidth(c.Args[5].I32(), fn)
 	if err != nil {
@@ -806,17 +835,17 @@ func (m *Module) commandBufferFill(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferUpdate(c *vm.NativeCall) error {
 	const fn = "command_buffer.update_buffer"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
 	src, err := vmBufferArg(c, 1, fn)
 	if err != nil {
 		return err
 	}
-	target, err := bufferArg(c, 3, fn)
-	if err != nil {
-		return err
+	target := asBuffer(c.Args[3])
+	if target == nil {
+		return badRef(c, 3, BufferType, fn)
 	}
 	off, length := c.Args[2].I64(), c.Args[5].I64()
 	if off < 0 || length < 0 || off > int64(src.Len())-length {
@@ -827,26 +856,26 @@ func (m *Module) commandBufferUpdate(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferCopy(c *vm.NativeCall) error {
 	const fn = "command_buffer.copy_buffer"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
-	src, err := bufferArg(c, 1, fn)
-	if err != nil {
-		return err
+	src := asBuffer(c.Args[1])
+	if src == nil {
+		return badRef(c, 1, BufferType, fn)
 	}
-	dst, err := bufferArg(c, 3, fn)
-	if err != nil {
-		return err
+	dst := asBuffer(c.Args[3])
+	if dst == nil {
+		return badRef(c, 3, BufferType, fn)
 	}
 	return annotate(cb.CopyBuffer(src, c.Args[2].I64(), dst, c.Args[4].I64(), c.Args[5].I64()), fn)
 }
 
 func (m *Module) commandBufferPushConstants(c *vm.NativeCall) error {
 	const fn = "command_buffer.push_constants"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
 	var scratch [16]uint32
 	values := scratch[:0]
@@ -858,9 +887,9 @@ func (m *Module) commandBufferPushConstants(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
 	const fn = "command_buffer.push_descriptor_set"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
 	const tuple = 4 // ordinal i, buffer r, offset I, length I
 	rest := len(c.Args) - 2
@@ -870,9 +899,9 @@ func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
 	var scratch [8]hal.Binding
 	bindings := scratch[:0]
 	for i := 2; i < len(c.Args); i += tuple {
-		buf, err := bufferArg(c, i+1, fn)
-		if err != nil {
-			return err
+		buf := asBuffer(c.Args[i+1])
+		if buf == nil {
+			return badRef(c, i+1, BufferType, fn)
 		}
 		bindings = append(bindings, hal.Binding{
 			Ordinal: int(c.Args[i].I32()), Buffer: buf,
@@ -884,9 +913,9 @@ func (m *Module) commandBufferPushDescriptorSet(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferDispatch(c *vm.NativeCall) error {
 	const fn = "command_buffer.dispatch"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
 	exe, err := executableArg(c, 1, fn)
 	if err != nil {
@@ -901,9 +930,9 @@ func (m *Module) commandBufferDispatch(c *vm.NativeCall) error {
 
 func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
 	const fn = "command_buffer.dispatch.inline"
-	cb, err := commandBufferArg(c, 0, fn)
-	if err != nil {
-		return err
+	cb := asCommandBuffer(c.Args[0])
+	if cb == nil {
+		return badRef(c, 0, CommandBufferType, fn)
 	}
 	exe, err := executableArg(c, 1, fn)
 	if err != nil {
@@ -929,9 +958,9 @@ func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
 	var bindScratch [8]hal.Binding
 	bindings := bindScratch[:0]
 	for i := first + nc; i < len(c.Args); i += 3 {
-		buf, err := bufferArg(c, i, fn)
-		if err != nil {
-			return err
+		buf := asBuffer(c.Args[i])
+		if buf == nil {
+			return badRef(c, i, BufferType, fn)
 		}
 		bindings = append(bindings, hal.Binding{Ordinal: len(bindings), Buffer: buf, Offset: c.Args[i+1].I64(), Length: c.Args[i+2].I64()})
 	}

@@ -435,17 +435,41 @@ func TestBufferViewAndFenceOps(t *testing.T) {
 func TestWrongRefTypes(t *testing.T) {
 	dev := syncDevice(t)
 	b := vm.NewModuleBuilder("wrong")
-	length := b.Import("hal.buffer.length", "0r_I")
-	f := b.Function("f", "0r_I")
-	r := f.NewI64()
-	f.CallImport(length, []vm.Reg{f.Arg(0)}, []vm.Reg{r})
-	f.Return(r)
-	b.Export("f", f)
+	for _, imp := range []struct{ name, cc, fn string }{
+		{"hal.buffer.length", "0r_I", "length"},
+		{"hal.buffer_view.rank", "0r_i", "rank"},
+		{"hal.command_buffer.end", "0r_v", "end"},
+	} {
+		ref := b.Import(imp.name, imp.cc)
+		f := b.Function(imp.fn, "0r_v")
+		var results []vm.Reg
+		switch imp.cc[len(imp.cc)-1] {
+		case 'I':
+			results = []vm.Reg{f.NewI64()}
+		case 'i':
+			results = []vm.Reg{f.NewI32()}
+		}
+		f.CallImport(ref, []vm.Reg{f.Arg(0)}, results)
+		f.Return()
+		b.Export(imp.fn, f)
+	}
 	e := newEnv(t, dev, b, nil)
-	for _, arg := range []vm.Value{vm.RefValue(vm.Ref{}), vm.RefValue(halmodule.DeviceRef(dev))} {
-		_, err := e.call(t, "f", arg)
-		if err == nil || !strings.Contains(err.Error(), "hal.buffer.length: argument 0: ") {
-			t.Errorf("buffer.length(%v): %v", arg, err)
+	devRef := vm.RefValue(halmodule.DeviceRef(dev))
+	for _, tt := range []struct {
+		fn   string
+		arg  vm.Value
+		want string
+	}{
+		{"length", vm.RefValue(vm.Ref{}), "hal.buffer.length: argument 0: INVALID_ARGUMENT; expected a hal.buffer ref, got null"},
+		{"length", devRef, "hal.buffer.length: argument 0: INVALID_ARGUMENT; expected a hal.buffer ref, got hal.device"},
+		{"rank", vm.RefValue(vm.Ref{}), "hal.buffer_view.rank: argument 0: INVALID_ARGUMENT; expected a hal.buffer_view ref, got null"},
+		{"rank", devRef, "hal.buffer_view.rank: argument 0: INVALID_ARGUMENT; expected a hal.buffer_view ref, got hal.device"},
+		{"end", devRef, "hal.command_buffer.end: argument 0: INVALID_ARGUMENT; expected a hal.command_buffer ref, got hal.device"},
+		{"end", vm.RefValue(vm.NewRef(halmodule.CommandBufferType, "not a command buffer")), "hal.command_buffer.end: argument 0: hal.command_buffer ref holds string"},
+	} {
+		_, err := e.call(t, tt.fn, tt.arg)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s(%v): error %v, want it to contain %q", tt.fn, tt.arg, err, tt.want)
 		}
 	}
 	if _, err := halmodule.New(nil); err == nil {

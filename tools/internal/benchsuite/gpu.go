@@ -278,6 +278,9 @@ func (q *queueTimer) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuf
 // callTimes are per-call medians of timedCalls.
 type callTimes struct {
 	wall, queue, device time.Duration // device is 0 without device timing
+	// warmup holds the device time of each warm-up call (with device
+	// timing), to show whether the device time settles or drifts.
+	warmup []time.Duration
 }
 
 // breakdown describes where a call's wall time goes.
@@ -299,6 +302,9 @@ func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs 
 		if err := c.call(); err != nil {
 			return nil, nil, med, err
 		}
+		if devTime != nil {
+			med.warmup = append(med.warmup, devTime())
+		}
 	}
 	qt, _ := c.dev.(*queueTimer)
 	var queues []time.Duration
@@ -319,7 +325,8 @@ func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs 
 			devs = append(devs, devTime())
 		}
 	}
-	return walls, devs, callTimes{median(walls), median(queues), median(devs)}, nil
+	med.wall, med.queue, med.device = median(walls), median(queues), median(devs)
+	return walls, devs, med, nil
 }
 
 // cudaMulRows measures simple_mul over --gpu_n f32 through the whole stack
@@ -574,7 +581,7 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 	if o.vulkanProbe || (r.skip == "" && !r.met) {
 		// While the row's device, executable and buffers live: cross them
 		// with the probe's (see vulkanCross).
-		vulkanCross(e, o, dev, c, qt, log)
+		vulkanCross(e, o, dev, c, qt, times, log)
 	}
 	return r
 }

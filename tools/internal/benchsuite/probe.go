@@ -239,14 +239,16 @@ func (k *crossCase) record(cb *hal.CommandBuffer) error {
 // (VM → hal module → vulkan) with its buffers as they were, with its
 // inputs rewritten by the GPU, with fresh buffers rewritten by the host,
 // and with its inputs re-allocated.
-func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTimer, log io.Writer) {
+func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTimer, row callTimes, log io.Writer) {
+	t0 := time.Now()
 	say := func(format string, args ...any) {
-		fmt.Fprintf(log, "vulkan/cross: %s\n", fmt.Sprintf(format, args...))
+		fmt.Fprintf(log, "vulkan/cross: +%4.0f ms %s\n", float64(time.Since(t0))/1e6, fmt.Sprintf(format, args...))
 	}
 	if err := dev.SetTiming(true); err != nil {
 		say("skipped: %v", err)
 		return
 	}
+	say("the row: device %s per call (median); its %d warm-up calls: %s", fmtDur(row.device), len(row.warmup), series(row.warmup))
 	gpuClocks(say)
 	n := o.gpuN
 	size := 4 * int64(n)
@@ -538,6 +540,8 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 	switch {
 	case ref <= 0:
 		why = append(why, "no reference timing")
+	case slow(row.device) && !slow(med["A"]) && !slow(again):
+		why = append(why, "time: the row was slow while it was measured, but its own dispatch on its own buffers is fast moments later")
 	case !slow(med["A"]) && !slow(again):
 		why = append(why, "the row's dispatch is fast in this process: nothing to name")
 	case slow(med["A"]) && slow(med["B"]) && !slow(med["C"]):
@@ -575,6 +579,28 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 		why = append(why, "a second device differs from the row's")
 	}
 	say("verdict: %s", strings.Join(why, "; "))
+}
+
+// series prints device times in milliseconds, runs of equal values (to
+// 0.01 ms) shortened to "value×count".
+func series(ds []time.Duration) string {
+	var b strings.Builder
+	for i := 0; i < len(ds); {
+		v := fmt.Sprintf("%.2f", float64(ds[i])/1e6)
+		j := i + 1
+		for j < len(ds) && fmt.Sprintf("%.2f", float64(ds[j])/1e6) == v {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(v)
+		if j-i > 1 {
+			fmt.Fprintf(&b, "×%d", j-i)
+		}
+		i = j
+	}
+	return b.String() + " ms"
 }
 
 // gpuClocks logs nvidia-smi's view of the GPU's clocks and throttling, where

@@ -295,7 +295,7 @@ func TestInputChecks(t *testing.T) {
 		want   string
 	}{
 		{[]string{"4xi32=1", "4xf32=1"}, "input 0"},
-		{[]string{"2x2xf32=1", "4xf32=1"}, "rank-1"},
+		{[]string{"2x2xf32=1", "4xf32=1"}, "input 0: rank mismatch; expected rank 1 (?) but have rank 2 (2x2)"},
 	} {
 		_, err := tryRun(dev, module, "chain", tc.inputs...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -255,25 +255,30 @@ func (fe *fnEmitter) argument(i int, a *ir.Value, t ir.Type) error {
 	nz := f.NewI32()
 	f.Emit(vm.OpCmpNzRef, nz, reg)
 	fe.failUnless(nz, codeInvalidArgument, fmt.Sprintf("input %d of @%s must be a %s buffer view, got null", i, fe.fn.SymName(), ir.TypeString(tt)))
-	rank := f.NewI32()
-	f.CallImport(fe.e.imp("hal.buffer_view.rank"), []vm.Reg{reg}, []vm.Reg{rank})
-	eq := f.NewI32()
-	f.Emit(vm.OpCmpEqI32, eq, rank, fe.i32(int32(len(tt.Shape))))
-	fe.failUnless(eq, codeInvalidArgument, fmt.Sprintf("input %d of @%s must be a rank-%d %s buffer view", i, fe.fn.SymName(), len(tt.Shape), ir.TypeString(tt)))
-	var dimRegs []vm.Reg
-	for d, n := range tt.Shape {
+	// One hal.buffer_view.assert checks rank, element type, encoding and
+	// the static dimensions (a dynamic one is passed as -1, which matches
+	// any extent); only then are the dynamic extents read, so a wrong rank
+	// is reported by the assert, with the input's index, and never as an
+	// out-of-range hal.buffer_view.dim.
+	dimRegs := make([]vm.Reg, 0, len(tt.Shape))
+	for _, n := range tt.Shape {
 		if n == ir.Dynamic {
-			r := f.NewI64()
-			f.CallImport(fe.e.imp("hal.buffer_view.dim"), []vm.Reg{reg, fe.i32(int32(d))}, []vm.Reg{r})
-			tv.dims = append(tv.dims, dimVal{reg: r})
-			dimRegs = append(dimRegs, r)
+			dimRegs = append(dimRegs, fe.i64(-1))
 		} else {
-			tv.dims = append(tv.dims, dimVal{static: true, n: n})
 			dimRegs = append(dimRegs, fe.i64(n))
 		}
 	}
 	args := append([]vm.Reg{reg, fe.strRef(fmt.Sprintf("input %d", i)), fe.i32(et), fe.i32(1)}, dimRegs...)
 	f.CallImportVariadic(fe.e.imp("hal.buffer_view.assert"), []int{len(dimRegs)}, args, nil)
+	for d, n := range tt.Shape {
+		if n == ir.Dynamic {
+			r := f.NewI64()
+			f.CallImport(fe.e.imp("hal.buffer_view.dim"), []vm.Reg{reg, fe.i32(int32(d))}, []vm.Reg{r})
+			tv.dims = append(tv.dims, dimVal{reg: r})
+		} else {
+			tv.dims = append(tv.dims, dimVal{static: true, n: n})
+		}
+	}
 	buf := f.NewRefReg()
 	f.CallImport(fe.e.imp("hal.buffer_view.buffer"), []vm.Reg{reg}, []vm.Reg{buf})
 	tv.buf = &bufState{reg: buf, refs: 1}

@@ -183,7 +183,7 @@ func TestBadInputs(t *testing.T) {
 		{"scalar for a buffer", cat(good, []string{"--input=8xf32=2", "--input=5"}), "",
 			[]string{"[ERROR] calling mixed_invocation: input 1 (--input=5): the function expects a buffer view here, not the scalar \"5\"\n"}},
 		{"wrong rank", cat(good, []string{"--input=2x4xf32=2", "--input=8xf32=4"}), exec,
-			[]string{"[ERROR] executing mixed_invocation: INVALID_ARGUMENT; input 0 of @mixed_invocation must be a rank-1 tensor<?xf32> buffer view; at sample.mixed_invocation+{N} (cpu_hal.mlir:69:3)\n"}},
+			[]string{"[ERROR] executing mixed_invocation: hal.buffer_view.assert: INVALID_ARGUMENT; input 0: rank mismatch; expected rank 1 (?) but have rank 2 (2x4); at sample.mixed_invocation+{N} (cpu_hal.mlir:69:3)\n"}},
 		{"second input too short", cat(good, []string{"--input=8xf32=2", "--input=4xf32=4", "--output=@keep.npy"}), exec,
 			[]string{"[ERROR] executing mixed_invocation: hal.command_buffer.dispatch.inline: OUT_OF_RANGE; dispatch: binding 1 range [0, 32) exceeds buffer of 16 bytes; at sample.mixed_invocation+{N} (cpu_hal.mlir:74:16)\n"}},
 		// --input strings and files.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -576,10 +577,6 @@ func (m *Module) bufferStore(c *vm.NativeCall) error {
 
 // Buffer views.
 
-func shapeArgs(c *vm.NativeCall, first int) hal.Shape {
-	return appendShape(make(hal.Shape, 0, len(c.Args)-first), c, first)
-}
-
 // appendShape appends the i64 arguments from first on to shape.
 func appendShape(shape hal.Shape, c *vm.NativeCall, first int) hal.Shape {
 	for i := first; i < len(c.Args); i++ {
@@ -632,21 +629,27 @@ func (m *Module) bufferViewAssert(c *vm.NativeCall) error {
 	if enc := hal.Encoding(uint32(c.Args[3].I32())); view.Encoding() != enc {
 		return status.Errorf(status.InvalidArgument, "%s: encoding mismatch; expected %v but have %v", msg(), enc, view.Encoding())
 	}
-	if !shapeMatches(view, c.Args[4:]) {
-		return status.Errorf(status.InvalidArgument, "%s: shape mismatch; expected %s but have %s", msg(), shapeText(shapeArgs(c, 4)), shapeText(view.Shape()))
+	if dims := c.Args[4:]; view.Rank() != len(dims) {
+		return status.Errorf(status.InvalidArgument, "%s: rank mismatch; expected rank %d (%s) but have rank %d (%s)", msg(), len(dims), expectedShapeText(c, 4), view.Rank(), shapeText(view.Shape()))
+	} else if !shapeMatches(view, dims) {
+		return status.Errorf(status.InvalidArgument, "%s: shape mismatch; expected %s but have %s", msg(), expectedShapeText(c, 4), shapeText(view.Shape()))
 	}
 	return nil
 }
 
-// shapeMatches reports whether view has exactly the dimensions dims (i64
-// values), without building either shape.
+// shapeMatches reports whether view, of rank len(dims), has the dimensions
+// dims (i64 values), without building either shape. A negative expected
+// dimension is a dynamic one: it matches any extent, so that generated
+// code can check rank and static extents in one call before it reads the
+// dynamic extents with hal.buffer_view.dim.
 func shapeMatches(view *hal.BufferView, dims []vm.Value) bool {
-	if view.Rank() != len(dims) {
-		return false
-	}
 	for i, d := range dims {
+		want := d.I64()
+		if want < 0 {
+			continue
+		}
 		got, err := view.Dim(i)
-		if err != nil || got != d.I64() {
+		if err != nil || got != want {
 			return false
 		}
 	}
@@ -658,6 +661,27 @@ func shapeText(s hal.Shape) string {
 		return "rank 0"
 	}
 	return s.String()
+}
+
+// expectedShapeText formats the expected dims of an assert from argument
+// i on, writing a dynamic (negative) one as '?', e.g. "?x4".
+func expectedShapeText(c *vm.NativeCall, i int) string {
+	dims := c.Args[i:]
+	if len(dims) == 0 {
+		return "rank 0"
+	}
+	var b strings.Builder
+	for j, d := range dims {
+		if j > 0 {
+			b.WriteByte('x')
+		}
+		if v := d.I64(); v < 0 {
+			b.WriteByte('?')
+		} else {
+			b.WriteString(strconv.FormatInt(v, 10))
+		}
+	}
+	return b.String()
 }
 
 func (m *Module) bufferViewBuffer(c *vm.NativeCall) error {

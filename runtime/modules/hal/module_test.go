@@ -588,3 +588,56 @@ func TestConcurrentContexts(t *testing.T) {
 		}
 	}
 }
+
+// TestBufferViewAssertShapes checks hal.buffer_view.assert on a 2x4 f32
+// view: exact and dynamic (-1) dims pass, a wrong rank or extent fails
+// with the message, the expected shape ('?' for dynamic) and the actual.
+func TestBufferViewAssertShapes(t *testing.T) {
+	device := syncDevice(t)
+	for _, tc := range []struct {
+		name string
+		dims []int64
+		want string // "" = passes
+	}{
+		{"exact", []int64{2, 4}, ""},
+		{"dynamic", []int64{-1, 4}, ""},
+		{"all dynamic", []int64{-1, -1}, ""},
+		{"wrong extent", []int64{-1, 3}, "x: shape mismatch; expected ?x3 but have 2x4"},
+		{"wrong rank", []int64{-1}, "x: rank mismatch; expected rank 1 (?) but have rank 2 (2x4)"},
+		{"rank 0", nil, "x: rank mismatch; expected rank 0 (rank 0) but have rank 2 (2x4)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := vm.NewModuleBuilder("assert")
+			get := b.Import("hal.devices.get", "0i_r")
+			devAlloc := b.Import("hal.device.allocator", "0r_r")
+			allocate := b.Import("hal.allocator.allocate", "0rIiiI_r")
+			vcreate := b.Import("hal.buffer_view.create", "0rIIiiCID_r")
+			vassert := b.Import("hal.buffer_view.assert", "0rriiCID_v")
+			msg := b.Rodata([]byte("x"), "")
+			f := b.Function("check", "0v_v")
+			i32 := func(v int32) vm.Reg { r := f.NewI32(); f.ConstI32(r, v); return r }
+			i64 := func(v int64) vm.Reg { r := f.NewI64(); f.ConstI64(r, v); return r }
+			dev, alloc, buf, view, m := f.NewRefReg(), f.NewRefReg(), f.NewRefReg(), f.NewRefReg(), f.NewRefReg()
+			f.CallImport(get, []vm.Reg{i32(0)}, []vm.Reg{dev})
+			f.CallImport(devAlloc, []vm.Reg{dev}, []vm.Reg{alloc})
+			f.CallImport(allocate, []vm.Reg{alloc, i64(-1), i32(0), i32(0), i64(32)}, []vm.Reg{buf})
+			f32 := i32(int32(hal.ElementTypeF32))
+			f.CallImportVariadic(vcreate, []int{2}, []vm.Reg{buf, i64(0), i64(-1), f32, i32(1), i64(2), i64(4)}, []vm.Reg{view})
+			f.Emit(vm.OpConstRefRodata, m, msg)
+			args := []vm.Reg{view, m, f32, i32(1)}
+			for _, d := range tc.dims {
+				args = append(args, i64(d))
+			}
+			f.CallImportVariadic(vassert, []int{len(tc.dims)}, args, nil)
+			f.Return()
+			b.Export("check", f)
+			_, err := newEnv(t, device, b, nil).call(t, "check")
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("assert %v: %v", tc.dims, err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("assert %v: error %v, want %q", tc.dims, err, tc.want)
+			}
+		})
+	}
+}

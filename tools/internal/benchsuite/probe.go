@@ -532,6 +532,44 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 		realloc = rowAgain("its inputs re-allocated and written by the host")
 	}
 
+	// The whole row on two more devices made now: one like the row's
+	// (mapped host-visible memory) and one staging host-visible buffers
+	// through device-only memory (vulkan.HostStaged).
+	other := map[vulkan.HostAccess]time.Duration{}
+	for _, h := range []vulkan.HostAccess{vulkan.HostMapped, vulkan.HostStaged} {
+		d, err := vulkan.NewDeviceWith(0, vulkan.DeviceOptions{Host: h})
+		if err != nil {
+			say("a %v device: %v", h, err)
+			continue
+		}
+		c2, err := newCallerOn(&queueTimer{Device: d}, e.gpu.vulkan, "simple_mul", n)
+		if err != nil {
+			say("a %v device: %v", h, err)
+			continue
+		}
+		if err := c2.check(); err != nil {
+			say("a %v device: %v", h, err)
+			c2.close()
+			continue
+		}
+		var t callTimes
+		if err = d.SetTiming(true); err == nil {
+			_, _, t, err = timedCalls(c2, 20, d.LastDeviceTime)
+		}
+		if err != nil {
+			say("a %v device: %v", h, err)
+			c2.close()
+			continue
+		}
+		other[h] = t.device
+		info := ""
+		if v, err := halmodule.BufferViewOf(c2.args[0]); err == nil {
+			info, _ = vulkan.BufferInfo(v.Buffer())
+		}
+		say("row through the VM on a new %v device: device %s (%.0f GB/s), wall %s; its argument 0: %s; warm-up: %s", d.HostAccess(), fmtDur(t.device), gbps(bytes, t.device), fmtDur(t.wall), info, series(t.warmup))
+		c2.close()
+	}
+
 	// The verdict: which crossing is slow, against the probe pipeline on
 	// fresh buffers of the same device (D).
 	ref := med["D"]
@@ -573,6 +611,11 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 	for _, k := range extra {
 		if slow(med[k]) {
 			why = append(why, "the fresh buffer "+k+" is slow")
+		}
+	}
+	for h, d := range other {
+		if slow(again) && d > 0 && !slow(d) {
+			why = append(why, fmt.Sprintf("the row on a new %v device is fast", h))
 		}
 	}
 	if dev2 != nil && med["M"] > 0 && slow(med["M"]) != slow(ref) {

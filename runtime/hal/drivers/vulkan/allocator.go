@@ -33,6 +33,12 @@ var (
 	}
 	// deviceLocalPrefs: device memory, mappable or not.
 	deviceLocalPrefs = []C.uint32_t{C.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT}
+	// mirrorPrefs: the host side of staged buffers, which the host reads
+	// and writes at will: cached host memory first.
+	mirrorPrefs = []C.uint32_t{
+		C.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | C.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT | C.VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+		C.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | C.VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+	}
 )
 
 // memoryKind says which preference list a buffer's memory came from; the
@@ -43,11 +49,12 @@ const (
 	kindHostVisible memoryKind = iota // hostVisiblePrefs
 	kindDeviceLocal                   // deviceLocalPrefs
 	kindStaging                       // stagingPrefs
+	kindStaged                        // deviceLocalPrefs with a mirrorPrefs mirror
 )
 
 func (k memoryKind) prefs() []C.uint32_t {
 	switch k {
-	case kindDeviceLocal:
+	case kindDeviceLocal, kindStaged:
 		return deviceLocalPrefs
 	case kindStaging:
 		return stagingPrefs
@@ -75,35 +82,69 @@ type Allocator struct {
 	hostLive, hostPeak, hostAlloc int64
 	devLive, devPeak, devAlloc    int64
 	hostFreed, devFreed           int64
-	free                          map[cacheKey][]C.gvk_buffer
+	free                          map[cacheKey][]cachedBuffer
 	cached, maxCached             int64
 	hits, misses                  int64
 }
 
+// cachedBuffer is a released buffer kept for reuse, with its mirror for
+// staged memory.
+type cachedBuffer struct{ buf, mirror C.gvk_buffer }
+
 func newAllocator(d *Device) *Allocator {
-	return &Allocator{device: d, free: map[cacheKey][]C.gvk_buffer{}, maxCached: DefaultCacheBytes}
+	return &Allocator{device: d, free: map[cacheKey][]cachedBuffer{}, maxCached: DefaultCacheBytes}
 }
 
 // storage is the Vulkan memory behind one hal allocation: a buffer of the
 // allocation's size class, of which the first size bytes are the
 // allocation's.
 type storage struct {
-	alloc    *Allocator
-	buf      C.gvk_buffer
-	kind     memoryKind
-	class    int64
-	size     int64 // the allocation's bytes, ≤ class
-	host     []byte
-	reused   bool         // served from the cache
-	hostUses atomic.Int64 // HostBytes calls: every Map, Read, Write and Fill of the host
-	released atomic.Bool
+	alloc *Allocator
+	buf   C.gvk_buffer
+	kind  memoryKind
+	class int64
+	size  int64 // the allocation's bytes, ≤ class
+	host  []byte
+	// Staged storage (kindStaged): buf is device-only memory and mirror the
+	// host memory that host holds. The host reads and writes the mirror; a
+	// submission that uses the buffer first uploads the mirror when the host
+	// may have written it since the last upload (hostDirty), and HostBytes
+	// first downloads buf when a submission may have written it since
+	// (deviceNewer).
+	mirror                 C.gvk_buffer
+	stageMu                sync.Mutex
+	hostDirty, deviceNewer bool
+	reused                 bool         // served from the cache
+	hostUses               atomic.Int64 // HostBytes calls: every Map, Read, Write and Fill of the host
+	released               atomic.Bool
 }
 
 // HostBytes implements hal.Storage: the persistently mapped memory, or nil
-// for device-only memory.
+// for device-only memory. Of staged storage it is the mirror, brought up
+// to date first when a submission may have written the buffer (nil when
+// that download fails); the host may then write it until the next
+// submission that uses the buffer, which uploads it.
 func (s *storage) HostBytes() []byte {
 	s.hostUses.Add(1)
+	if s.kind != kindStaged {
+		return s.host
+	}
+	s.stageMu.Lock()
+	defer s.stageMu.Unlock()
+	if s.deviceNewer {
+		if err := s.alloc.device.copyNow(s.buf.buffer, s.mirror.buffer, s.copyBytes()); err != nil {
+			return nil
+		}
+		s.deviceNewer = false
+	}
+	s.hostDirty = true
 	return s.host
+}
+
+// copyBytes is how many bytes of a staged buffer are copied between its
+// device memory and its mirror: the allocation's, in whole words.
+func (s *storage) copyBytes() uint64 {
+	return min((uint64(s.size)+3)&^3, uint64(s.buf.size))
 }
 
 // BufferInfo describes the Vulkan memory behind b for benchmark logs:
@@ -121,7 +162,10 @@ func BufferInfo(b *hal.Buffer) (string, error) {
 		origin = "reused"
 	}
 	mapped := "not mapped"
-	if s.buf.mapped != nil {
+	switch {
+	case s.kind == kindStaged:
+		mapped = fmt.Sprintf("staged through a mirror in memory type %d (%s)", s.mirror.memory_type, propertyNames(uint32(s.mirror.property_flags)))
+	case s.buf.mapped != nil:
 		mapped = "mapped"
 	}
 	return fmt.Sprintf("VkBuffer %#x at +%d, memory type %d (%s), %d of %d bytes (alignment %d), %s, %s, %d host access(es)",
@@ -165,23 +209,27 @@ func (s *storage) Release() {
 	if a.device.live("releasing buffer", func() error { return nil }) != nil {
 		return // the device is closed: leak rather than cache
 	}
+	cb := cachedBuffer{s.buf, s.mirror}
 	a.mu.Lock()
 	if a.cached+s.class <= a.maxCached {
 		k := cacheKey{s.class, s.kind}
-		a.free[k] = append(a.free[k], s.buf)
+		a.free[k] = append(a.free[k], cb)
 		a.cached += s.class
 		a.mu.Unlock()
 		return
 	}
 	a.mu.Unlock()
-	a.destroy(s.buf)
+	a.destroy(cb)
 }
 
 // destroy frees a buffer's Vulkan objects (leaking them once the device is
 // closed).
-func (a *Allocator) destroy(b C.gvk_buffer) {
+func (a *Allocator) destroy(b cachedBuffer) {
 	_ = a.device.live("releasing buffer", func() error {
-		C.gvk_buffer_destroy(a.device.dev, &b)
+		C.gvk_buffer_destroy(a.device.dev, &b.buf)
+		if b.mirror.buffer != nil {
+			C.gvk_buffer_destroy(a.device.dev, &b.mirror)
+		}
 		return nil
 	})
 }
@@ -215,8 +263,11 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 	}
 	t := params.Type
 	kind := kindHostVisible
-	if t&hal.MemoryTypeDeviceLocal == hal.MemoryTypeDeviceLocal && t&hal.MemoryTypeHostVisible == 0 {
+	switch {
+	case t&hal.MemoryTypeDeviceLocal == hal.MemoryTypeDeviceLocal && t&hal.MemoryTypeHostVisible == 0:
 		kind = kindDeviceLocal
+	case a.device.staged:
+		kind = kindStaged
 	}
 	s, err := a.allocate(uint64(size), kind)
 	if err != nil {
@@ -231,12 +282,23 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 	} else {
 		usage &^= hal.BufferUsageMapping
 	}
-	buf, err := hal.NewBuffer(s, size, memoryType(uint32(s.buf.property_flags)), usage)
+	mt := memoryType(uint32(s.buf.property_flags))
+	if kind == kindStaged {
+		// The host reaches it through the mirror, coherently: HostBytes
+		// and submissions move the bytes.
+		mt |= hal.MemoryTypeHostVisible | hal.MemoryTypeHostCoherent
+		if s.mirror.property_flags&C.VK_MEMORY_PROPERTY_HOST_CACHED_BIT != 0 {
+			mt |= hal.MemoryTypeHostCached
+		}
+	}
+	buf, err := hal.NewBuffer(s, size, mt, usage)
 	if err != nil {
 		s.Release()
 		return nil, err
 	}
-	s.hostUses.Store(0) // NewBuffer's size check is not a host access
+	// NewBuffer's size check is not a host access.
+	s.hostUses.Store(0)
+	s.hostDirty = false
 	return buf, nil
 }
 
@@ -252,7 +314,7 @@ func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
 	k := cacheKey{class, kind}
 	a.mu.Lock()
 	if list := a.free[k]; len(list) > 0 {
-		s.buf = list[len(list)-1]
+		s.buf, s.mirror = list[len(list)-1].buf, list[len(list)-1].mirror
 		a.free[k] = list[:len(list)-1]
 		a.cached -= class
 		a.hits++
@@ -276,10 +338,26 @@ func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
 				return nil, err
 			}
 		}
+		if kind == kindStaged {
+			err := a.device.live("allocating buffer", func() error {
+				if r := C.gvk_buffer_create(a.device.dev, C.uint64_t(class), &mirrorPrefs[0], C.int(len(mirrorPrefs)), &s.mirror); r != C.VK_SUCCESS {
+					return vkError(r, "vkAllocateMemory of a %d-byte host mirror", class)
+				}
+				return nil
+			})
+			if err != nil {
+				a.destroy(cachedBuffer{buf: s.buf})
+				return nil, err
+			}
+		}
 	}
-	if s.buf.mapped != nil && size > 0 {
-		s.host = unsafe.Slice((*byte)(s.buf.mapped), size)
-	} else if s.buf.mapped != nil {
+	mapped := s.buf.mapped
+	if kind == kindStaged {
+		mapped = s.mirror.mapped
+	}
+	if mapped != nil && size > 0 {
+		s.host = unsafe.Slice((*byte)(mapped), size)
+	} else if mapped != nil {
 		s.host = []byte{}
 	}
 	a.account(s.buf.mapped != nil, class)
@@ -322,7 +400,7 @@ func (a *Allocator) Statistics() hal.AllocatorStatistics {
 func (a *Allocator) Trim() {
 	a.mu.Lock()
 	free := a.free
-	a.free = map[cacheKey][]C.gvk_buffer{}
+	a.free = map[cacheKey][]cachedBuffer{}
 	a.cached = 0
 	a.mu.Unlock()
 	for _, list := range free {

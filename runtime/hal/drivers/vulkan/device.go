@@ -32,6 +32,40 @@ type Device struct {
 	// lastDevice is the device time of the latest one.
 	timing     bool
 	lastDevice time.Duration
+	// staged: buffers the host may access are staged (HostStaged).
+	staged bool
+}
+
+// HostAccess says how a device backs the buffers that the host may access
+// (every request but DEVICE_LOCAL without HOST_VISIBLE).
+type HostAccess int
+
+const (
+	// HostDefault picks HostStaged where the device has device-only memory
+	// apart from its host-visible memory (discrete GPUs) and HostMapped
+	// elsewhere (lavapipe, whose one memory type is both).
+	HostDefault HostAccess = iota
+	// HostMapped allocates them in host-visible memory, preferring
+	// device-local host-visible memory (a BAR heap), mapped for their
+	// lifetime: the host reads and writes the device's memory directly.
+	HostMapped
+	// HostStaged allocates them in device-only memory with a mirror in
+	// host memory: the host reads and writes the mirror, a submission
+	// that uses the buffer first uploads the mirror when the host may
+	// have written it since the last upload, and host access downloads the
+	// buffer first when a submission may have written it since. Shaders
+	// read and write device-only memory.
+	HostStaged
+)
+
+func (h HostAccess) String() string {
+	switch h {
+	case HostMapped:
+		return "mapped"
+	case HostStaged:
+		return "staged"
+	}
+	return "default"
 }
 
 // Queue says which queue family a device submits to.
@@ -53,6 +87,8 @@ type DeviceOptions struct {
 	// Dedicated gives every buffer a dedicated allocation
 	// (VkMemoryDedicatedAllocateInfo, core in Vulkan 1.1).
 	Dedicated bool
+	// Host says how buffers the host may access are backed.
+	Host HostAccess
 }
 
 func newDevice(pd physicalDevice, index int, o DeviceOptions) (*Device, error) {
@@ -73,8 +109,40 @@ func newDevice(pd physicalDevice, index int, o DeviceOptions) (*Device, error) {
 		dev.dedicated = 1
 	}
 	d := &Device{id: DriverName, name: pd.name, index: index, dev: dev}
+	switch o.Host {
+	case HostStaged:
+		d.staged = true
+	case HostDefault:
+		d.staged = stageByDefault && hasDeviceOnlyMemory(&dev.memory)
+	}
 	d.alloc = newAllocator(d)
 	return d, nil
+}
+
+// stageByDefault: whether HostDefault stages where the device has
+// device-only memory.
+const stageByDefault = false
+
+// hasDeviceOnlyMemory reports whether a device-local memory type without
+// HOST_VISIBLE comes first among the device-local types (so that
+// deviceLocalPrefs picks memory the host cannot map).
+func hasDeviceOnlyMemory(m *C.VkPhysicalDeviceMemoryProperties) bool {
+	for i := 0; i < int(m.memoryTypeCount); i++ {
+		f := C.uint32_t(m.memoryTypes[i].propertyFlags)
+		if f&C.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT != 0 {
+			return f&C.VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT == 0
+		}
+	}
+	return false
+}
+
+// HostAccess reports how the device backs buffers the host may access:
+// HostStaged or HostMapped.
+func (d *Device) HostAccess() HostAccess {
+	if d.staged {
+		return HostStaged
+	}
+	return HostMapped
 }
 
 // ID implements hal.Device.

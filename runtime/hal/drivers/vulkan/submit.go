@@ -23,6 +23,83 @@ type stream struct {
 	// patches the stream positions of the COPY source handles to fill in.
 	staged  []byte
 	patches []int
+	// mirrored lists the staged-memory storages the commands use, with
+	// whether a command may write them.
+	mirrored []mirrorUse
+}
+
+// mirrorUse is a staged-memory storage used by a submission.
+type mirrorUse struct {
+	s       *storage
+	written bool
+}
+
+// use notes that the commands use st (writing it when written).
+func (s *stream) use(st *storage, written bool) {
+	if st.kind != kindStaged {
+		return
+	}
+	for i := range s.mirrored {
+		if s.mirrored[i].s == st {
+			s.mirrored[i].written = s.mirrored[i].written || written
+			return
+		}
+	}
+	s.mirrored = append(s.mirrored, mirrorUse{st, written})
+}
+
+// uploads returns the commands that bring the device memory of the staged
+// storages the host may have written up to date (copies from their
+// mirrors), to run before the stream, and the storages they upload.
+func (s *stream) uploads() ([]uint64, []*storage) {
+	var words []uint64
+	var up []*storage
+	for _, m := range s.mirrored {
+		st := m.s
+		st.stageMu.Lock()
+		dirty := st.hostDirty
+		st.stageMu.Unlock()
+		if dirty {
+			words = append(words, C.GVK_CMD_COPY, handleOf(st.mirror), 0, handle(st), 0, st.copyBytes())
+			up = append(up, st)
+		}
+	}
+	return words, up
+}
+
+// finished updates the staged storages' state after a successful
+// submission: uploaded mirrors are clean, written buffers are newer than
+// their mirrors.
+func (s *stream) finished(up []*storage) {
+	for _, st := range up {
+		st.stageMu.Lock()
+		st.hostDirty = false
+		st.stageMu.Unlock()
+	}
+	for _, m := range s.mirrored {
+		if m.written {
+			m.s.stageMu.Lock()
+			m.s.deviceNewer = true
+			m.s.stageMu.Unlock()
+		}
+	}
+}
+
+// copyNow copies n bytes from src to dst (offset 0 of both) in a
+// submission of its own and waits for it.
+func (d *Device) copyNow(src, dst C.VkBuffer, n uint64) error {
+	if n == 0 {
+		return nil
+	}
+	words := []uint64{C.GVK_CMD_COPY, uint64(uintptr(unsafe.Pointer(src))), 0, uint64(uintptr(unsafe.Pointer(dst))), 0, n}
+	return d.live("copying a staged buffer", func() error {
+		var msg [256]C.char
+		r := C.gvk_submit(d.dev, (*C.uint64_t)(&words[0]), C.size_t(len(words)), 0, 0, nil, &msg[0], C.size_t(len(msg)))
+		if r != C.VK_SUCCESS {
+			return vkError(r, "vulkan queue submission (%s)", C.GoString(&msg[0]))
+		}
+		return nil
+	})
 }
 
 // execute records and runs the command buffers in one submission.
@@ -38,6 +115,7 @@ func (d *Device) execute(cbs []*hal.CommandBuffer) error {
 	if len(s.words) == 0 {
 		return nil
 	}
+	up, upStorages := s.uploads()
 	var staging *storage
 	if len(s.staged) > 0 {
 		var err error
@@ -51,7 +129,10 @@ func (d *Device) execute(cbs []*hal.CommandBuffer) error {
 			s.words[p] = handle(staging)
 		}
 	}
-	return d.live("queue execute", func() error {
+	if len(up) > 0 {
+		s.words = append(up, s.words...)
+	}
+	err := d.live("queue execute", func() error {
 		var msg [256]C.char
 		var ns C.uint64_t
 		nsp := (*C.uint64_t)(nil)
@@ -67,9 +148,15 @@ func (d *Device) execute(cbs []*hal.CommandBuffer) error {
 		}
 		return nil
 	})
+	if err == nil {
+		s.finished(upStorages)
+	}
+	return err
 }
 
-func handle(s *storage) uint64 { return uint64(uintptr(unsafe.Pointer(s.buf.buffer))) }
+func handle(s *storage) uint64 { return handleOf(s.buf) }
+
+func handleOf(b C.gvk_buffer) uint64 { return uint64(uintptr(unsafe.Pointer(b.buffer))) }
 
 // target resolves a buffer to its Vulkan handle and absolute offset.
 func (s *stream) target(b *hal.Buffer, offset int64) (*storage, uint64, error) {
@@ -104,6 +191,7 @@ func (s *stream) add(c hal.Command) error {
 		if err != nil {
 			return err
 		}
+		s.use(st, true)
 		// vkCmdFillBuffer needs 4-byte aligned ranges: the unaligned head
 		// and tail (under 4 bytes each, only for 1- and 2-byte patterns)
 		// are staged. Every aligned word starts a whole pattern, because
@@ -134,6 +222,7 @@ func (s *stream) add(c hal.Command) error {
 		if err != nil {
 			return err
 		}
+		s.use(st, true)
 		s.stage(c.Data, st, off)
 	case *hal.CopyCommand:
 		if c.Length == 0 {
@@ -147,6 +236,8 @@ func (s *stream) add(c hal.Command) error {
 		if err != nil {
 			return hal.ErrorContext(err, "copy target")
 		}
+		s.use(src, false)
+		s.use(dst, true)
 		s.words = append(s.words, C.GVK_CMD_COPY, handle(src), soff, handle(dst), doff, uint64(c.Length))
 	case *hal.DispatchCommand:
 		exe, ok := c.Executable.(*Executable)
@@ -181,6 +272,8 @@ func (s *stream) add(c hal.Command) error {
 			if align > 0 && off%align != 0 {
 				return status.Errorf(status.InvalidArgument, "dispatch binding %d: offset %d is not a multiple of the device's minStorageBufferOffsetAlignment %d", i, off, align)
 			}
+			// Storage buffers may be written by the shader.
+			s.use(st, true)
 			n := uint64(b.Length)
 			// The VkBuffer may be larger than the allocation (a reused
 			// buffer of its size class): ranges stay within the allocation.

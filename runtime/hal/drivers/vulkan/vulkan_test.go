@@ -27,6 +27,17 @@ var (
 // device returns a Vulkan device, skipping the test where none exists.
 func device(t testing.TB) *vulkan.Device {
 	t.Helper()
+	return deviceWith(t, vulkan.DeviceOptions{})
+}
+
+// hostAccesses are the ways of backing host-accessible buffers that the
+// transfer and dispatch tests run under.
+var hostAccesses = []vulkan.HostAccess{vulkan.HostDefault, vulkan.HostMapped, vulkan.HostStaged}
+
+// deviceWith returns a Vulkan device with options o, skipping the test
+// where none exists.
+func deviceWith(t testing.TB, o vulkan.DeviceOptions) *vulkan.Device {
+	t.Helper()
 	if err := vulkan.Available(); err != nil {
 		t.Skipf("skipping: %v", err)
 	}
@@ -37,7 +48,7 @@ func device(t testing.TB) *vulkan.Device {
 	if len(infos) == 0 {
 		t.Skip("skipping: the Vulkan loader found no physical device (install mesa-vulkan-drivers for lavapipe)")
 	}
-	d, err := vulkan.NewDevice(0)
+	d, err := vulkan.NewDeviceWith(0, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +183,12 @@ func TestDevicesAndQueries(t *testing.T) {
 // buffers (aligned through vkCmdFillBuffer, unaligned through staging) and
 // checks the bytes.
 func TestTransfers(t *testing.T) {
-	d := device(t)
+	for _, h := range hostAccesses {
+		t.Run(h.String(), func(t *testing.T) { testTransfers(t, deviceWith(t, vulkan.DeviceOptions{Host: h})) })
+	}
+}
+
+func testTransfers(t *testing.T, d *vulkan.Device) {
 	for _, tc := range []struct {
 		name string
 		typ  hal.MemoryType
@@ -237,7 +253,12 @@ func TestTransfers(t *testing.T) {
 // TestDispatch runs the glslc-built simple_mul over sizes that fill
 // workgroups partly, through a device-local working set staged by copies.
 func TestDispatch(t *testing.T) {
-	d := device(t)
+	for _, h := range hostAccesses {
+		t.Run(h.String(), func(t *testing.T) { testDispatch(t, deviceWith(t, vulkan.DeviceOptions{Host: h})) })
+	}
+}
+
+func testDispatch(t *testing.T, d *vulkan.Device) {
 	exe := simpleMul(t, d)
 	if ex := exe.Exports(); len(ex) != 1 || ex[0].Name != "main" || ex[0].ConstantCount != 1 || ex[0].BindingCount != 3 {
 		t.Fatalf("exports = %+v", ex)
@@ -515,4 +536,102 @@ func TestConcurrentSubmissions(t *testing.T) {
 			t.Error(err)
 		}
 	}
+}
+
+// TestStaged checks staged buffers (HostStaged) where host and device take
+// turns: host writes reach the next submission, device writes reach the
+// next host read, a second host write after a submission is uploaded
+// again, and a released buffer reused from the cache works the same.
+func TestStaged(t *testing.T) {
+	d := deviceWith(t, vulkan.DeviceOptions{Host: vulkan.HostStaged})
+	if d.HostAccess() != vulkan.HostStaged {
+		t.Fatalf("HostAccess() = %v, want staged", d.HostAccess())
+	}
+	exe := simpleMul(t, d)
+	const n = 1000
+	size := int64(4 * n)
+	lhs, rhs := alloc(t, d, 0, size), alloc(t, d, 0, size)
+	if info, err := vulkan.BufferInfo(lhs); err != nil || !strings.Contains(info, "staged through a mirror") {
+		t.Errorf("BufferInfo of a staged buffer: %q, %v", info, err)
+	}
+	if lhs.MemoryType()&hal.MemoryTypeHostVisible == 0 {
+		t.Fatalf("staged buffer memory %v is not host-visible", lhs.MemoryType())
+	}
+	run := func(out *hal.Buffer, a, b float32) {
+		t.Helper()
+		if err := lhs.Write(0, floatBytes(repeat(a, n)...)); err != nil {
+			t.Fatal(err)
+		}
+		if err := rhs.Fill(0, size, floatBytes(b)); err != nil {
+			t.Fatal(err)
+		}
+		err := submit(t, d, func(cb *hal.CommandBuffer) error {
+			return cb.DispatchWith(exe, 0, [3]uint32{(n + 63) / 64, 1, 1}, []uint32{n},
+				[]hal.Binding{{Buffer: lhs, Length: size}, {Buffer: rhs, Length: size}, {Buffer: out, Length: size}})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for pass := 0; pass < 2; pass++ { // the second read needs no download
+			raw := make([]byte, size)
+			if err := out.Read(0, raw); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range floats(raw) {
+				if v != a*b {
+					t.Fatalf("%v * %v: element %d = %v (read %d)", a, b, i, v, pass)
+				}
+			}
+		}
+	}
+	out := alloc(t, d, 0, size)
+	run(out, 2, 4)
+	run(out, 3, 5) // the host rewrites the inputs after a submission
+	// A device write, then a host read-modify-write, then a device copy.
+	err := submit(t, d, func(cb *hal.CommandBuffer) error { return cb.FillBuffer(lhs, 0, size, floatBytes(7)) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := lhs.Map(hal.MemoryAccessRead|hal.MemoryAccessWrite, 0, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats(m.Bytes()); got[0] != 7 || got[1] != 7 {
+		t.Fatalf("after a device fill the host reads %v, want 7s", got)
+	}
+	copy(m.Bytes(), floatBytes(9))
+	if err := m.Unmap(); err != nil {
+		t.Fatal(err)
+	}
+	if err := submit(t, d, func(cb *hal.CommandBuffer) error { return cb.CopyBuffer(lhs, 0, rhs, 0, size) }); err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, 8)
+	if err := rhs.Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	if got := floats(raw); got[0] != 9 || got[1] != 7 {
+		t.Fatalf("copied buffer starts %v, want [9 7]", got)
+	}
+	// Released and reused from the cache.
+	if err := out.Release(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := d.Allocator().AllocateBuffer(hal.BufferParams{}, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Release()
+	if info, _ := vulkan.BufferInfo(again); !strings.Contains(info, "reused") {
+		t.Errorf("BufferInfo after reuse: %q", info)
+	}
+	run(again, 6, 0.5)
+}
+
+func repeat(v float32, n int) []float32 {
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/drivers/cuda"
 	"github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
@@ -248,7 +249,7 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 		say("skipped: %v", err)
 		return
 	}
-	say("the row: device %s per call (median); its %d warm-up calls: %s", fmtDur(row.device), len(row.warmup), series(row.warmup))
+	say("at %s: the row: device %s per call (median); its %d warm-up calls: %s", t0.UTC().Format("15:04:05.000"), fmtDur(row.device), len(row.warmup), series(row.warmup))
 	gpuClocks(say)
 	n := o.gpuN
 	size := 4 * int64(n)
@@ -570,6 +571,8 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 		c2.close()
 	}
 
+	mixed := interleave(e, o, dev, c, bufs["F0"].Buffer, bufs["F1"].Buffer, bufs["F2"].Buffer, probe, say)
+
 	// The verdict: which crossing is slow, against the probe pipeline on
 	// fresh buffers of the same device (D).
 	ref := med["D"]
@@ -621,7 +624,139 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 	if dev2 != nil && med["M"] > 0 && slow(med["M"]) != slow(ref) {
 		why = append(why, "a second device differs from the row's")
 	}
+	if len(mixed) > 0 {
+		why = append(why, "interleaved: "+strings.Join(mixed, ", "))
+	}
 	say("verdict: %s", strings.Join(why, "; "))
+}
+
+// interleave times, in turn within each round, the row's call (VM → hal
+// module → vulkan, compute family), the probe pipeline on fresh buffers of
+// the row's device (compute family) and of a new device on the universal
+// family, and the CUDA row's call, for three busy phases of 1.5 s with
+// 1.5 s of idle GPU between them. Whether they are slow in the same rounds
+// says whether the slow state belongs to the GPU or to one path. Each
+// phase prints one character per 4 rounds and stream: '.' fast, 'S' slow
+// (over 1.25 times the stream's fastest).
+//
+// It returns "<stream> k/n slow" for each stream, for the verdict.
+func interleave(e *env, o *options, dev *vulkan.Device, c *caller, f0, f1, f2 *hal.Buffer, probe hal.Executable, say func(string, ...any)) []string {
+	n := o.gpuN
+	size := 4 * int64(n)
+	type stream struct {
+		name string
+		run  func() (time.Duration, error)
+		devs [][]time.Duration // per phase
+	}
+	var streams []*stream
+	probeOn := func(d *vulkan.Device, exe hal.Executable, b0, b1, b2 *hal.Buffer) func() (time.Duration, error) {
+		binds := []hal.Binding{{Ordinal: 0, Buffer: b0, Length: size}, {Ordinal: 1, Buffer: b1, Length: size}, {Ordinal: 2, Buffer: b2, Length: size}}
+		wg := [3]uint32{uint32((n + 4095) / 4096), 1, 1}
+		return func() (time.Duration, error) {
+			_, err := submitOne(d, func(cb *hal.CommandBuffer) error { return cb.DispatchWith(exe, 0, wg, []uint32{uint32(n)}, binds) })
+			return d.LastDeviceTime(), err
+		}
+	}
+	streams = append(streams,
+		&stream{name: "vulkan row (compute family)", run: func() (time.Duration, error) { err := c.call(); return dev.LastDeviceTime(), err }},
+		&stream{name: "vulkan probe (compute family)", run: probeOn(dev, probe, f0, f1, f2)})
+	if uni, err := vulkan.NewDeviceWith(0, vulkan.DeviceOptions{Queue: vulkan.QueueUniversal}); err != nil {
+		say("interleave: universal device: %v", err)
+	} else {
+		defer uni.Close()
+		exe, err := prepareProbe(e, uni, spirvFile)
+		var ub []*hal.Buffer
+		for i := 0; err == nil && i < 3; i++ {
+			var b *hal.Buffer
+			if b, err = uni.Allocator().AllocateBuffer(hal.BufferParams{}, size); err == nil {
+				ub = append(ub, b)
+				defer b.Release()
+				_, err = submitOne(uni, func(cb *hal.CommandBuffer) error { return cb.FillBuffer(b, 0, size, f32Pattern(float32(i+1))) })
+			}
+		}
+		if err == nil {
+			err = uni.SetTiming(true)
+		}
+		if err != nil {
+			say("interleave: universal device: %v", err)
+		} else {
+			defer exe.Release()
+			streams = append(streams, &stream{name: "vulkan probe (universal family)", run: probeOn(uni, exe, ub[0], ub[1], ub[2])})
+		}
+	}
+	if e.gpu.cudaWhy == "" && cuda.Available() == nil {
+		cdev, err := cuda.NewDevice(0)
+		var cc *caller
+		if err == nil {
+			cc, err = newCallerOn(&queueTimer{Device: cdev}, e.gpu.cuda, "simple_mul", n)
+		}
+		if err == nil {
+			defer cc.close()
+			if err = cc.check(); err == nil {
+				err = cdev.SetTiming(true)
+			}
+		}
+		if err != nil {
+			say("interleave: cuda: %v", err)
+		} else {
+			streams = append(streams, &stream{name: "cuda row", run: func() (time.Duration, error) { err := cc.call(); return cdev.LastDeviceTime(), err }})
+		}
+	}
+	const phases = 3
+	for p := 0; p < phases; p++ {
+		if p > 0 {
+			time.Sleep(1500 * time.Millisecond)
+		}
+		say("interleave phase %d at %s", p+1, time.Now().UTC().Format("15:04:05.000"))
+		for _, st := range streams {
+			st.devs = append(st.devs, nil)
+		}
+		for t := time.Now(); time.Since(t) < 1500*time.Millisecond; {
+			for _, st := range streams {
+				d, err := st.run()
+				if err != nil {
+					say("interleave: %s: %v", st.name, err)
+					return nil
+				}
+				st.devs[p] = append(st.devs[p], d)
+			}
+		}
+	}
+	var summary []string
+	for _, st := range streams {
+		total, slowTotal := 0, 0
+		fastest := time.Duration(math.MaxInt64)
+		for _, ds := range st.devs {
+			fastest = min(fastest, slices.Min(ds))
+		}
+		for p, ds := range st.devs {
+			var line strings.Builder
+			slow := 0
+			for i := 0; i < len(ds); i += 4 {
+				k := 0
+				for _, d := range ds[i:min(i+4, len(ds))] {
+					if d > fastest+fastest/4 {
+						k++
+					}
+				}
+				if 2*k >= min(4, len(ds)-i) {
+					line.WriteByte('S')
+				} else {
+					line.WriteByte('.')
+				}
+			}
+			for _, d := range ds {
+				if d > fastest+fastest/4 {
+					slow++
+				}
+			}
+			say("interleave %-32s phase %d: %d calls, %d slow, median %s, fastest %s: %s", st.name, p+1, len(ds), slow, fmtDur(median(ds)), fmtDur(fastest), line.String())
+			total += len(ds)
+			slowTotal += slow
+		}
+		summary = append(summary, fmt.Sprintf("%s %d/%d slow", st.name, slowTotal, total))
+	}
+	return summary
 }
 
 // series prints device times in milliseconds, runs of equal values (to

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -42,8 +43,20 @@ func sizeName(n int) string {
 	return strconv.Itoa(n)
 }
 
-// gpuWarmup is how long the GPU bandwidth rows call before measuring.
-const gpuWarmup = 200 * time.Millisecond
+// GPU bandwidth rows call for at least gpuWarmup before measuring, and
+// then, where the device times its calls, until the device time has
+// settled (the median of the last settleCalls within 10% of the fastest),
+// for at most gpuWarmupMax. On the H200 the SM clock dips to 465–855 MHz
+// for a few hundred milliseconds of renewed load after the GPU has been
+// idle for over a second (nvidia-smi: clocks_event_reasons GPU idle), and
+// simple_mul then takes 1.4–1.8 ms instead of 0.74 ms: the Vulkan row's
+// inputs, written by the host through the BAR mapping, keep the GPU idle
+// for seconds right before it (device runs 5 and 6, gpu/bench.md).
+const (
+	gpuWarmup    = time.Second
+	gpuWarmupMax = 4 * time.Second
+	settleCalls  = 16
+)
 
 // gpuReps is how many calls a GPU bandwidth figure is the median of: GPU
 // calls take about a millisecond, so more than the CPU rows make.
@@ -292,13 +305,24 @@ func (t callTimes) breakdown() string {
 	return s
 }
 
+// settled reports whether the median of the last settleCalls device times
+// is within 10% of the fastest of them all.
+func settled(ds []time.Duration) bool {
+	if len(ds) < settleCalls {
+		return false
+	}
+	fastest := slices.Min(ds)
+	return median(ds[len(ds)-settleCalls:]) <= fastest+fastest/10
+}
+
 // timedCalls makes reps calls and returns their wall times, the device
 // times devTime reports after each (nil: none) and the medians, with the
 // time in QueueExecute when the caller's device is a queueTimer.
 func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs []time.Duration, med callTimes, err error) {
-	// Warm up for at least gpuWarmup and 3 calls: the device's clocks and
-	// the allocator's cache settle before the measured calls.
-	for t0, i := time.Now(), 0; i < 3 || time.Since(t0) < gpuWarmup; i++ {
+	// Warm up for at least gpuWarmup and 3 calls, then until the device
+	// time settles: the device's clocks and the allocator's cache settle
+	// before the measured calls.
+	for t0, i := time.Now(), 0; i < 3 || time.Since(t0) < gpuWarmup || (devTime != nil && !settled(med.warmup) && time.Since(t0) < gpuWarmupMax); i++ {
 		if err := c.call(); err != nil {
 			return nil, nil, med, err
 		}
@@ -564,7 +588,7 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 		return failed(name, target, err)
 	}
 	mw := median(walls)
-	note := fmt.Sprintf("wall per call through the whole stack (VM → hal module → vulkan), median of %d, on %s, queue %s; buffers %v", reps, dev.Name(), dev.QueueFamily(), c.argType())
+	note := fmt.Sprintf("wall per call through the whole stack (VM → hal module → vulkan), median of %d after %d warm-up calls, on %s, queue %s; buffers %v", reps, len(times.warmup), dev.Name(), dev.QueueFamily(), c.argType())
 	if devs != nil {
 		note += fmt.Sprintf("; device time (timestamps) %.0f GB/s", gbps(bytes, median(devs)))
 	}

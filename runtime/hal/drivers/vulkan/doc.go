@@ -15,7 +15,11 @@
 // that is also device-local where the device has it (lavapipe's only kind,
 // NVIDIA's BAR heap); requests for DEVICE_LOCAL memory without HOST_VISIBLE
 // get device-only memory that programs fill and read through transfer
-// commands from host-visible staging buffers.
+// commands from host-visible staging buffers. DeviceOptions.Host =
+// HostStaged backs host-accessible buffers with device-only memory and a
+// host mirror instead, moved by the driver: uploaded before a submission
+// that uses the buffer after host access, downloaded on host access after
+// a submission wrote it. BufferInfo describes the memory behind a buffer.
 //
 // Each export of an executable is one compute pipeline whose layout is
 // descriptor set 0 with one storage buffer per binding and one

@@ -47,11 +47,12 @@ func sizeName(n int) string {
 // then, where the device times its calls, until the device time has
 // settled (the median of the last settleCalls within 10% of the fastest),
 // for at most gpuWarmupMax. On the H200 the SM clock dips to 465–855 MHz
-// for a few hundred milliseconds of renewed load after the GPU has been
-// idle for over a second (nvidia-smi: clocks_event_reasons GPU idle), and
-// simple_mul then takes 1.4–1.8 ms instead of 0.74 ms: the Vulkan row's
-// inputs, written by the host through the BAR mapping, keep the GPU idle
-// for seconds right before it (device runs 5 and 6, gpu/bench.md).
+// for a few hundred milliseconds of renewed load once the GPU has entered
+// its idle state (nvidia-smi: clocks_event_reasons GPU idle, about 1.4 s
+// without work and without a CUDA context), and simple_mul then takes
+// 1.4–1.8 ms instead of 0.74 ms: the Vulkan row's setup (parsing and
+// writing its two inputs) keeps the GPU idle for seconds right after the
+// CUDA rows' context is gone (device runs 5 and 6, gpu/bench.md).
 const (
 	gpuWarmup    = time.Second
 	gpuWarmupMax = 4 * time.Second

@@ -115,28 +115,19 @@ func (d *Device) SubmitInline(cbs []*hal.CommandBuffer) error {
 	return nil
 }
 
-// SubmitInlineOne implements hal.InlineSubmitter.
+// SubmitInlineOne implements hal.InlineSubmitter. The one-element array
+// stays on the stack: SubmitInline is a concrete call that keeps no
+// reference to the slice.
 func (d *Device) SubmitInlineOne(cb *hal.CommandBuffer) error {
-	if d.isClosed() {
-		return d.closedError()
-	}
-	if cb == nil || !cb.IsExecutable() {
-		return status.Errorf(status.FailedPrecondition, "queue execute: command buffer %d has not been ended", 0)
-	}
-	return Execute(cb, d.opts.Runner)
-}
-
-func (d *Device) isClosed() bool { return d.closed.Load() }
-
-func (d *Device) closedError() error {
-	return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.opts.ID)
+	cbs := [1]*hal.CommandBuffer{cb}
+	return d.SubmitInline(cbs[:])
 }
 
 // checkSubmission fails when the device is closed or a command buffer has
 // not been ended.
 func (d *Device) checkSubmission(cbs ...*hal.CommandBuffer) error {
-	if d.isClosed() {
-		return d.closedError()
+	if d.closed.Load() {
+		return status.Errorf(status.FailedPrecondition, "queue execute on closed device %q", d.opts.ID)
 	}
 	for i, cb := range cbs {
 		if cb == nil || !cb.IsExecutable() {

@@ -187,29 +187,9 @@ func asCommandBuffer(v vm.Value) *hal.CommandBuffer {
 // The typed accessors below each cost one ref-type comparison and one
 // concrete type assertion when the argument is good.
 
-func bufferArg(c *vm.NativeCall, i int, fn string) (*hal.Buffer, error) {
-	if r := c.Args[i].Ref(); r.Type() == BufferType {
-		if b, ok := r.Object().(*hal.Buffer); ok && b != nil {
-			return b, nil
-		}
-	}
-	return nil, badRef(c, i, BufferType, fn)
-}
-
-func viewArg(c *vm.NativeCall, i int, fn string) (*hal.BufferView, error) {
-	if r := c.Args[i].Ref(); r.Type() == BufferViewType {
-		if v, ok := r.Object().(*hal.BufferView); ok && v != nil {
-			return v, nil
-		}
-	}
-	return nil, badRef(c, i, BufferViewType, fn)
-}
-
 func commandBufferArg(c *vm.NativeCall, i int, fn string) (*hal.CommandBuffer, error) {
-	if r := c.Args[i].Ref(); r.Type() == CommandBufferType {
-		if cb, ok := r.Object().(*hal.CommandBuffer); ok && cb != nil {
-			return cb, nil
-		}
+	if cb := asCommandBuffer(c.Args[i]); cb != nil {
+		return cb, nil
 	}
 	return nil, badRef(c, i, CommandBufferType, fn)
 }

@@ -292,5 +292,3 @@ func (t table) union(typeSlot, valueSlot int, name string, fn func(typ byte, st 
 	}
 	return t.sub(valueSlot, name, true, func(st table) error { return fn(typ, st) })
 }
-
-func noFields(table) error { return nil }

@@ -32,7 +32,6 @@ enum {
 static struct {
   void* lib;
   gi_CUresult (*cuInit)(unsigned);
-  gi_CUresult (*cuDriverGetVersion)(int*);
   gi_CUresult (*cuDeviceGetCount)(int*);
   gi_CUresult (*cuDeviceGet)(gi_CUdevice*, int);
   gi_CUresult (*cuDeviceGetName)(char*, int, gi_CUdevice);
@@ -90,7 +89,6 @@ static const char* gi_cu_load(const char* path, char* err, size_t errlen) {
     }                                                                    \
   } while (0)
   GI_SYM(cuInit, "cuInit");
-  GI_SYM(cuDriverGetVersion, "cuDriverGetVersion");
   GI_SYM(cuDeviceGetCount, "cuDeviceGetCount");
   GI_SYM(cuDeviceGet, "cuDeviceGet");
   GI_SYM(cuDeviceGetName, "cuDeviceGetName");
@@ -141,7 +139,6 @@ static const char* gi_cu_error_string(gi_CUresult r) {
 }
 
 static gi_CUresult gi_cu_init(void) { return gi_cu.cuInit(0); }
-static gi_CUresult gi_cu_driver_version(int* v) { return gi_cu.cuDriverGetVersion(v); }
 static gi_CUresult gi_cu_device_count(int* n) { return gi_cu.cuDeviceGetCount(n); }
 static gi_CUresult gi_cu_device_get(gi_CUdevice* d, int i) { return gi_cu.cuDeviceGet(d, i); }
 static gi_CUresult gi_cu_device_name(char* s, int n, gi_CUdevice d) { return gi_cu.cuDeviceGetName(s, n, d); }
@@ -470,14 +467,6 @@ func deviceName(i int) (string, error) {
 		return "", err
 	}
 	return fmt.Sprintf("%s (sm_%d%d)", C.GoString(&buf[0]), maj, min), nil
-}
-
-func driverVersion() int {
-	var v C.int
-	if C.gi_cu_driver_version(&v) != 0 {
-		return 0
-	}
-	return int(v)
 }
 
 func primaryContextRetain(d cuDevice) (cuContext, error) {

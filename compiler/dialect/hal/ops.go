@@ -75,39 +75,21 @@ func parseVariant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		if err := p.ExpectKeyword("target"); err != nil {
 			return nil, err
 		}
-		if err := p.Expect("("); err != nil {
-			return nil, err
-		}
-		t, err := parseTargetAttr(p)
+		t, err := inParens(p, parseTargetAttr)
 		if err != nil {
-			return nil, err
-		}
-		if err := p.Expect(")"); err != nil {
 			return nil, err
 		}
 		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "target", Value: t})
 		if p.OptionalKeyword("objects") {
-			if err := p.Expect("("); err != nil {
-				return nil, err
-			}
-			objs, err := parseObjectList(p)
+			objs, err := inParens(p, parseObjectList)
 			if err != nil {
-				return nil, err
-			}
-			if err := p.Expect(")"); err != nil {
 				return nil, err
 			}
 			op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "objects", Value: objs})
 		}
 		if p.OptionalKeyword("sources") {
-			if err := p.Expect("("); err != nil {
-				return nil, err
-			}
-			d, err := p.ParseDictionary()
+			d, err := inParens(p, (*ir.Parser).ParseDictionary)
 			if err != nil {
-				return nil, err
-			}
-			if err := p.Expect(")"); err != nil {
 				return nil, err
 			}
 			op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sources", Value: d})
@@ -263,14 +245,8 @@ func parseExport(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ExpectKeyword("layout"); err != nil {
 		return nil, err
 	}
-	if err := p.Expect("("); err != nil {
-		return nil, err
-	}
-	l, err := parseLayoutAttr(p)
+	l, err := inParens(p, parseLayoutAttr)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.Expect(")"); err != nil {
 		return nil, err
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "layout", Value: l})
@@ -461,14 +437,8 @@ func parseConstantLoad(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		if err := p.ExpectKeyword("layout"); err != nil {
 			return nil, err
 		}
-		if err := p.Expect("("); err != nil {
-			return nil, err
-		}
-		l, err := parseLayoutAttr(p)
+		l, err := inParens(p, parseLayoutAttr)
 		if err != nil {
-			return nil, err
-		}
-		if err := p.Expect(")"); err != nil {
 			return nil, err
 		}
 		if err := p.ExpectKeyword("ordinal"); err != nil {
@@ -491,14 +461,8 @@ func parseConstantLoad(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "layout", Value: l}, ir.NamedAttr{Name: "ordinal", Value: ir.IndexAttr(n)})
 	}
 	if p.OptionalKeyword("alignment") {
-		if err := p.Expect("("); err != nil {
-			return nil, err
-		}
-		n, err := p.ParseInteger()
+		n, err := parseParenInt(p)
 		if err != nil {
-			return nil, err
-		}
-		if err := p.Expect(")"); err != nil {
 			return nil, err
 		}
 		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "alignment", Value: ir.IndexAttr(n)})
@@ -559,16 +523,20 @@ func verifyConstantLoad(op *ir.Operation) error {
 
 // ---- hal.interface.binding.subspan ----
 
-func parseParenInt(p *ir.Parser) (int64, error) {
+// inParens parses `(` parse `)`.
+func inParens[T any](p *ir.Parser, parse func(*ir.Parser) (T, error)) (T, error) {
+	var zero T
 	if err := p.Expect("("); err != nil {
-		return 0, err
+		return zero, err
 	}
-	n, err := p.ParseInteger()
+	v, err := parse(p)
 	if err != nil {
-		return 0, err
+		return zero, err
 	}
-	return n, p.Expect(")")
+	return v, p.Expect(")")
 }
+
+func parseParenInt(p *ir.Parser) (int64, error) { return inParens(p, (*ir.Parser).ParseInteger) }
 
 func parseSubspan(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	var offset []*ir.Value
@@ -607,14 +575,8 @@ func parseSubspan(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			ir.NamedAttr{Name: "descriptor_type", Value: DescriptorTypeAttr{Value: dt}})
 	case p.IsKeyword("layout"):
 		p.ExpectKeyword("layout")
-		if err := p.Expect("("); err != nil {
-			return nil, err
-		}
-		l, err := parseLayoutAttr(p)
+		l, err := inParens(p, parseLayoutAttr)
 		if err != nil {
-			return nil, err
-		}
-		if err := p.Expect(")"); err != nil {
 			return nil, err
 		}
 		if err := p.ExpectKeyword("binding"); err != nil {
@@ -655,14 +617,8 @@ func parseSubspan(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			offset = []*ir.Value{v}
 			continue
 		case p.OptionalKeyword("flags"):
-			if err := p.Expect("("); err != nil {
-				return nil, err
-			}
-			fs, err := parseFlags(p)
+			fs, err := inParens(p, parseFlags)
 			if err != nil {
-				return nil, err
-			}
-			if err := p.Expect(")"); err != nil {
 				return nil, err
 			}
 			arr := &ir.ArrayAttr{}
@@ -792,14 +748,8 @@ func parseExtern(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ExpectKeyword("layout"); err != nil {
 		return nil, err
 	}
-	if err := p.Expect("("); err != nil {
-		return nil, err
-	}
-	l, err := parseLayoutAttr(p)
+	l, err := inParens(p, parseLayoutAttr)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.Expect(")"); err != nil {
 		return nil, err
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "layout", Value: l})

@@ -56,7 +56,8 @@ func (ex *executor) init(inst *Instance) {
 	ex.segs = make([]int, 0, 4)
 }
 
-func r16(code []byte, p int) int { return int(code[p]) | int(code[p+1])<<8 }
+// r16 reads the 16-bit operand at offset p of code.
+func r16(code []byte, p int) int { return le16(code[p:]) }
 
 // le16 reads a little-endian register index or length operand.
 //

@@ -789,6 +789,101 @@ func (p *Parser) ParseArgumentList(named bool) ([]Argument, error) {
 	}
 }
 
+// ParseFunctionArgumentList consumes a function signature's argument list
+// the way MLIR's function_interface_impl does: either every argument is
+// named (`%a: t {attrs}? loc(..)?`, as a definition must be and a
+// declaration may be) or none is (`t {attrs}? loc(..)?`). named reports the
+// form; it is false for `()`. Mixing the forms fails with MLIR's messages.
+func (p *Parser) ParseFunctionArgumentList() (args []Argument, named bool, err error) {
+	if err := p.Expect("("); err != nil {
+		return nil, false, err
+	}
+	if p.Optional(")") {
+		return nil, false, nil
+	}
+	for {
+		a := Argument{Pos: p.Pos()}
+		if p.IsValueID() {
+			if len(args) > 0 && !named {
+				return nil, false, p.Errorf("expected type instead of SSA identifier")
+			}
+			named = true
+			a.Name = p.tok.text
+			p.next()
+			if err := p.Expect(":"); err != nil {
+				return nil, false, err
+			}
+		} else if named {
+			return nil, false, p.Errorf("expected SSA identifier, found %s", p.tok.describe())
+		}
+		if a.Type, err = p.ParseType(); err != nil {
+			return nil, false, err
+		}
+		if a.Attrs, err = p.parseOptionalArgAttrs(); err != nil {
+			return nil, false, err
+		}
+		args = append(args, a)
+		if p.Optional(")") {
+			return args, named, nil
+		}
+		if err := p.Expect(","); err != nil {
+			return nil, false, err
+		}
+	}
+}
+
+// ParseFunctionResultList consumes what follows `->` in a function
+// signature: one type, or `(t {attrs}? loc(..)?, ...)` (possibly `()`).
+// attrs[i] is nil where result i has no attribute dictionary.
+func (p *Parser) ParseFunctionResultList() (types []Type, attrs []*DictAttr, err error) {
+	if !p.Optional("(") {
+		t, err := p.ParseType()
+		if err != nil {
+			return nil, nil, err
+		}
+		return []Type{t}, []*DictAttr{nil}, nil
+	}
+	if p.Optional(")") {
+		return nil, nil, nil
+	}
+	for {
+		t, err := p.ParseType()
+		if err != nil {
+			return nil, nil, err
+		}
+		d, err := p.parseOptionalArgAttrs()
+		if err != nil {
+			return nil, nil, err
+		}
+		types = append(types, t)
+		attrs = append(attrs, d)
+		if p.Optional(")") {
+			return types, attrs, nil
+		}
+		if err := p.Expect(","); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// parseOptionalArgAttrs consumes the `{attrs}? loc(..)?` tail of a function
+// argument or result; the location is accepted and dropped.
+func (p *Parser) parseOptionalArgAttrs() (*DictAttr, error) {
+	var d *DictAttr
+	if p.Is("{") {
+		var err error
+		if d, err = p.parseDict(); err != nil {
+			return nil, err
+		}
+	}
+	if p.IsKeyword("loc") {
+		if _, err := p.parseLocation(); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
 // ParseRegion consumes `{ ... }`. When args is non-nil, they become the
 // entry block's arguments (named by the custom syntax before the region).
 func (p *Parser) ParseRegion(op *Operation, args []Argument) (*Region, error) {

@@ -25,69 +25,91 @@ func Type(op *ir.Operation) *ir.FunctionType {
 	return nil
 }
 
+// parseFunc parses func.func as MLIR does: the arguments are all named or
+// all bare types; a body requires names, a declaration takes either form
+// (IREE's samples declare their C kernels with names and no body). The
+// names of a declaration are dropped, so it is the same IR as the unnamed
+// spelling. Argument and result attribute dictionaries become arg_attrs and
+// res_attrs (arrays of dictionaries, present only when one is non-empty).
 func parseFunc(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseSymbolDecl(op); err != nil {
 		return nil, err
 	}
-	// Named arguments (a definition) or bare types (a declaration).
-	named := false
-	if p.Is("(") {
-		// Peek: `(%` means named.
-		named = peekNamed(p)
-	}
-	args, err := p.ParseArgumentList(named)
+	args, named, err := p.ParseFunctionArgumentList()
 	if err != nil {
 		return nil, err
 	}
 	ft := &ir.FunctionType{}
-	var argAttrs []ir.Attribute
-	anyAttrs := false
-	for _, a := range args {
+	argAttrs := make([]*ir.DictAttr, len(args))
+	for i, a := range args {
 		ft.Inputs = append(ft.Inputs, a.Type)
-		if a.Attrs != nil {
-			anyAttrs = true
-			argAttrs = append(argAttrs, a.Attrs)
-		} else {
-			argAttrs = append(argAttrs, &ir.DictAttr{})
-		}
+		argAttrs[i] = a.Attrs
 	}
+	var resAttrs []*ir.DictAttr
 	if p.Optional("->") {
-		res, err := p.ParseFunctionResultTypes()
-		if err != nil {
+		if ft.Results, resAttrs, err = p.ParseFunctionResultList(); err != nil {
 			return nil, err
 		}
-		ft.Results = res
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "function_type", Value: ir.TypeAttr{Type: ft}})
-	if anyAttrs {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "arg_attrs", Value: &ir.ArrayAttr{Elems: argAttrs}})
+	if a := attrArray(argAttrs); a != nil {
+		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "arg_attrs", Value: a})
+	}
+	if a := attrArray(resAttrs); a != nil {
+		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "res_attrs", Value: a})
 	}
 	if err := p.ParseOptionalAttrDictWithKeyword(op); err != nil {
 		return nil, err
 	}
-	if p.Is("{") {
-		if !named && len(args) > 0 {
-			return nil, p.Errorf("expected named arguments (%%name: type) for a function with a body")
-		}
-		for i := range args {
-			args[i].Attrs = nil
-		}
-		if args == nil {
-			args = []ir.Argument{}
-		}
-		if _, err := p.ParseRegion(op, args); err != nil {
-			return nil, err
-		}
-	} else if named {
-		return nil, p.Errorf("expected '{' to begin the body of function @%s", op.SymName())
+	if !p.Is("{") {
+		return nil, nil
+	}
+	if !named && len(args) > 0 {
+		return nil, p.Errorf("expected named arguments (%%name: type) for a function with a body")
+	}
+	// The attributes live in arg_attrs; the entry block's values carry none.
+	for i := range args {
+		args[i].Attrs = nil
+	}
+	if args == nil {
+		args = []ir.Argument{}
+	}
+	if _, err := p.ParseRegion(op, args); err != nil {
+		return nil, err
 	}
 	return nil, nil
 }
 
-func peekNamed(p *ir.Parser) bool {
-	// ParseArgumentList will consume '('; we need one token of lookahead
-	// past it, which the parser exposes through a checkpoint.
-	return p.PeekAfter("(") == "%"
+// attrArray returns the array of per-argument (or per-result) dictionaries,
+// with {} for absent ones, or nil when every one is absent or empty (MLIR
+// omits the attribute then).
+func attrArray(ds []*ir.DictAttr) *ir.ArrayAttr {
+	some := false
+	elems := make([]ir.Attribute, len(ds))
+	for i, d := range ds {
+		if d == nil {
+			d = &ir.DictAttr{}
+		}
+		some = some || len(d.Entries) > 0
+		elems[i] = d
+	}
+	if !some {
+		return nil
+	}
+	return &ir.ArrayAttr{Elems: elems}
+}
+
+// dictAt returns the non-empty dictionary at index i of op's array
+// attribute name, or nil.
+func dictAt(op *ir.Operation, name string, i int) *ir.DictAttr {
+	arr, ok := op.Attr(name).(*ir.ArrayAttr)
+	if !ok || i >= len(arr.Elems) {
+		return nil
+	}
+	if d, ok := arr.Elems[i].(*ir.DictAttr); ok && len(d.Entries) > 0 {
+		return d
+	}
+	return nil
 }
 
 func printFunc(p *ir.Printer, op *ir.Operation) {
@@ -95,10 +117,6 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 	ft := Type(op)
 	if ft == nil {
 		ft = &ir.FunctionType{}
-	}
-	var argAttrs []ir.Attribute
-	if aa, ok := op.Attr("arg_attrs").(*ir.ArrayAttr); ok {
-		argAttrs = aa.Elems
 	}
 	p.WriteString("(")
 	body := op.Body()
@@ -111,19 +129,36 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 			p.WriteString(": ")
 		}
 		p.Type(t)
-		if i < len(argAttrs) {
-			if d, ok := argAttrs[i].(*ir.DictAttr); ok && len(d.Entries) > 0 {
-				p.WriteString(" ")
-				p.Attr(d)
-			}
+		if d := dictAt(op, "arg_attrs", i); d != nil {
+			p.WriteString(" ")
+			p.Attr(d)
 		}
 	}
 	p.WriteString(")")
 	if len(ft.Results) > 0 {
 		p.WriteString(" -> ")
-		p.ResultTypes(ft.Results)
+		withAttrs := false
+		for i := range ft.Results {
+			withAttrs = withAttrs || dictAt(op, "res_attrs", i) != nil
+		}
+		if !withAttrs {
+			p.ResultTypes(ft.Results)
+		} else {
+			p.WriteString("(")
+			for i, t := range ft.Results {
+				if i > 0 {
+					p.WriteString(", ")
+				}
+				p.Type(t)
+				if d := dictAt(op, "res_attrs", i); d != nil {
+					p.WriteString(" ")
+					p.Attr(d)
+				}
+			}
+			p.WriteString(")")
+		}
 	}
-	p.AttrDictWithKeyword(op, "sym_visibility", "sym_name", "function_type", "arg_attrs")
+	p.AttrDictWithKeyword(op, "sym_visibility", "sym_name", "function_type", "arg_attrs", "res_attrs")
 	if len(op.Regions) > 0 && len(op.Regions[0].Blocks) > 0 {
 		p.WriteString(" ")
 		p.Region(op.Regions[0], false)
@@ -140,6 +175,27 @@ func verifyFunc(op *ir.Operation) error {
 	}
 	if len(op.Regions) > 1 {
 		return ir.OpErrorf(op, "expects at most one region")
+	}
+	for _, c := range []struct {
+		name, what string
+		n          int
+	}{{"arg_attrs", "arguments", len(ft.Inputs)}, {"res_attrs", "results", len(ft.Results)}} {
+		a := op.Attr(c.name)
+		if a == nil {
+			continue
+		}
+		arr, ok := a.(*ir.ArrayAttr)
+		if !ok {
+			return ir.OpErrorf(op, "'%s' must be an array of dictionaries, found %s", c.name, ir.AttrString(a))
+		}
+		if len(arr.Elems) != c.n {
+			return ir.OpErrorf(op, "'%s' has %d entries but the function has %d %s", c.name, len(arr.Elems), c.n, c.what)
+		}
+		for _, e := range arr.Elems {
+			if _, ok := e.(*ir.DictAttr); !ok {
+				return ir.OpErrorf(op, "'%s' must be an array of dictionaries, found %s", c.name, ir.AttrString(e))
+			}
+		}
 	}
 	if body := op.Body(); body != nil {
 		if len(body.Args) != len(ft.Inputs) {

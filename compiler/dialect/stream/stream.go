@@ -119,8 +119,10 @@ func verifyExport(op *ir.Operation) error {
 	}
 	for _, b := range r.Blocks {
 		t := b.Terminator()
-		if t == nil || t.Name != "stream.return" {
-			return ir.OpErrorf(op, "workgroup count region must end with 'stream.return'")
+		// IREE's own samples end stream count regions with hal.return as
+		// often as with stream.return; both mean the same here.
+		if t == nil || t.Name != "stream.return" && t.Name != "hal.return" {
+			return ir.OpErrorf(op, "workgroup count region must end with 'stream.return' or 'hal.return'")
 		}
 		if len(t.Operands) != 3 {
 			return ir.OpErrorf(op, "workgroup count region must return 3 values (x, y, z), found %d", len(t.Operands))

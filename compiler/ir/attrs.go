@@ -431,14 +431,17 @@ func (a LocationAttr) PrintAttr(w *AsmWriter) {
 type OpaqueAttr struct {
 	Name string
 	Body string
-	Type Type
+	// Angled records an empty `<>` body, which the dialect's own parser
+	// may require (IREE writes #iree_cpu.cpu_encoding_resolver<>).
+	Angled bool
+	Type   Type
 }
 
 // PrintAttr implements Attribute.
 func (a *OpaqueAttr) PrintAttr(w *AsmWriter) {
 	w.WriteString("#")
 	w.WriteString(a.Name)
-	if a.Body != "" {
+	if a.Body != "" || a.Angled {
 		w.WriteString("<")
 		w.WriteString(a.Body)
 		w.WriteString(">")

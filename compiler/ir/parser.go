@@ -1120,8 +1120,11 @@ func (p *Parser) parseDictBody() (*DictAttr, error) {
 		if p.Optional("}") {
 			return d, nil
 		}
-		if err := p.Expect(","); err != nil {
-			return nil, err
+		if p.tok.kind == tokError {
+			return nil, p.Errorf("%s", p.tok.text)
+		}
+		if !p.Optional(",") {
+			return nil, p.Errorf("expected ',' or '}' in attribute dictionary, found %s", p.tok.describe())
 		}
 	}
 }
@@ -1328,6 +1331,7 @@ func (p *Parser) parseHashAttr() (Attribute, error) {
 			return nil, err
 		}
 		a.Body = body
+		a.Angled = true
 	}
 	if p.Is(":") {
 		t := p.lex.lex(p.tok.end)

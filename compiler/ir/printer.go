@@ -296,12 +296,14 @@ func (p *Printer) DynamicDims(vs []*Value) {
 }
 
 // Region prints ` {` body `}`; the entry block's label and arguments are
-// printed only when printEntryArgs is set and it has arguments.
+// printed only when printEntryArgs is set and it has arguments or is empty
+// (as MLIR's generic form does, so that `{^bb0:}`, one empty block, reads
+// back differently from `{}`, no block).
 func (p *Printer) Region(r *Region, printEntryArgs bool) {
 	p.w.WriteString("{\n")
 	p.indent++
 	for i, b := range r.Blocks {
-		if i > 0 || (printEntryArgs && len(b.Args) > 0) || len(b.Ops) == 0 && len(r.Blocks) > 1 {
+		if i > 0 || (printEntryArgs && (len(b.Args) > 0 || len(b.Ops) == 0)) || len(b.Ops) == 0 && len(r.Blocks) > 1 {
 			p.indent--
 			p.newline()
 			p.w.WriteString("^" + p.blocks[b])

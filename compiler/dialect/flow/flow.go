@@ -1,6 +1,6 @@
 // Package flow registers the flow dialect ops used by custom-dispatch
-// programs: flow.dispatch and the flow.dispatch.workgroup.id/count/size
-// queries.
+// programs: flow.dispatch, the flow.dispatch.workgroup.id/count/size
+// queries and flow.return.
 package flow
 
 import (
@@ -13,6 +13,10 @@ func Register(r *ir.Registry) {
 	for _, n := range []string{"id", "count", "size"} {
 		r.RegisterOp(ir.DimensionOp("flow.dispatch.workgroup."+n, "dimension"))
 	}
+	// flow.return ends flow regions (a dispatch region's body and its
+	// workgroup count region); as in IREE it names no parent, and the
+	// enclosing op checks which terminator it accepts.
+	r.RegisterOp(ir.ReturnLikeOp("flow.return", nil))
 }
 
 // Dispatch gives structured access to a flow.dispatch op.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/goiree/goiree/compiler/transforms"
 )
 
 // TestKernelABIErrors compiles programs whose objects do not match their
@@ -70,7 +72,7 @@ hal.executable.source private @exe attributes {objects = #hal.executable.objects
   }
 }
 `, spv, len(spv))
-	s, err := Compile("data.mlir", []byte(src), Options{TargetBackends: []string{"vulkan-spirv"}}, "hal")
+	s, err := Compile("data.mlir", []byte(src), Options{Targets: transforms.TargetOptions{Backends: []string{"vulkan-spirv"}}}, "hal")
 	if err != nil {
 		t.Fatalf("compile: %v", err)
 	}
@@ -80,7 +82,7 @@ hal.executable.source private @exe attributes {objects = #hal.executable.objects
 	}
 	// A truncated shader is caught by the size rule.
 	bad := strings.Replace(src, fmt.Sprintf("%X\"> : tensor<%dxi8>", spv, len(spv)), fmt.Sprintf("%X\"> : tensor<%dxi8>", spv[:len(spv)-2], len(spv)-2), 1)
-	_, err = Compile("data.mlir", []byte(bad), Options{TargetBackends: []string{"vulkan-spirv"}}, "hal")
+	_, err = Compile("data.mlir", []byte(bad), Options{Targets: transforms.TargetOptions{Backends: []string{"vulkan-spirv"}}}, "hal")
 	want := "data.mlir:3:1: error: 'hal.executable.variant' op object file is not 4-byte aligned as expected for SPIR-V (<embedded data> is 1670 bytes)"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant    %s", err, want)

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"testing"
+
+	"github.com/goiree/goiree/compiler/transforms"
 )
 
 // FuzzCompile runs the whole front end on arbitrary text; it must never
@@ -9,6 +11,6 @@ import (
 func FuzzCompile(f *testing.F) {
 	f.Add("func.func private @g()\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		_, _ = Compile("fuzz.mlir", []byte(src), Options{TargetBackends: []string{"llvm-cpu", "cuda", "vulkan-spirv"}}, "hal")
+		_, _ = Compile("fuzz.mlir", []byte(src), Options{Targets: transforms.TargetOptions{Backends: []string{"llvm-cpu", "cuda", "vulkan-spirv"}}}, "hal")
 	})
 }

@@ -27,8 +27,10 @@ import (
 
 // Options configure a compilation.
 type Options struct {
-	// TargetBackends are used when the module declares no device targets.
-	TargetBackends []string
+	// Targets choose the executable targets when the module declares no
+	// device targets (--iree-hal-target-backends, --iree-hal-target-device,
+	// --iree-hal-local-target-device-backends).
+	Targets transforms.TargetOptions
 	// ObjectSearchPaths are tried in order for relative object paths.
 	ObjectSearchPaths []string
 }
@@ -72,7 +74,7 @@ var Passes = []Pass{
 func verify(s *State) error { return dialect.Verify(s.Registry, s.Module.Op) }
 
 func assignTargets(s *State) error {
-	ts, err := transforms.DeviceTargets(s.Module.Op, s.Options.TargetBackends)
+	ts, err := transforms.DeviceTargets(s.Module, s.Registry, s.Options.Targets)
 	if err != nil {
 		return err
 	}

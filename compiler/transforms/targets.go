@@ -35,41 +35,59 @@ func Backends() []string {
 	return out
 }
 
-// DeviceTargets returns the executable targets of a module: those of its
-// hal.device.targets attribute (seed or HEAD spelling) when present,
-// otherwise the defaults of the named backends.
-func DeviceTargets(module *ir.Operation, backends []string) ([]*hal.ExecutableTargetAttr, error) {
+// DeviceTargets returns the executable targets of a module, each once, in
+// order: those of its hal.device.targets attribute when present (a list of
+// devices, or a dictionary of named devices; each a #hal.device.target in
+// the seed or current spelling, a #hal.device.alias or a
+// #hal.device.select), otherwise those the flags in o choose. As in IREE,
+// flags never override the program's own targets. When the flags choose
+// the targets, the module gets them as its hal.device.targets attribute,
+// so later phases and printed IR see one description whichever spelling
+// the flags used.
+func DeviceTargets(m *ir.Module, reg *ir.Registry, o TargetOptions) ([]*hal.ExecutableTargetAttr, error) {
+	module := m.Op
+	var set deviceSet
+	if a := module.Attr("hal.device.targets"); a != nil {
+		expand := aliasExpander(m.AttrAliases)
+		var elems []ir.Attribute
+		switch a := a.(type) {
+		case *ir.ArrayAttr:
+			elems = a.Elems
+		case *ir.DictAttr:
+			for _, e := range a.Entries {
+				elems = append(elems, e.Value)
+			}
+		default:
+			return nil, ir.OpErrorf(module, "hal.device.targets must be a list of devices or a dictionary of named devices, found %s", ir.AttrString(a))
+		}
+		for _, e := range elems {
+			if err := addDeviceAttr(&set, e, o.LocalBackends, reg, expand); err != nil {
+				return nil, ir.OpErrorf(module, "hal.device.targets: %v", err)
+			}
+		}
+	} else {
+		devices, err := ResolveTargetOptions(o, reg)
+		if err != nil {
+			return nil, err
+		}
+		if len(devices) > 0 {
+			arr := &ir.ArrayAttr{}
+			for _, d := range devices {
+				arr.Elems = append(arr.Elems, d)
+			}
+			module.SetAttr("hal.device.targets", arr)
+		}
+		set.devices = devices
+	}
 	var out []*hal.ExecutableTargetAttr
 	seen := map[string]bool{}
-	add := func(t *hal.ExecutableTargetAttr) {
-		k := ir.AttrString(t)
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, t)
-		}
-	}
-	if a := module.Attr("hal.device.targets"); a != nil {
-		arr, ok := a.(*ir.ArrayAttr)
-		if !ok {
-			return nil, ir.OpErrorf(module, "hal.device.targets must be an array of #hal.device.target attributes, found %s", ir.AttrString(a))
-		}
-		for _, e := range arr.Elems {
-			d, ok := e.(*hal.DeviceTargetAttr)
-			if !ok {
-				return nil, ir.OpErrorf(module, "hal.device.targets must hold #hal.device.target attributes, found %s", ir.AttrString(e))
-			}
-			for _, t := range d.ExecutableTargets() {
-				add(t)
+	for _, d := range set.devices {
+		for _, t := range d.ExecutableTargets() {
+			if k := ir.AttrString(t); !seen[k] {
+				seen[k] = true
+				out = append(out, t)
 			}
 		}
-		return out, nil
-	}
-	for _, b := range backends {
-		t, ok := DefaultTargets[b]
-		if !ok {
-			return nil, fmt.Errorf("unknown target backend '%s' (available: %s)", b, strings.Join(Backends(), ", "))
-		}
-		add(t)
 	}
 	return out, nil
 }

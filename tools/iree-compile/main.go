@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/goiree/goiree/compiler/backend"
+	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
@@ -43,6 +44,12 @@ OPTIONS:
   --compile-to=<phase>                           Stop after a phase and print its IR: input, flow, hal; vm prints VM assembly; end compiles fully
   --output-format=<format>                       vm-bytecode (default), vm-asm, or mlir (IR after the last phase)
   --iree-hal-target-backends=<a,b,...>           Target backends when the module declares no hal.device.targets (repeatable)
+  --iree-hal-target-device=<spec>                Target device when the module declares no hal.device.targets (repeatable):
+                                                   local, vulkan or cuda; a backend for its device (llvm-cpu); name=device;
+                                                   device[0]; a,b (one device running the first variant it supports);
+                                                   or a #hal.device.target<...> attribute. Repeated devices are merged
+                                                   into that one device: a goiree module runs on one device.
+  --iree-hal-local-target-device-backends=<a,...> Backends of the local device (default llvm-cpu; repeatable)
   --iree-hal-executable-object-search-path=<dir> Directory searched for relative object paths (repeatable)
   --iree-hal-list-target-backends                List the target backends and exit
   --split-input-file                             Compile each '// -----' separated chunk on its own
@@ -60,7 +67,8 @@ type options struct {
 	output      string
 	compileTo   string
 	format      string
-	backends    []string
+	targets     transforms.TargetOptions
+	specFlag    string // a transform or PDL spec flag, which is not supported
 	searchPaths []string
 	listTargets bool
 	split       bool
@@ -133,11 +141,22 @@ func parseFlags(args []string) (*options, error) {
 			if err := needValue(); err != nil {
 				return nil, err
 			}
-			for _, b := range strings.Split(value, ",") {
-				if b = strings.TrimSpace(b); b != "" {
-					o.backends = append(o.backends, b)
-				}
+			o.targets.Backends = appendList(o.targets.Backends, value)
+		case "iree-hal-target-device":
+			if err := needValue(); err != nil {
+				return nil, err
 			}
+			o.targets.Devices = append(o.targets.Devices, value)
+		case "iree-hal-local-target-device-backends":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.targets.LocalBackends = appendList(o.targets.LocalBackends, value)
+		case "iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.specFlag = "--" + name + "=" + value
 		case "iree-hal-executable-object-search-path":
 			if err := needValue(); err != nil {
 				return nil, err
@@ -192,6 +211,9 @@ func parseFlags(args []string) (*options, error) {
 		case "help", "h":
 			o.help = true
 		default:
+			if s := closestFlag(name); s != "" {
+				return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'; did you mean '--%s'?", a, s)
+			}
 			return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'", a)
 		}
 	}
@@ -225,16 +247,65 @@ func parseFlags(args []string) (*options, error) {
 	default:
 		return nil, fmt.Errorf("invalid --output-format=%s (expected vm-bytecode, vm-asm or mlir)", o.format)
 	}
-	known := map[string]bool{}
-	for _, b := range transforms.Backends() {
-		known[b] = true
-	}
-	for _, b := range o.backends {
-		if !known[b] {
-			return nil, fmt.Errorf("unknown target backend '%s' in --iree-hal-target-backends (available: %s)", b, strings.Join(transforms.Backends(), ", "))
-		}
+	// Target flags are checked before any input is read.
+	if _, err := transforms.ResolveTargetOptions(o.targets, dialect.NewRegistry()); err != nil {
+		return nil, err
 	}
 	return o, nil
+}
+
+// appendList appends the comma-separated, non-empty items of value.
+func appendList(list []string, value string) []string {
+	for _, b := range strings.Split(value, ",") {
+		if b = strings.TrimSpace(b); b != "" {
+			list = append(list, b)
+		}
+	}
+	return list
+}
+
+// flagNames are the flags parseFlags knows, for suggestions.
+var flagNames = []string{
+	"o", "compile-to", "output-format", "iree-hal-target-backends", "iree-hal-target-device",
+	"iree-hal-local-target-device-backends", "iree-hal-executable-object-search-path",
+	"iree-hal-list-target-backends", "split-input-file", "iree-input-type", "iree-llvmcpu-clang-path",
+	"iree-llvmcpu-embedded-linker-path", "iree-llvm-embedded-linker-path", "iree-vulkan-glslc-path",
+	"iree-hal-dump-executable-sources-to", "iree-hal-dump-executable-binaries-to",
+	"iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename",
+	"mlir-print-op-on-diagnostic", "verify", "help",
+}
+
+// closestFlag returns the known flag nearest to name by edit distance, or
+// "" when none is close (more than a third of the name would change).
+func closestFlag(name string) string {
+	best, bestD := "", len(name)/3+1
+	for _, f := range flagNames {
+		if d := editDistance(name, f); d < bestD {
+			best, bestD = f, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			c := prev[j-1]
+			if a[i-1] != b[j-1] {
+				c++
+			}
+			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -272,7 +343,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	emitIR := o.compileTo != "" || o.format == "mlir"
 	stop := o.compileTo
-	popts := pipeline.Options{TargetBackends: o.backends, ObjectSearchPaths: o.searchPaths}
+	if o.specFlag != "" {
+		// The spec's rewrites (matching ops and splicing in custom kernels)
+		// would change what the module runs; compiling without them would
+		// be a silently different program.
+		fmt.Fprintf(stderr, "iree-compile: error: %s: transform-dialect and PDL preprocessing specs are not supported; compile the program after applying the spec's rewrites by hand\n", o.specFlag)
+		return 1
+	}
+	popts := pipeline.Options{Targets: o.targets, ObjectSearchPaths: o.searchPaths}
 	var out strings.Builder
 	failed := false
 	chunks := splitChunks(src, o.split)

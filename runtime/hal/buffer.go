@@ -29,18 +29,31 @@ type allocation struct {
 	memType MemoryType
 	usage   BufferUsage
 	refs    atomic.Int64
+	// decommitted is set once the storage has been released, by the last
+	// reference or early by Decommit.
+	decommitted atomic.Bool
+	// leak and sentinel are set when leak reporting is on (leak.go).
+	leak     *leakState
+	sentinel *leakSentinel
 }
 
 // Buffer is a byte range [offset, offset+length) of an allocation. Buffers
-// are created by an Allocator and narrowed with Subspan. Each Buffer
-// (including each subspan) holds a reference on the allocation that Release
-// drops; memory returns to the allocator when the last reference goes. A
-// Buffer that is never released is simply garbage-collected.
+// are created by an Allocator and narrowed with Subspan.
+//
+// A Buffer is reference-counted, like every IREE HAL object: it is created
+// with one reference, Retain adds one and Release drops one. While a
+// Buffer has references it holds one reference on its allocation (each
+// subspan is a Buffer of its own holding another), and the allocation's
+// memory returns to its allocator when the last Buffer over it is
+// released, at once, not when the garbage collector runs. The VM retains
+// and releases buffers held in its registers (see vm.RefCounted); Go code
+// releases the references it owns. Using a released buffer, or releasing
+// one more often than it was retained, is a FAILED_PRECONDITION error.
 type Buffer struct {
-	alloc    *allocation
-	offset   int64
-	length   int64
-	released atomic.Bool
+	alloc  *allocation
+	offset int64
+	length int64
+	refs   atomic.Int64
 }
 
 // NewBuffer wraps storage of size bytes as a buffer with one reference.
@@ -63,6 +76,10 @@ func (blk *bufferBlock) init(storage Storage, size int64, memType MemoryType, us
 	blk.a.refs.Store(1)
 	blk.b.alloc = &blk.a
 	blk.b.length = size
+	blk.b.refs.Store(1)
+	if leakReporter.Load() != nil {
+		watchLeak(blk)
+	}
 	return &blk.b, nil
 }
 
@@ -125,11 +142,21 @@ func rangeEnd(offset, length int64) string {
 }
 
 func (b *Buffer) live() error {
-	if b.released.Load() {
+	if b.refs.Load() <= 0 {
 		return status.Errorf(status.FailedPrecondition, "use of a released buffer")
+	}
+	if b.alloc.decommitted.Load() {
+		return status.Errorf(status.FailedPrecondition, "use of a buffer whose memory was deallocated (queue dealloca)")
 	}
 	return nil
 }
+
+// unusable reports whether live would fail, without building the error.
+func (b *Buffer) unusable() bool { return b.refs.Load() <= 0 || b.alloc.decommitted.Load() }
+
+// Live returns nil while b may be used, or the FAILED_PRECONDITION error a
+// use would report: released, or its memory deallocated.
+func (b *Buffer) Live() error { return b.live() }
 
 // Subspan returns a new reference to [offset, offset+length) of b (offsets
 // relative to b). length may be WholeBuffer. Release the subspan as well.
@@ -142,18 +169,74 @@ func (b *Buffer) Subspan(offset, length int64) (*Buffer, error) {
 		return nil, errContext(err, "subspan")
 	}
 	b.alloc.refs.Add(1)
-	return &Buffer{alloc: b.alloc, offset: b.offset + offset, length: n}, nil
+	sub := &Buffer{alloc: b.alloc, offset: b.offset + offset, length: n}
+	sub.refs.Store(1)
+	return sub, nil
 }
 
-// Release drops this buffer's reference on its allocation. Releasing a buffer
-// twice is an error.
+// Retain adds a reference to b (vm.RefCounted). Retaining a released
+// buffer does nothing: it stays released.
+func (b *Buffer) Retain() {
+	for {
+		n := b.refs.Load()
+		if n <= 0 || b.refs.CompareAndSwap(n, n+1) {
+			return
+		}
+	}
+}
+
+// Release drops a reference to b (vm.RefCounted); the last one drops b's
+// reference on its allocation, which frees the memory when no other
+// buffer uses it. Releasing a buffer that has no references left is a
+// FAILED_PRECONDITION error ("buffer released twice").
 func (b *Buffer) Release() error {
-	if !b.released.CompareAndSwap(false, true) {
-		return status.Errorf(status.FailedPrecondition, "buffer released twice")
+	for {
+		n := b.refs.Load()
+		if n <= 0 {
+			return status.Errorf(status.FailedPrecondition, "buffer released twice (%d bytes)", b.length)
+		}
+		if b.refs.CompareAndSwap(n, n-1) {
+			if n == 1 {
+				b.alloc.drop()
+			}
+			return nil
+		}
 	}
-	if b.alloc.refs.Add(-1) == 0 {
-		b.alloc.storage.Release()
+}
+
+// Released reports whether b's last reference has been released
+// (vm.RefCounted).
+func (b *Buffer) Released() bool { return b.refs.Load() <= 0 }
+
+// drop releases one reference on the allocation, returning the memory on
+// the last unless Decommit already did.
+func (a *allocation) drop() {
+	if a.refs.Add(-1) == 0 && a.decommitted.CompareAndSwap(false, true) {
+		a.free()
 	}
+}
+
+// free returns the allocation's memory (once: callers hold decommitted).
+func (a *allocation) free() {
+	a.storage.Release()
+	if a.leak != nil {
+		a.leak.freed.Store(true)
+	}
+}
+
+// Decommit returns the memory of b's allocation to its allocator now,
+// whatever references to it remain (IREE's queue dealloca): the
+// references stay valid to release, but any use of b, or of another
+// buffer over the same allocation, fails from then on. Decommitting twice
+// is a FAILED_PRECONDITION error.
+func (b *Buffer) Decommit() error {
+	if err := b.live(); err != nil {
+		return err
+	}
+	if !b.alloc.decommitted.CompareAndSwap(false, true) {
+		return status.Errorf(status.FailedPrecondition, "buffer memory deallocated twice")
+	}
+	b.alloc.free()
 	return nil
 }
 

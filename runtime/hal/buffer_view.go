@@ -2,6 +2,7 @@ package hal
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -27,7 +28,13 @@ func (e Encoding) String() string {
 }
 
 // BufferView is a buffer interpreted as a shaped array of elements.
+//
+// A BufferView is reference-counted like a Buffer: created with one
+// reference, it owns one reference to its buffer, which its last Release
+// releases. Results of VM functions are buffer views the caller owns and
+// releases (vm.ReleaseValues or Release).
 type BufferView struct {
+	refs        atomic.Int64
 	buffer      *Buffer
 	shape       Shape
 	elementType ElementType
@@ -57,9 +64,16 @@ func DenseByteLength(shape Shape, elementType ElementType) (int64, error) {
 // NewBufferView makes a view of buffer. For the dense row-major encoding the
 // buffer must hold at least DenseByteLength(shape, elementType) bytes. The
 // view keeps its own copy of shape.
+//
+// The view takes over the caller's reference to buffer: releasing the
+// view releases the buffer. A caller that goes on using the buffer on its
+// own retains it first. On error the caller keeps its reference.
 func NewBufferView(buffer *Buffer, shape Shape, elementType ElementType, encoding Encoding) (*BufferView, error) {
 	if buffer == nil {
 		return nil, status.Errorf(status.InvalidArgument, "buffer view needs a buffer")
+	}
+	if err := buffer.live(); err != nil {
+		return nil, errContext(err, "creating a buffer view")
 	}
 	if encoding != EncodingOpaque && encoding != EncodingDenseRowMajor {
 		return nil, status.Errorf(status.InvalidArgument, "unsupported buffer view encoding %v", encoding)
@@ -72,6 +86,7 @@ func NewBufferView(buffer *Buffer, shape Shape, elementType ElementType, encodin
 		return nil, status.Errorf(status.OutOfRange, "buffer view %s needs %d bytes but the buffer has %d", viewTypeString(shape, elementType), need, buffer.ByteLength())
 	}
 	v := &BufferView{buffer: buffer, elementType: elementType, encoding: encoding}
+	v.refs.Store(1)
 	if len(shape) <= len(v.dims) {
 		v.shape = v.dims[:len(shape):len(shape)]
 		copy(v.shape, shape)
@@ -88,8 +103,53 @@ func viewTypeString(shape Shape, et ElementType) string {
 	return shape.String() + "x" + et.String()
 }
 
-// Buffer returns the viewed buffer.
+// Buffer returns the viewed buffer, borrowed from the view: Retain it to
+// keep it past the view's release.
 func (v *BufferView) Buffer() *Buffer { return v.buffer }
+
+// Retain adds a reference to v (vm.RefCounted). Retaining a released view
+// does nothing.
+func (v *BufferView) Retain() {
+	for {
+		n := v.refs.Load()
+		if n <= 0 || v.refs.CompareAndSwap(n, n+1) {
+			return
+		}
+	}
+}
+
+// Release drops a reference to v (vm.RefCounted); the last one releases
+// the view's buffer. Releasing a view that has no references left is a
+// FAILED_PRECONDITION error.
+func (v *BufferView) Release() error {
+	for {
+		n := v.refs.Load()
+		if n <= 0 {
+			return status.Errorf(status.FailedPrecondition, "buffer view %s released twice", v)
+		}
+		if v.refs.CompareAndSwap(n, n-1) {
+			if n == 1 {
+				if err := v.buffer.Release(); err != nil {
+					return errContext(err, "releasing buffer view %s", v)
+				}
+			}
+			return nil
+		}
+	}
+}
+
+// Released reports whether v's last reference has been released
+// (vm.RefCounted).
+func (v *BufferView) Released() bool { return v.refs.Load() <= 0 }
+
+// Live returns nil while v and its buffer may be used, or the
+// FAILED_PRECONDITION error a use would report.
+func (v *BufferView) Live() error {
+	if v.refs.Load() <= 0 {
+		return status.Errorf(status.FailedPrecondition, "use of a released buffer view %s", v)
+	}
+	return v.buffer.live()
+}
 
 // Shape returns a copy of the shape.
 func (v *BufferView) Shape() Shape { return append(Shape{}, v.shape...) }

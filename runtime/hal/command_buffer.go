@@ -358,7 +358,7 @@ func (cb *CommandBuffer) PushDescriptorSet(set int, bindings []Binding) error {
 
 func resolveBinding(op string, ordinal int, buf *Buffer, offset, length int64) (BindingRange, error) {
 	const usage = BufferUsageDispatchStorage | BufferUsageDispatchUniformRead
-	if buf == nil || buf.released.Load() || buf.Usage()&usage == 0 {
+	if buf == nil || buf.unusable() || buf.Usage()&usage == 0 {
 		return BindingRange{}, checkBuffer(op, fmt.Sprintf("binding %d", ordinal), buf, usage)
 	}
 	n, err := CheckRange(offset, length, buf.ByteLength())
@@ -548,7 +548,7 @@ func validateExportDispatch(e ExportInfo, wg [3]uint32, constants []uint32, bind
 		return errInvalidDispatch
 	}
 	for _, b := range bindings {
-		if b.Buffer == nil || b.Buffer.released.Load() || b.Offset < 0 || b.Length < 0 || b.Offset > b.Buffer.ByteLength()-b.Length {
+		if b.Buffer == nil || b.Buffer.unusable() || b.Offset < 0 || b.Length < 0 || b.Offset > b.Buffer.ByteLength()-b.Length {
 			return errInvalidDispatch
 		}
 	}

@@ -51,6 +51,7 @@ type Context struct {
 	nativeVersions map[string]uint32
 	modules        []*moduleInstance
 	busy           atomic.Bool
+	closed         bool
 	exec           executor
 }
 
@@ -170,6 +171,7 @@ func (inst *Instance) NewContext(modules ...Module) (*Context, error) {
 				return nil, status.Errorf(status.InvalidArgument, "creating context: module %s: __init has signature %s, want 0v_v", mi.module.name, fn.sig.CallingConvention)
 			}
 			if _, err := ctx.Invoke(fn, nil); err != nil {
+				ctx.Close()
 				return nil, fmt.Errorf("creating context: module %s: __init: %w", mi.module.name, err)
 			}
 		}
@@ -360,9 +362,19 @@ func (ctx *Context) Invoke(fn *Function, args []Value) ([]Value, error) {
 
 // InvokeInto is Invoke writing the results into results, which must have
 // one slot per declared result. It does not allocate on the VM side.
+//
+// Ref arguments are borrowed for the call; passing a reference-counted
+// object whose last reference was released is a FAILED_PRECONDITION
+// error. Ref results belong to the caller, who releases each one
+// (vm.ReleaseValues, or the object's Release) once done with it:
+// results of reference-counted types hold device memory until then. The
+// slots of results are overwritten without releasing what they held.
 func (ctx *Context) InvokeInto(fn *Function, args []Value, results []Value) error {
 	if fn == nil || fn.ctx != ctx {
 		return status.New(status.InvalidArgument, "invoke: function is nil or belongs to another context")
+	}
+	if ctx.closed {
+		return status.Errorf(status.FailedPrecondition, "invoke %s: the context is closed", fn.FullName())
 	}
 	if fn.sig.IsVariadic() {
 		return status.Errorf(status.InvalidArgument, "invoke %s: variadic functions cannot be invoked directly", fn.FullName())
@@ -373,6 +385,9 @@ func (ctx *Context) InvokeInto(fn *Function, args []Value, results []Value) erro
 	for i, a := range fn.sig.Args {
 		if args[i].kind != a.Kind {
 			return status.Errorf(status.InvalidArgument, "invoke %s (%s): argument %d is %s, want %s", fn.FullName(), fn.sig.CallingConvention, i, args[i].kind, a.Kind)
+		}
+		if a.Kind == KindRef && args[i].ref.Released() {
+			return status.Errorf(status.FailedPrecondition, "invoke %s: argument %d: use of a released %s", fn.FullName(), i, args[i].ref.typ.Name())
 		}
 	}
 	if len(results) != len(fn.sig.Results) {
@@ -393,4 +408,33 @@ func (ctx *Context) InvokeInto(fn *Function, args []Value, results []Value) erro
 		return fn.native.checkResults(results)
 	}
 	return ctx.exec.run(fn.inst, fn.fn, args, results)
+}
+
+// Close releases what the context holds: the objects in its modules' ref
+// globals (device memory a program keeps across calls, say). Invoking a
+// function of a closed context is a FAILED_PRECONDITION error; closing
+// twice does nothing. Close must not run during an invocation.
+func (ctx *Context) Close() error {
+	if !ctx.busy.CompareAndSwap(false, true) {
+		return status.New(status.FailedPrecondition, "closing a context while it runs an invocation")
+	}
+	defer ctx.busy.Store(false)
+	if ctx.closed {
+		return nil
+	}
+	ctx.closed = true
+	for _, mi := range ctx.modules {
+		releaseRefs(mi.globalRefs)
+	}
+	return nil
+}
+
+// releaseRefs releases and nulls every ref of rs.
+func releaseRefs(rs []Ref) {
+	for i := range rs {
+		if r := rs[i]; r.obj != nil {
+			rs[i] = Ref{}
+			releaseRef(r)
+		}
+	}
 }

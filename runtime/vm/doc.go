@@ -60,12 +60,27 @@
 // read-only Buffers aliasing the module bytes, made by const.ref.rodata) and
 // "vm.list" (*List: growable lists of Values).
 //
+// # Lifetimes
+//
+// Objects implementing RefCounted (hal.buffer, hal.buffer_view, vm.list)
+// are reference-counted as in IREE's VM, so the memory behind them is
+// returned at a known point and never waits for the garbage collector.
+// The VM retains an object when it stores a ref into a register, a list
+// element, a ref global or a caller's result slot, and releases it when
+// that place is overwritten (const.ref.zero, mov.ref, a call's result),
+// when a function returns (all its registers), when a list shrinks or is
+// released, and when the context is closed (Context.Close, the globals).
+// Native functions borrow their ref arguments and hand over one reference
+// per ref result. Go callers keep ownership of the arguments they pass;
+// the results of Invoke are theirs to release (ReleaseValues).
+//
 // # Embedding
 //
 //	m, err := vm.LoadBytecodeModule(vmfbBytes)     // verifies everything
 //	ctx, err := vm.NewInstance().NewContext(halModule, m)
 //	fn, err := ctx.LookupFunction("main")          // or "module.main"
 //	results, err := ctx.Invoke(fn, []vm.Value{vm.RefValue(view), vm.I32(4)})
+//	defer vm.ReleaseValues(results)                // the caller owns the results
 //
 // Errors use runtime/vm/status codes. A Context is not safe for concurrent
 // use; modules are.

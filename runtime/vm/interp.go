@@ -170,11 +170,17 @@ func growBank[T any](s []T, n int) []T {
 	return append(s, make([]T, max(n, 2*len(s))-len(s))...)
 }
 
-// pop releases the top frame's registers (dropping its refs).
+// pop releases the top frame's registers, releasing the objects its ref
+// registers hold.
 func (ex *executor) pop() {
 	fr := &ex.frames[len(ex.frames)-1]
 	if len(fr.w.refs) > 0 {
-		clear(fr.w.refs)
+		for i := range fr.w.refs {
+			if r := fr.w.refs[i]; r.obj != nil {
+				fr.w.refs[i] = Ref{}
+				releaseRef(r)
+			}
+		}
 	}
 	ex.top = fr.base
 	ex.frames = ex.frames[:len(ex.frames)-1]
@@ -271,7 +277,8 @@ func (w *window) read(k ValueKind, r int) Value {
 	return Value{}
 }
 
-// write stores *v in register r of bank k.
+// write stores *v in register r of bank k; a ref is retained and the
+// register's old ref released.
 func (w *window) write(k ValueKind, r int, v *Value) {
 	switch k {
 	case KindI32:
@@ -283,7 +290,7 @@ func (w *window) write(k ValueKind, r int, v *Value) {
 	case KindF64:
 		w.f64[r] = math.Float64frombits(v.bits)
 	case KindRef:
-		w.refs[r] = v.ref
+		assignRef(&w.refs[r], v.ref)
 	}
 }
 
@@ -340,11 +347,13 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			pc += 11
 		case OpConstRefZero:
 			in := (*[3]byte)(code[pc : pc+3])
-			w.refs[le16(in[1:])] = Ref{}
+			if r := &w.refs[le16(in[1:])]; r.obj != nil {
+				moveRef(r, Ref{})
+			}
 			pc += 3
 		case OpConstRefRodata:
 			in := (*[7]byte)(code[pc : pc+7])
-			w.refs[le16(in[1:])] = fr.mi.rodataRefs[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24)]
+			assignRef(&w.refs[le16(in[1:])], fr.mi.rodataRefs[(uint32(in[3])|uint32(in[4])<<8|uint32(in[5])<<16|uint32(in[6])<<24)])
 			pc += 7
 		case OpGlobalLoadI32:
 			in := (*[7]byte)(code[pc : pc+7])
@@ -380,11 +389,11 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			pc += 7
 		case OpGlobalLoadRef:
 			in := (*[7]byte)(code[pc : pc+7])
-			w.refs[le16(in[1:])] = fr.mi.globalRefs[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24)]
+			assignRef(&w.refs[le16(in[1:])], fr.mi.globalRefs[(uint32(in[3])|uint32(in[4])<<8|uint32(in[5])<<16|uint32(in[6])<<24)])
 			pc += 7
 		case OpGlobalStoreRef:
 			in := (*[7]byte)(code[pc : pc+7])
-			fr.mi.globalRefs[(uint32(in[1]) | uint32(in[2])<<8 | uint32(in[3])<<16 | uint32(in[4])<<24)] = w.refs[le16(in[5:])]
+			assignRef(&fr.mi.globalRefs[(uint32(in[1])|uint32(in[2])<<8|uint32(in[3])<<16|uint32(in[4])<<24)], w.refs[le16(in[5:])])
 			pc += 7
 		case OpBufferLength:
 			in := (*[5]byte)(code[pc : pc+5])
@@ -401,7 +410,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			if n < 0 || n > maxBufferAlloc {
 				return 0, ex.trapErr(status.Errorf(status.OutOfRange, "buffer.alloc of %d bytes outside [0, %d]", n, int64(maxBufferAlloc)), pc)
 			}
-			w.refs[le16(in[1:])] = NewBuffer(make([]byte, n), false).Ref()
+			moveRef(&w.refs[le16(in[1:])], NewBuffer(make([]byte, n), false).Ref())
 			pc += 5
 		case OpBufferClone:
 			in := (*[9]byte)(code[pc : pc+9])
@@ -409,7 +418,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			if err != nil {
 				return 0, ex.trapErr(err, pc)
 			}
-			w.refs[le16(in[1:])] = NewBuffer(append([]byte(nil), src...), false).Ref()
+			moveRef(&w.refs[le16(in[1:])], NewBuffer(append([]byte(nil), src...), false).Ref())
 			pc += 9
 		case OpBufferCopy:
 			in := (*[11]byte)(code[pc : pc+11])
@@ -492,7 +501,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			if n < 0 || n > maxListSize {
 				return 0, ex.trapErr(status.Errorf(status.OutOfRange, "list.alloc capacity %d outside [0, %d]", n, maxListSize), pc)
 			}
-			w.refs[le16(in[1:])] = NewList(int(n)).Ref()
+			moveRef(&w.refs[le16(in[1:])], NewList(int(n)).Ref())
 			pc += 5
 		case OpListSize:
 			in := (*[5]byte)(code[pc : pc+5])
@@ -621,8 +630,13 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			return 0, nil
 		case OpReturn:
 			if len(ex.frames) == 1 {
+				// The caller owns the results: each ref is retained here,
+				// and the register's reference goes when the frame pops.
 				for j, k := range fr.fn.sig.Results {
 					results[j] = w.read(k, r16(code, pc+3+2*j))
+					if k == KindRef && results[j].ref.obj != nil {
+						retainRef(results[j].ref)
+					}
 				}
 				return -1, nil
 			}
@@ -1280,9 +1294,9 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 		case OpSelectRef:
 			in := (*[9]byte)(code[pc : pc+9])
 			if w.i32[le16(in[3:])] != 0 {
-				w.refs[le16(in[1:])] = w.refs[le16(in[5:])]
+				assignRef(&w.refs[le16(in[1:])], w.refs[le16(in[5:])])
 			} else {
-				w.refs[le16(in[1:])] = w.refs[le16(in[7:])]
+				assignRef(&w.refs[le16(in[1:])], w.refs[le16(in[7:])])
 			}
 			pc += 9
 		case OpMovI32:
@@ -1303,7 +1317,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			pc += 5
 		case OpMovRef:
 			in := (*[5]byte)(code[pc : pc+5])
-			w.refs[le16(in[1:])] = w.refs[le16(in[3:])]
+			assignRef(&w.refs[le16(in[1:])], w.refs[le16(in[3:])])
 			pc += 5
 		default:
 			return 0, ex.trap(status.Internal, pc, fmt.Sprintf("unverified opcode %d", code[pc]))
@@ -1408,21 +1422,24 @@ func (ex *executor) callNative(w *window, nf *resolvedNative, site *callSite) (i
 		c.Segments = segs
 	}
 	if err := nf.fn.Func(c); err != nil {
-		dropRefs(res)
+		releaseElements(res)
 		return 0, fmt.Errorf("%s.%s: %w", nf.module, nf.fn.Name, err)
 	}
 	for i, s := range site.res {
 		v := &res[i]
 		switch {
 		case v.kind != s.kind:
-			dropRefs(res)
-			return 0, nf.badResult(i, v.kind)
+			got := v.kind
+			releaseElements(res[i:])
+			return 0, nf.badResult(i, got)
 		case s.kind == KindI32:
 			w.i32[s.reg] = int32(uint32(v.bits))
 		case s.kind == KindI64:
 			w.i64[s.reg] = int64(v.bits)
 		case s.kind == KindRef:
-			w.refs[s.reg] = v.ref
+			// A native result carries a reference the callee made for
+			// the caller: it moves into the register.
+			moveRef(&w.refs[s.reg], v.ref)
 			if v.ref.obj != nil {
 				v.ref = Ref{}
 			}

@@ -35,10 +35,15 @@ type NativeFunction struct {
 // allocated per call.
 type NativeCall struct {
 	// Args holds the arguments in call order; variadic groups are
-	// flattened (tuple after tuple).
+	// flattened (tuple after tuple). Ref arguments are borrowed: the
+	// caller's registers keep them alive during the call, and a function
+	// that keeps one afterwards retains it (Ref.Retain).
 	Args []Value
 	// Results has one slot per declared result, initially zero Values; the
-	// function must store a Value of the declared kind in each.
+	// function must store a Value of the declared kind in each. A ref
+	// result hands one reference to the caller: a new RefCounted object
+	// as created, an existing one retained first (returning an argument
+	// or a field of one without Retain would release it too early).
 	Results []Value
 	// Segments holds the number of tuples passed to each variadic group,
 	// in signature order (empty for non-variadic functions).

@@ -1,8 +1,10 @@
 package vm
 
 import (
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -12,6 +14,10 @@ import (
 // with RegisterRefType and compared by pointer.
 type RefType struct {
 	name string
+	// counted is set once a ref of this type is made to an object that
+	// implements RefCounted, so that moving refs of other types (rodata
+	// buffers, devices) costs no interface assertion.
+	counted atomic.Bool
 }
 
 // Name returns the ref type's full name, e.g. "hal.buffer_view".
@@ -53,18 +59,144 @@ func LookupRefType(name string) *RefType {
 }
 
 // Ref is a typed reference to a Go object held in a ref register. The zero
-// Ref is null. Refs are garbage collected like any Go value.
+// Ref is null.
+//
+// Objects that implement RefCounted (hal.buffer, hal.buffer_view, vm.list)
+// have deterministic lifetimes, as in IREE's VM: the VM retains such an
+// object whenever it stores a ref to it (into a register, a list, a global
+// or a caller's result slot) and releases it when that place is
+// overwritten or dropped (a register when its frame returns, a list slot
+// when the list is resized or released, a global when its context is
+// closed). Refs to other objects are ordinary Go values.
 type Ref struct {
 	typ *RefType
 	obj any
 }
 
-// NewRef returns a ref of type t to obj. A nil obj gives the null Ref.
+// RefCounted is implemented by ref objects whose resources (device
+// memory, above all) are released when their last reference goes, not
+// when the garbage collector finds them.
+type RefCounted interface {
+	// Retain adds a reference. Retaining a released object does nothing
+	// (Released stays true).
+	Retain()
+	// Release drops a reference; dropping the last one releases the
+	// object's resources. Releasing an object that has no references left
+	// is a FAILED_PRECONDITION error.
+	Release() error
+	// Released reports whether the last reference has been dropped.
+	Released() bool
+}
+
+// NewRef returns a ref of type t to obj. A nil obj gives the null Ref. The
+// ref does not retain obj: a new RefCounted object starts with the one
+// reference its creator owns, which the ref now stands for.
 func NewRef(t *RefType, obj any) Ref {
 	if obj == nil {
 		return Ref{}
 	}
+	if t != nil && !t.counted.Load() {
+		if _, ok := obj.(RefCounted); ok {
+			t.counted.Store(true)
+		}
+	}
 	return Ref{typ: t, obj: obj}
+}
+
+// counted returns r's object as RefCounted, or nil.
+func (r Ref) counted() RefCounted {
+	if r.typ == nil || !r.typ.counted.Load() {
+		return nil
+	}
+	rc, _ := r.obj.(RefCounted)
+	return rc
+}
+
+// retainRef adds a reference to r's object when it is reference-counted.
+func retainRef(r Ref) {
+	if rc := r.counted(); rc != nil {
+		rc.Retain()
+	}
+}
+
+// releaseRef drops a reference the VM holds. The VM releases only what it
+// retained, so an error here means Go code released a reference it did
+// not own; the object is then already released and the VM has nothing
+// more to do.
+func releaseRef(r Ref) {
+	if rc := r.counted(); rc != nil {
+		_ = rc.Release()
+	}
+}
+
+// assignRef stores src in *dst, retaining src and then releasing the old
+// value (in that order, so that storing a register into itself keeps the
+// object alive).
+func assignRef(dst *Ref, src Ref) {
+	if src.obj != nil {
+		retainRef(src)
+	}
+	if old := *dst; old.obj != nil {
+		*dst = src
+		releaseRef(old)
+		return
+	}
+	*dst = src
+}
+
+// moveRef stores src in *dst without retaining it (src carries a
+// reference the caller gives up) and releases the old value.
+func moveRef(dst *Ref, src Ref) {
+	if old := *dst; old.obj != nil {
+		*dst = src
+		releaseRef(old)
+		return
+	}
+	*dst = src
+}
+
+// Retain adds a reference to r's object when it is reference-counted (see
+// RefCounted); it does nothing for other refs.
+func (r Ref) Retain() {
+	if r.obj != nil {
+		retainRef(r)
+	}
+}
+
+// Release drops a reference to r's object when it is reference-counted;
+// it does nothing for other refs and the null ref. Go code releases each
+// ref it owns once: results returned by Invoke, and refs it retained.
+func (r Ref) Release() error {
+	if rc := r.counted(); rc != nil {
+		if err := rc.Release(); err != nil {
+			return fmt.Errorf("releasing %s: %w", r, err)
+		}
+	}
+	return nil
+}
+
+// Released reports whether r refers to a reference-counted object whose
+// last reference is gone (any use of it is an error).
+func (r Ref) Released() bool {
+	rc := r.counted()
+	return rc != nil && rc.Released()
+}
+
+// ReleaseValues releases the ref of every value in vs that holds one (see
+// Ref.Release) and sets those values to the zero Value. It is how a Go
+// caller gives back the results of Invoke. It returns every error found,
+// joined.
+func ReleaseValues(vs []Value) error {
+	var errs []error
+	for i := range vs {
+		if vs[i].kind == KindRef && vs[i].ref.obj != nil {
+			if err := vs[i].ref.Release(); err != nil {
+				errs = append(errs, fmt.Errorf("value %d: %w", i, err))
+			}
+			vs[i] = Value{}
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // IsNull reports whether r is the null ref.

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/goiree/goiree/runtime/vm"
 )
 
 // maxIterations bounds the iteration count, as Google Benchmark does.
@@ -85,6 +87,7 @@ func parseMinTime(s string) (time.Duration, int64, error) {
 // benchCase is one benchmark: body(n) runs n iterations.
 type benchCase struct {
 	name string
+	args []vm.Value // the inputs, released at the end
 	body func(n int) error
 }
 

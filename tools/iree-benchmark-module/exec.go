@@ -24,6 +24,10 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.groupCount < 0 {
 		return fmt.Errorf("--task_topology_group_count=%d must not be negative", o.groupCount)
 	}
+	if glog.V(1) {
+		// Under -v, buffers that become garbage unreleased are reported.
+		hal.SetLeakReporter(func(msg string) { glog.Warning(msg) })
+	}
 	reg := &hal.Registry{}
 	if err := drivers.Register(reg, drivers.Options{LocalTask: localtask.Options{GroupCount: o.groupCount}}); err != nil {
 		return fmt.Errorf("registering HAL drivers: %w", err)
@@ -95,7 +99,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("calling %s: %w", fn.Name(), err)
 		}
-		cases = append(cases, benchCase{name: name, body: invoker(ctx, fn, args, o.releaseResults)})
+		cases = append(cases, benchCase{name: name, args: args, body: invoker(ctx, fn, args, o.releaseResults)})
 	}
 	if len(cases) == 0 {
 		return fmt.Errorf("--benchmark_filter=%q matches no benchmark", o.filter)
@@ -116,6 +120,16 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.printStats {
+		// Like IREE's tool, the statistics come after the inputs are
+		// released and the context closed: what is live then leaked.
+		for _, c := range cases {
+			if err := vm.ReleaseValues(c.args); err != nil {
+				return fmt.Errorf("releasing the inputs of %s: %w", c.name, err)
+			}
+		}
+		if err := ctx.Close(); err != nil {
+			return err
+		}
 		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
 	}
 	return nil
@@ -161,23 +175,18 @@ func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, h
 }
 
 // invoker returns a benchmark body making n calls of fn with args. With
-// release, each call's result buffers go back to the device allocator, as
-// IREE's tools drop their references after each call.
+// release, each call's results are released (vm.ReleaseValues) before the
+// next call, as IREE's tools drop their references; without it they are
+// dropped unreleased, and their memory is never returned.
 func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value, release bool) func(n int) error {
 	results := make([]vm.Value, len(fn.Signature().Results))
-	var inputs []*hal.Buffer
-	for _, a := range args {
-		if v, err := halmodule.BufferViewOf(a); err == nil && v != nil {
-			inputs = append(inputs, v.Buffer())
-		}
-	}
 	return func(n int) error {
 		for i := 0; i < n; i++ {
 			if err := ctx.InvokeInto(fn, args, results); err != nil {
 				return fmt.Errorf("executing %s: %w", fn.Name(), err)
 			}
 			if release {
-				if err := releaseResults(results, inputs); err != nil {
+				if err := vm.ReleaseValues(results); err != nil {
 					return fmt.Errorf("releasing results of %s: %w", fn.Name(), err)
 				}
 			}
@@ -185,34 +194,6 @@ func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value, release bool) fu
 		clear(results)
 		return nil
 	}
-}
-
-// releaseResults releases the buffer of every buffer-view result that
-// shares memory with no input and no earlier result.
-func releaseResults(results []vm.Value, inputs []*hal.Buffer) error {
-	done := inputs
-	for _, r := range results {
-		v, err := halmodule.BufferViewOf(r)
-		if err != nil || v == nil {
-			continue
-		}
-		b := v.Buffer()
-		shared := false
-		for _, o := range done {
-			if b.SameAllocation(o) {
-				shared = true
-				break
-			}
-		}
-		if shared {
-			continue
-		}
-		if err := b.Release(); err != nil {
-			return err
-		}
-		done = append(done[:len(done):len(done)], b)
-	}
-	return nil
 }
 
 func listDevices(w io.Writer, reg *hal.Registry) error {

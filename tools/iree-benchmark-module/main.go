@@ -74,7 +74,7 @@ func newFlagSet(o *options, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.IntVar(&o.repetitions, "benchmark_repetitions", 1, "measure each benchmark this many times and report mean, median and stddev when more than 1")
 	fs.StringVar(&o.minTime, "benchmark_min_time", "0.5s", "minimum time per measurement ('0.5', '0.5s'), or an exact iteration count ('100x')")
 	fs.BoolVar(&o.aggregatesOnly, "benchmark_report_aggregates_only", false, "with repetitions, report only the mean, median and stddev rows")
-	fs.BoolVar(&o.releaseResults, "release_results", true, "give each call's result buffers back to the device allocator before the next call (as IREE drops its references), so large results reuse memory; false leaves them to the garbage collector")
+	fs.BoolVar(&o.releaseResults, "release_results", true, "release each call's results before the next call (as IREE drops its references), so their memory is reused; false drops them unreleased, so their memory never goes back to the allocator (a leak on GPU devices)")
 	fs.StringVar(&o.filter, "benchmark_filter", "", "run only the benchmarks whose name contains this text")
 	for _, a := range [][2]string{
 		{"module_file", "module"},

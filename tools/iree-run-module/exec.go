@@ -21,6 +21,10 @@ const defaultDevice = "local-task"
 // execute does everything after flag parsing and returns the exit code
 // (1 when --expected_output found a mismatch).
 func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	if glog.V(1) {
+		// Under -v, buffers that become garbage unreleased are reported.
+		hal.SetLeakReporter(func(msg string) { glog.Warning(msg) })
+	}
 	reg, err := newRegistry(o)
 	if err != nil {
 		return 0, err
@@ -99,6 +103,17 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 			code = 1
 		}
 	} else if err := functionio.WriteOutputs(stdout, results, o.outputs, o.maxElements); err != nil {
+		return 0, err
+	}
+	// Everything the call used is given back before the statistics, as
+	// IREE's tool does, so that memory still live there was leaked.
+	if err := vm.ReleaseValues(results); err != nil {
+		return 0, fmt.Errorf("releasing the results of %s: %w", fn.Name(), err)
+	}
+	if err := vm.ReleaseValues(args); err != nil {
+		return 0, fmt.Errorf("releasing the inputs of %s: %w", fn.Name(), err)
+	}
+	if err := ctx.Close(); err != nil {
 		return 0, err
 	}
 	if o.printStats {

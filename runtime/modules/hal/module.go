@@ -381,7 +381,9 @@ func (m *Module) queueDealloca(c *vm.NativeCall) error {
 	if err := wait.Wait(hal.InfiniteTimeout); err != nil {
 		return annotate(err, fn)
 	}
-	if err := buf.Release(); err != nil {
+	// The memory goes back now; the buffer's references (the caller's
+	// register among them) stay valid to release, and a use fails.
+	if err := buf.Decommit(); err != nil {
 		signal.Fail(err)
 		return annotate(err, fn)
 	}
@@ -572,18 +574,26 @@ func (m *Module) bufferViewCreate(c *vm.NativeCall) error {
 		return badRef(c, 0, BufferType, fn)
 	}
 	offset, length := c.Args[1].I64(), c.Args[2].I64()
+	// The view takes a reference of its own to the buffer: a new subspan,
+	// or the borrowed argument retained.
 	if offset != 0 || (length != hal.WholeBuffer && length != buf.ByteLength()) {
 		sub, err := buf.Subspan(offset, length)
 		if err != nil {
 			return annotate(err, fn)
 		}
 		buf = sub
+	} else {
+		if err := buf.Live(); err != nil {
+			return annotate(err, fn)
+		}
+		buf.Retain()
 	}
 	// NewBufferView copies the shape, so it can live on this stack.
 	var scratch [8]int64
 	shape := appendShape(scratch[:0], c, 5)
 	view, err := hal.NewBufferView(buf, shape, hal.ElementType(uint32(c.Args[3].I32())), hal.Encoding(uint32(c.Args[4].I32())))
 	if err != nil {
+		_ = buf.Release()
 		return annotate(err, fn)
 	}
 	c.Results[0] = vm.RefValue(BufferViewRef(view))
@@ -669,7 +679,13 @@ func (m *Module) bufferViewBuffer(c *vm.NativeCall) error {
 	if view == nil {
 		return badRef(c, 0, BufferViewType, "buffer_view.buffer")
 	}
-	c.Results[0] = vm.RefValue(BufferRef(view.Buffer()))
+	if err := view.Live(); err != nil {
+		return annotate(err, "buffer_view.buffer")
+	}
+	// The result is a reference of the caller's own (see vm.NativeCall).
+	b := view.Buffer()
+	b.Retain()
+	c.Results[0] = vm.RefValue(BufferRef(b))
 	return nil
 }
 

@@ -28,6 +28,9 @@ type DeviceOptions struct {
 	// Allocator allocates buffers; nil means a new hal.HostAllocator with
 	// the default cache size.
 	Allocator hal.Allocator
+	// Imports resolves the imports of the device's executables against the
+	// loaded executable plugins (nil: executables with imports are refused).
+	Imports ImportResolver
 	// DeferUnreadyWaits makes QueueExecute run a submission whose wait fence
 	// is not yet reached on a new goroutine instead of blocking the caller.
 	DeferUnreadyWaits bool
@@ -65,7 +68,7 @@ func (d *Device) CreateCommandBuffer(mode hal.CommandBufferMode, categories hal.
 
 // CreateExecutableCache implements hal.Device.
 func (d *Device) CreateExecutableCache(identifier string) (hal.ExecutableCache, error) {
-	return ExecutableCache{}, nil
+	return ExecutableCache{Imports: d.opts.Imports}, nil
 }
 
 // CreateSemaphore implements hal.Device.

@@ -31,6 +31,11 @@ func (e *Executable) Exports() []hal.ExportInfo { return e.exports }
 // Name returns the library name from its header (may be empty).
 func (e *Executable) Name() string { return e.lib.name }
 
+// Imports returns the library's import table: the functions it calls
+// through the environment's import thunk, resolved when it was loaded ('?'
+// marks an optional import).
+func (e *Executable) Imports() []string { return append([]string(nil), e.lib.imports...) }
+
 // Release unmaps the library. It waits for running dispatches to finish;
 // dispatching afterwards is an error.
 func (e *Executable) Release() error {

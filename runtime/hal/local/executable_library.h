@@ -119,8 +119,19 @@ typedef struct iree_hal_processor_v0_t {
 #define IREE_HAL_PROCESSOR_X86_64_AVX512VL (1ull << 9)
 #define IREE_HAL_PROCESSOR_X86_64_F16C (1ull << 10)
 
-// Import thunk signature; imports are reserved for a later version and the
-// runtime passes NULL for all import fields.
+// Imports: functions a library calls that are resolved when the runtime
+// creates the executable, from the loaded executable plugins (see
+// runtime/hal/local/plugin/executable_plugin.h). Import i of the library's
+// import table is called as
+//
+//   environment->import_thunk(environment->import_funcs[i], params,
+//                             (void*)environment->import_contexts[i], NULL)
+//
+// where params points at the import's parameter struct (results, then
+// arguments, then requested fields, with natural C alignment) and a
+// non-zero result is a failure the entry point should return. An optional
+// import (name prefixed with '?') that no plugin provides has a NULL
+// function.
 typedef int (*iree_hal_executable_import_v0_t)(void* params, void* context,
                                                 void* reserved);
 typedef int (*iree_hal_executable_import_thunk_v0_t)(
@@ -131,7 +142,8 @@ typedef struct iree_hal_executable_environment_v0_t {
   // Executable-level specialization constants (count in the library's
   // constant table), or NULL when there are none.
   const uint32_t* constants;
-  // Reserved for imports: always NULL in this version.
+  // The import thunk and the resolved import functions and their contexts,
+  // in import table order; all NULL when the library has no imports.
   iree_hal_executable_import_thunk_v0_t import_thunk;
   const iree_hal_executable_import_v0_t* import_funcs;
   const void** import_contexts;
@@ -225,7 +237,8 @@ typedef struct iree_hal_executable_export_table_v0_t {
   const void* reserved;
 } iree_hal_executable_export_table_v0_t;
 
-// Imports: count must be 0 in this version.
+// Imports: count symbol names, sorted, each optionally prefixed with '?'
+// (optional import). The runtime resolves them before the first dispatch.
 typedef struct iree_hal_executable_import_table_v0_t {
   uint32_t count;
   const char* const* symbols;

@@ -223,7 +223,7 @@ func TestLoadRejectsBadLibraries(t *testing.T) {
 	}{
 		{1, "export 0 entry point 0x"},
 		{2, "built with sanitizer 1"},
-		{3, "library declares 1 imports; imports are not supported"},
+		{3, `bad_library imports "missing_import", but no executable plugin is loaded to provide it`},
 		{4, "export count 0 is not in [1, 65536]"},
 		{5, "executable expects 2 constant(s) but 0 were provided"},
 		{6, "executable does not support this version of the runtime (library version 0x474f0002"},

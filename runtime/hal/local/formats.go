@@ -53,8 +53,14 @@ func CanLoad(format string) bool { return slices.Contains(Formats(), format) }
 
 // Load prepares an executable from params: it checks the format against the
 // loader table, loads the library, and checks the optional layouts against
-// the exports.
+// the exports. A library with imports fails to load (see LoadWithImports).
 func Load(params hal.ExecutableParams) (*Executable, error) {
+	return LoadWithImports(params, nil)
+}
+
+// LoadWithImports is Load for libraries that may import functions: their
+// import tables are resolved through imports (nil: none can be).
+func LoadWithImports(params hal.ExecutableParams, imports ImportResolver) (*Executable, error) {
 	var l *formatLoader
 	for i := range loaders {
 		if loaders[i].format == params.Format {
@@ -67,7 +73,7 @@ func Load(params hal.ExecutableParams) (*Executable, error) {
 	if l.goarch != runtime.GOARCH {
 		return nil, status.Errorf(status.Unimplemented, "executable format %q is recognised but cannot run on this %s/%s host", params.Format, runtime.GOOS, runtime.GOARCH)
 	}
-	lib, err := loadLibrary(params.Data, params.Constants)
+	lib, err := loadLibrary(params.Data, params.Constants, imports)
 	if err != nil {
 		return nil, err
 	}
@@ -103,14 +109,18 @@ func Load(params hal.ExecutableParams) (*Executable, error) {
 }
 
 // ExecutableCache implements hal.ExecutableCache for the local devices.
-type ExecutableCache struct{}
+type ExecutableCache struct {
+	// Imports resolves the imports of executables (nil: executables with
+	// imports are refused).
+	Imports ImportResolver
+}
 
 // CanPrepareFormat implements hal.ExecutableCache.
 func (ExecutableCache) CanPrepareFormat(format string) bool { return CanLoad(format) }
 
 // PrepareExecutable implements hal.ExecutableCache.
-func (ExecutableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Executable, error) {
-	exe, err := Load(params)
+func (c ExecutableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Executable, error) {
+	exe, err := LoadWithImports(params, c.Imports)
 	if err != nil {
 		return nil, err
 	}

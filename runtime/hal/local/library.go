@@ -2,6 +2,8 @@ package local
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/goiree/goiree/runtime/hal"
@@ -16,6 +18,8 @@ const (
 	// maxExports bounds the export table read from a library.
 	maxExports    = 1 << 16
 	maxNameLength = 1024
+	// maxImports bounds the import table read from a library.
+	maxImports = 1 << 12
 )
 
 // Sizes and offsets of the ABI structs (pinned by static asserts in the
@@ -40,15 +44,21 @@ type library struct {
 	env       *environment
 	name      string
 	exports   []export
+	// imports are the library's import table entries, in table order
+	// (a '?' prefix marks an optional import).
+	imports []string
+	// releaseImports tells the resolver the imports are no longer used.
+	releaseImports func()
 }
 
 func libErr(code status.Code, format string, args ...any) error {
 	return status.Errorf(code, "executable library: "+format, args...)
 }
 
-// loadLibrary maps data with the ELF loader, calls the query function and
-// validates everything the library returns before it is used.
-func loadLibrary(data []byte, constants []uint32) (lib *library, err error) {
+// loadLibrary maps data with the ELF loader, calls the query function,
+// validates everything the library returns before it is used and resolves
+// its imports through imports (which may be nil when no plugin is loaded).
+func loadLibrary(data []byte, constants []uint32, imports ImportResolver) (lib *library, err error) {
 	img, err := elf.Load(data)
 	if err != nil {
 		return nil, err
@@ -75,7 +85,80 @@ func loadLibrary(data []byte, constants []uint32) (lib *library, err error) {
 	if err := lib.parse(ptr, len(constants)); err != nil {
 		return nil, err
 	}
+	if err := lib.resolveImports(imports); err != nil {
+		return nil, err
+	}
 	return lib, nil
+}
+
+// ImportResolver resolves the imports of CPU executables: the functions a
+// library lists in its import table and calls through the environment's
+// import thunk as `int fn(void* params, void* context, void* reserved)`
+// (executable_library.h). Package plugin's Manager implements it over the
+// loaded executable plugins.
+type ImportResolver interface {
+	// ResolveImports fills fns[i] and contexts[i] (both len(symbols)) with
+	// the address of the function implementing symbols[i] and the context
+	// to pass it. Symbols are as the library lists them: a '?' prefix marks
+	// an optional import, which stays 0 when nothing provides it. A
+	// required import that nothing provides is an error naming it. library
+	// names the executable for messages. release is called once when the
+	// executable no longer uses the functions (the resolver must keep them
+	// loaded until then).
+	ResolveImports(library string, symbols []string, fns, contexts []uintptr) (release func(), err error)
+}
+
+// resolveImports resolves the import table read by parse and stores the
+// results, with the import thunk, in the environment.
+func (l *library) resolveImports(r ImportResolver) error {
+	if len(l.imports) == 0 {
+		return nil
+	}
+	name := l.name
+	if name == "" {
+		name = "(unnamed)"
+	}
+	if r == nil {
+		return libErr(status.NotFound, "%s imports %s, but no executable plugin is loaded to provide %s (load one with --executable_plugin=<path>)",
+			name, quoteList(l.imports), plural(len(l.imports), "it", "them"))
+	}
+	fns := make([]uintptr, len(l.imports))
+	ctxs := make([]uintptr, len(l.imports))
+	release, err := r.ResolveImports(name, l.imports, fns, ctxs)
+	if err != nil {
+		return err
+	}
+	for i, s := range l.imports {
+		if fns[i] == 0 && !strings.HasPrefix(s, "?") {
+			if release != nil {
+				release()
+			}
+			return libErr(status.Internal, "%s: the import resolver left required import %q unresolved without an error", name, s)
+		}
+	}
+	if !l.env.setImports(fns, ctxs) {
+		if release != nil {
+			release()
+		}
+		return libErr(status.ResourceExhausted, "%s: out of memory for its %d import(s)", name, len(fns))
+	}
+	l.releaseImports = release
+	return nil
+}
+
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (l *library) ptrAt(addr uintptr) (uintptr, error) {
@@ -111,7 +194,9 @@ func (l *library) parse(ptr uintptr, constantCount int) error {
 		return libErr(status.FailedPrecondition, "library was built with sanitizer %d; only unsanitized libraries can be loaded", s)
 	}
 	if n := u32(8); n != 0 {
-		return libErr(status.Unimplemented, "library declares %d imports; imports are not supported", n)
+		if err := l.parseImports(n, u64(16)); err != nil {
+			return err
+		}
 	}
 	count := u32(24)
 	ptrs, attrs, names := u64(32), u64(40), u64(48)
@@ -165,11 +250,48 @@ func (l *library) parse(ptr uintptr, constantCount int) error {
 	return nil
 }
 
-// close frees the environment and unmaps the image; later calls do
-// nothing and return the first result.
+// parseImports reads the import table: count symbol names at symbols.
+func (l *library) parseImports(count uint32, symbols uintptr) error {
+	if count > maxImports {
+		return libErr(status.InvalidArgument, "import count %d exceeds %d", count, maxImports)
+	}
+	if symbols == 0 {
+		return libErr(status.InvalidArgument, "import table lists %d import(s) but no symbol names", count)
+	}
+	l.imports = make([]string, count)
+	seen := map[string]bool{}
+	for i := range l.imports {
+		p, err := l.ptrAt(symbols + uintptr(i)*8)
+		if err != nil {
+			return libErr(status.InvalidArgument, "import %d name: %v", i, err)
+		}
+		if p == 0 {
+			return libErr(status.InvalidArgument, "import %d has no name", i)
+		}
+		s, err := l.image.ReadCString(p, maxNameLength)
+		if err != nil {
+			return libErr(status.InvalidArgument, "import %d name: %v", i, err)
+		}
+		if strings.TrimPrefix(s, "?") == "" {
+			return libErr(status.InvalidArgument, "import %d has an empty name", i)
+		}
+		if seen[s] {
+			return libErr(status.InvalidArgument, "import %q is listed twice", s)
+		}
+		seen[s] = true
+		l.imports[i] = s
+	}
+	return nil
+}
+
+// close frees the environment, releases the imports and unmaps the image;
+// later calls do nothing and return the first result.
 func (l *library) close() error {
 	l.closeOnce.Do(func() {
 		l.env.free()
+		if l.releaseImports != nil {
+			l.releaseImports()
+		}
 		if err := l.image.Close(); err != nil {
 			l.closeErr = fmt.Errorf("closing executable library: %w", err)
 		}

@@ -10,6 +10,38 @@ package local
 #include <cpuid.h>
 #endif
 
+// The import thunk every executable's environment carries: generated code
+// calls imports through it (never directly), which leaves the runtime one
+// place to intercept import calls.
+static int goiree_import_thunk(iree_hal_executable_import_v0_t fn, void* params,
+                               void* context, void* reserved) {
+  return fn(params, context, reserved);
+}
+
+// Stores the resolved imports in env: one block holds the function and
+// context arrays. Returns 0 when out of memory.
+static int goiree_set_imports(iree_hal_executable_environment_v0_t* env,
+                              const uintptr_t* fns, const uintptr_t* ctxs,
+                              size_t count) {
+  void** block = (void**)calloc(2 * count, sizeof(void*));
+  if (!block) return 0;
+  for (size_t i = 0; i < count; ++i) {
+    block[i] = (void*)fns[i];
+    block[count + i] = (void*)ctxs[i];
+  }
+  env->import_thunk = goiree_import_thunk;
+  env->import_funcs = (const iree_hal_executable_import_v0_t*)block;
+  env->import_contexts = (const void**)(block + count);
+  return 1;
+}
+
+static void goiree_free_imports(iree_hal_executable_environment_v0_t* env) {
+  free((void*)env->import_funcs);
+  env->import_thunk = NULL;
+  env->import_funcs = NULL;
+  env->import_contexts = NULL;
+}
+
 static uintptr_t goiree_call_query(uintptr_t fn, uint32_t version,
                                    const iree_hal_executable_environment_v0_t* env) {
   return (uintptr_t)((iree_hal_executable_library_query_fn_t)fn)(version, env);
@@ -163,7 +195,21 @@ func newEnvironment(constants []uint32) *environment {
 	return e
 }
 
+// setImports stores resolved import functions and contexts (parallel
+// arrays) in the environment, with the import thunk. fns and ctxs are Go
+// memory holding no Go pointers; C copies them.
+// It reports false when C memory is exhausted.
+func (e *environment) setImports(fns, ctxs []uintptr) bool {
+	if len(fns) == 0 {
+		return true
+	}
+	return C.goiree_set_imports(e.env, (*C.uintptr_t)(unsafe.Pointer(&fns[0])), (*C.uintptr_t)(unsafe.Pointer(&ctxs[0])), C.size_t(len(fns))) != 0
+}
+
 func (e *environment) free() {
+	if e.env != nil && e.env.import_funcs != nil {
+		C.goiree_free_imports(e.env)
+	}
 	if e.constants != nil {
 		C.free(unsafe.Pointer(e.constants))
 		e.constants = nil

@@ -26,6 +26,9 @@ type Options struct {
 	// TilesPerReservation fixes how many workgroups a worker reserves at a
 	// time (0: chosen per dispatch by the executor).
 	TilesPerReservation uint64
+	// Imports resolves the imports of executables against the loaded
+	// executable plugins (nil: executables with imports are refused).
+	Imports local.ImportResolver
 }
 
 // Driver creates local-task devices.
@@ -64,7 +67,7 @@ func NewDevice(opts Options) (*local.Device, error) {
 		return nil, err
 	}
 	r := &Runner{exec: exec, batch: opts.TilesPerReservation, scratch: make([][]byte, exec.MaxConcurrency())}
-	return local.NewDevice(local.DeviceOptions{ID: DriverName, Runner: r, DeferUnreadyWaits: true})
+	return local.NewDevice(local.DeviceOptions{ID: DriverName, Runner: r, DeferUnreadyWaits: true, Imports: opts.Imports})
 }
 
 // Runner runs dispatches on a task executor. It implements local.Runner.

@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/dialect/affine"
+	"github.com/goiree/goiree/compiler/dialect/codegen"
+	"github.com/goiree/goiree/compiler/dialect/flow"
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
@@ -486,6 +489,50 @@ func.func @f(%m: memref<f32>, %n: i32) {
 		{"device target holding something else", `module attributes {t = #hal.device.target<"local", ["x"]>} {
 }`, "t.mlir:1:58: error: device target list must hold #hal.executable.target attributes, found \"x\""},
 	}
+	// The inline ukernel dispatch with one line replaced.
+	ukernel := func(old, new string) string {
+		if !strings.Contains(ukernelProgram, old) {
+			t.Fatalf("ukernelProgram lacks %q", old)
+		}
+		return strings.Replace(ukernelProgram, old, new, 1)
+	}
+	cases = append(cases, []struct{ name, src, want string }{
+		{"dispatch region returning the wrong type",
+			ukernel("flow.return %w : tensor<?xf32>", "flow.return %len : index"),
+			"t.mlir:23:5: error: 'flow.return' op operand types do not match with parent results: value #0 is 'index', result is 'tensor<?xf32>'"},
+		{"dispatch region result without its dimension",
+			ukernel("-> (tensor<?xf32>{%n})", "-> (tensor<?xf32>)"),
+			"t.mlir:7:51: error: expected '{' with 1 dynamic dimension values for type 'tensor<?xf32>'"},
+		{"count region taking two values for one workload operand",
+			ukernel("count(%wl: index)", "count(%wl: index, %extra: index)"),
+			"t.mlir:7:8: error: 'flow.dispatch.region' op workload operands and workgroup count args mismatch (1 vs 2)"},
+		{"count region ending with hal.return",
+			ukernel("flow.return %wl, %c1, %c1", "hal.return %wl, %c1, %c1"),
+			"t.mlir:7:8: error: 'flow.dispatch.region' op workgroup count region must end with 'flow.return'"},
+		{"extract_slice with two offsets for a rank-1 tensor",
+			ukernel("%x[%off] [%len] [1]", "%x[%off, 0] [%len] [1]"),
+			"t.mlir:13:10: error: 'tensor.extract_slice' op expected 1 offsets values (one per dimension), found 2"},
+		{"extract_slice with a static size and a dynamic result",
+			ukernel("%y[%off] [%len] [1] : tensor<?xf32> to tensor<?xf32>", "%y[%off] [4] [1] : tensor<?xf32> to tensor<?xf32>"),
+			"t.mlir:14:10: error: 'tensor.extract_slice' op expected result type to be 'tensor<4xf32>' or a rank-reduced version of it, found 'tensor<?xf32>'"},
+		{"insert_slice with a result that is not the destination (generic form)", `func.func @g(%s: tensor<2xf32>, %d: tensor<?xf32>, %o: index) -> tensor<4xf32> {
+  %r = "tensor.insert_slice"(%s, %d, %o) {operandSegmentSizes = array<i32: 1, 1, 1, 0, 0>, static_offsets = array<i64: -9223372036854775808>, static_sizes = array<i64: 2>, static_strides = array<i64: 1>} : (tensor<2xf32>, tensor<?xf32>, index) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'tensor.insert_slice' op result type 'tensor<4xf32>' must be the destination type 'tensor<?xf32>'"},
+		{"ukernel without a result for its tensor destination", `func.func @g(%a: tensor<4xf32>, %o: tensor<4xf32>) {
+  iree_codegen.ukernel.generic "k" ins(%a : tensor<4xf32>) outs(%o : tensor<4xf32>)
+  return
+}`, "t.mlir:2:3: error: 'iree_codegen.ukernel.generic' op has 1 tensor outs operands but 0 results; each tensor destination gives one result"},
+		{"ukernel with strided_dims for two of three operands",
+			ukernel("strided_dims([[], [], []])", "strided_dims([[], []])"),
+			"t.mlir:16:10: error: 'iree_codegen.ukernel.generic' op 'strided_dims' has 2 lists but the op has 3 ins and outs operands"},
+		{"ukernel ins without types",
+			ukernel("ins(%a, %b : tensor<?xf32>, tensor<?xf32>)", "ins(%a, %b)"),
+			"t.mlir:17:17: error: expected ':', found ')'"},
+		{"affine.min with a missing symbol operand",
+			ukernel("(%off)[%tile, %n]", "(%off)[%tile]"),
+			"t.mlir:12:23: error: affine map expects 1 dimension and 2 symbol operands, but 1 and 1 were given"},
+	}...)
 	reg := NewRegistry()
 	for _, c := range cases {
 		_, err := Parse("t.mlir", []byte(c.src), reg)
@@ -493,4 +540,79 @@ func.func @f(%m: memref<f32>, %n: i32) {
 			t.Errorf("%s:\n got %v\nwant %s", c.name, err, c.want)
 		}
 	}
+}
+
+// ukernelProgram is a dispatch written inline the way current IREE's
+// plugin ukernel samples write one: a flow.dispatch.region whose body tiles
+// the tensors with extract_slice, calls the plugin's function through
+// iree_codegen.ukernel.generic and writes back with insert_slice, and whose
+// count region ends with flow.return.
+const ukernelProgram = `func.func @f(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %init = tensor.empty(%n) : tensor<?xf32>
+  %r = flow.dispatch.region[%c4] -> (tensor<?xf32>{%n}) {
+    %i = flow.dispatch.workgroup.id[0] : index
+    %k = flow.dispatch.workgroup.count[0] : index
+    %tile = affine.apply affine_map<()[s0, s1] -> (s0 ceildiv s1)>()[%n, %k]
+    %off = affine.apply affine_map<()[s0, s1] -> (s0 * s1)>()[%i, %tile]
+    %len = affine.min affine_map<(d0)[s0, s1] -> (s1 - d0, s0)>(%off)[%tile, %n]
+    %a = tensor.extract_slice %x[%off] [%len] [1] : tensor<?xf32> to tensor<?xf32>
+    %b = tensor.extract_slice %y[%off] [%len] [1] : tensor<?xf32> to tensor<?xf32>
+    %o = tensor.extract_slice %init[%off] [%len] [1] : tensor<?xf32> to tensor<?xf32>
+    %m = iree_codegen.ukernel.generic "mul_tile"
+      ins(%a, %b : tensor<?xf32>, tensor<?xf32>)
+      outs(%o : tensor<?xf32>)
+      (%len, %i : index, index)
+      fn_def_attrs {hal.import.fields = ["processor_id"]}
+      strided_dims([[], [], []]) -> tensor<?xf32>
+    %w = tensor.insert_slice %m into %init[%off] [%len] [1] : tensor<?xf32> into tensor<?xf32>
+    flow.return %w : tensor<?xf32>
+  } count(%wl: index) -> (index, index, index) {
+    flow.return %wl, %c1, %c1 : index, index, index
+  }
+  return %r : tensor<?xf32>
+}
+`
+
+// TestUKernelDispatchRegion parses the inline ukernel dispatch and checks
+// the structure the later phases read.
+func TestUKernelDispatchRegion(t *testing.T) {
+	reg := NewRegistry()
+	m, err := Parse("t.mlir", []byte(ukernelProgram), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dr := findOp(m.Op, "flow.dispatch.region", "")
+	if dr == nil {
+		t.Fatal("no flow.dispatch.region")
+	}
+	if n := len(flow.Region{Op: dr}.Workload()); n != 1 {
+		t.Errorf("workload has %d values, want 1", n)
+	}
+	if n := len(flow.Region{Op: dr}.ResultDims()); n != 1 {
+		t.Errorf("result dims has %d values, want 1", n)
+	}
+	if len(dr.Regions) != 2 || len(dr.Regions[1].Blocks) != 1 || len(dr.Regions[1].Blocks[0].Args) != 1 {
+		t.Errorf("count region is not one block with one argument")
+	}
+	uk := findOp(m.Op, "iree_codegen.ukernel.generic", "")
+	u := codegen.UKernel{Op: uk}
+	if u.Name() != "mul_tile" || len(u.Inputs()) != 2 || len(u.Outputs()) != 1 || len(u.Others()) != 2 {
+		t.Errorf("ukernel %q with %d ins, %d outs, %d others; want mul_tile, 2, 1, 2", u.Name(), len(u.Inputs()), len(u.Outputs()), len(u.Others()))
+	}
+	if got := ir.AttrString(uk.Attr("fn_def_attrs")); got != `{hal.import.fields = ["processor_id"]}` {
+		t.Errorf("fn_def_attrs = %s", got)
+	}
+	es := findOp(m.Op, "tensor.extract_slice", "")
+	if got := ir.AttrString(es.Attr("static_offsets")) + " " + ir.AttrString(es.Attr("static_strides")); got != "array<i64: -9223372036854775808> array<i64: 1>" {
+		t.Errorf("extract_slice static lists: %s", got)
+	}
+	mn := findOp(m.Op, "affine.min", "")
+	if len(mn.Operands) != 3 || len(affine.Map(mn).Results) != 2 {
+		t.Errorf("affine.min has %d operands and %d map results, want 3 and 2", len(mn.Operands), len(affine.Map(mn).Results))
+	}
+	roundTrip(t, "ukernel", []byte(ukernelProgram))
 }

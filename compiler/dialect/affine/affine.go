@@ -1,5 +1,6 @@
 // Package affine registers affine.apply, which evaluates an affine_map on
-// index values.
+// index values, and affine.min/affine.max, which take the least or greatest
+// of the map's results (IREE's ukernel samples clamp tile sizes with min).
 package affine
 
 import (
@@ -9,6 +10,9 @@ import (
 // Register adds the affine ops to r.
 func Register(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "affine.apply", Parse: parseApply, Print: printApply, Verify: verifyApply})
+	for _, n := range []string{"affine.min", "affine.max"} {
+		r.RegisterOp(&ir.OpDef{Name: n, Parse: parseApply, Print: printApply, Verify: verifyMinMax})
+	}
 }
 
 // Map returns the affine map of an affine.apply, or nil.
@@ -85,6 +89,21 @@ func verifyApply(op *ir.Operation) error {
 	if len(m.Results) != 1 {
 		return ir.OpErrorf(op, "mapping must produce one value, but produces %d", len(m.Results))
 	}
+	return verifyOperands(op, m)
+}
+
+func verifyMinMax(op *ir.Operation) error {
+	m := Map(op)
+	if m == nil {
+		return ir.OpErrorf(op, "requires an affine map attribute 'map'")
+	}
+	if len(m.Results) == 0 {
+		return ir.OpErrorf(op, "affine map must have at least one result")
+	}
+	return verifyOperands(op, m)
+}
+
+func verifyOperands(op *ir.Operation, m *ir.AffineMap) error {
 	if len(op.Operands) != m.NumDims+m.NumSyms {
 		return ir.OpErrorf(op, "operand count and affine map dimension and symbol count must match")
 	}

@@ -1,5 +1,6 @@
 // Package flow registers the flow dialect ops used by custom-dispatch
-// programs: flow.dispatch, the flow.dispatch.workgroup.id/count/size
+// programs: flow.dispatch, flow.dispatch.region (a dispatch written inline,
+// as IREE's ukernel samples do), the flow.dispatch.workgroup.id/count/size
 // queries and flow.return.
 package flow
 
@@ -17,6 +18,7 @@ func Register(r *ir.Registry) {
 	// workgroup count region); as in IREE it names no parent, and the
 	// enclosing op checks which terminator it accepts.
 	r.RegisterOp(ir.ReturnLikeOp("flow.return", nil))
+	r.RegisterOp(&ir.OpDef{Name: "flow.dispatch.region", Parse: parseRegionOp, Print: printRegionOp, Verify: verifyRegionOp})
 }
 
 // Dispatch gives structured access to a flow.dispatch op.
@@ -160,4 +162,210 @@ func verifyDispatch(op *ir.Operation) error {
 		}
 	}
 	return ir.VerifyTied(op, d.Arguments(), d.ArgumentDims(), d.ResultDims())
+}
+
+// Region gives structured access to a flow.dispatch.region: operand
+// segments result dims then workload (IREE's order), regions body then
+// workgroup count (empty when omitted).
+type Region struct{ Op *ir.Operation }
+
+// ResultDims returns the dynamic dimensions of the results.
+func (r Region) ResultDims() []*ir.Value { return ir.Segment(r.Op, 0) }
+
+// Workload returns the workload operands.
+func (r Region) Workload() []*ir.Value { return ir.Segment(r.Op, 1) }
+
+// parseRegionOp parses
+//
+//	[workload]? (-> (t{dims}, ...))? (attributes {...})? { body }
+//	(count(%w: index, ...) -> (index, index, index) { ... })?
+func parseRegionOp(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	var workload []*ir.Value
+	wpos := p.Pos()
+	if p.Is("[") {
+		var err error
+		if workload, err = p.ParseDelimitedOperands("[", "]"); err != nil {
+			return nil, err
+		}
+		for _, w := range workload {
+			if err := p.ResolveType(w, ir.IndexType{}, wpos); err != nil {
+				return nil, err
+			}
+		}
+	}
+	var results []ir.Type
+	var dims []*ir.Value
+	if p.Optional("->") {
+		if err := p.Expect("("); err != nil {
+			return nil, err
+		}
+		for !p.Optional(")") {
+			if len(results) > 0 {
+				if err := p.Expect(","); err != nil {
+					return nil, err
+				}
+			}
+			t, err := p.ParseType()
+			if err != nil {
+				return nil, err
+			}
+			ds, err := p.ParseDynamicDims(t)
+			if err != nil {
+				return nil, err
+			}
+			results = append(results, t)
+			dims = append(dims, ds...)
+		}
+	}
+	if err := p.ParseOptionalAttrDictWithKeyword(op); err != nil {
+		return nil, err
+	}
+	if _, err := p.ParseRegion(op, nil); err != nil {
+		return nil, err
+	}
+	if p.OptionalKeyword("count") {
+		args, err := p.ParseArgumentList(true)
+		if err != nil {
+			return nil, err
+		}
+		if err := p.Expect("->"); err != nil {
+			return nil, err
+		}
+		pos := p.Pos()
+		res, err := p.ParseFunctionResultTypes()
+		if err != nil {
+			return nil, err
+		}
+		if len(res) != 3 {
+			return nil, ir.Errorf(pos, "workgroup count region must return 3 values (x, y, z), found %d", len(res))
+		}
+		if args == nil {
+			args = []ir.Argument{}
+		}
+		if _, err := p.ParseRegion(op, args); err != nil {
+			return nil, err
+		}
+	} else {
+		op.AddRegion()
+	}
+	op.Operands = append(append([]*ir.Value(nil), dims...), workload...)
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(len(dims), len(workload))})
+	return results, nil
+}
+
+func printRegionOp(p *ir.Printer, op *ir.Operation) {
+	r := Region{op}
+	if w := r.Workload(); len(w) > 0 {
+		p.WriteString("[")
+		p.Operands(w)
+		p.WriteString("]")
+	}
+	if len(op.Results) > 0 {
+		p.WriteString(" -> (")
+		dims := r.ResultDims()
+		for i, v := range op.Results {
+			if i > 0 {
+				p.WriteString(", ")
+			}
+			p.Type(v.Type)
+			n := ir.DynamicDimCount(v.Type)
+			if n > len(dims) {
+				n = len(dims)
+			}
+			p.DynamicDims(dims[:n])
+			dims = dims[n:]
+		}
+		p.WriteString(")")
+	}
+	p.AttrDictWithKeyword(op, "operandSegmentSizes")
+	if len(op.Regions) > 0 {
+		p.WriteString(" ")
+		p.Region(op.Regions[0], false)
+	}
+	if len(op.Regions) > 1 && len(op.Regions[1].Blocks) > 0 {
+		c := op.Regions[1]
+		p.WriteString(" count")
+		p.ArgList(c.Blocks[0].Args)
+		p.WriteString(" -> (index, index, index) ")
+		p.Region(c, false)
+	}
+}
+
+// verifyRegionOp checks IREE's rules: a body without arguments whose
+// flow.return values match the results, ranked tensor results with one
+// dimension value per dynamic dimension, and a count region taking the
+// workload's types and returning three index values with flow.return.
+func verifyRegionOp(op *ir.Operation) error {
+	if err := ir.SegmentsValid(op, 2); err != nil {
+		return err
+	}
+	if len(op.Regions) != 2 {
+		return ir.OpErrorf(op, "expects a body region and a workgroup count region")
+	}
+	r := Region{op}
+	ndims := 0
+	for i, v := range op.Results {
+		t, ok := v.Type.(*ir.TensorType)
+		if !ok || t.Unranked {
+			return ir.OpErrorf(op, "only ranked tensor results are allowed, result #%d is '%s'", i, ir.TypeString(v.Type))
+		}
+		ndims += ir.NumDynamicDims(t)
+	}
+	if ndims != len(r.ResultDims()) {
+		return ir.OpErrorf(op, "results have %d dynamic dimensions but %d dimension values were given", ndims, len(r.ResultDims()))
+	}
+	for i, w := range r.Workload() {
+		if _, ok := w.Type.(ir.IndexType); !ok {
+			return ir.OpErrorf(op, "workload operand #%d must be index, found '%s'", i, ir.TypeString(w.Type))
+		}
+	}
+	body := op.Regions[0]
+	if len(body.Blocks) == 0 {
+		return ir.OpErrorf(op, "expects a non-empty body")
+	}
+	if len(body.Blocks[0].Args) != 0 {
+		return ir.OpErrorf(op, "expected no block arguments")
+	}
+	for _, b := range body.Blocks {
+		t := b.Terminator()
+		if t == nil || t.Name != "flow.return" {
+			return ir.OpErrorf(op, "body must end with 'flow.return'")
+		}
+		if len(t.Operands) != len(op.Results) {
+			return ir.OpErrorf(t, "number of results (%d) does not match number of returned values (%d)", len(op.Results), len(t.Operands))
+		}
+		for i, v := range t.Operands {
+			if !ir.TypesEqual(v.Type, op.Results[i].Type) {
+				return ir.OpErrorf(t, "operand types do not match with parent results: value #%d is '%s', result is '%s'", i, ir.TypeString(v.Type), ir.TypeString(op.Results[i].Type))
+			}
+		}
+	}
+	count := op.Regions[1]
+	if len(count.Blocks) == 0 {
+		return nil
+	}
+	args := count.Blocks[0].Args
+	if len(args) != len(r.Workload()) {
+		return ir.OpErrorf(op, "workload operands and workgroup count args mismatch (%d vs %d)", len(r.Workload()), len(args))
+	}
+	for i, a := range args {
+		if !ir.TypesEqual(a.Type, r.Workload()[i].Type) {
+			return ir.OpErrorf(op, "workload value %d type mismatch; operand is '%s' but region captures '%s'", i, ir.TypeString(r.Workload()[i].Type), ir.TypeString(a.Type))
+		}
+	}
+	for _, b := range count.Blocks {
+		t := b.Terminator()
+		if t == nil || t.Name != "flow.return" {
+			return ir.OpErrorf(op, "workgroup count region must end with 'flow.return'")
+		}
+		if len(t.Operands) != 3 {
+			return ir.OpErrorf(op, "workgroup count region must return 3 values (x, y, z), found %d", len(t.Operands))
+		}
+		for _, v := range t.Operands {
+			if _, ok := v.Type.(ir.IndexType); !ok {
+				return ir.OpErrorf(op, "workgroup count region must return index values, found '%s'", ir.TypeString(v.Type))
+			}
+		}
+	}
+	return nil
 }

@@ -15,6 +15,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  return %0 : i32\n}\n")
 	f.Add(`"test.op"(%x) : (i32) -> ()`)
 	f.Add(`#a = affine_map<(d0)[s0] -> (d0 ceildiv s0)>`)
+	f.Add("func.func private @k(\n  %a: memref<f32> {llvm.noalias}, // c\n  %n : index) -> (i32 {x}) attributes {\n  hal.import.static,\n  llvm.bareptr = true\n}\n")
+	f.Add(ukernelProgram)
 	reg := NewRegistry()
 	f.Fuzz(func(t *testing.T, src string) {
 		timer := time.AfterFunc(5*time.Second, func() { panic(fmt.Sprintf("hang on input %q", src)) })

@@ -205,11 +205,16 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 
 	done := f.NewLabel()
 	var formats []string
+	tried := map[*exeInfo]bool{}
 	for _, c := range cands {
 		x, err := fe.e.executable(c.variant)
 		if err != nil {
 			return err
 		}
+		if tried[x] {
+			continue // a variant sharing an earlier one's binary
+		}
+		tried[x] = true
 		formats = append(formats, x.format)
 		binds, err := resourceBindings(op, c.export, len(resources))
 		if err != nil {

@@ -31,12 +31,17 @@
 // ("hal.executable.format" :: format). Each variant's binary is a rodata
 // segment, created once per context into a ref global; a dispatch loads
 // that global and calls the variant's getter only while it is null.
+// Variants whose binaries are identical in one format share one segment,
+// global and getter: the cuda target builds every sm_XX variant of an
+// executable into one payload of per-arch PTX images, from which the
+// driver loads the newest the device runs.
 //
 // The output is deterministic: the same module and options give the same
 // bytes.
 package vmgen
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"runtime"
 	"strings"
@@ -149,6 +154,7 @@ type emitter struct {
 	imports  map[string]vm.ImportRef
 	strs     map[string]vm.RodataRef
 	exes     map[*ir.Operation]*exeInfo
+	byBinary map[[sha256.Size]byte]*exeInfo // format and binary -> embedded executable
 	exeOrder []*exeInfo
 	exported []string
 
@@ -265,6 +271,11 @@ func (e *emitter) executable(variant *ir.Operation) (*exeInfo, error) {
 			return nil, err
 		}
 	}
+	digest := sha256.Sum256(append([]byte(t.Format+"\x00"), data...))
+	if x, ok := e.byBinary[digest]; ok {
+		e.exes[variant] = x
+		return x, nil
+	}
 	x := &exeInfo{variant: variant, format: t.Format, global: e.b.AddGlobal(vm.KindRef)}
 	data2 := e.b.Rodata(data, mimeOf(t.Format))
 	name := "__exe_" + sanitize(variant.ParentOp().SymName()) + "_" + sanitize(variant.SymName())
@@ -313,6 +324,10 @@ func (e *emitter) executable(variant *ir.Operation) (*exeInfo, error) {
 	f.Return(one2, exe)
 	x.getter = f
 	e.exes[variant] = x
+	if e.byBinary == nil {
+		e.byBinary = map[[sha256.Size]byte]*exeInfo{}
+	}
+	e.byBinary[digest] = x
 	e.exeOrder = append(e.exeOrder, x)
 	return x, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
@@ -57,58 +58,167 @@ func Arch(t *hal.ExecutableTargetAttr) string {
 	return DefaultArch
 }
 
-// Build serializes a cuda variant into a "cuda-nvptx-fb" payload: an
-// external variant's single .ptx object is embedded with the exports'
-// names, block sizes (workgroup_size) and layout counts; a variant with a
-// builtin.module of generated elementwise kernels is compiled to PTX.
+// Build serializes a cuda variant into a "cuda-nvptx-fb" payload that
+// holds one PTX image for every cuda variant of the variant's executable
+// (one per sm_XX; see Images), so every variant of one executable builds to
+// the same bytes, which vmgen embeds once, and the runtime's driver loads
+// the image of the newest architecture the device can run. Only the first
+// of those variants writes the dumps.
 func Build(variant *ir.Operation, opts Options) ([]byte, error) {
-	t := hal.VariantTarget(variant)
-	if t == nil {
-		return nil, ir.OpErrorf(variant, "variant has no target")
+	if err := checkTarget(variant); err != nil {
+		return nil, err
 	}
-	if t.Backend != Backend {
-		return nil, ir.OpErrorf(variant, "target backend %q is not cuda", t.Backend)
+	group := Siblings(variant)
+	exeName := ""
+	if exe := variant.ParentOp(); exe != nil {
+		exeName = exe.SymName()
 	}
-	if t.Format != Format {
-		return nil, ir.OpErrorf(variant, "executable format %q is not supported by the cuda target (supported: %s)", t.Format, Format)
+	exe, sources, err := Images(group, opts)
+	if err != nil {
+		return nil, err
 	}
-	name := variant.SymName()
-	if exe := variant.ParentOp(); exe != nil && exe.SymName() != "" {
-		name = exe.SymName() + "_" + name
+	exe.Name = exeName
+	data := exe.Marshal()
+	if group[0] != variant {
+		return data, nil
 	}
-	name = sanitize(name)
-	var exe *cudafb.Executable
-	if hal.InnerModule(variant) == nil {
-		e, err := external(variant, opts)
-		if err != nil {
-			return nil, err
-		}
-		exe = e
-	} else {
-		m, err := GeneratePTX(variant, Arch(t))
-		if err != nil {
-			return nil, err
-		}
-		if opts.DumpSourcesTo != "" {
-			if err := dump(opts.DumpSourcesTo, name+".ptx", []byte(m.PTX)); err != nil {
+	base := exeName
+	if base == "" {
+		base = variant.SymName()
+	}
+	base = sanitize(base)
+	if opts.DumpSourcesTo != "" {
+		for i, src := range sources {
+			if src == "" {
+				continue
+			}
+			if err := dump(opts.DumpSourcesTo, base+"_"+sanitize(group[i].SymName())+".ptx", []byte(src)); err != nil {
 				return nil, err
 			}
 		}
-		exe = &cudafb.Executable{PTX: m.PTX}
-		for _, k := range m.Kernels {
-			exe.EntryPoints = append(exe.EntryPoints, cudafb.EntryPoint{
-				Name: k.Name, BlockSize: k.BlockSize,
-				ConstantCount: uint32(k.ConstantCount), BindingCount: uint32(k.BindingCount),
-			})
-		}
 	}
-	data := exe.Marshal()
 	if opts.DumpBinariesTo != "" {
-		if err := dump(opts.DumpBinariesTo, name+".cudafb", data); err != nil {
+		if err := dump(opts.DumpBinariesTo, base+".cudafb", data); err != nil {
 			return nil, err
 		}
 	}
 	return data, nil
+}
+
+func checkTarget(variant *ir.Operation) error {
+	t := hal.VariantTarget(variant)
+	if t == nil {
+		return ir.OpErrorf(variant, "variant has no target")
+	}
+	if t.Backend != Backend {
+		return ir.OpErrorf(variant, "target backend %q is not cuda", t.Backend)
+	}
+	if t.Format != Format {
+		return ir.OpErrorf(variant, "executable format %q is not supported by the cuda target (supported: %s)", t.Format, Format)
+	}
+	return nil
+}
+
+// Siblings returns the cuda variants of variant's executable that share
+// its payload (backend cuda, format cuda-nvptx-fb), in module order;
+// variant is among them.
+func Siblings(variant *ir.Operation) []*ir.Operation {
+	exe := variant.ParentOp()
+	if exe == nil || exe.Body() == nil {
+		return []*ir.Operation{variant}
+	}
+	var out []*ir.Operation
+	for _, o := range exe.Body().Ops {
+		if o.Name != "hal.executable.variant" {
+			continue
+		}
+		if t := hal.VariantTarget(o); o == variant || t != nil && t.Backend == Backend && t.Format == Format {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// Images builds the payload of cuda variants of one executable: one PTX
+// image per variant, keyed by its target_arch (an external variant without
+// one is keyed by its PTX's .target), sorted by architecture, and the
+// entry points, which every variant must declare alike (names, block
+// sizes, shared memory, layout counts per ordinal). It also returns the
+// generated PTX of each variant ("" for external ones). Two variants for
+// one architecture are an error.
+func Images(variants []*ir.Operation, opts Options) (*cudafb.Executable, []string, error) {
+	exe := &cudafb.Executable{}
+	sources := make([]string, len(variants))
+	archOf := map[string]*ir.Operation{}
+	for i, v := range variants {
+		if err := checkTarget(v); err != nil {
+			return nil, nil, err
+		}
+		img, entries, src, err := image(v, opts)
+		if err != nil {
+			return nil, nil, err
+		}
+		sources[i] = src
+		if prev, ok := archOf[img.Arch]; ok {
+			return nil, nil, ir.OpErrorf(v, "variants @%s and @%s both target %s; an executable has one cuda variant per architecture", prev.SymName(), v.SymName(), img.Arch)
+		}
+		archOf[img.Arch] = v
+		if i == 0 {
+			exe.EntryPoints = entries
+		} else if err := sameEntries(variants[0], v, exe.EntryPoints, entries); err != nil {
+			return nil, nil, err
+		}
+		exe.Images = append(exe.Images, img)
+	}
+	sort.SliceStable(exe.Images, func(i, j int) bool {
+		a, _ := cudafb.ParseArch(exe.Images[i].Arch)
+		b, _ := cudafb.ParseArch(exe.Images[j].Arch)
+		if a.Number() != b.Number() {
+			return a.Number() < b.Number()
+		}
+		return exe.Images[i].Arch < exe.Images[j].Arch
+	})
+	return exe, sources, nil
+}
+
+// image builds one variant's PTX image and entry points; src is the
+// generated PTX ("" for an external variant).
+func image(v *ir.Operation, opts Options) (img cudafb.Image, entries []cudafb.EntryPoint, src string, err error) {
+	t := hal.VariantTarget(v)
+	if hal.InnerModule(v) == nil {
+		return external(v, opts)
+	}
+	arch := Arch(t)
+	m, err := GeneratePTX(v, arch)
+	if err != nil {
+		return img, nil, "", err
+	}
+	for _, k := range m.Kernels {
+		entries = append(entries, cudafb.EntryPoint{
+			Name: k.Name, BlockSize: k.BlockSize,
+			ConstantCount: uint32(k.ConstantCount), BindingCount: uint32(k.BindingCount),
+		})
+	}
+	a, _ := cudafb.ParseArch(arch) // GeneratePTX checked it
+	return cudafb.Image{Arch: a.String(), PTX: m.PTX}, entries, m.PTX, nil
+}
+
+// sameEntries checks that variant v declares the entry points of the
+// first variant.
+func sameEntries(first, v *ir.Operation, want, got []cudafb.EntryPoint) error {
+	describe := func(e cudafb.EntryPoint) string {
+		return fmt.Sprintf("@%s (block %dx%dx%d, shared memory %d, %d constants, %d bindings)",
+			e.Name, e.BlockSize[0], e.BlockSize[1], e.BlockSize[2], e.SharedMemorySize, e.ConstantCount, e.BindingCount)
+	}
+	if len(want) != len(got) {
+		return ir.OpErrorf(v, "cuda variant @%s has %d exports but @%s has %d; the cuda variants of one executable share one payload and must export the same kernels", v.SymName(), len(got), first.SymName(), len(want))
+	}
+	for i := range want {
+		if want[i] != got[i] {
+			return ir.OpErrorf(v, "cuda variant @%s exports %s at ordinal %d but @%s exports %s; the cuda variants of one executable share one payload and must export the same kernels", v.SymName(), describe(got[i]), i, first.SymName(), describe(want[i]))
+		}
+	}
+	return nil
 }
 
 // exportInfo is what an export contributes to the executable.
@@ -190,23 +300,27 @@ func workgroupSize(ex *ir.Operation) ([3]uint32, error) {
 	return ws, nil
 }
 
-// external builds the executable of a variant without a builtin.module
-// from its single .ptx object.
-func external(variant *ir.Operation, opts Options) (*cudafb.Executable, error) {
+// external builds the image of a variant without a builtin.module from
+// its single .ptx object. The image's arch is the variant's target_arch,
+// else the PTX's .target, else DefaultArch; PTX whose .target is newer
+// than the variant's arch is refused, since it would not load on devices
+// of that arch.
+func external(variant *ir.Operation, opts Options) (cudafb.Image, []cudafb.EntryPoint, string, error) {
+	var img cudafb.Image
 	objs := hal.VariantObjects(variant)
 	switch {
 	case len(objs) == 0:
-		return nil, ir.OpErrorf(variant, "no objects defined for external variant")
+		return img, nil, "", ir.OpErrorf(variant, "no objects defined for external variant")
 	case len(objs) > 1:
-		return nil, ir.OpErrorf(variant, "only one object reference is supported for external variants")
+		return img, nil, "", ir.OpErrorf(variant, "only one object reference is supported for external variants")
 	}
 	ptx, err := loadObject(objs[0], opts.Objects)
 	if err != nil {
-		return nil, ir.OpErrorf(variant, "%v", err)
+		return img, nil, "", ir.OpErrorf(variant, "%v", err)
 	}
 	exports, err := exportsOf(variant)
 	if err != nil {
-		return nil, err
+		return img, nil, "", err
 	}
 	var ifaces []kernelabi.KernelInterface
 	for _, e := range exports {
@@ -215,13 +329,49 @@ func external(variant *ir.Operation, opts Options) (*cudafb.Executable, error) {
 		}
 	}
 	if err := kernelabi.CheckPTX(objects.Name(objs[0]), string(ptx), ifaces); err != nil {
-		return nil, ir.OpErrorf(variant, "%v", err)
+		return img, nil, "", ir.OpErrorf(variant, "%v", err)
 	}
-	exe := &cudafb.Executable{PTX: string(ptx)}
+	arch, err := externalArch(variant, objects.Name(objs[0]), string(ptx))
+	if err != nil {
+		return img, nil, "", err
+	}
+	var entries []cudafb.EntryPoint
 	for _, e := range exports {
-		exe.EntryPoints = append(exe.EntryPoints, e.entry)
+		entries = append(entries, e.entry)
 	}
-	return exe, nil
+	return cudafb.Image{Arch: arch, PTX: string(ptx)}, entries, "", nil
+}
+
+// externalArch is the architecture an external variant's PTX is keyed by.
+func externalArch(variant *ir.Operation, object, ptx string) (string, error) {
+	t := hal.VariantTarget(variant)
+	declared := ""
+	if t.Config != nil {
+		if s, ok := t.Config.Get("target_arch").(ir.StringAttr); ok {
+			declared = s.Value
+		}
+	}
+	target := cudafb.PTXTarget(ptx)
+	var tgt cudafb.Arch
+	tgtOK := false
+	if target != "" {
+		a, err := cudafb.ParseArch(target)
+		tgt, tgtOK = a, err == nil
+	}
+	if declared == "" {
+		if tgtOK {
+			return tgt.String(), nil
+		}
+		declared = DefaultArch
+	}
+	a, err := cudafb.ParseArch(declared)
+	if err != nil {
+		return "", ir.OpErrorf(variant, "cuda target_arch %q is not of the form sm_XY (e.g. sm_52, sm_80, sm_90a)", declared)
+	}
+	if tgtOK && !tgt.RunsOn(a) {
+		return "", ir.OpErrorf(variant, "object %s is PTX for %s (its .target) but variant @%s targets %s: it would not load on %s devices", object, target, variant.SymName(), a, a)
+	}
+	return a.String(), nil
 }
 
 func loadObject(o *hal.ExecutableObjectAttr, loader ObjectLoader) ([]byte, error) {

@@ -2,17 +2,32 @@
 // hal.executable.variant ops into "cuda-nvptx-fb" payloads
 // (runtime/schemas/cuda) for the runtime's cuda driver.
 //
+// Variants for any sm_XX are accepted, and all cuda variants of one
+// executable go into one payload: one PTX image per variant keyed by its
+// target_arch, and the entry points, which those variants must declare
+// alike. Every variant of the executable builds to the same bytes, which
+// vmgen embeds once; at load time the driver picks the image of the newest
+// architecture the device can run (runtime/hal/drivers/cuda.SelectImage).
+// One payload rather than one executable per arch chosen by host code,
+// because only the driver knows the device's compute capability and can
+// rank the images, log its choice and name them all when none runs.
+//
 // External variants (no builtin.module) carry exactly one .ptx object,
 // chosen per sm_XX by the front end from the executable's objects map; the
-// payload embeds that PTX with one entry point per export: its name, its
-// block size from workgroup_size, its dynamic shared memory from
-// workgroup_local_memory, and its layout's constant and binding counts.
-// The PTX is checked against the exports (kernelabi.CheckPTX).
+// image is that PTX verbatim (refused when its .target is newer than the
+// variant's arch). Each entry point has its name, its block size from
+// workgroup_size, its dynamic shared memory from workgroup_local_memory,
+// and its layout's constant and binding counts. The PTX is checked against
+// the exports (kernelabi.CheckPTX).
 //
 // Variants whose builtin.module holds compiler-generated elementwise
 // kernels (the goiree.elementwise entries of package elementwise) are
 // compiled directly to PTX text: one .entry per export taking the binding
 // pointers and then the 32-bit constants (constant 0 is the element
 // count), where block b of ElementwiseBlockSize threads handles tile b of
-// the dispatch. No CUDA toolkit is needed; the driver JIT-compiles the PTX.
+// the dispatch. The .version is the oldest PTX ISA that has the variant's
+// arch and every instruction used; ops whose instruction is newer than the
+// arch (maximumf and minimumf use max.NaN/min.NaN from sm_80, tanh uses
+// tanh.approx from sm_75) become sequences of older instructions there. No
+// CUDA toolkit is needed; the driver JIT-compiles the PTX.
 package cuda

@@ -44,7 +44,7 @@ func compile(t testing.TB, file string) []byte {
 
 // TestCompile builds both programs everywhere: no GPU is needed to compile.
 func TestCompile(t *testing.T) {
-	for _, f := range []string{"sample.mlir", "elementwise.mlir"} {
+	for _, f := range []string{"sample.mlir", "elementwise.mlir", "multi_arch.mlir"} {
 		t.Run(f, func(t *testing.T) {
 			vmfb := compile(t, f)
 			if _, err := vm.LoadBytecodeModule(vmfb); err != nil {

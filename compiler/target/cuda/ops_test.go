@@ -2,7 +2,10 @@ package cuda_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
@@ -146,4 +149,87 @@ func TestOpsOnCUDA(t *testing.T) {
 		}
 	}
 	t.Logf("checked %d float, %d integer and 4 conversion results over %d elements", len(fops), len(iops), len(a))
+}
+
+// TestMultiArchOnCUDA runs multi_arch.mlir (sm_52 and sm_80 variants; the
+// driver loads the newest image the device runs) and the same program
+// with only its sm_52 variants, which runs on any newer GPU through the
+// JIT and so exercises, on sm_80+ hardware, the sequences that replace
+// max.NaN, min.NaN and tanh.approx before sm_80 and sm_75. maximumf and
+// minimumf must match Go bit for bit (NaN, signed zeros included); tanh
+// within 1e-3 relative (tanh.approx) or 1e-5 (the sm_52 sequence).
+func TestMultiArchOnCUDA(t *testing.T) {
+	dev := cudaDevice(t)
+	src := testdata(t, "multi_arch.mlir")
+	only52 := strings.Replace(src, "[#maxwell, #ampere]", "[#maxwell]", 1)
+	if only52 == src {
+		t.Fatal("multi_arch.mlir no longer lists [#maxwell, #ampere]")
+	}
+	nan := float32(math.NaN())
+	inf := float32(math.Inf(1))
+	negZero := float32(math.Copysign(0, -1))
+	a := []float32{1.5, -2.25, 0, negZero, nan, 3, 0.01, -0.1, 0.124, 0.126, -0.5, 2, 9, -20, inf, -inf, 1e-6}
+	b := []float32{2, -3, negZero, 0, 1, nan, 0.02, 0.1, 0, 0, 4, 2, 1, 5, 0, 0, 0}
+	list := func(v []float32) string {
+		var s []string
+		for _, x := range v {
+			s = append(s, strconv.FormatFloat(float64(x), 'g', -1, 32))
+		}
+		return fmt.Sprintf("%dxf32=%s", len(v), strings.Join(s, " "))
+	}
+	goMax := func(x, y float32) float32 {
+		if x != x || y != y {
+			return nan
+		}
+		return float32(math.Max(float64(x), float64(y))) // +0 > -0, as maximumf
+	}
+	goMin := func(x, y float32) float32 {
+		if x != x || y != y {
+			return nan
+		}
+		return float32(math.Min(float64(x), float64(y)))
+	}
+	same := func(g, w float32) bool {
+		if w != w {
+			return g != g
+		}
+		return math.Float32bits(g) == math.Float32bits(w)
+	}
+	for _, tc := range []struct {
+		name, src string
+		tanhTol   float64
+	}{
+		{"sm_52+sm_80", src, 1e-3},
+		{"sm_52 only", only52, 1e-5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vmfb, err := compileText("multi_arch.mlir", tc.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := load(t, dev, vmfb)
+			got := s.run(t, "mul_add_mul", "8xf32=2", "8xf32=4")
+			if want := "8xf32=" + repeat("96", 8); !strings.Contains(got, want) {
+				t.Fatalf("mul_add_mul: got\n%s\nwant %s", got, want)
+			}
+			res := words(t, s.invoke(t, "specials", list(a), list(b)))
+			for i := range a {
+				mx, mn, th := math.Float32frombits(res[0][i]), math.Float32frombits(res[1][i]), math.Float32frombits(res[2][i])
+				if w := goMax(a[i], b[i]); !same(mx, w) {
+					t.Errorf("maximumf(%v, %v) = %v (%#x), want %v (%#x)", a[i], b[i], mx, res[0][i], w, math.Float32bits(w))
+				}
+				if w := goMin(a[i], b[i]); !same(mn, w) {
+					t.Errorf("minimumf(%v, %v) = %v (%#x), want %v (%#x)", a[i], b[i], mn, res[1][i], w, math.Float32bits(w))
+				}
+				w := float32(math.Tanh(float64(a[i])))
+				if a[i] == 0 && tc.tanhTol < 1e-3 && !same(th, w) {
+					t.Errorf("tanh(%v) = %v, want %v (the sign of zero kept)", a[i], th, w)
+				}
+				if !closeF32(th, w, tc.tanhTol) || w != 0 && math.Abs(float64(th-w)) > tc.tanhTol*math.Abs(float64(w)) {
+					t.Errorf("tanh(%v) = %v, want %v within %g relative", a[i], th, w, tc.tanhTol)
+				}
+			}
+			t.Logf("%s: mul_add_mul 96s; maximumf, minimumf exact and tanh within %g over %d values (NaN, ±0, ±inf included)", tc.name, tc.tanhTol, len(a))
+		})
+	}
 }

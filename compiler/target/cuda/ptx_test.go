@@ -132,3 +132,74 @@ func TestGeneratedPTX(t *testing.T) {
 		})
 	}
 }
+
+// TestGeneratedPTXPerArch generates the op-coverage program for several
+// architectures: the .version is the oldest PTX ISA with the arch and the
+// instructions used, instructions newer than the arch (max.NaN/min.NaN
+// from sm_80, tanh.approx from sm_75) are replaced by sequences of older
+// ones, and the sm_52 output matches its golden file.
+func TestGeneratedPTXPerArch(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "ops.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	variants := generatedVariants(t, "ops.mlir", src)
+	for _, tc := range []struct {
+		arch, version string
+		has, hasNot   []string
+	}{
+		{"sm_52", "4.1", []string{"copysign.f32", "setp.nan.f32", "and.b32"}, []string{"max.NaN", "min.NaN", "tanh.approx"}},
+		{"sm_60", "5.0", nil, []string{"max.NaN", "tanh.approx"}},
+		{"sm_75", "6.3", []string{"tanh.approx.f32"}, []string{"max.NaN", "copysign"}}, // 7.0 where tanh.approx is used
+		{"sm_80", "7.0", []string{"max.NaN.f32", "min.NaN.f32", "tanh.approx.f32"}, []string{"copysign", "setp.nan"}},
+		{"sm_86", "7.1", []string{"max.NaN.f32"}, nil},
+		{"sm_90a", "8.0", []string{"max.NaN.f32"}, nil},
+		{"sm_120", "8.7", []string{"max.NaN.f32"}, nil},
+	} {
+		t.Run(tc.arch, func(t *testing.T) {
+			var all strings.Builder
+			for _, v := range variants {
+				m, err := cuda.GeneratePTX(v, tc.arch)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkPTX(t, m.PTX)
+				version := tc.version
+				if strings.Contains(m.PTX, "tanh.approx") && version < "7.0" {
+					version = "7.0" // the PTX ISA that added tanh.approx
+				}
+				if want := "\n.version " + version + "\n.target " + tc.arch + "\n"; !strings.Contains(m.PTX, want) {
+					t.Errorf("header lacks %q", want)
+				}
+				all.WriteString(m.PTX)
+			}
+			for _, s := range tc.has {
+				if !strings.Contains(all.String(), s) {
+					t.Errorf("no %s in the %s PTX", s, tc.arch)
+				}
+			}
+			for _, s := range tc.hasNot {
+				if strings.Contains(all.String(), s) {
+					t.Errorf("%s in the %s PTX", s, tc.arch)
+				}
+			}
+			if tc.arch != "sm_52" {
+				return
+			}
+			golden := filepath.Join("testdata", "golden", "ops_sm_52.ptx")
+			if *update {
+				if err := os.WriteFile(golden, []byte(all.String()), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if all.String() != string(want) {
+				t.Errorf("generated PTX differs from %s (run with -update to accept):\n%s", golden, all.String())
+			}
+		})
+	}
+}

@@ -155,8 +155,36 @@ func (rcv *CUDAExecutableDef) MutateBindingCounts(j int, n uint32) bool {
 	return false
 }
 
+func (rcv *CUDAExecutableDef) PtxImages(obj *PTXImage, j int) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(16))
+	if o != 0 {
+		x := rcv._tab.Vector(o)
+		x += flatbuffers.UOffsetT(j) * 4
+		x = rcv._tab.Indirect(x)
+		obj.Init(rcv._tab.Bytes, x)
+		return true
+	}
+	return false
+}
+
+func (rcv *CUDAExecutableDef) PtxImagesLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(16))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
+func (rcv *CUDAExecutableDef) Name() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(18))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
 func CUDAExecutableDefStart(builder *flatbuffers.Builder) {
-	builder.StartObject(6)
+	builder.StartObject(8)
 }
 func CUDAExecutableDefAddEntryPoints(builder *flatbuffers.Builder, entryPoints flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(0, flatbuffers.UOffsetT(entryPoints), 0)
@@ -190,6 +218,15 @@ func CUDAExecutableDefAddBindingCounts(builder *flatbuffers.Builder, bindingCoun
 }
 func CUDAExecutableDefStartBindingCountsVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
+}
+func CUDAExecutableDefAddPtxImages(builder *flatbuffers.Builder, ptxImages flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(6, flatbuffers.UOffsetT(ptxImages), 0)
+}
+func CUDAExecutableDefStartPtxImagesVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(4, numElems, 4)
+}
+func CUDAExecutableDefAddName(builder *flatbuffers.Builder, name flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(7, flatbuffers.UOffsetT(name), 0)
 }
 func CUDAExecutableDefEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

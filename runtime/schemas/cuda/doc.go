@@ -1,6 +1,10 @@
 // Package cuda holds the Go code flatc generates from
 // cuda_executable_def.fbs, the payload of a "cuda-nvptx-fb" executable:
-// entry points, block sizes, shared memory sizes and the PTX image.
+// entry points, block sizes, shared memory sizes and one PTX image per
+// target architecture (ptx_images, keyed by "sm_XY"; payloads written
+// before it have one ptx_image, which decodes as the image of its
+// .target), plus Executable, its Marshal/Unmarshal, and Arch, the
+// architecture names and which devices run their PTX.
 //
 // The generated accessors do no bounds checking and panic on malformed
 // input: verify a buffer with

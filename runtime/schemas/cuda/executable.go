@@ -21,17 +21,65 @@ type EntryPoint struct {
 	ConstantCount, BindingCount uint32
 }
 
-// Executable is a decoded "cuda-nvptx-fb" payload.
-type Executable struct {
-	EntryPoints []EntryPoint
-	PTX         string
+// Image is the PTX text of an executable for one target architecture.
+type Image struct {
+	// Arch is the architecture the PTX was generated for ("sm_80", see
+	// ParseArch); "" only for a payload written before per-arch images
+	// whose PTX names no .target.
+	Arch string
+	// PTX is the module text.
+	PTX string
 }
 
-// Marshal encodes the executable as a FlatBuffer with identifier "CUDA".
-// The output is deterministic.
+// Executable is a decoded "cuda-nvptx-fb" payload: the kernels and one PTX
+// image per architecture, each image defining every entry point.
+type Executable struct {
+	// Name is the executable's symbol in the program ("" when unknown).
+	Name        string
+	EntryPoints []EntryPoint
+	Images      []Image
+}
+
+// Archs lists the images' architectures in payload order ("?" for an
+// image without one).
+func (e *Executable) Archs() []string {
+	out := make([]string, len(e.Images))
+	for i, im := range e.Images {
+		out[i] = im.Arch
+		if out[i] == "" {
+			out[i] = "?"
+		}
+	}
+	return out
+}
+
+// Marshal encodes the executable as a FlatBuffer with identifier "CUDA",
+// the images in ptx_images (ptx_image stays empty). The output is
+// deterministic.
 func (e *Executable) Marshal() []byte {
-	b := flatbuffers.NewBuilder(len(e.PTX) + 256)
-	ptx := b.CreateString(e.PTX)
+	size := 256
+	for _, im := range e.Images {
+		size += len(im.PTX) + len(im.Arch) + 32
+	}
+	b := flatbuffers.NewBuilder(size)
+	images := make([]flatbuffers.UOffsetT, len(e.Images))
+	for i, im := range e.Images {
+		ptx := b.CreateString(im.PTX)
+		arch := b.CreateString(im.Arch)
+		PTXImageStart(b)
+		PTXImageAddArch(b, arch)
+		PTXImageAddPtx(b, ptx)
+		images[i] = PTXImageEnd(b)
+	}
+	CUDAExecutableDefStartPtxImagesVector(b, len(images))
+	for i := len(images) - 1; i >= 0; i-- {
+		b.PrependUOffsetT(images[i])
+	}
+	imageVec := b.EndVector(len(images))
+	var name flatbuffers.UOffsetT
+	if e.Name != "" {
+		name = b.CreateString(e.Name)
+	}
 	names := make([]flatbuffers.UOffsetT, len(e.EntryPoints))
 	for i, ep := range e.EntryPoints {
 		names[i] = b.CreateString(ep.Name)
@@ -61,16 +109,22 @@ func (e *Executable) Marshal() []byte {
 	CUDAExecutableDefAddEntryPoints(b, entries)
 	CUDAExecutableDefAddBlockSizes(b, blocks)
 	CUDAExecutableDefAddSharedMemorySize(b, shared)
-	CUDAExecutableDefAddPtxImage(b, ptx)
 	CUDAExecutableDefAddConstantCounts(b, consts)
 	CUDAExecutableDefAddBindingCounts(b, binds)
+	CUDAExecutableDefAddPtxImages(b, imageVec)
+	if e.Name != "" {
+		CUDAExecutableDefAddName(b, name)
+	}
 	b.FinishWithFileIdentifier(CUDAExecutableDefEnd(b), []byte(FileIdentifier))
 	return append([]byte(nil), b.FinishedBytes()...)
 }
 
 // Unmarshal verifies and decodes a "cuda-nvptx-fb" payload. block_sizes
 // must have one entry per entry point; the other per-entry vectors must be
-// empty or have one entry per entry point.
+// empty or have one entry per entry point. The PTX is either ptx_images
+// (each with a valid, distinct arch and non-empty PTX) or, in payloads
+// written before those existed, ptx_image, which becomes one image whose
+// arch is its .target ("" when it has none).
 func Unmarshal(data []byte) (*Executable, error) {
 	if err := fbverify.CUDAExecutableDef(data); err != nil {
 		return nil, fmt.Errorf("decoding CUDA executable: %w", err)
@@ -91,7 +145,40 @@ func Unmarshal(data []byte) (*Executable, error) {
 			return nil, fmt.Errorf("decoding CUDA executable: %s has %d entries for %d entry points", v.name, v.len, n)
 		}
 	}
-	e := &Executable{PTX: string(def.PtxImage()), EntryPoints: make([]EntryPoint, n)}
+	e := &Executable{Name: string(def.Name()), EntryPoints: make([]EntryPoint, n)}
+	legacy := string(def.PtxImage())
+	switch m := def.PtxImagesLength(); {
+	case m > 0 && legacy != "":
+		return nil, fmt.Errorf("decoding CUDA executable: both ptx_image and ptx_images are set")
+	case m > 0:
+		seen := map[string]bool{}
+		var im PTXImage
+		for i := 0; i < m; i++ {
+			def.PtxImages(&im, i)
+			img := Image{Arch: string(im.Arch()), PTX: string(im.Ptx())}
+			a, err := ParseArch(img.Arch)
+			if err != nil {
+				return nil, fmt.Errorf("decoding CUDA executable: PTX image %d: %w", i, err)
+			}
+			if img.PTX == "" {
+				return nil, fmt.Errorf("decoding CUDA executable: PTX image %d (%s) is empty", i, img.Arch)
+			}
+			if seen[a.String()] {
+				return nil, fmt.Errorf("decoding CUDA executable: two PTX images for %s", a)
+			}
+			seen[a.String()] = true
+			e.Images = append(e.Images, img)
+		}
+	case legacy != "":
+		e.Images = []Image{{Arch: PTXTarget(legacy), PTX: legacy}}
+		if e.Images[0].Arch != "" {
+			if _, err := ParseArch(e.Images[0].Arch); err != nil {
+				e.Images[0].Arch = "" // a .target we cannot rank; the JIT decides
+			}
+		}
+	default:
+		return nil, fmt.Errorf("decoding CUDA executable: no PTX image")
+	}
 	var bs BlockSize
 	for i := range e.EntryPoints {
 		ep := &e.EntryPoints[i]

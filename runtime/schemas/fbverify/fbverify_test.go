@@ -12,8 +12,16 @@ import (
 	"github.com/goiree/goiree/runtime/schemas/spirv"
 )
 
+func cudaPayload() []byte {
+	return (&cuda.Executable{
+		Name:        "exe",
+		Images:      []cuda.Image{{Arch: "sm_52", PTX: "ptx52"}, {Arch: "sm_80", PTX: "ptx80"}},
+		EntryPoints: []cuda.EntryPoint{{Name: "k", BlockSize: [3]uint32{1, 1, 1}}},
+	}).Marshal()
+}
+
 func TestValidPayloads(t *testing.T) {
-	c := (&cuda.Executable{PTX: "ptx", EntryPoints: []cuda.EntryPoint{{Name: "k", BlockSize: [3]uint32{1, 1, 1}}}}).Marshal()
+	c := cudaPayload()
 	if err := fbverify.CUDAExecutableDef(c); err != nil {
 		t.Errorf("CUDA: %v", err)
 	}
@@ -67,7 +75,7 @@ func TestVisitBudget(t *testing.T) {
 }
 
 func TestCorruptPayloads(t *testing.T) {
-	good := (&cuda.Executable{PTX: "ptx", EntryPoints: []cuda.EntryPoint{{Name: "k", BlockSize: [3]uint32{1, 1, 1}}}}).Marshal()
+	good := cudaPayload()
 	root := int(binary.LittleEndian.Uint32(good))
 	vt := root - int(int32(binary.LittleEndian.Uint32(good[root:])))
 	tests := []struct {
@@ -84,6 +92,33 @@ func TestCorruptPayloads(t *testing.T) {
 			off := int(binary.LittleEndian.Uint16(d[vt+4:]))
 			binary.LittleEndian.PutUint32(d[root+off:], 1<<30)
 		}, "CUDAExecutableDef.entry_points: offset"},
+		{"image vector outside", func(d []byte) {
+			off := int(binary.LittleEndian.Uint16(d[vt+4+2*6:]))
+			binary.LittleEndian.PutUint32(d[root+off:], 1<<30)
+		}, "CUDAExecutableDef.ptx_images: offset"},
+		{"image arch outside", func(d []byte) {
+			img := tableAt(d, root, vt, 6, 1)
+			ivt := img - int(int32(binary.LittleEndian.Uint32(d[img:])))
+			off := int(binary.LittleEndian.Uint16(d[ivt+4:]))
+			binary.LittleEndian.PutUint32(d[img+off:], 1<<30)
+		}, "CUDAExecutableDef.ptx_images[1].arch: offset"},
+		{"image ptx unterminated", func(d []byte) {
+			img := tableAt(d, root, vt, 6, 0)
+			ivt := img - int(int32(binary.LittleEndian.Uint32(d[img:])))
+			off := int(binary.LittleEndian.Uint16(d[ivt+6:]))
+			s := img + off + int(binary.LittleEndian.Uint32(d[img+off:]))
+			n := int(binary.LittleEndian.Uint32(d[s:]))
+			d[s+4+n] = 'x'
+		}, "CUDAExecutableDef.ptx_images[0].ptx"},
+		{"null image", func(d []byte) {
+			off := int(binary.LittleEndian.Uint16(d[vt+4+2*6:]))
+			vec := root + off + int(binary.LittleEndian.Uint32(d[root+off:]))
+			binary.LittleEndian.PutUint32(d[vec+4:], 0)
+		}, "CUDAExecutableDef.ptx_images[0]: null table offset"},
+		{"name outside", func(d []byte) {
+			off := int(binary.LittleEndian.Uint16(d[vt+4+2*7:]))
+			binary.LittleEndian.PutUint32(d[root+off:], 1<<30)
+		}, "CUDAExecutableDef.name: offset"},
 	}
 	for _, tt := range tests {
 		d := append([]byte(nil), good...)
@@ -93,4 +128,13 @@ func TestCorruptPayloads(t *testing.T) {
 			t.Errorf("%s: got %v, want %q", tt.name, err, tt.text)
 		}
 	}
+}
+
+// tableAt returns the position of element i of the vector of tables in
+// field slot of the table at root (vtable vt).
+func tableAt(d []byte, root, vt, slot, i int) int {
+	off := int(binary.LittleEndian.Uint16(d[vt+4+2*slot:]))
+	vec := root + off + int(binary.LittleEndian.Uint32(d[root+off:]))
+	e := vec + 4 + 4*i
+	return e + int(binary.LittleEndian.Uint32(d[e:]))
 }

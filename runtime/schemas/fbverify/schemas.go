@@ -204,6 +204,15 @@ func CUDAExecutableDef(buf []byte) error {
 		func() error { return t.str(3, "ptx_image", false) },
 		func() error { return t.vector(4, "constant_counts", 4, false) },
 		func() error { return t.vector(5, "binding_counts", 4, false) },
+		func() error {
+			return t.vectorOfTables(6, "ptx_images", func(s table) error {
+				if err := s.str(0, "arch", false); err != nil {
+					return err
+				}
+				return s.str(1, "ptx", false)
+			})
+		},
+		func() error { return t.str(7, "name", false) },
 	}
 	for _, c := range checks {
 		if err := c(); err != nil {

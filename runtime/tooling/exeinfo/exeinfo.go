@@ -186,7 +186,13 @@ func describeCUDA(fb []byte) (*Info, error) {
 			"block=%dx%dx%d shared_memory=%dB constants=%d bindings=%d",
 			e.BlockSize[0], e.BlockSize[1], e.BlockSize[2], e.SharedMemorySize, e.ConstantCount, e.BindingCount)})
 	}
-	info.Notes = append(info.Notes, fmt.Sprintf("PTX: %d bytes", len(exe.PTX)))
+	for _, im := range exe.Images {
+		arch := im.Arch
+		if arch == "" {
+			arch = "unknown arch"
+		}
+		info.Notes = append(info.Notes, fmt.Sprintf("PTX (%s): %d bytes", arch, len(im.PTX)))
+	}
 	return info, nil
 }
 

@@ -13,7 +13,7 @@ import (
 func TestDescribeGPU(t *testing.T) {
 	cu := (&cuda.Executable{
 		EntryPoints: []cuda.EntryPoint{{Name: "simple_mul", BlockSize: [3]uint32{64, 1, 1}, ConstantCount: 1, BindingCount: 3}},
-		PTX:         ".version 7.0\n.target sm_80\n",
+		Images:      []cuda.Image{{Arch: "sm_80", PTX: ".version 7.0\n.target sm_80\n"}},
 	}).Marshal()
 	sp := (&spirv.Executable{
 		EntryPoints: []spirv.EntryPoint{{Name: "main", SubgroupSize: 32, ConstantCount: 1, BindingCount: 2}},
@@ -25,7 +25,7 @@ func TestDescribeGPU(t *testing.T) {
 		entry  string
 		note   string
 	}{
-		{cu, FormatCUDA, "simple_mul block=64x1x1 shared_memory=0B constants=1 bindings=3", "PTX: 27 bytes"},
+		{cu, FormatCUDA, "simple_mul block=64x1x1 shared_memory=0B constants=1 bindings=3", "PTX (sm_80): 27 bytes"},
 		{sp, FormatSPIRV, "main constants=1 bindings=2 subgroup_size=32", "SPIR-V: 5 words"},
 	}
 	for _, tc := range tests {

@@ -146,7 +146,7 @@ func cudaDispatchRow(e *env, o *options, name, target string, log io.Writer) row
 		return failed(name, target, err)
 	}
 	defer dev.Close()
-	payload := (&cudafb.Executable{PTX: string(e.gpu.ptx), EntryPoints: []cudafb.EntryPoint{
+	payload := (&cudafb.Executable{Images: []cudafb.Image{{Arch: "sm_90", PTX: string(e.gpu.ptx)}}, EntryPoints: []cudafb.EntryPoint{
 		{Name: "simple_mul", BlockSize: [3]uint32{256, 1, 1}, ConstantCount: 1, BindingCount: 3},
 	}}).Marshal()
 	cache, err := dev.CreateExecutableCache("benchsuite")

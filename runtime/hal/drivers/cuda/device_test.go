@@ -60,7 +60,7 @@ func samplePayload(t testing.TB, names ...string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exe := &cudafb.Executable{PTX: string(ptx)}
+	exe := &cudafb.Executable{Images: []cudafb.Image{{Arch: "sm_80", PTX: string(ptx)}}}
 	for _, n := range names {
 		ep := cudafb.EntryPoint{Name: n, BlockSize: [3]uint32{64, 1, 1}, ConstantCount: 1, BindingCount: 3}
 		if n == "simple_mul_inplace" {
@@ -242,7 +242,7 @@ func TestMissingExport(t *testing.T) {
 func TestBadPTXLog(t *testing.T) {
 	d := testDevice(t)
 	bad := (&cudafb.Executable{
-		PTX:         ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tnot_an_instruction;\n\tret;\n}\n",
+		Images:      []cudafb.Image{{Arch: "sm_80", PTX: ".version 7.0\n.target sm_80\n.address_size 64\n.visible .entry k()\n{\n\tnot_an_instruction;\n\tret;\n}\n"}},
 		EntryPoints: []cudafb.EntryPoint{{Name: "k", BlockSize: [3]uint32{1, 1, 1}}},
 	}).Marshal()
 	cache, _ := d.CreateExecutableCache("test")
@@ -435,4 +435,81 @@ func TestStagedCoherence(t *testing.T) {
 	if s := d.Allocator().Statistics(); s.DeviceBytesAllocated == 0 {
 		t.Errorf("staged buffers allocated no device memory: %+v", s)
 	}
+}
+
+// TestMultiArchPayload loads a payload with PTX for sm_52 and sm_80 (both
+// clang-16 builds of the sample's kernels) and a bogus image for sm_120,
+// checks that the driver loaded the image SelectImage picks for this
+// device (never the sm_120 one on an older device), and runs simple_mul
+// from it.
+func TestMultiArchPayload(t *testing.T) {
+	d := testDevice(t)
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	def := &cudafb.Executable{
+		Name: "multi",
+		Images: []cudafb.Image{
+			{Arch: "sm_52", PTX: read("kernels_sm_52.ptx")},
+			{Arch: "sm_80", PTX: read("kernels_sm_80.ptx")},
+			{Arch: "sm_120", PTX: "this is not PTX: loading it would fail"},
+		},
+		EntryPoints: []cudafb.EntryPoint{{Name: "simple_mul", BlockSize: [3]uint32{64, 1, 1}, ConstantCount: 1, BindingCount: 3}},
+	}
+	want, err := SelectImage(def, d.Arch())
+	if err != nil {
+		t.Fatalf("device %s: %v", d.Arch(), err)
+	}
+	exe := prepare(t, d, def.Marshal()).(*Executable)
+	if exe.Arch() != def.Images[want].Arch {
+		t.Fatalf("loaded the %s image on %s, want %s", exe.Arch(), d.Arch(), def.Images[want].Arch)
+	}
+	if exe.Arch() == "sm_120" && d.Arch() != "sm_120" {
+		t.Fatalf("loaded PTX for sm_120 on %s", d.Arch())
+	}
+	fmt.Printf("multi-arch payload (sm_52, sm_80, sm_120) on %s: loaded %s\n", d.Arch(), exe.Arch())
+	const n = 100
+	a, b, c := alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n)
+	av, bv := make([]float32, n), make([]float32, n)
+	for i := range av {
+		av[i], bv[i] = float32(i), 3
+	}
+	if err := a.Write(0, f32s(av...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Write(0, f32s(bv...)); err != nil {
+		t.Fatal(err)
+	}
+	submit(t, d, func(cb *hal.CommandBuffer) error {
+		return cb.DispatchWith(exe, 0, [3]uint32{(n + 63) / 64, 1, 1}, []uint32{n}, []hal.Binding{
+			{Buffer: a, Length: 4 * n}, {Buffer: b, Length: 4 * n}, {Buffer: c, Length: 4 * n},
+		})
+	})
+	for i, g := range readF32(t, c) {
+		if w := av[i] * bv[i]; g != w {
+			t.Fatalf("element %d: got %v, want %v", i, g, w)
+		}
+	}
+}
+
+// TestNoRunnableImage: a payload whose only image is for a newer
+// architecture than the device fails with the error naming them.
+func TestNoRunnableImage(t *testing.T) {
+	d := testDevice(t)
+	def := &cudafb.Executable{
+		Name:        "too_new",
+		Images:      []cudafb.Image{{Arch: "sm_990", PTX: "never loaded"}},
+		EntryPoints: []cudafb.EntryPoint{{Name: "k", BlockSize: [3]uint32{1, 1, 1}}},
+	}
+	cache, _ := d.CreateExecutableCache("test")
+	_, err := cache.PrepareExecutable(hal.ExecutableParams{Format: Format, Data: def.Marshal()})
+	want := "cuda executable @too_new has PTX for sm_990 only, none of which runs on this " + d.Arch() + " device"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error containing %q", err, want)
+	}
+	fmt.Printf("no runnable image: %v\n", err)
 }

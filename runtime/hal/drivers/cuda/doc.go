@@ -6,10 +6,13 @@
 //
 // Each device ("cuda", "cuda://N") uses the primary context of CUDA device
 // N and one non-blocking stream. Executables are "cuda-nvptx-fb" payloads
-// (runtime/schemas/cuda): the PTX is JIT-compiled by cuModuleLoadDataEx,
-// whose error log becomes part of the error, and every entry point is
-// looked up by name (a missing one is "exported module function <name> not
-// found"). Dispatches launch with the entry point's block size and a grid
+// (runtime/schemas/cuda) holding one PTX image per architecture: the
+// driver loads the newest one the device's compute capability runs
+// (SelectImage; PTX for a newer arch is never chosen, and when none runs
+// the error names the executable, the images' archs and the device's),
+// logs its choice at -v=1, JIT-compiles it with cuModuleLoadDataEx, whose
+// error log becomes part of the error, and looks every entry point up by
+// name (a missing one is "exported module function <name> not found"). Dispatches launch with the entry point's block size and a grid
 // of the workgroup count; the kernel parameters are the bindings' device
 // pointers (base + offset), then the 32-bit constants.
 //

@@ -3,7 +3,10 @@ package cuda
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"sync/atomic"
+
+	"github.com/golang/glog"
 
 	"github.com/goiree/goiree/runtime/hal"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
@@ -23,6 +26,7 @@ type kernel struct {
 // Executable is a loaded CUDA module with one function per export.
 type Executable struct {
 	dev      *Device
+	arch     string // the loaded image's architecture ("" when unknown)
 	module   cuModule
 	exports  []hal.ExportInfo
 	kernels  []kernel
@@ -92,23 +96,101 @@ func ParseExecutable(params hal.ExecutableParams) (*cudafb.Executable, []hal.Exp
 	return def, exports, nil
 }
 
-// LoadExecutable JIT-compiles the payload's PTX and looks up every entry
-// point.
+// SelectImage picks the PTX image of exe to load on a device of compute
+// capability device ("sm_90"): the newest architecture the device can run
+// (see cudafb.Arch.RunsOn; of equal capabilities the arch- or
+// family-specific one). PTX for a newer architecture than the device is
+// never chosen. An image without an arch (a payload from before per-arch
+// images whose PTX names no .target) is taken only when no image has an
+// arch the device runs, and left to the JIT. When no image can run, the
+// error names the executable, the architectures present and the device's.
+func SelectImage(exe *cudafb.Executable, device string) (int, error) {
+	dev, err := cudafb.ParseArch(device)
+	if err != nil {
+		return -1, status.Errorf(status.Internal, "device compute capability: %v", err)
+	}
+	best, unknown := -1, -1
+	var bestArch cudafb.Arch
+	for i, im := range exe.Images {
+		if im.Arch == "" {
+			if unknown < 0 {
+				unknown = i
+			}
+			continue
+		}
+		a, err := cudafb.ParseArch(im.Arch)
+		if err != nil {
+			return -1, status.Errorf(status.InvalidArgument, "%s: PTX image %d: %v", executableName(exe), i, err)
+		}
+		if !a.RunsOn(dev) {
+			continue
+		}
+		if best < 0 || a.Number() > bestArch.Number() || a.Number() == bestArch.Number() && specificity(a) > specificity(bestArch) {
+			best, bestArch = i, a
+		}
+	}
+	if best < 0 {
+		best = unknown
+	}
+	if best < 0 {
+		return -1, status.Errorf(status.NotFound, "%s has PTX for %s only, none of which runs on this %s device (PTX runs on its own architecture or newer)",
+			executableName(exe), strings.Join(exe.Archs(), ", "), device)
+	}
+	return best, nil
+}
+
+// specificity ranks archs of one compute capability: arch-specific PTX
+// uses the most of the device, family-specific less, plain the least.
+func specificity(a cudafb.Arch) int {
+	switch a.Suffix {
+	case 'a':
+		return 2
+	case 'f':
+		return 1
+	}
+	return 0
+}
+
+func executableName(exe *cudafb.Executable) string {
+	if exe.Name == "" {
+		return "cuda executable"
+	}
+	return fmt.Sprintf("cuda executable @%s", exe.Name)
+}
+
+// LoadExecutable selects the payload's PTX image for the device
+// (SelectImage), JIT-compiles it and looks up every entry point. The
+// choice is logged at glog verbosity 1 (-v=1).
 func (d *Device) LoadExecutable(params hal.ExecutableParams) (*Executable, error) {
 	def, exports, err := ParseExecutable(params)
 	if err != nil {
 		return nil, err
 	}
-	image := []byte(def.PTX)
+	pick, err := SelectImage(def, d.sm)
+	if err != nil {
+		return nil, err
+	}
+	chosen := def.Images[pick]
+	if glog.V(1) {
+		arch := chosen.Arch
+		if arch == "" {
+			arch = "unknown-arch"
+		}
+		glog.Infof("%s: loading the %s PTX image (images: %s) on %s (%s)", executableName(def), arch, strings.Join(def.Archs(), ", "), d.id, d.sm)
+	}
+	image := []byte(chosen.PTX)
 	if i := bytes.IndexByte(image, 0); i >= 0 {
 		image = image[:i]
 	}
 	image = append(image, 0)
 	mod, err := moduleLoad(d.ctx, image)
 	if err != nil {
-		return nil, hal.ErrorContext(err, "loading PTX for %s", d.sm)
+		if chosen.Arch != "" {
+			return nil, hal.ErrorContext(err, "%s: loading its %s PTX on %s", executableName(def), chosen.Arch, d.sm)
+		}
+		return nil, hal.ErrorContext(err, "%s: loading PTX for %s", executableName(def), d.sm)
 	}
-	exe := &Executable{dev: d, module: mod, exports: exports}
+	exe := &Executable{dev: d, arch: chosen.Arch, module: mod, exports: exports}
 	for i, ep := range def.EntryPoints {
 		fn, r := moduleFunction(d.ctx, mod, ep.Name)
 		if r == cuErrorNotFound {
@@ -132,6 +214,10 @@ func (d *Device) LoadExecutable(params hal.ExecutableParams) (*Executable, error
 
 // Format implements hal.Executable.
 func (e *Executable) Format() string { return Format }
+
+// Arch returns the architecture of the PTX image that was loaded ("sm_80";
+// "" for a payload without per-arch images whose PTX names no .target).
+func (e *Executable) Arch() string { return e.arch }
 
 // Exports implements hal.Executable.
 func (e *Executable) Exports() []hal.ExportInfo { return e.exports }

@@ -9,7 +9,7 @@ import (
 )
 
 func payload(eps ...cudafb.EntryPoint) []byte {
-	return (&cudafb.Executable{PTX: ".version 7.0\n", EntryPoints: eps}).Marshal()
+	return (&cudafb.Executable{Images: []cudafb.Image{{Arch: "sm_80", PTX: ".version 7.0\n"}}, EntryPoints: eps}).Marshal()
 }
 
 func TestParseExecutable(t *testing.T) {
@@ -42,13 +42,76 @@ func TestParseExecutable(t *testing.T) {
 	}
 }
 
+// TestSelectImage: the newest image the device runs, never PTX for a
+// newer architecture, and an error naming the executable, the images'
+// archs and the device's when none runs.
+func TestSelectImage(t *testing.T) {
+	images := func(archs ...string) *cudafb.Executable {
+		e := &cudafb.Executable{Name: "executable"}
+		for _, a := range archs {
+			e.Images = append(e.Images, cudafb.Image{Arch: a, PTX: "ptx for " + a})
+		}
+		return e
+	}
+	for _, tc := range []struct {
+		name   string
+		device string
+		exe    *cudafb.Executable
+		want   string // the chosen arch, or the error's text
+		err    bool
+	}{
+		{"5.2 of 52+80", "sm_52", images("sm_52", "sm_80"), "sm_52", false},
+		{"8.0 of 52+80", "sm_80", images("sm_52", "sm_80"), "sm_80", false},
+		{"9.0 of 52+80", "sm_90", images("sm_52", "sm_80"), "sm_80", false},
+		{"9.0 of 80+52 (order)", "sm_90", images("sm_80", "sm_52"), "sm_80", false},
+		{"8.6 of 52+80+90", "sm_86", images("sm_52", "sm_80", "sm_90"), "sm_80", false},
+		{"9.0 of 52+80+90", "sm_90", images("sm_52", "sm_80", "sm_90"), "sm_90", false},
+		{"5.2 of 52 only", "sm_52", images("sm_52"), "sm_52", false},
+		{"9.0 of 52 only", "sm_90", images("sm_52"), "sm_52", false},
+		{"10.0 of 90+100", "sm_100", images("sm_90", "sm_100"), "sm_100", false},
+		{"9.0 prefers 90a", "sm_90", images("sm_80", "sm_90", "sm_90a"), "sm_90a", false},
+		{"9.0 prefers 90a (order)", "sm_90", images("sm_90a", "sm_90"), "sm_90a", false},
+		{"10.0 skips 90a", "sm_100", images("sm_80", "sm_90a"), "sm_80", false},
+		{"10.3 runs 100f", "sm_103", images("sm_90", "sm_100f"), "sm_100f", false},
+		{"8.0 skips newer only", "sm_80", images("sm_86", "sm_90"), `cuda executable @executable has PTX for sm_86, sm_90 only, none of which runs on this sm_80 device`, true},
+		{"5.2 none", "sm_52", images("sm_80"), `@executable has PTX for sm_80 only, none of which runs on this sm_52 device`, true},
+		{"8.6 of 90a+100", "sm_86", images("sm_90a", "sm_100"), "has PTX for sm_90a, sm_100 only", true},
+		{"unknown arch image as fallback", "sm_80", &cudafb.Executable{Images: []cudafb.Image{{PTX: "old"}}}, "", false},
+		{"known arch before unknown", "sm_90", &cudafb.Executable{Images: []cudafb.Image{{PTX: "old"}, {Arch: "sm_80", PTX: "new"}}}, "sm_80", false},
+		{"unnamed executable", "sm_52", &cudafb.Executable{Images: []cudafb.Image{{Arch: "sm_90", PTX: "x"}}}, "cuda executable has PTX for sm_90 only", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			i, err := SelectImage(tc.exe, tc.device)
+			if tc.err {
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("got image %d, %v; want an error containing %q", i, err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := tc.exe.Images[i].Arch; got != tc.want {
+				t.Fatalf("chose %q (image %d), want %q", got, i, tc.want)
+			}
+		})
+	}
+}
+
 func FuzzParseExecutable(f *testing.F) {
 	f.Add(payload(cudafb.EntryPoint{Name: "simple_mul", BlockSize: [3]uint32{64, 1, 1}, ConstantCount: 1, BindingCount: 3}))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, exports, err := ParseExecutable(hal.ExecutableParams{Format: Format, Data: data})
+		def, exports, err := ParseExecutable(hal.ExecutableParams{Format: Format, Data: data})
 		if err == nil && len(exports) == 0 {
 			t.Fatal("no error and no exports")
+		}
+		if err == nil {
+			for _, dev := range []string{"sm_52", "sm_90"} {
+				if i, err := SelectImage(def, dev); err == nil && (i < 0 || i >= len(def.Images)) {
+					t.Fatalf("SelectImage(%s) = %d of %d images", dev, i, len(def.Images))
+				}
+			}
 		}
 	})
 }

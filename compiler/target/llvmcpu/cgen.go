@@ -42,6 +42,11 @@ type Library struct {
 	Exports []Export
 	// StaticImports are the external symbols the shims call, sorted.
 	StaticImports []string
+	// Imports are the library's import table, sorted: the functions
+	// declared without hal.import.static, which the runtime resolves
+	// against the loaded executable plugins when it creates the
+	// executable. Their index is the import ordinal.
+	Imports []string
 }
 
 // memref is the C view of a memref SSA value: a descriptor variable of a
@@ -60,6 +65,11 @@ type cgen struct {
 	module   *ir.Operation
 	funcs    map[string]*ir.Operation
 	staticFn map[string]bool
+	// imports maps an import's name to the C identifier of its ordinal
+	// constant, emitted by assemble once all imports are known.
+	imports map[string]string
+	// importCalls counts dynamic import calls, for unique local names.
+	importCalls int
 }
 
 // GenerateC translates a llvm-cpu hal.executable.variant (with its
@@ -85,6 +95,7 @@ func GenerateC(variant *ir.Operation) (*Library, error) {
 		module:   mod,
 		funcs:    map[string]*ir.Operation{},
 		staticFn: map[string]bool{},
+		imports:  map[string]string{},
 	}
 	for _, o := range mod.Body().Ops {
 		if o.Name == "func.func" {
@@ -462,9 +473,7 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 	if callee.Body() != nil && len(callee.Body().Ops) > 0 {
 		return ir.OpErrorf(op, "calls to functions defined in the variant (@%s) are not supported; only hal.import.static externs can be called", ref.Root)
 	}
-	if !callee.HasAttr("hal.import.static") {
-		return ir.OpErrorf(op, "@%s is a dynamic import (no hal.import.static); the goiree CPU ABI resolves imports only statically at link time", ref.Root)
-	}
+	dynamic := !callee.HasAttr("hal.import.static")
 	bare := false
 	if b, ok := callee.Attr("llvm.bareptr").(ir.BoolAttr); ok && b.Value {
 		bare = true
@@ -477,6 +486,9 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 	}
 	if len(ft.Inputs) != len(op.Operands) {
 		return ir.OpErrorf(op, "call passes %d arguments but @%s takes %d", len(op.Operands), ref.Root, len(ft.Inputs))
+	}
+	if !dynamic && callee.HasAttr("hal.import.fields") {
+		return ir.OpErrorf(op, "@%s has hal.import.fields, which only imports resolved at run time (declared without hal.import.static) can receive", ref.Root)
 	}
 	var params, args []string
 	for i, v := range op.Operands {
@@ -516,6 +528,9 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 		params = append(params, ct)
 		args = append(args, n)
 	}
+	if dynamic {
+		return g.importCall(s, op, callee, ref.Root, ft, params, args)
+	}
 	ret := "void"
 	if len(ft.Results) > 1 {
 		return ir.OpErrorf(op, "imports with more than one result are not supported")
@@ -539,6 +554,107 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 		fmt.Fprintf(s.out, "  const %s %s = %s;\n", ret, s.define(op.Results[0]), callExpr)
 	} else {
 		fmt.Fprintf(s.out, "  %s;\n", callExpr)
+	}
+	return nil
+}
+
+// importFields are the values hal.import.fields may append to an import's
+// parameters: their C types and how the entry function reads them.
+var importFields = map[string][2]string{
+	"processor_id":   {"uint32_t", "ws->processor_id"},
+	"processor_data": {"const uint64_t*", "env->processor.data"},
+}
+
+// importCall emits a call of a function resolved at run time (declared
+// without hal.import.static) through the environment's import table, as
+// IREE's CPU backend does: the results, the arguments (already expanded to
+// C values in params/args) and the fields named by hal.import.fields are
+// packed, in that order, into a struct with natural C alignment whose
+// address is passed to `int fn(void* params, void* context, void*
+// reserved)` through the import thunk. A non-zero result ends the
+// workgroup with that status; the results are read back from the struct.
+func (g *cgen) importCall(s *scalarEmitter, op, callee *ir.Operation, symbol string, ft *ir.FunctionType, params, args []string) error {
+	name := symbol
+	if n, ok := callee.Attr("hal.import.name").(ir.StringAttr); ok {
+		name = n.Value
+	}
+	if name == "" {
+		return ir.OpErrorf(op, "@%s: hal.import.name must not be empty", symbol)
+	}
+	if strings.HasPrefix(name, "?") {
+		// An optional import may resolve to NULL, and there is no defined
+		// behaviour for calling one that did (IREE does not implement it
+		// either); only the runtime's import tables accept them.
+		return ir.OpErrorf(op, "@%s: optional imports (hal.import.name %q) cannot be called", symbol, name)
+	}
+	var resultTypes []string
+	for i, t := range ft.Results {
+		ct, err := cType(t)
+		if err != nil {
+			return ir.OpErrorf(op, "result %d of @%s: %v", i, symbol, err)
+		}
+		resultTypes = append(resultTypes, ct)
+	}
+	if len(op.Results) != len(resultTypes) {
+		return ir.OpErrorf(op, "call has %d results but @%s returns %d", len(op.Results), symbol, len(resultTypes))
+	}
+	var fieldTypes, fieldValues []string
+	if f := callee.Attr("hal.import.fields"); f != nil {
+		arr, ok := f.(*ir.ArrayAttr)
+		if !ok {
+			return ir.OpErrorf(op, "@%s: hal.import.fields must be an array of strings", symbol)
+		}
+		for _, e := range arr.Elems {
+			sa, ok := e.(ir.StringAttr)
+			if !ok {
+				return ir.OpErrorf(op, "@%s: hal.import.fields must be an array of strings, found %s", symbol, ir.AttrString(e))
+			}
+			fv, ok := importFields[sa.Value]
+			if !ok {
+				return ir.OpErrorf(op, "@%s: unknown hal.import.fields entry %q (known: \"processor_data\", \"processor_id\")", symbol, sa.Value)
+			}
+			fieldTypes = append(fieldTypes, fv[0])
+			fieldValues = append(fieldValues, fv[1])
+		}
+	}
+	ord, ok := g.imports[name]
+	if !ok {
+		ord = "GI_IMPORT_" + strconv.Itoa(len(g.imports))
+		g.imports[name] = ord
+	}
+	g.importCalls++
+	id := strconv.Itoa(g.importCalls)
+	w := s.out
+	fmt.Fprintf(w, "  struct {")
+	for i, t := range resultTypes {
+		fmt.Fprintf(w, " %s r%d;", t, i)
+	}
+	for i, t := range params {
+		fmt.Fprintf(w, " %s a%d;", t, i)
+	}
+	for i, t := range fieldTypes {
+		fmt.Fprintf(w, " %s f%d;", t, i)
+	}
+	if len(resultTypes)+len(params)+len(fieldTypes) == 0 {
+		w.WriteString(" char unused;")
+	}
+	fmt.Fprintf(w, " } gi_params%s = {", id)
+	var inits []string
+	for i, a := range args {
+		inits = append(inits, fmt.Sprintf(".a%d = %s", i, a))
+	}
+	for i, v := range fieldValues {
+		inits = append(inits, fmt.Sprintf(".f%d = %s", i, v))
+	}
+	if len(inits) == 0 {
+		w.WriteString("0};\n")
+	} else {
+		fmt.Fprintf(w, "%s};\n", strings.Join(inits, ", "))
+	}
+	fmt.Fprintf(w, "  const int gi_status%s = ((gi_import_thunk_t)env->import_thunk)(((const gi_import_fn_t*)env->import_funcs)[%s], &gi_params%s, (void*)env->import_contexts[%s], (void*)0);\n", id, ord, id, ord)
+	fmt.Fprintf(w, "  if (gi_status%s != 0) return gi_status%s;\n", id, id)
+	for i, r := range op.Results {
+		fmt.Fprintf(w, "  const %s %s = gi_params%s.r%d;\n", resultTypes[i], s.define(r), id, i)
 	}
 	return nil
 }
@@ -687,6 +803,26 @@ func (g *cgen) assemble() string {
 		b.WriteString(g.externs[n] + "\n")
 	}
 	g.lib.StaticImports = ext
+	imports := make([]string, 0, len(g.imports))
+	for n := range g.imports {
+		imports = append(imports, n)
+	}
+	// The runtime hands the sorted list to the plugins (IREE's resolvers
+	// may rely on the order), so the ordinals follow it.
+	sort.Strings(imports)
+	g.lib.Imports = imports
+	if len(imports) > 0 {
+		b.WriteString("typedef int (*gi_import_fn_t)(void* params, void* context, void* reserved);\n")
+		b.WriteString("typedef int (*gi_import_thunk_t)(gi_import_fn_t fn, void* params, void* context, void* reserved);\n")
+		for i, n := range imports {
+			fmt.Fprintf(&b, "#define %s %d /* %s */\n", g.imports[n], i, n)
+		}
+		fmt.Fprintf(&b, "static const char* const gi_import_names[%d] = {\n", len(imports))
+		for _, n := range imports {
+			fmt.Fprintf(&b, "  %s,\n", strconv.Quote(n))
+		}
+		b.WriteString("};\n")
+	}
 	b.WriteString("\n")
 	b.WriteString(g.body.String())
 	n := len(g.lib.Exports)
@@ -711,13 +847,17 @@ func (g *cgen) assemble() string {
 			cc, bc, e.WorkgroupSize[0], e.WorkgroupSize[1], e.WorkgroupSize[2])
 	}
 	b.WriteString("};\n")
+	importTable := ""
+	if len(imports) > 0 {
+		importTable = fmt.Sprintf("\n  .imports = {.count = %d, .symbols = gi_import_names},", len(imports))
+	}
 	fmt.Fprintf(&b, `static const gi_library_header_t gi_header = {
   .version = 0x%08Xu,
   .name = %s,
   .sanitizer = 0,
 };
 static const gi_library_t gi_library = {
-  .header = &gi_header,
+  .header = &gi_header,%s
   .exports = {.count = %d, .ptrs = gi_entry_points, .attrs = gi_entry_attrs, .names = gi_entry_names},
 };
 
@@ -726,6 +866,6 @@ const gi_library_header_t** iree_hal_executable_library_query(uint32_t max_versi
   (void)environment;
   return max_version == 0x%08Xu ? (const gi_library_header_t**)&gi_library : (const gi_library_header_t**)0;
 }
-`, abiVersion, strconv.Quote(g.lib.Name), n, abiVersion)
+`, abiVersion, strconv.Quote(g.lib.Name), importTable, n, abiVersion)
 	return b.String()
 }

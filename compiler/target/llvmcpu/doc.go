@@ -9,11 +9,20 @@
 // shim function of the same name (hal.interface.constant.load,
 // hal.interface.workgroup.*, hal.interface.binding.subspan, stream-style
 // !stream.binding arguments, affine.apply, arith, math,
-// iree_codegen.extract_strided_metadata, and func.call to hal.import.static
-// externs using MLIR's memref calling convention or llvm.bareptr), or from a
-// compiler-generated elementwise kernel (see ElementwiseAttr). The library
-// tables (header, export pointers, names and attributes) and the query
-// function follow.
+// iree_codegen.extract_strided_metadata, and func.call to body-less
+// declarations using MLIR's memref calling convention or llvm.bareptr), or
+// from a compiler-generated elementwise kernel (see ElementwiseAttr). The
+// library tables (header, import names, export pointers, names and
+// attributes) and the query function follow.
+//
+// A declaration with hal.import.static is linked from the variant's
+// objects. Any other is an import resolved at run time against the loaded
+// executable plugins: it is listed in the library's import table (sorted;
+// hal.import.name may rename it) and called as IREE's CPU backend calls
+// imports, through the environment's import thunk with a pointer to a
+// struct of its results, its arguments (as the C values the calling
+// convention gives) and the hal.import.fields values ("processor_id",
+// "processor_data"), in that order and naturally aligned.
 //
 // Build compiles that C with clang and links it with the variant's objects
 // (path objects in place, data objects through temporary files) by ld.lld

@@ -28,8 +28,15 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		// Under -v, buffers that become garbage unreleased are reported.
 		hal.SetLeakReporter(func(msg string) { glog.Warning(msg) })
 	}
+	plugins, err := toolflags.LoadPlugins(o.plugins)
+	if err != nil {
+		return err
+	}
+	// Closed after the device (defers run last-in first-out): plugins stay
+	// loaded while executables may call into them.
+	defer plugins.Close()
 	reg := &hal.Registry{}
-	if err := drivers.Register(reg, drivers.Options{LocalTask: localtask.Options{GroupCount: o.groupCount}}); err != nil {
+	if err := drivers.Register(reg, drivers.Options{LocalTask: localtask.Options{GroupCount: o.groupCount}, Imports: plugins}); err != nil {
 		return fmt.Errorf("registering HAL drivers: %w", err)
 	}
 	if o.listDrivers {

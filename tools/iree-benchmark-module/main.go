@@ -43,6 +43,7 @@ type options struct {
 	functions      toolflags.StringList
 	inputs         toolflags.StringList
 	devices        toolflags.StringList
+	plugins        toolflags.StringList
 	listDrivers    bool
 	listDevices    bool
 	printStats     bool
@@ -64,6 +65,7 @@ func newFlagSet(o *options, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.Var(&o.functions, "function", "exported function to benchmark; repeatable (default: every export that takes no arguments)")
 	fs.Var(&o.inputs, "input", "function input, repeatable, in order, in iree-run-module's forms ('8xf32=2', '2x2xi32=[[1 2][3 4]]', '5', '@file.npy', '4xf32=@file.bin')")
 	fs.Var(&o.devices, "device", "HAL device: <driver>[://<index>], e.g. local-sync, local-task (default local-task)")
+	toolflags.AddExecutablePluginFlag(fs, &o.plugins)
 	fs.BoolVar(&o.listDrivers, "list_drivers", false, "list the registered HAL drivers and exit")
 	fs.BoolVar(&o.listDevices, "list_devices", false, "list the devices of every registered driver and exit")
 	fs.BoolVar(&o.printStats, "print_statistics", false, "print device allocator statistics to stderr after the benchmarks")

@@ -65,7 +65,7 @@ func TestHelp(t *testing.T) {
 	for _, flag := range []string{"--module", "--module_file", "--function", "--entry_function", "--input", "--function_input",
 		"--device", "--list_drivers", "--list_devices", "--print_statistics", "--task_topology_group_count",
 		"--batch_size", "--time_unit", "--benchmark_format", "--benchmark_repetitions", "--benchmark_min_time",
-		"--benchmark_report_aggregates_only", "--benchmark_filter", "--v"} {
+		"--benchmark_report_aggregates_only", "--benchmark_filter", "--executable_plugin", "--v"} {
 		if !strings.Contains(stderr, "\n  "+flag+"=") && !strings.Contains(stderr, "\n  "+flag+"\n") {
 			t.Errorf("--help does not list %s", flag)
 		}

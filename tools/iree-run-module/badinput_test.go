@@ -130,7 +130,7 @@ func TestBadInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := listDir(t)
-	reg, err := newRegistry(&options{})
+	reg, err := newRegistry(&options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,14 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		// Under -v, buffers that become garbage unreleased are reported.
 		hal.SetLeakReporter(func(msg string) { glog.Warning(msg) })
 	}
-	reg, err := newRegistry(o)
+	plugins, err := toolflags.LoadPlugins(o.plugins)
+	if err != nil {
+		return 0, err
+	}
+	// Closed after the device (defers run last-in first-out): plugins stay
+	// loaded while executables may call into them.
+	defer plugins.Close()
+	reg, err := newRegistry(o, plugins)
 	if err != nil {
 		return 0, err
 	}
@@ -89,6 +96,8 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	fmt.Fprintf(stdout, "EXEC @%s\n", fn.Name())
 	start := time.Now()
 	results, err := ctx.Invoke(fn, args)
+	// What system plugins printed during the call comes before the results.
+	plugins.Flush()
 	if err != nil {
 		return 0, fmt.Errorf("executing %s: %w", fn.Name(), err)
 	}

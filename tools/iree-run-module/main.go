@@ -36,6 +36,7 @@ type options struct {
 	outputs        toolflags.StringList
 	expected       toolflags.StringList
 	devices        toolflags.StringList
+	plugins        toolflags.StringList
 	maxElements    int64
 	listDrivers    bool
 	listDevices    bool
@@ -54,6 +55,7 @@ func newFlagSet(o *options, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.Var(&o.outputs, "output", "where each result goes, one flag per result: '-' stdout, '' nowhere, '@f.npy' / '+f.npy' write / append NumPy, '@f.bin' / '+f.bin' write / append raw bytes")
 	fs.Var(&o.expected, "expected_output", "expected value of each result, one flag per result (the --input forms); '(ignored)' skips one")
 	fs.Var(&o.devices, "device", "HAL device: <driver>[://<index>], e.g. local-sync, local-task, local-task://0 (default local-task)")
+	toolflags.AddExecutablePluginFlag(fs, &o.plugins)
 	fs.Int64Var(&o.maxElements, "output_max_element_count", bufferfmt.DefaultMaxElements, "print at most this many elements of each buffer view; the rest of a row prints as '...'")
 	fs.BoolVar(&o.listDrivers, "list_drivers", false, "list the registered HAL drivers and exit")
 	fs.BoolVar(&o.listDevices, "list_devices", false, "list the devices of every registered driver and exit")

@@ -20,7 +20,7 @@ func TestHelp(t *testing.T) {
 	}
 	for _, flag := range []string{"--module", "--module_file", "--function", "--entry_function", "--input", "--function_input",
 		"--device", "--output", "--expected_output", "--output_max_element_count", "--print_max_element_count",
-		"--list_drivers", "--list_devices", "--print_statistics", "--trace_execution", "--task_topology_group_count",
+		"--list_drivers", "--list_devices", "--print_statistics", "--trace_execution", "--task_topology_group_count", "--executable_plugin",
 		"--logtostderr", "--v"} {
 		if !strings.Contains(stderr, "\n  "+flag+"=") && !strings.Contains(stderr, "\n  "+flag+"\n") {
 			t.Errorf("--help does not list %s", flag)

@@ -120,11 +120,13 @@ func checkTarget(variant *ir.Operation) error {
 }
 
 // Siblings returns the cuda variants of variant's executable that share
-// its payload (backend cuda, format cuda-nvptx-fb), in module order;
-// variant is among them.
+// its payload (backend cuda, format cuda-nvptx-fb, no
+// hal.executable.condition), in module order; variant is among them. A
+// variant with a condition is chosen by host code, so it keeps a payload
+// of its own.
 func Siblings(variant *ir.Operation) []*ir.Operation {
 	exe := variant.ParentOp()
-	if exe == nil || exe.Body() == nil {
+	if exe == nil || exe.Body() == nil || hasCondition(variant) {
 		return []*ir.Operation{variant}
 	}
 	var out []*ir.Operation
@@ -132,11 +134,23 @@ func Siblings(variant *ir.Operation) []*ir.Operation {
 		if o.Name != "hal.executable.variant" {
 			continue
 		}
-		if t := hal.VariantTarget(o); o == variant || t != nil && t.Backend == Backend && t.Format == Format {
+		if t := hal.VariantTarget(o); o == variant || t != nil && t.Backend == Backend && t.Format == Format && !hasCondition(o) {
 			out = append(out, o)
 		}
 	}
 	return out
+}
+
+func hasCondition(variant *ir.Operation) bool {
+	if variant.Body() == nil {
+		return false
+	}
+	for _, o := range variant.Body().Ops {
+		if o.Name == "hal.executable.condition" {
+			return true
+		}
+	}
+	return false
 }
 
 // Images builds the payload of cuda variants of one executable: one PTX

@@ -94,6 +94,7 @@ func NewDevice(index int) (*Device, error) {
 		return fail(err)
 	}
 	d.alloc = newAllocator(ctx, DefaultCacheBytes)
+	d.alloc.useStreamPool(dev, d.stream)
 	return d, nil
 }
 
@@ -243,7 +244,7 @@ func (d *Device) Close() error {
 	if e := d.dropTimingEvents(); err == nil {
 		err = e
 	}
-	d.alloc.Trim()
+	d.alloc.close()
 	if e := eventDestroy(d.ctx, d.done); err == nil {
 		err = e
 	}

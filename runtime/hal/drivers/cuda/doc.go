@@ -16,16 +16,20 @@
 // of the workgroup count; the kernel parameters are the bindings' device
 // pointers (base + offset), then the 32-bit constants.
 //
-// Memory: buffers whose memory type asks only for DEVICE_LOCAL are plain
-// device allocations (cuMemAlloc) that the host reaches through transfer
-// commands; HOST_LOCAL buffers are pinned host memory mapped into the
+// Memory: device memory comes from a stream-ordered memory pool
+// (cuMemAllocFromPoolAsync and cuMemFreeAsync on the device's stream,
+// freed memory kept reserved up to DefaultCacheBytes), or from cuMemAlloc
+// where the driver or device has no pools (Allocator.PoolInfo). Buffers
+// whose memory type asks only for DEVICE_LOCAL are plain device
+// allocations that the host reaches through transfer commands; HOST_LOCAL buffers are pinned host memory mapped into the
 // device's address space (kernels access it over the bus); all others, the
 // default, are staged: device memory with a pinned host copy made when the
 // host first maps the buffer. Mapping downloads the device bytes when
 // device work may have changed them, and the next submission that uses
 // the buffer uploads the host copy first, so kernels run at device memory
 // speed while the host sees ordinary host-visible memory between
-// submissions. Freed allocations are kept per size class for reuse.
+// submissions. Released device memory goes back to the pool at once;
+// allocations with pinned host memory are kept per size class for reuse.
 // Command buffers are recorded by the runtime's hal.CommandBuffer and
 // replayed on the device's stream at submission; an event recorded after
 // the replay marks completion.

@@ -41,6 +41,7 @@ type storage interface {
 type rawAllocation struct {
 	kind   memoryKind
 	class  int64
+	pooled bool           // ptr came from the stream-ordered pool
 	ptr    uint64         // device address
 	host   unsafe.Pointer // host-local memory, or a staged allocation's pinned copy
 	shadow []byte         // a staged allocation's host copy (pinned when host != nil)
@@ -145,12 +146,27 @@ type poolKey struct {
 // allocate their results on every call).
 const DefaultCacheBytes = int64(8) << 30
 
-// Allocator allocates the memory of one CUDA device, keeping freed
-// allocations in size classes (hal.SizeClass) for reuse. It is safe for
+// Allocator allocates the memory of one CUDA device. It is safe for
 // concurrent use.
+//
+// Device memory comes from a stream-ordered memory pool where the driver
+// has one (cuMemAllocFromPoolAsync and cuMemFreeAsync on the device's
+// stream, the pool keeping up to DefaultCacheBytes of freed memory
+// reserved: IREE's queue alloca and dealloca), else from cuMemAlloc. A
+// released buffer's memory goes back to the pool at once, in stream order,
+// so a transient's memory serves the next allocation of the invocation.
+// Allocations the allocator cannot hand to the pool as they are — pinned
+// host memory, and device memory with a pinned host copy — are kept in
+// size classes (hal.SizeClass) for reuse instead, because pinning is slow.
 type Allocator struct {
 	ctx       cuContext
 	maxCached int64
+	// pool is the stream-ordered pool (nil: cuMemAlloc); poolNote says
+	// why there is none. deviceBytes is the device's memory (0: unknown).
+	pool        *streamPool
+	poolNote    string
+	deviceBytes int64
+	closed      bool // guarded by mu: memory is no longer returned
 
 	mu     sync.Mutex
 	free   map[poolKey][]*rawAllocation
@@ -162,7 +178,25 @@ type Allocator struct {
 }
 
 func newAllocator(ctx cuContext, maxCached int64) *Allocator {
-	return &Allocator{ctx: ctx, maxCached: maxCached, free: map[poolKey][]*rawAllocation{}}
+	return &Allocator{ctx: ctx, maxCached: maxCached, free: map[poolKey][]*rawAllocation{}, poolNote: "not set up"}
+}
+
+// useStreamPool sets up stream-ordered allocation on stream for device
+// dev, falling back to cuMemAlloc (PoolInfo says why) where the driver or
+// device lacks it. It also reads the device's memory size, which bounds
+// one allocation.
+func (a *Allocator) useStreamPool(dev cuDevice, stream cuStream) {
+	a.deviceBytes = deviceMemoryBytes(a.ctx, dev)
+	a.pool, a.poolNote = newStreamPool(a.ctx, dev, stream, a.maxCached)
+}
+
+// PoolInfo says where device memory comes from: "stream-ordered pool
+// (cuMemAllocFromPoolAsync)" or "cuMemAlloc (<why no pool>)".
+func (a *Allocator) PoolInfo() string {
+	if a.pool != nil {
+		return "stream-ordered pool (cuMemAllocFromPoolAsync)"
+	}
+	return "cuMemAlloc (" + a.poolNote + ")"
 }
 
 // IsDeviceOnly reports whether a memory type asks for device memory that
@@ -194,6 +228,9 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 	}
 	if size > hal.MaxBufferSize {
 		return nil, status.Errorf(status.ResourceExhausted, "allocation of %d bytes exceeds the %d-byte limit", size, hal.MaxBufferSize)
+	}
+	if a.deviceBytes > 0 && size > a.deviceBytes {
+		return nil, status.Errorf(status.ResourceExhausted, "allocation of %d bytes exceeds the device's %d bytes of memory", size, a.deviceBytes)
 	}
 	kind := kindOf(params.Type)
 	// CUDA allocations are at least 256-byte aligned; a zero-byte buffer
@@ -244,9 +281,13 @@ func (a *Allocator) take(class int64, kind memoryKind) (*rawAllocation, error) {
 	a.misses.Add(1)
 	r := &rawAllocation{kind: kind, class: class}
 	alloc := func() (err error) {
-		if kind == kindHostLocal {
+		switch {
+		case kind == kindHostLocal:
 			r.host, r.ptr, err = hostAlloc(a.ctx, class)
-		} else {
+		case a.pool != nil:
+			r.ptr, err = a.pool.alloc(class)
+			r.pooled = err == nil
+		default:
 			r.ptr, err = memAlloc(a.ctx, class)
 		}
 		return err
@@ -274,10 +315,23 @@ func (a *Allocator) makeShadow(r *rawAllocation) {
 	a.countHost(r.class)
 }
 
-// give caches a released allocation or frees it.
+// give caches a released allocation or frees it. Pool memory without a
+// pinned host copy goes straight back to the pool, which keeps it for the
+// next allocation.
 func (a *Allocator) give(r *rawAllocation) {
 	a.count(r, -1)
 	a.mu.Lock()
+	if a.closed {
+		// The device is closed: its context may be gone, so the memory
+		// is left to the driver, which frees it with the context.
+		a.mu.Unlock()
+		return
+	}
+	if r.pooled && r.host == nil && r.shadow == nil {
+		a.mu.Unlock()
+		a.release(r)
+		return
+	}
 	if a.cached+r.class <= a.maxCached {
 		k := poolKey{r.class, r.kind}
 		a.free[k] = append(a.free[k], r)
@@ -294,7 +348,11 @@ func (a *Allocator) release(r *rawAllocation) {
 	case kindHostLocal:
 		hostFree(a.ctx, r.host)
 	default:
-		memFree(a.ctx, r.ptr)
+		if r.pooled {
+			a.pool.free(r.ptr)
+		} else {
+			memFree(a.ctx, r.ptr)
+		}
 		if r.host != nil {
 			hostFree(a.ctx, r.host)
 		}
@@ -345,6 +403,9 @@ func peakAdd(live, peak *atomic.Int64, n int64) {
 func (a *Allocator) Statistics() hal.AllocatorStatistics {
 	a.mu.Lock()
 	cached := a.cached
+	if a.pool != nil && !a.closed {
+		cached += a.pool.idleBytes()
+	}
 	a.mu.Unlock()
 	return hal.AllocatorStatistics{
 		HostBytesPeak: a.hostPeak.Load(), HostBytesAllocated: a.hostAllocated.Load(), HostBytesFreed: a.hostFreed.Load(),
@@ -353,9 +414,14 @@ func (a *Allocator) Statistics() hal.AllocatorStatistics {
 	}
 }
 
-// Trim implements hal.Allocator: it frees all cached memory.
+// Trim implements hal.Allocator: it frees all cached memory, and the
+// memory the stream-ordered pool keeps reserved.
 func (a *Allocator) Trim() {
 	a.mu.Lock()
+	if a.closed {
+		a.mu.Unlock()
+		return
+	}
 	free := a.free
 	a.free = map[poolKey][]*rawAllocation{}
 	a.cached = 0
@@ -364,5 +430,22 @@ func (a *Allocator) Trim() {
 		for _, r := range list {
 			a.release(r)
 		}
+	}
+	if a.pool != nil {
+		a.pool.trim(0)
+	}
+}
+
+// close frees the cached memory and the pool's reserve before the device
+// goes; buffers released later leave their memory to the driver. The pool
+// itself is destroyed only when nothing is allocated from it (a buffer the
+// program still holds keeps it).
+func (a *Allocator) close() {
+	a.Trim()
+	a.mu.Lock()
+	a.closed = true
+	a.mu.Unlock()
+	if a.pool != nil && a.devLive.Load() == 0 {
+		a.pool.destroy()
 	}
 }

@@ -72,11 +72,49 @@ type cacheKey struct {
 	kind  memoryKind
 }
 
-// Allocator allocates Vulkan buffers of one device, keeping released
-// buffers per size class (hal.SizeClass) and memory kind for reuse, up to
-// DefaultCacheBytes. It is safe for concurrent use.
+// Sub-allocation: buffers of up to maxSubAllocation bytes are slices of
+// blockBytes-sized VkBuffers, so that a program's many small and medium
+// transients cost no vkAllocateMemory each (drivers limit the number of
+// allocations, and allocating is slow). Slice offsets are multiples of
+// subAlignment, which is at least every device's
+// minStorageBufferOffsetAlignment (the specification caps it at 256).
+const (
+	blockBytes       = 64 << 20
+	maxSubAllocation = blockBytes / 4
+	subAlignment     = 256
+)
+
+// block is one VkBuffer that slices are carved from.
+type block struct {
+	buf  C.gvk_buffer
+	kind memoryKind
+	next uint64 // the first byte never handed out
+	live int    // slices in use
+}
+
+// slice is a released sub-allocation kept for its size class.
+type slice struct {
+	blk *block
+	off uint64
+}
+
+// Allocator allocates Vulkan buffers of one device. It is safe for
+// concurrent use.
+//
+// Buffers of up to 16 MiB (maxSubAllocation) of host-visible or
+// device-local memory are slices of 64 MiB blocks, in size classes
+// (hal.SizeClass): a released slice serves the next allocation of its
+// class and kind, so a transient's memory is reused by the next
+// transient of an invocation. Larger buffers, staged buffers (with their
+// host mirrors) and every buffer of a device with DeviceOptions.Dedicated
+// have memory of their own, kept per size class and kind when released, up
+// to DefaultCacheBytes. Trim frees the cached buffers and every block with
+// no slice in use.
 type Allocator struct {
 	device *Device
+	// heapBytes is the size of the device's largest memory heap, which
+	// bounds one allocation.
+	heapBytes int64
 
 	mu                            sync.Mutex
 	hostLive, hostPeak, hostAlloc int64
@@ -85,6 +123,12 @@ type Allocator struct {
 	free                          map[cacheKey][]cachedBuffer
 	cached, maxCached             int64
 	hits, misses                  int64
+	// blocks holds every block per kind and slices the released slices
+	// per size class and kind; blockTotal is the bytes of all blocks and
+	// sliceLive those of the slices in use.
+	blocks                map[memoryKind][]*block
+	slices                map[cacheKey][]slice
+	blockTotal, sliceLive int64
 }
 
 // cachedBuffer is a released buffer kept for reuse, with its mirror for
@@ -92,7 +136,15 @@ type Allocator struct {
 type cachedBuffer struct{ buf, mirror C.gvk_buffer }
 
 func newAllocator(d *Device) *Allocator {
-	return &Allocator{device: d, free: map[cacheKey][]cachedBuffer{}, maxCached: DefaultCacheBytes}
+	a := &Allocator{device: d, free: map[cacheKey][]cachedBuffer{}, maxCached: DefaultCacheBytes,
+		blocks: map[memoryKind][]*block{}, slices: map[cacheKey][]slice{}}
+	if d.dev != nil {
+		m := &d.dev.memory
+		for i := 0; i < int(m.memoryHeapCount); i++ {
+			a.heapBytes = max(a.heapBytes, int64(m.memoryHeaps[i].size))
+		}
+	}
+	return a
 }
 
 // storage is the Vulkan memory behind one hal allocation: a buffer of the
@@ -104,7 +156,11 @@ type storage struct {
 	kind  memoryKind
 	class int64
 	size  int64 // the allocation's bytes, ≤ class
-	host  []byte
+	// blk is the block of a slice (nil for memory of its own), and base
+	// the slice's offset in it: every command adds base to the offsets.
+	blk  *block
+	base uint64
+	host []byte
 	// Staged storage (kindStaged): buf is device-only memory and mirror the
 	// host memory that host holds. The host reads and writes the mirror; a
 	// submission that uses the buffer first uploads the mirror when the host
@@ -168,9 +224,13 @@ func BufferInfo(b *hal.Buffer) (string, error) {
 	case s.buf.mapped != nil:
 		mapped = "mapped"
 	}
-	return fmt.Sprintf("VkBuffer %#x at +%d, memory type %d (%s), %d of %d bytes (alignment %d), %s, %s, %d host access(es)",
-		handle(s), b.ByteOffset(), s.buf.memory_type, propertyNames(uint32(s.buf.property_flags)), b.ByteLength(),
-		uint64(s.buf.memory_size), uint64(s.buf.alignment), mapped, origin, s.hostUses.Load()), nil
+	info := fmt.Sprintf("VkBuffer %#x at +%d, memory type %d (%s), %d of %d bytes (alignment %d), %s, %s, %d host access(es)",
+		handle(s), s.base+uint64(b.ByteOffset()), s.buf.memory_type, propertyNames(uint32(s.buf.property_flags)), b.ByteLength(),
+		uint64(s.buf.memory_size), uint64(s.buf.alignment), mapped, origin, s.hostUses.Load())
+	if s.blk != nil {
+		info += fmt.Sprintf(", a %d-byte slice of a block", s.class)
+	}
+	return info, nil
 }
 
 // propertyNames lists Vulkan memory property flags ("device-local
@@ -206,6 +266,16 @@ func (s *storage) Release() {
 	}
 	a := s.alloc
 	a.account(s.buf.mapped != nil, -s.class)
+	if s.blk != nil {
+		// The slice goes back to its class, its block stays.
+		a.mu.Lock()
+		k := cacheKey{s.class, s.kind}
+		a.slices[k] = append(a.slices[k], slice{s.blk, s.base})
+		s.blk.live--
+		a.sliceLive -= s.class
+		a.mu.Unlock()
+		return
+	}
 	if a.device.live("releasing buffer", func() error { return nil }) != nil {
 		return // the device is closed: leak rather than cache
 	}
@@ -261,6 +331,9 @@ func (a *Allocator) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Bu
 	if size > hal.MaxBufferSize {
 		return nil, status.Errorf(status.ResourceExhausted, "allocation of %d bytes exceeds the %d-byte limit", size, hal.MaxBufferSize)
 	}
+	if a.heapBytes > 0 && size > a.heapBytes {
+		return nil, status.Errorf(status.ResourceExhausted, "allocation of %d bytes exceeds the device's largest memory heap (%d bytes)", size, a.heapBytes)
+	}
 	t := params.Type
 	kind := kindHostVisible
 	switch {
@@ -311,6 +384,16 @@ func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
 	}
 	class := hal.SizeClass(max(int64(size), 4))
 	s := &storage{alloc: a, kind: kind, class: class, size: int64(size)}
+	if (kind == kindHostVisible || kind == kindDeviceLocal) && class <= maxSubAllocation && a.device.dev.dedicated == 0 {
+		if err := a.subAllocate(s); err != nil {
+			return nil, err
+		}
+		if s.buf.mapped != nil {
+			s.host = unsafe.Slice((*byte)(unsafe.Add(s.buf.mapped, s.base)), class)[:size:size]
+		}
+		a.account(s.buf.mapped != nil, class)
+		return s, nil
+	}
 	k := cacheKey{class, kind}
 	a.mu.Lock()
 	if list := a.free[k]; len(list) > 0 {
@@ -364,6 +447,51 @@ func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
 	return s, nil
 }
 
+// subAllocate makes s a slice: a released one of its class and kind, else
+// carved from a block with room, else from a new block.
+func (a *Allocator) subAllocate(s *storage) error {
+	k := cacheKey{s.class, s.kind}
+	need := (uint64(s.class) + subAlignment - 1) &^ (subAlignment - 1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var sl slice
+	if list := a.slices[k]; len(list) > 0 {
+		sl = list[len(list)-1]
+		a.slices[k] = list[:len(list)-1]
+		a.hits++
+		s.reused = true
+	} else {
+		a.misses++
+		for _, b := range a.blocks[s.kind] {
+			if b.next+need <= uint64(b.buf.size) {
+				sl = slice{b, b.next}
+				break
+			}
+		}
+		if sl.blk == nil {
+			b := &block{kind: s.kind}
+			prefs := s.kind.prefs()
+			err := a.device.live("allocating buffer", func() error {
+				if r := C.gvk_buffer_create(a.device.dev, blockBytes, &prefs[0], C.int(len(prefs)), &b.buf); r != C.VK_SUCCESS {
+					return vkError(r, "vkAllocateMemory of a %d-byte block", blockBytes)
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			a.blocks[s.kind] = append(a.blocks[s.kind], b)
+			a.blockTotal += blockBytes
+			sl = slice{b, 0}
+		}
+		sl.blk.next = sl.off + need
+	}
+	sl.blk.live++
+	a.sliceLive += s.class
+	s.blk, s.base, s.buf = sl.blk, sl.off, sl.blk.buf
+	return nil
+}
+
 // memoryType translates Vulkan memory property flags to hal memory types.
 func memoryType(flags uint32) hal.MemoryType {
 	t := hal.MemoryTypeDeviceVisible
@@ -389,24 +517,59 @@ func memoryType(flags uint32) hal.MemoryType {
 func (a *Allocator) Statistics() hal.AllocatorStatistics {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	// Cached: released buffers kept whole, and block memory no slice in
+	// use covers (released slices, the rest of blocks, alignment).
+	cached := a.cached + a.blockTotal - a.sliceLive
 	return hal.AllocatorStatistics{
 		HostBytesPeak: a.hostPeak, HostBytesAllocated: a.hostAlloc, HostBytesFreed: a.hostFreed,
 		DeviceBytesPeak: a.devPeak, DeviceBytesAllocated: a.devAlloc, DeviceBytesFreed: a.devFreed,
-		PoolHits: a.hits, PoolMisses: a.misses, CachedBytes: a.cached,
+		PoolHits: a.hits, PoolMisses: a.misses, CachedBytes: cached,
 	}
 }
 
-// Trim implements hal.Allocator: it destroys every cached buffer.
+// Trim implements hal.Allocator: it destroys every cached buffer and
+// every block with no slice in use.
 func (a *Allocator) Trim() {
 	a.mu.Lock()
 	free := a.free
 	a.free = map[cacheKey][]cachedBuffer{}
 	a.cached = 0
+	var empty []*block
+	for kind, list := range a.blocks {
+		kept := list[:0]
+		for _, b := range list {
+			if b.live == 0 {
+				empty = append(empty, b)
+				a.blockTotal -= int64(b.buf.size)
+			} else {
+				kept = append(kept, b)
+			}
+		}
+		a.blocks[kind] = kept
+	}
+	if len(empty) > 0 {
+		gone := map[*block]bool{}
+		for _, b := range empty {
+			gone[b] = true
+		}
+		for k, list := range a.slices {
+			kept := list[:0]
+			for _, sl := range list {
+				if !gone[sl.blk] {
+					kept = append(kept, sl)
+				}
+			}
+			a.slices[k] = kept
+		}
+	}
 	a.mu.Unlock()
 	for _, list := range free {
 		for _, b := range list {
 			a.destroy(b)
 		}
+	}
+	for _, b := range empty {
+		a.destroy(cachedBuffer{buf: b.buf})
 	}
 }
 

@@ -144,3 +144,106 @@ type hostStorage []byte
 
 func (h hostStorage) HostBytes() []byte { return h }
 func (hostStorage) Release()            {}
+
+// TestSubAllocation checks that small buffers are slices of one block
+// whose offsets every command honours: fills and a copy between
+// neighbouring slices touch only their own bytes, in device-only and in
+// mapped memory; released slices serve their class again; Trim frees
+// blocks with no slice in use.
+func TestSubAllocation(t *testing.T) {
+	d := device(t)
+	a := d.Allocator()
+	a.Trim()
+	for _, typ := range []hal.MemoryType{0, hal.MemoryTypeDeviceLocal} {
+		var bufs []*hal.Buffer
+		for i := 0; i < 3; i++ {
+			b, err := a.AllocateBuffer(hal.BufferParams{Type: typ}, 1000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info, err := vulkan.BufferInfo(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(info, "slice of a block") {
+				t.Fatalf("%v buffer %d is not a sub-allocation: %s", typ, i, info)
+			}
+			bufs = append(bufs, b)
+		}
+		// Device-only buffers are read back through a mapped one.
+		out, err := a.AllocateBuffer(hal.BufferParams{}, 3000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = submit(t, d, func(cb *hal.CommandBuffer) error {
+			for i, b := range bufs {
+				if err := cb.FillBuffer(b, 0, 1000, []byte{byte(i + 1)}); err != nil {
+					return err
+				}
+			}
+			if err := cb.ExecutionBarrier(); err != nil {
+				return err
+			}
+			if err := cb.CopyBuffer(bufs[0], 0, bufs[1], 500, 500); err != nil {
+				return err
+			}
+			if err := cb.ExecutionBarrier(); err != nil {
+				return err
+			}
+			for i, b := range bufs {
+				if err := cb.CopyBuffer(b, 0, out, int64(1000*i), 1000); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%v: %v", typ, err)
+		}
+		got := make([]byte, 3000)
+		if err := out.Read(0, got); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range got {
+			want := byte(i/1000 + 1)
+			if i >= 1500 && i < 2000 {
+				want = 1 // copied from buffer 0
+			}
+			if v != want {
+				t.Fatalf("%v: byte %d = %d, want %d", typ, i, v, want)
+			}
+		}
+		for _, b := range append(bufs, out) {
+			b.Release()
+		}
+		again, err := a.AllocateBuffer(hal.BufferParams{Type: typ}, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info, _ := vulkan.BufferInfo(again); !strings.Contains(info, ", reused, ") {
+			t.Errorf("%v: a released slice of the class was not reused: %s", typ, info)
+		}
+		again.Release()
+	}
+	if s := a.Statistics(); s.CachedBytes < 64<<20 {
+		t.Errorf("cached %d bytes with released blocks, want at least a 64 MiB block", s.CachedBytes)
+	}
+	a.Trim()
+	if s := a.Statistics(); s.CachedBytes != 0 || s.HostBytesAllocated != s.HostBytesFreed || s.DeviceBytesAllocated != s.DeviceBytesFreed {
+		t.Errorf("after Trim: %+v, want nothing cached or live", s)
+	}
+}
+
+// TestAllocationLargerThanDevice: a request beyond the largest memory
+// heap is a RESOURCE_EXHAUSTED error naming the heap, not a crash.
+func TestAllocationLargerThanDevice(t *testing.T) {
+	d := device(t)
+	_, err := d.Allocator().AllocateBuffer(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal}, hal.MaxBufferSize)
+	if err == nil {
+		t.Skip("the device has a heap of at least 16 GiB")
+	}
+	if !strings.Contains(err.Error(), "RESOURCE_EXHAUSTED") {
+		t.Errorf("error %v, want RESOURCE_EXHAUSTED", err)
+	}
+	t.Logf("%v", err)
+}

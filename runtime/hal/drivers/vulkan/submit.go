@@ -164,7 +164,7 @@ func (s *stream) target(b *hal.Buffer, offset int64) (*storage, uint64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return st, uint64(b.ByteOffset() + offset), nil
+	return st, st.base + uint64(b.ByteOffset()+offset), nil
 }
 
 // stage appends data to the staging bytes and records a copy from it.
@@ -276,11 +276,12 @@ func (s *stream) add(c hal.Command) error {
 			s.use(st, true)
 			n := uint64(b.Length)
 			// The VkBuffer may be larger than the allocation (a reused
-			// buffer of its size class): ranges stay within the allocation.
+			// buffer of its size class, or a block): ranges stay within
+			// the allocation, which starts at st.base.
 			whole := (uint64(st.size) + 3) &^ 3
 			if n == 0 {
-				off, n = 0, max(whole, 4)
-			} else if r := (n + 3) &^ 3; off+r <= whole {
+				off, n = st.base, max(whole, 4)
+			} else if r := (n + 3) &^ 3; off-st.base+r <= whole {
 				// Shaders address storage in 32-bit words: round the range up
 				// to whole words (the VkBuffer is sized in whole words), so
 				// the word holding a binding's last bytes is in range.

@@ -72,7 +72,7 @@ func TestBuildErrors(t *testing.T) {
 		{"no workgroup size", strings.Replace(sample, ws, "other = 1", 1), "needs a workgroup_size (the CUDA block size)"},
 		{"block too wide", strings.Replace(sample, ws, "workgroup_size = [2048 : index, 1 : index, 1 : index]", 1), "must be an integer in [1, 1024]"},
 		{"block too many threads", strings.Replace(sample, ws, "workgroup_size = [64 : index, 32 : index, 1 : index]", 1), "2048 threads, over CUDA's 1024"},
-		{"unknown architecture", strings.ReplaceAll(ew, "sm_80", "sm_130"), "does not know the PTX ISA version for sm_130 (it knows sm_30, sm_32, sm_35"},
+		{"unknown architecture", strings.ReplaceAll(ew, "sm_80", "sm_130"), "unknown architecture.mlir:9:10: error: 'hal.executable.variant' op cuda code generation does not know the PTX ISA version for sm_130 (it knows sm_30, sm_32, sm_35"},
 		{"bad architecture", strings.ReplaceAll(ew, `"sm_80"`, `"gfx90a"`), `target_arch "gfx90a" is not of the form sm_XY`},
 		{"bad external architecture", strings.ReplaceAll(sample, `"sm_80"`, `"sm80"`), `target_arch "sm80" is not of the form sm_XY`},
 		{"PTX newer than its variant", strings.Replace(sample, `target_arch = "sm_80"`, `target_arch = "sm_75"`, 1),

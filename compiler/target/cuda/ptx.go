@@ -164,7 +164,7 @@ func (f *fngen) line(format string, args ...any) {
 func GeneratePTX(variant *ir.Operation, arch string) (*Module, error) {
 	a, isa, err := targetArch(arch)
 	if err != nil {
-		return nil, ir.OpErrorf(variant, "%v", err)
+		return nil, variantError(variant, err)
 	}
 	mod := hal.InnerModule(variant)
 	if mod == nil {
@@ -354,6 +354,23 @@ func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, erro
 	g.out.WriteString(f.body.String())
 	g.out.WriteString("}\n")
 	return Kernel{Name: name, BlockSize: [3]uint32{ElementwiseBlockSize, 1, 1}, ConstantCount: consts, BindingCount: nb}, nil
+}
+
+// variantError reports err at variant, or, for a variant the compiler
+// made (it has no source position), at the first op inside it that has
+// one: the source op whose code is being generated.
+func variantError(variant *ir.Operation, err error) error {
+	e := ir.OpErrorf(variant, "%v", err)
+	if e.Pos.Line > 0 {
+		return e
+	}
+	ir.Walk(variant, func(op *ir.Operation) bool {
+		if e.Pos.Line == 0 && op.Pos.Line > 0 {
+			e.Pos = op.Pos
+		}
+		return e.Pos.Line == 0
+	})
+	return e
 }
 
 // needISA raises the module's PTX ISA version to at least v (times ten).

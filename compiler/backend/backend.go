@@ -69,7 +69,7 @@ func FormDispatches(module *ir.Operation, opts Options) error {
 // Emit builds the dispatched executables and emits the VM bytecode
 // module.
 func Emit(module *ir.Operation, opts Options) ([]byte, error) {
-	builders := vmgen.Backends{"llvm-cpu": llvmcpu.Builder{Options: opts.LLVMCPU}}
+	builders := vmgen.Backends{"llvm-cpu": cpuBuilder{gen: llvmcpu.Builder{Options: opts.LLVMCPU}, objects: opts.LLVMCPU.Objects}}
 	builders["vulkan-spirv"] = vulkantarget.Builder{Options: vulkantarget.Options{GlslcPath: opts.GlslcPath, Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
 	builders["vulkan"] = builders["vulkan-spirv"] // the seed spelling of the backend
 	builders["cuda"] = cudatarget.Builder{Options: cudatarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}

@@ -10,8 +10,11 @@ import (
 
 // OutlineDispatchExterns replaces every hal.dispatch.extern with a
 // flow.dispatch into a new private hal.executable that has one variant per
-// target of the op, each with that target's objects and an export carrying
-// the layout, workgroup count region and workgroup attributes.
+// target of the op, in the op's order, each with that target's objects, its
+// condition (as hal.executable.condition) when it has one, and an export
+// carrying the target's ordinal, the layout, workgroup count region and
+// workgroup attributes. At run time the dispatch uses the first variant
+// whose format the device runs and whose condition holds.
 func OutlineDispatchExterns(module *ir.Operation) error {
 	used := map[string]bool{}
 	for _, o := range module.Body().Ops {
@@ -62,6 +65,15 @@ func OutlineDispatchExterns(module *ir.Operation) error {
 			r := holder.Regions[0]
 			r.Op = e
 			e.Regions = []*ir.Region{r}
+			if hal.ExternCondition(op, i) != nil {
+				// The target's condition decides at run time whether the
+				// variant may be used, as hal.executable.condition.
+				c := &ir.Operation{Name: "hal.executable.condition", Pos: op.Pos, Loc: op.Loc}
+				cr := holder.Regions[1+i]
+				cr.Op = c
+				c.Regions = []*ir.Region{cr}
+				v.Body().Append(c)
+			}
 			v.Body().Append(e)
 			exe.Body().Append(v)
 			refs.Elems = append(refs.Elems, ir.SymbolRefAttr{Root: exeName, Nested: []string{v.SymName(), exportName}})

@@ -205,16 +205,11 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 
 	done := f.NewLabel()
 	var formats []string
-	tried := map[*exeInfo]bool{}
 	for _, c := range cands {
 		x, err := fe.e.executable(c.variant)
 		if err != nil {
 			return err
 		}
-		if tried[x] {
-			continue // a variant sharing an earlier one's binary
-		}
-		tried[x] = true
 		formats = append(formats, x.format)
 		binds, err := resourceBindings(op, c.export, len(resources))
 		if err != nil {
@@ -228,6 +223,22 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		use, get, next := f.NewLabel(), f.NewLabel(), f.NewLabel()
 		f.CondBr(ok, use, get)
 		f.Bind(get)
+		if cond := variantCondition(c); cond != nil {
+			// The variant's condition is asked before its executable is
+			// created; a false condition moves on to the next variant.
+			if err := fe.scoped(func() error {
+				holds, err := fe.condition(cond)
+				if err != nil {
+					return err
+				}
+				create := f.NewLabel()
+				f.CondBr(holds, create, next)
+				f.Bind(create)
+				return nil
+			}); err != nil {
+				return err
+			}
+		}
 		f.Call(x.getter, []vm.Reg{fe.dev}, []vm.Reg{ok, exe})
 		f.CondBr(ok, use, next)
 		f.Bind(use)
@@ -365,12 +376,8 @@ func (fe *fnEmitter) workgroupCount(op, export *ir.Operation, workload []vm.Reg)
 			}
 			return out, nil
 		}
-		handled, err := fe.scalarOp(o)
-		if err != nil {
+		if err := fe.regionOp(o, "a workgroup count region"); err != nil {
 			return nil, err
-		}
-		if !handled {
-			return nil, ir.OpErrorf(o, "'%s' is not supported in a workgroup count region", o.Name)
 		}
 	}
 	return nil, ir.OpErrorf(export, "workgroup count region has no terminator")

@@ -62,6 +62,23 @@ module attributes {hal.device.targets = [#hal.device.target<"vulkan", [#spv]> : 
 }
 `
 
+const spvAlias = "#spv = #hal.executable.target<\"vulkan-spirv\", \"vulkan-spirv-fb\">\n"
+
+// externCond is a hal.dispatch.extern with a conditional and a plain
+// entry of one target; error cases edit it.
+const externCond = `hal.dispatch.extern "main"[%d](%n, %a, %b) : (i32, tensor<?xf32>{%d}, tensor<?xf32>{%d}) -> tensor<?xf32>{%d}
+  count(%device: !hal.device, %w: index) -> (index, index, index) {
+    hal.return %w, %w, %w : index, index, index
+  }
+  layout(#hal.pipeline.layout<constants = 1, bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>)
+  objects({
+  #spv if(%dev: !hal.device) -> i1 {
+    %t = arith.constant true
+    hal.return %t : i1
+  } ordinal(0) = [#hal.executable.object<{path = "a.spv"}>],
+  #spv ordinal(1) = [#hal.executable.object<{path = "b.spv"}>]
+  })`
+
 func dispatchFn(sig string) string {
 	return `func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>, %n: i32, %d: index) -> tensor<?xf32> {
   %r = ` + sig + `
@@ -107,6 +124,14 @@ var errorCases = []struct {
 	{"flag-compile-to-bogus", []string{"--compile-to=lowered"}, ""},
 	{"flag-output-format", []string{"--output-format=binary"}, ""},
 	{"flag-backend", []string{"--iree-hal-target-backends=llvm-cpu,metal"}, ""},
+	{"extern-condition-result-type", nil, spvAlias + dispatchFn(strings.Replace(externCond, "-> i1 {", "-> i32 {", 1))},
+	{"extern-condition-returns-i32", nil, spvAlias + dispatchFn(strings.Replace(externCond, "%t = arith.constant true\n    hal.return %t : i1", "%t = arith.constant 1 : i32\n    hal.return %t : i32", 1))},
+	{"extern-condition-not-device", nil, spvAlias + dispatchFn(strings.Replace(externCond, "if(%dev: !hal.device)", "if(%dev: index)", 1))},
+	{"extern-condition-two-results", nil, spvAlias + dispatchFn(strings.Replace(externCond, "hal.return %t : i1", "hal.return %t, %t : i1, i1", 1))},
+	{"extern-ordinal-collision", nil, spvAlias + dispatchFn(strings.Replace(externCond, "#spv if(%dev: !hal.device) -> i1 {\n    %t = arith.constant true\n    hal.return %t : i1\n  } ordinal(0)", "#spv ordinal(1)", 1))},
+	{"extern-unreachable-target", nil, spvAlias + dispatchFn(strings.Replace(externCond, "#spv if(%dev: !hal.device) -> i1 {\n    %t = arith.constant true\n    hal.return %t : i1\n  } ordinal(0)", "#spv ordinal(3)", 1))},
+	{"extern-ordinal-range", nil, spvAlias + dispatchFn(strings.Replace(externCond, "ordinal(1)", "ordinal(4294967296)", 1))},
+	{"extern-no-objects", nil, spvAlias + dispatchFn(strings.Replace(externCond, `ordinal(1) = [#hal.executable.object<{path = "b.spv"}>]`, "ordinal(1) = []", 1))},
 	{"flag-unknown-suggestion", []string{"--iree-hal-target-devices=local"}, ""},
 	{"flag-target-device-unknown", []string{"--iree-hal-target-device=metal"}, ""},
 	{"flag-target-device-ordinal", []string{"--iree-hal-target-device=cuda[1]"}, ""},

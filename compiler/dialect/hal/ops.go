@@ -4,6 +4,7 @@
 package hal
 
 import (
+	"math"
 	"strconv"
 
 	"github.com/goiree/goiree/compiler/dialect/flow"
@@ -25,6 +26,7 @@ func Register(r *ir.Registry) {
 	}
 	r.RegisterOp(&ir.OpDef{Name: "hal.interface.binding.subspan", Parse: parseSubspan, Print: printSubspan, Verify: verifySubspan})
 	r.RegisterOp(&ir.OpDef{Name: "hal.dispatch.extern", Parse: parseExtern, Print: printExtern, Verify: verifyExtern})
+	registerConditionOps(r)
 }
 
 // ---- hal.executable.source ----
@@ -784,13 +786,23 @@ func parseExtern(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 				if err != nil {
 					return nil, err
 				}
-				if p.IsKeyword("if") {
-					return nil, p.Errorf("conditions on hal.dispatch.extern targets are not supported")
+				// Regions after the count region: one per target, empty
+				// when the target has no condition.
+				if p.OptionalKeyword("if") {
+					if err := parseConditionRegion(p, op); err != nil {
+						return nil, err
+					}
+				} else {
+					op.Regions = append(op.Regions, &ir.Region{Op: op})
 				}
 				ord := int64(0)
 				if p.OptionalKeyword("ordinal") {
+					pos := p.Pos()
 					if ord, err = parseParenInt(p); err != nil {
 						return nil, err
+					}
+					if ord < 0 || ord > math.MaxInt32 {
+						return nil, ir.Errorf(pos, "export ordinal %d is out of range (0 to %d)", ord, math.MaxInt32)
 					}
 				}
 				if err := p.Expect("="); err != nil {
@@ -877,6 +889,10 @@ func printExtern(p *ir.Printer, op *ir.Operation) {
 					p.WriteString(", ")
 				}
 				p.Attr(targets.Elems[i])
+				if r := ExternCondition(op, i); r != nil {
+					p.WriteString(" if")
+					printConditionRegion(p, r)
+				}
 				if i < len(ords.Elems) {
 					p.WriteString(" ordinal(")
 					if n, ok := ords.Elems[i].(ir.IntegerAttr); ok {
@@ -956,8 +972,36 @@ func verifyExtern(op *ir.Operation) error {
 	if err := ir.VerifyTied(op, d.Arguments(), d.ArgumentDims(), d.ResultDims()); err != nil {
 		return err
 	}
-	if len(op.Regions) != 1 {
+	if len(op.Regions) == 0 {
 		return ir.OpErrorf(op, "requires a workgroup count region")
+	}
+	if _, isList := op.Attr("targets").(*ir.ArrayAttr); isList && len(op.Regions) != 1+len(ts) {
+		return ir.OpErrorf(op, "has %d targets but %d condition regions (one per target, empty without a condition)", len(ts), len(op.Regions)-1)
+	}
+	_, objs, ords := ExternTargets(op)
+	for i := range ts {
+		if r := ExternCondition(op, i); r != nil {
+			if err := verifyConditionRegion(op, r); err != nil {
+				return err
+			}
+		}
+		// An entry without a condition is always chosen when its target's
+		// format runs, so a later entry of the same target is never used;
+		// with the same ordinal the two entries collide outright.
+		for j := 0; j < i; j++ {
+			if ExternCondition(op, j) != nil || ir.AttrString(ts[j]) != ir.AttrString(ts[i]) {
+				continue
+			}
+			if ords[j] == ords[i] {
+				return ir.OpErrorf(op, "target #%d %s ordinal(%d) collides with target #%d, which has the same target and ordinal and no condition, so #%d would never be used (give #%d a condition)",
+					i, ir.AttrString(ts[i]), ords[i], j, i, j)
+			}
+			return ir.OpErrorf(op, "target #%d %s ordinal(%d) would never be used: target #%d has the same target and no condition, so it is always chosen first (give #%d a condition)",
+				i, ir.AttrString(ts[i]), ords[i], j, j)
+		}
+		if len(objs[i]) == 0 {
+			return ir.OpErrorf(op, "target #%d %s has no objects", i, ir.AttrString(ts[i]))
+		}
 	}
 	if err := verifyCountRegion(op, op.Regions[0], "hal.return"); err != nil {
 		return err
@@ -969,6 +1013,18 @@ func verifyExtern(op *ir.Operation) error {
 		}
 	}
 	return checkResources(op, ExternLayoutFor(op), d.Arguments(), op.Results, ir.TiedOperands(op), "hal.dispatch.extern")
+}
+
+// ExternCondition returns the condition region of target i of a
+// hal.dispatch.extern, or nil when the target has none.
+func ExternCondition(op *ir.Operation, i int) *ir.Region {
+	if i+1 >= len(op.Regions) {
+		return nil
+	}
+	if r := op.Regions[1+i]; len(r.Blocks) > 0 {
+		return r
+	}
+	return nil
 }
 
 // ExternLayoutFor returns the layout of a hal.dispatch.extern.

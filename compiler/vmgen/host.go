@@ -67,7 +67,9 @@ type fnEmitter struct {
 	// needBarrier: a recorded command must be ordered before the next one.
 	needBarrier bool
 	free        []*bufState
-	index       int // index of the op being lowered
+	// owned lists every buffer this function allocated, in order.
+	owned []*bufState
+	index int // index of the op being lowered
 	// memo maps constants and byte sizes already computed on every path to
 	// the current point to their registers (see scoped).
 	memo map[string]vm.Reg
@@ -388,7 +390,9 @@ func (fe *fnEmitter) allocate(bytes int64, dims []dimVal) *bufState {
 	size := fe.byteSize(bytes, dims)
 	buf := fe.f.NewRefReg()
 	fe.f.CallImport(fe.e.imp("hal.allocator.allocate"), []vm.Reg{fe.alloc, fe.i64(-1), fe.i32(0), fe.i32(0), size}, []vm.Reg{buf})
-	return &bufState{reg: buf, owned: true, key: key}
+	b := &bufState{reg: buf, owned: true, key: key}
+	fe.owned = append(fe.owned, b)
+	return b
 }
 
 func (fe *fnEmitter) newTensor(op *ir.Operation, v *ir.Value, dims []dimVal) (*tensorVal, error) {
@@ -565,6 +569,7 @@ func (fe *fnEmitter) ret(op *ir.Operation) error {
 	if fe.hasCB {
 		f.CallImport(fe.e.imp("hal.command_buffer.end"), []vm.Reg{fe.cb}, nil)
 		f.CallImport(fe.e.imp("hal.ex.submit_and_wait"), []vm.Reg{fe.dev, fe.cb}, nil)
+		fe.releaseTransients(op)
 	}
 	var regs []vm.Reg
 	for _, v := range op.Operands {
@@ -600,6 +605,27 @@ func (fe *fnEmitter) ret(op *ir.Operation) error {
 	}
 	f.Return(regs...)
 	return nil
+}
+
+// releaseTransients releases, right after the submission that last used
+// them has finished, the command buffer and every buffer this function
+// allocated that no result is backed by: overwriting a ref register with
+// null drops the VM's reference (as IREE's vm.discard.refs does), so the
+// memory is back in the device allocator's pool before the result views
+// are made and the function returns.
+func (fe *fnEmitter) releaseTransients(ret *ir.Operation) {
+	keep := map[*bufState]bool{}
+	for _, v := range ret.Operands {
+		if tv, ok := fe.tensors[v]; ok && tv.buf != nil {
+			keep[tv.buf] = true
+		}
+	}
+	fe.f.Emit(vm.OpConstRefZero, fe.cb)
+	for _, b := range fe.owned {
+		if !keep[b] {
+			fe.f.Emit(vm.OpConstRefZero, b.reg)
+		}
+	}
 }
 
 // ---- scalar host math ----

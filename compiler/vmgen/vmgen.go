@@ -17,7 +17,14 @@
 //     code; a barrier follows;
 //   - results are allocated from the device allocator; buffers of dead
 //     transients are reused for later results of the same size;
-//   - the command buffer is submitted and waited on before returning.
+//   - the command buffer is submitted and waited on before returning;
+//     right after the wait, the last use of every transient, the command
+//     buffer's and each transient buffer's register is overwritten with
+//     null, which releases the VM's reference (refs are reference-counted,
+//     see runtime/vm), so their memory is back in the allocator's pool
+//     before the result views are made. Everything else the function
+//     holds is released when it returns; the results belong to the
+//     caller.
 //
 // The device and its allocator are resolved once per context, by the
 // internal function __device_init that the first call finding the device

@@ -1,6 +1,8 @@
 // Package objects resolves and loads the user objects that executable
-// variants reference through #hal.executable.object, and checks the rules
-// IREE applies to external variants.
+// variants reference through #hal.executable.object, compiles the kernel
+// sources among them (.c, .cu, .glsl, .comp; see package kernelsrc) for
+// each variant's target, and checks the rules IREE applies to external
+// variants.
 package objects
 
 import (
@@ -9,9 +11,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/kernelsrc"
 )
 
 // Resolver finds object files: an absolute path must exist as given; a
@@ -24,6 +28,9 @@ type Resolver struct {
 	Stat func(name string) (fs.FileInfo, error)
 	// ReadFile, when set, replaces os.ReadFile.
 	ReadFile func(name string) ([]byte, error)
+	// Sources compiles kernel sources named by objects; nil means a
+	// compiler with the default tools (on PATH) and cache directory.
+	Sources *kernelsrc.Compiler
 }
 
 // NotFoundError reports an object that is on no path.
@@ -104,16 +111,27 @@ func (r *Resolver) Load(obj *hal.ExecutableObjectAttr) ([]byte, error) {
 	return b, nil
 }
 
-// Name returns a printable name for the object: its path, or "<data>".
+// compiledFrom maps the outputs of compiled kernel sources (paths in the
+// kernel cache) to their sources, so that diagnostics about an object name
+// the file the user wrote.
+var compiledFrom sync.Map
+
+// Name returns a printable name for the object: its path (for a compiled
+// kernel source, the source's path), or "<embedded data>".
 func Name(obj *hal.ExecutableObjectAttr) string {
 	if obj.HasPath {
+		if src, ok := compiledFrom.Load(obj.Path); ok {
+			return src.(string)
+		}
 		return obj.Path
 	}
 	return "<embedded data>"
 }
 
 // ResolvePaths rewrites every path object of a variant to the path it was
-// found at. Data objects are left as they are.
+// found at; a kernel source is compiled for the variant's target and
+// replaced by its output (a file in the kernel cache, or embedded data when
+// there is no usable cache). Data objects are left as they are.
 func (r *Resolver) ResolvePaths(variant *ir.Operation) error {
 	arr, ok := variant.Attr("objects").(*ir.ArrayAttr)
 	if !ok {
@@ -131,6 +149,16 @@ func (r *Resolver) ResolvePaths(variant *ir.Operation) error {
 				return ir.OpErrorf(variant, "%v", err)
 			}
 			obj = &hal.ExecutableObjectAttr{Path: found, HasPath: true}
+			if lang, ok := kernelsrc.LanguageOf(found); ok {
+				compiled, err := r.compileSource(variant, found, lang)
+				if err != nil {
+					// Located where the program names the object (the
+					// variant, or the op it was materialised from); a
+					// tool's diagnostics follow on their own lines.
+					return ir.Errorf(variant.Pos, "%v", err)
+				}
+				obj = compiled
+			}
 		}
 		out.Elems = append(out.Elems, obj)
 	}
@@ -178,4 +206,79 @@ func (r *Resolver) CheckExternalVariant(variant *ir.Operation) error {
 		}
 	}
 	return nil
+}
+
+// compileSource compiles the kernel source at path for the variant's
+// target and returns the object that replaces it.
+func (r *Resolver) compileSource(variant *ir.Operation, path string, lang kernelsrc.Language) (*hal.ExecutableObjectAttr, error) {
+	t := hal.VariantTarget(variant)
+	if t == nil {
+		return nil, fmt.Errorf("kernel source %s: the variant has no target", path)
+	}
+	target, err := SourceTarget(t, path, lang)
+	if err != nil {
+		return nil, err
+	}
+	if r.Sources == nil {
+		r.Sources = kernelsrc.New(kernelsrc.Options{})
+	}
+	res, err := r.Sources.Compile(path, lang, target)
+	if err != nil {
+		return nil, err
+	}
+	if res.Path != "" {
+		compiledFrom.Store(res.Path, path)
+		return &hal.ExecutableObjectAttr{Path: res.Path, HasPath: true}, nil
+	}
+	data := &ir.DenseAttr{Type: &ir.TensorType{Shape: []int64{int64(len(res.Data))}, Elem: ir.I8}, Hex: res.Data, IsHex: true}
+	return &hal.ExecutableObjectAttr{Data: data}, nil
+}
+
+// cpuTriples maps the architecture of an embedded-elf format to the
+// triple the samples' kernels are built for.
+var cpuTriples = map[string]string{
+	"x86_64": "x86_64-unknown-unknown-eabi-elf",
+	"arm_64": "aarch64-unknown-unknown-eabi-elf",
+}
+
+// SourceTarget derives what a kernel source in lang is compiled for from
+// an executable target: C for llvm-cpu (its target_triple, else the
+// embedded triple of its format's architecture), CUDA for cuda (its
+// target_arch), GLSL for SPIR-V targets. A language the target cannot run
+// is an error naming both.
+func SourceTarget(t *hal.ExecutableTargetAttr, path string, lang kernelsrc.Language) (kernelsrc.Target, error) {
+	mismatch := func() error {
+		return fmt.Errorf("kernel source %s is %v, which cannot be compiled for a %s target (C is for llvm-cpu, CUDA for cuda, GLSL for vulkan-spirv)", path, lang, t.Backend)
+	}
+	switch lang {
+	case kernelsrc.C:
+		if t.Backend != "llvm-cpu" {
+			return kernelsrc.Target{}, mismatch()
+		}
+		if s, ok := t.Config.Get("target_triple").(ir.StringAttr); ok && s.Value != "" {
+			return kernelsrc.Target{Triple: s.Value}, nil
+		}
+		arch := t.Format
+		for _, p := range []string{"embedded-elf-", "system-elf-"} {
+			arch = strings.TrimPrefix(arch, p)
+		}
+		if tr, ok := cpuTriples[arch]; ok {
+			return kernelsrc.Target{Triple: tr}, nil
+		}
+		return kernelsrc.Target{}, fmt.Errorf("kernel source %s: target %s has no target_triple and its format names no known architecture", path, ir.AttrString(t))
+	case kernelsrc.CUDA:
+		if t.Backend != "cuda" {
+			return kernelsrc.Target{}, mismatch()
+		}
+		if s, ok := t.Config.Get("target_arch").(ir.StringAttr); ok && s.Value != "" {
+			return kernelsrc.Target{Arch: s.Value}, nil
+		}
+		return kernelsrc.Target{}, fmt.Errorf("kernel source %s: target %s has no target_arch (sm_XX) to compile for", path, ir.AttrString(t))
+	case kernelsrc.GLSL:
+		if !IsSPIRV(t) {
+			return kernelsrc.Target{}, mismatch()
+		}
+		return kernelsrc.Target{}, nil
+	}
+	return kernelsrc.Target{}, mismatch()
 }

@@ -9,9 +9,10 @@
 //	       dispatched with flow.dispatch.
 //	hal:   hal.executable.source and stream.executable are materialised
 //	       into one hal.executable.variant per target with the objects that
-//	       target selects; seed interface spellings become current ones;
-//	       object paths are resolved; external variants and kernel ABIs
-//	       are checked; layouts get aliases.
+//	       target selects; CPU exports that name a C function get
+//	       generated shims; seed interface spellings become current ones;
+//	       object paths are resolved and kernel sources compiled; external
+//	       variants and kernel ABIs are checked; layouts get aliases.
 package pipeline
 
 import (
@@ -21,6 +22,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/kernelsrc"
 	"github.com/goiree/goiree/compiler/objects"
 	"github.com/goiree/goiree/compiler/transforms"
 )
@@ -33,6 +35,9 @@ type Options struct {
 	Targets transforms.TargetOptions
 	// ObjectSearchPaths are tried in order for relative object paths.
 	ObjectSearchPaths []string
+	// KernelSources configures the compilation of kernel sources named by
+	// objects (.c, .cu, .glsl, .comp): tool paths and cache directory.
+	KernelSources kernelsrc.Options
 }
 
 // State is what passes operate on.
@@ -64,6 +69,7 @@ var Passes = []Pass{
 	{Name: "assign-targets", Phase: "hal", Run: assignTargets},
 	{Name: "materialize-executable-sources", Phase: "hal", Run: func(s *State) error { return transforms.MaterializeSources(s.Module.Op, s.Targets) }},
 	{Name: "materialize-stream-executables", Phase: "hal", Run: func(s *State) error { return transforms.MaterializeStreamExecutables(s.Module.Op, s.Targets) }},
+	{Name: "generate-cpu-shims", Phase: "hal", Run: func(s *State) error { return transforms.GenerateCPUShims(s.Module.Op, s.Registry) }},
 	{Name: "normalize-interfaces", Phase: "hal", Run: func(s *State) error { transforms.NormalizeInterfaces(s.Module); return nil }},
 	{Name: "resolve-objects", Phase: "hal", Run: func(s *State) error { return transforms.ResolveObjects(s.Module.Op, s.Resolver) }},
 	{Name: "check-kernel-abis", Phase: "hal", Run: func(s *State) error { return transforms.CheckKernelABIs(s.Module.Op, s.Resolver) }},
@@ -99,7 +105,7 @@ func Run(s *State, stopAfter string) error {
 		return fmt.Errorf("unknown phase '%s' (phases: %s)", stopAfter, strings.Join(Phases, ", "))
 	}
 	if s.Resolver == nil {
-		s.Resolver = &objects.Resolver{SearchPaths: s.Options.ObjectSearchPaths}
+		s.Resolver = &objects.Resolver{SearchPaths: s.Options.ObjectSearchPaths, Sources: kernelsrc.New(s.Options.KernelSources)}
 	}
 	stopIdx := len(Phases) - 1
 	for i, p := range Phases {

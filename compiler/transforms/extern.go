@@ -56,7 +56,7 @@ func OutlineDispatchExterns(module *ir.Operation) error {
 			e.Regions = nil
 			e.Attrs = append(e.Attrs, ir.NamedAttr{Name: "ordinal", Value: ir.IndexAttr(ords[i])},
 				ir.NamedAttr{Name: "layout", Value: op.Attr("layout")})
-			for _, k := range []string{"workgroup_size", "subgroup_size", "workgroup_local_memory"} {
+			for _, k := range append([]string{"workgroup_size", "subgroup_size", "workgroup_local_memory"}, cpuShimAttrs...) {
 				if a := op.Attr(k); a != nil {
 					e.Attrs = append(e.Attrs, ir.NamedAttr{Name: k, Value: a})
 				}

@@ -24,6 +24,7 @@ import (
 	"github.com/goiree/goiree/compiler/backend"
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/kernelsrc"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	"github.com/goiree/goiree/compiler/transforms"
@@ -56,6 +57,11 @@ OPTIONS:
   --iree-llvmcpu-clang-path=<path>               clang used for CPU executables (default: clang-16 or clang on PATH)
   --iree-llvmcpu-embedded-linker-path=<path>     ld.lld used for CPU executables (default: ld.lld-16 or ld.lld on PATH)
   --iree-vulkan-glslc-path=<path>                glslc used for generated Vulkan dispatches (default: glslc on PATH)
+  --iree-hal-clang-path=<path>                   clang that compiles kernel sources named by objects: .c for llvm-cpu, .cu to PTX
+                                                   for cuda (default: --iree-llvmcpu-clang-path, else clang-16 or clang on PATH)
+  --iree-hal-glslc-path=<path>                   glslc that compiles .glsl/.comp kernel sources for vulkan-spirv
+                                                   (default: --iree-vulkan-glslc-path, else glslc on PATH)
+  --iree-hal-kernel-cache-dir=<dir>              Cache of compiled kernel sources (default: the user cache directory's goiree/kernels)
   --iree-hal-dump-executable-sources-to=<dir>    Write the generated executable sources (C) to <dir>
   --iree-hal-dump-executable-binaries-to=<dir>   Write the linked executable binaries to <dir>
   --iree-input-type=<type>                       Accepted for compatibility (none, auto)
@@ -78,6 +84,10 @@ type options struct {
 	linkerPath  string
 	dumpSources string
 	dumpBinary  string
+	// Kernel sources (.c, .cu, .glsl) named by objects.
+	kernelClang string
+	kernelGlslc string
+	kernelCache string
 }
 
 // parseFlags parses IREE-style flags: -flag or --flag, values after '='.
@@ -196,6 +206,18 @@ func parseFlags(args []string) (*options, error) {
 				return nil, err
 			}
 			o.glslcPath = value
+		case "iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			switch name {
+			case "iree-hal-clang-path":
+				o.kernelClang = value
+			case "iree-hal-glslc-path":
+				o.kernelGlslc = value
+			default:
+				o.kernelCache = value
+			}
 		case "iree-hal-dump-executable-sources-to":
 			if err := needValue(); err != nil {
 				return nil, err
@@ -273,6 +295,7 @@ var flagNames = []string{
 	"iree-hal-dump-executable-sources-to", "iree-hal-dump-executable-binaries-to",
 	"iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename",
 	"mlir-print-op-on-diagnostic", "verify", "help",
+	"iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir",
 }
 
 // closestFlag returns the known flag nearest to name by edit distance, or
@@ -351,6 +374,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	popts := pipeline.Options{Targets: o.targets, ObjectSearchPaths: o.searchPaths}
+	popts.KernelSources = kernelSourceOptions(o)
 	var out strings.Builder
 	failed := false
 	chunks := splitChunks(src, o.split)
@@ -410,6 +434,20 @@ func emitModule(s *pipeline.State, o *options) (string, error) {
 		return vmgen.Text(vmfb)
 	}
 	return string(vmfb), nil
+}
+
+// kernelSourceOptions picks the tools that compile kernel sources: the
+// --iree-hal-*-path flags, else the tools given for the back ends (so one
+// --iree-llvmcpu-clang-path serves both), else a PATH lookup.
+func kernelSourceOptions(o *options) kernelsrc.Options {
+	k := kernelsrc.Options{ClangPath: o.kernelClang, GlslcPath: o.kernelGlslc, CacheDir: o.kernelCache}
+	if k.ClangPath == "" {
+		k.ClangPath = o.clangPath
+	}
+	if k.GlslcPath == "" {
+		k.GlslcPath = o.glslcPath
+	}
+	return k
 }
 
 func unwrapPathError(err error) error {

@@ -434,7 +434,9 @@ func TestScalarOps(t *testing.T) {
 		if int32(id) < k {
 			sel = rr
 		}
-		want := a + int64(sel<<k)*1000 + int64(float32(id)*f)*1000000
+		mn := min(n-id, 4, id*2)
+		mx := max(id-5, 2)
+		want := a + int64(sel<<k)*1000 + int64(float32(id)*f)*1000000 + mn*1000000000 + mx*100000000000
 		got := int64(binary.LittleEndian.Uint64(raw[8*id:]))
 		if got != want {
 			t.Errorf("workgroup %d: got %d, want %d", id, got, want)

@@ -193,6 +193,9 @@ func (e *scalarEmitter) emit(op *ir.Operation) (handled bool, err error) {
 	if name == "affine.apply" {
 		return true, e.affineApply(op)
 	}
+	if name == "affine.min" || name == "affine.max" {
+		return true, e.affineMinMax(op, name == "affine.min")
+	}
 	if !strings.HasPrefix(name, "arith.") && !strings.HasPrefix(name, "math.") {
 		return false, nil
 	}
@@ -405,6 +408,43 @@ func (e *scalarEmitter) affineApply(op *ir.Operation) error {
 		return ir.OpErrorf(op, "%v", err)
 	}
 	e.line("const int64_t %s = %s;", e.define(op.Results[0]), expr)
+	return nil
+}
+
+// affineMinMax emits an affine.min or affine.max: the least or greatest of
+// the map's results.
+func (e *scalarEmitter) affineMinMax(op *ir.Operation, isMin bool) error {
+	m := affine.Map(op)
+	if m == nil || len(m.Results) == 0 {
+		return ir.OpErrorf(op, "%s needs a map with at least one result", op.Name)
+	}
+	args, err := e.operands(op)
+	if err != nil {
+		return err
+	}
+	if len(args) != m.NumDims+m.NumSyms {
+		return ir.OpErrorf(op, "affine map takes %d operands, got %d", m.NumDims+m.NumSyms, len(args))
+	}
+	e.need("divs")
+	rel := "<"
+	if !isMin {
+		rel = ">"
+	}
+	var acc string
+	for i, r := range m.Results {
+		expr, err := affineC(r, args[:m.NumDims], args[m.NumDims:])
+		if err != nil {
+			return ir.OpErrorf(op, "%v", err)
+		}
+		if i == 0 {
+			acc = expr
+			continue
+		}
+		// Each operand is evaluated once: the running value and the next
+		// result go through statement-expression temporaries.
+		acc = fmt.Sprintf("({ const int64_t gi_a = %s; const int64_t gi_b = %s; gi_b %s gi_a ? gi_b : gi_a; })", acc, expr, rel)
+	}
+	e.line("const int64_t %s = %s;", e.define(op.Results[0]), acc)
 	return nil
 }
 

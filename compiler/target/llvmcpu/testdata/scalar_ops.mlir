@@ -1,4 +1,5 @@
-// One workgroup per element: the shim computes scalar values from the
+// One workgroup per element: the shim computes scalar values (arith,
+// affine.apply, affine.min and affine.max) from the
 // workgroup id, count and constants and stores them with store_i64.
 #t = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64">
 #l = #hal.pipeline.layout<constants = 2, bindings = [#hal.pipeline.binding<storage_buffer>]>
@@ -37,7 +38,18 @@ module {
           %pm = arith.muli %pi, %c1000000 : i64
           %s1 = arith.addi %a64, %hi : i64
           %s2 = arith.addi %s1, %pm : i64
-          func.call @store_i64(%out, %id, %s2) : (memref<?xi64>, index, i64) -> ()
+          // mn = min(count - id, 4, id * 2), mx = max(id - 5, 2)
+          %mn = affine.min affine_map<(d0)[s0] -> (s0 - d0, 4, d0 * 2)>(%id)[%count]
+          %mx = affine.max affine_map<(d0) -> (d0 - 5, 2)>(%id)
+          %mn64 = arith.index_cast %mn : index to i64
+          %mx64 = arith.index_cast %mx : index to i64
+          %c1e9 = arith.constant 1000000000 : i64
+          %c1e11 = arith.constant 100000000000 : i64
+          %mnm = arith.muli %mn64, %c1e9 : i64
+          %mxm = arith.muli %mx64, %c1e11 : i64
+          %s3 = arith.addi %s2, %mnm : i64
+          %s4 = arith.addi %s3, %mxm : i64
+          func.call @store_i64(%out, %id, %s4) : (memref<?xi64>, index, i64) -> ()
           return
         }
       }

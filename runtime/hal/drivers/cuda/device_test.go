@@ -496,6 +496,42 @@ func TestMultiArchPayload(t *testing.T) {
 	}
 }
 
+// TestLegacyPayloadOnDevice loads the payload an older compiler wrote
+// (one ptx_image, no name; see TestLegacyPayload) and runs simple_mul.
+func TestLegacyPayloadOnDevice(t *testing.T) {
+	d := testDevice(t)
+	data, err := os.ReadFile(filepath.Join("testdata", "legacy_sm_80.cudafb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := prepare(t, d, data).(*Executable)
+	if exe.Arch() != "sm_80" {
+		t.Fatalf("loaded arch %q, want sm_80", exe.Arch())
+	}
+	const n = 64
+	a, b, c := alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n)
+	av := make([]float32, n)
+	for i := range av {
+		av[i] = float32(i)
+	}
+	if err := a.Write(0, f32s(av...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Write(0, f32s(av...)); err != nil {
+		t.Fatal(err)
+	}
+	submit(t, d, func(cb *hal.CommandBuffer) error {
+		return cb.DispatchWith(exe, 0, [3]uint32{1, 1, 1}, []uint32{n}, []hal.Binding{
+			{Buffer: a, Length: 4 * n}, {Buffer: b, Length: 4 * n}, {Buffer: c, Length: 4 * n},
+		})
+	})
+	for i, g := range readF32(t, c) {
+		if w := av[i] * av[i]; g != w {
+			t.Fatalf("element %d: got %v, want %v", i, g, w)
+		}
+	}
+}
+
 // TestNoRunnableImage: a payload whose only image is for a newer
 // architecture than the device fails with the error naming them.
 func TestNoRunnableImage(t *testing.T) {

@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -95,6 +97,36 @@ func TestSelectImage(t *testing.T) {
 				t.Fatalf("chose %q (image %d), want %q", got, i, tc.want)
 			}
 		})
+	}
+}
+
+// TestLegacyPayload: testdata/legacy_sm_80.cudafb is the sample's
+// executable as the compiler wrote it before per-arch images (commit
+// c7c19c6, --iree-hal-dump-executable-binaries-to): its one ptx_image
+// becomes the sm_80 image (its .target), which devices of 8.0 and newer
+// load and older ones refuse by name.
+func TestLegacyPayload(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "legacy_sm_80.cudafb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, exports, err := ParseExecutable(hal.ExecutableParams{Format: Format, Data: data})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(exports) != 2 || exports[0].Name != "simple_mul" || exports[1].Name != "simple_mul_inplace" {
+		t.Fatalf("exports %+v", exports)
+	}
+	if got := def.Archs(); len(got) != 1 || got[0] != "sm_80" || def.Name != "" {
+		t.Fatalf("images %v, name %q: want one sm_80 image and no name", got, def.Name)
+	}
+	for _, dev := range []string{"sm_80", "sm_90"} {
+		if i, err := SelectImage(def, dev); err != nil || i != 0 {
+			t.Errorf("%s: image %d, %v", dev, i, err)
+		}
+	}
+	if _, err := SelectImage(def, "sm_75"); err == nil || !strings.Contains(err.Error(), "cuda executable has PTX for sm_80 only, none of which runs on this sm_75 device") {
+		t.Errorf("sm_75: got %v", err)
 	}
 }
 

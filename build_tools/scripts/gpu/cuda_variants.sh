@@ -126,8 +126,8 @@ run() {
       fi
     done
   done
-  echo "== driver tests: image selection, multi-arch payload, no runnable image"
-  (cd driver && ./cuda.test -test.v -test.count=1 -test.run 'SelectImage|MultiArch|NoRunnable|Dispatch$|ParseExecutable') |
+  echo "== driver tests: image selection, multi-arch payload, no runnable image, a payload from before per-arch images"
+  (cd driver && ./cuda.test -test.v -test.count=1 -test.run 'SelectImage|MultiArch|NoRunnable|Legacy|Dispatch$|ParseExecutable') |
     grep -v '^=== RUN' || status=1
   echo "== target tests: multi_arch.mlir as sm_52+sm_80 and sm_52 only, op coverage, the sample"
   (cd target && ./cuda.test -test.v -test.count=1 -test.run 'MultiArch|OpsOnCUDA|SampleOnCUDA|GeneratedPTX') |

@@ -42,7 +42,7 @@ USAGE: iree-compile [options] <input file or '-' for stdin>
 
 OPTIONS:
   -o <file>                                      Output file (default: stdout)
-  --compile-to=<phase>                           Stop after a phase and print its IR: input, flow, hal; vm prints VM assembly; end compiles fully
+  --compile-to=<phase>                           Stop after a phase and print its IR: input (= preprocessing), flow, hal; vm prints VM assembly; end compiles fully
   --output-format=<format>                       vm-bytecode (default), vm-asm, or mlir (IR after the last phase)
   --iree-hal-target-backends=<a,b,...>           Target backends when the module declares no hal.device.targets (repeatable)
   --iree-hal-target-device=<spec>                Target device when the module declares no hal.device.targets (repeatable):
@@ -254,13 +254,19 @@ func parseFlags(args []string) (*options, error) {
 		o.compileTo, o.format = "", "vm-asm"
 	case "end":
 		o.compileTo = ""
+	case "preprocessing":
+		// IREE's preprocessing phase only runs what the preprocessing
+		// flags ask for (pass pipelines, transform and PDL specs), which
+		// goiree refuses, so the program after it is the input phase's.
+		o.compileTo = "input"
 	}
 	if o.compileTo != "" && !pipeline.ValidPhase(o.compileTo) {
-		switch o.compileTo {
-		case "abi", "stream":
-			return nil, fmt.Errorf("--compile-to=%s is not implemented yet (supported phases: %s)", o.compileTo, strings.Join(pipeline.Phases, ", "))
+		for _, p := range ireePhases {
+			if p == o.compileTo {
+				return nil, fmt.Errorf("--compile-to=%s is not implemented yet (goiree stops after input, preprocessing, flow, hal, vm or end)", o.compileTo)
+			}
 		}
-		return nil, fmt.Errorf("invalid --compile-to=%s (expected one of input, abi, flow, stream, hal, vm, end)", o.compileTo)
+		return nil, fmt.Errorf("invalid --compile-to=%s (IREE's phases: %s)", o.compileTo, strings.Join(ireePhases, ", "))
 	}
 	switch o.format {
 	case "", "vm-bytecode", "vm-asm", "mlir":
@@ -275,6 +281,10 @@ func parseFlags(args []string) (*options, error) {
 	}
 	return o, nil
 }
+
+// ireePhases are the phases IREE's --compile-to names, in order.
+var ireePhases = []string{"start", "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow", "stream",
+	"executable-sources", "executable-configurations", "executable-targets", "hal", "vm", "end"}
 
 // appendList appends the comma-separated, non-empty items of value.
 func appendList(list []string, value string) []string {
@@ -293,6 +303,7 @@ var flagNames = []string{
 	"iree-hal-list-target-backends", "split-input-file", "iree-input-type", "iree-llvmcpu-clang-path",
 	"iree-llvmcpu-embedded-linker-path", "iree-llvm-embedded-linker-path", "iree-vulkan-glslc-path",
 	"iree-hal-dump-executable-sources-to", "iree-hal-dump-executable-binaries-to",
+	"iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir",
 	"iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename",
 	"mlir-print-op-on-diagnostic", "verify", "help",
 	"iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir",

@@ -269,6 +269,8 @@ func TestDriver(t *testing.T) {
 	}{
 		{"stdin", []string{"-", "--compile-to=input"}, prog, 0,
 			"func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  func.return %0 : i32\n}\n", ""},
+		{"compile-to-preprocessing", []string{"--compile-to=preprocessing", "-"}, prog, 0,
+			"func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  func.return %0 : i32\n}\n", ""},
 		{"single-dash-flags", []string{"-compile-to=flow", "-"}, prog, 0,
 			"func.func @f(%a: i32) -> i32 {\n  %0 = arith.addi %a, %a : i32\n  func.return %0 : i32\n}\n", ""},
 		{"output-format-mlir", []string{"--output-format=mlir", "-"}, "func.func private @g()\n", 0, "func.func private @g()\n", ""},

@@ -111,6 +111,11 @@ func (r *Resolver) Load(obj *hal.ExecutableObjectAttr) ([]byte, error) {
 	return b, nil
 }
 
+// defaultSources is the compiler of Resolvers without Sources: tools on
+// PATH, the default cache. One for the process, so that Resolvers shared
+// between goroutines need no lock of their own.
+var defaultSources = sync.OnceValue(func() *kernelsrc.Compiler { return kernelsrc.New(kernelsrc.Options{}) })
+
 // compiledFrom maps the outputs of compiled kernel sources (paths in the
 // kernel cache) to their sources, so that diagnostics about an object name
 // the file the user wrote.
@@ -219,10 +224,11 @@ func (r *Resolver) compileSource(variant *ir.Operation, path string, lang kernel
 	if err != nil {
 		return nil, err
 	}
-	if r.Sources == nil {
-		r.Sources = kernelsrc.New(kernelsrc.Options{})
+	sources := r.Sources
+	if sources == nil {
+		sources = defaultSources()
 	}
-	res, err := r.Sources.Compile(path, lang, target)
+	res, err := sources.Compile(path, lang, target)
 	if err != nil {
 		return nil, err
 	}

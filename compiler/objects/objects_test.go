@@ -143,3 +143,48 @@ func TestResolvePathsCompilesSources(t *testing.T) {
 		t.Errorf("error = %v", err)
 	}
 }
+
+// TestDefaultSourcesShared: a Resolver without Sources compiles with the
+// default compiler (cache under the user cache directory) and may be used
+// from several goroutines.
+func TestDefaultSourcesShared(t *testing.T) {
+	if _, err := exec.LookPath("clang-16"); err != nil {
+		t.Skip("skipping: clang-16 not on PATH")
+	}
+	cacheHome := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cacheHome)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "k.c"), []byte("int k(int x) { return x * 3; }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := &Resolver{SearchPaths: []string{dir}}
+	paths := make([]string, 4)
+	errs := make(chan error, len(paths))
+	for i := range paths {
+		go func(i int) {
+			v := &ir.Operation{Name: "hal.executable.variant"}
+			v.AddRegion().AddBlock()
+			v.SetAttr("target", &hal.ExecutableTargetAttr{Backend: "llvm-cpu", Format: "embedded-elf-x86_64"})
+			v.SetAttr("objects", &ir.ArrayAttr{Elems: []ir.Attribute{&hal.ExecutableObjectAttr{Path: "k.c", HasPath: true}}})
+			err := r.ResolvePaths(v)
+			if err == nil {
+				paths[i] = hal.VariantObjects(v)[0].Path
+			}
+			errs <- err
+		}(i)
+	}
+	for range paths {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := filepath.Join(cacheHome, "goiree", "kernels")
+	for _, p := range paths {
+		if p != paths[0] || !strings.HasPrefix(p, want) {
+			t.Errorf("compiled object at %q, want one entry under %s", p, want)
+		}
+	}
+	if got := Name(&hal.ExecutableObjectAttr{Path: paths[0], HasPath: true}); got != filepath.Join(dir, "k.c") {
+		t.Errorf("Name of the compiled object = %q, want its source", got)
+	}
+}

@@ -23,6 +23,17 @@ type Allocator interface {
 }
 
 // AllocatorStatistics are cumulative allocator counters.
+//
+// Memory is counted when a buffer's allocation takes it (allocated) and
+// when the allocation's last reference returns it (freed), in the size
+// class the allocator reserved (hal.SizeClass), so live (allocated minus
+// freed) is the memory buffers hold right now and peak its maximum.
+// Device-local memory — mapped into the host or not — counts as device
+// memory, all other memory (host allocations, pinned host copies, staging
+// mirrors) as host memory. CachedBytes is memory the allocator, or the
+// driver's pool under it, keeps reserved for reuse without any buffer
+// holding it: live plus cached is what the device has taken from the
+// system.
 type AllocatorStatistics struct {
 	// Host and device byte counters: peak live, total allocated, total freed.
 	HostBytesPeak, HostBytesAllocated, HostBytesFreed       int64

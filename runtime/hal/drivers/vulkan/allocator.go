@@ -265,7 +265,7 @@ func (s *storage) Release() {
 		return
 	}
 	a := s.alloc
-	a.account(s.buf.mapped != nil, -s.class)
+	a.accountStorage(s, -1)
 	if s.blk != nil {
 		// The slice goes back to its class, its block stays.
 		a.mu.Lock()
@@ -302,6 +302,17 @@ func (a *Allocator) destroy(b cachedBuffer) {
 		}
 		return nil
 	})
+}
+
+// accountStorage adds (sign 1) or removes (sign -1) a storage's memory
+// from the statistics, by where the memory is: DEVICE_LOCAL memory
+// (mapped or not) counts as device memory, other memory as host memory,
+// and a staged buffer's host mirror as host memory besides.
+func (a *Allocator) accountStorage(s *storage, sign int64) {
+	a.account(s.buf.property_flags&C.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT == 0, sign*s.class)
+	if s.mirror.buffer != nil {
+		a.account(s.mirror.property_flags&C.VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT == 0, sign*s.class)
+	}
 }
 
 func (a *Allocator) account(host bool, n int64) {
@@ -391,7 +402,7 @@ func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
 		if s.buf.mapped != nil {
 			s.host = unsafe.Slice((*byte)(unsafe.Add(s.buf.mapped, s.base)), class)[:size:size]
 		}
-		a.account(s.buf.mapped != nil, class)
+		a.accountStorage(s, 1)
 		return s, nil
 	}
 	k := cacheKey{class, kind}
@@ -443,7 +454,7 @@ func (a *Allocator) allocate(size uint64, kind memoryKind) (*storage, error) {
 	} else if mapped != nil {
 		s.host = []byte{}
 	}
-	a.account(s.buf.mapped != nil, class)
+	a.accountStorage(s, 1)
 	return s, nil
 }
 

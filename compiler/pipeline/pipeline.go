@@ -5,8 +5,10 @@
 // Phases:
 //
 //	input: the parsed program is verified.
-//	flow:  hal.dispatch.extern ops are outlined into hal.executables and
-//	       dispatched with flow.dispatch.
+//	flow:  flow.dispatch.region ops (inline dispatches calling
+//	       microkernels) are outlined into stream.executables and
+//	       hal.dispatch.extern ops into hal.executables, each dispatched
+//	       with flow.dispatch.
 //	hal:   hal.executable.source and stream.executable are materialised
 //	       into one hal.executable.variant per target with the objects that
 //	       target selects; CPU exports that name a C function get
@@ -64,6 +66,7 @@ var Phases = []string{"input", "flow", "hal"}
 // Passes is the pass table, in execution order.
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
+	{Name: "outline-dispatch-regions", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchRegions(s.Module.Op, s.Registry) }},
 	{Name: "outline-dispatch-externs", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchExterns(s.Module.Op) }},
 	{Name: "verify-flow", Phase: "flow", Run: verify},
 	{Name: "assign-targets", Phase: "hal", Run: assignTargets},

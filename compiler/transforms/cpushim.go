@@ -2,6 +2,7 @@ package transforms
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
@@ -174,7 +175,12 @@ func parseShimSpec(e *ir.Operation) (*shimSpec, error) {
 	if l == nil {
 		return nil, ir.OpErrorf(e, "has %s but no layout; the generated shim passes the layout's bindings and constants", CPUFunctionAttr)
 	}
+	// Arguments follow (set, binding) order, however the layout lists them.
 	s.bindings = l.AllBindings()
+	sort.SliceStable(s.bindings, func(i, j int) bool {
+		a, b := s.bindings[i], s.bindings[j]
+		return a.Set < b.Set || a.Set == b.Set && a.Binding.Ordinal < b.Binding.Ordinal
+	})
 	nc := int(l.ConstantCount())
 
 	types := func(name string, n int, def ir.Type, allowed func(ir.Type) bool, what string) ([]ir.Type, error) {

@@ -238,3 +238,35 @@ func TestGenerateCPUShimsIntoExistingModule(t *testing.T) {
 		}
 	}
 }
+
+// TestGenerateCPUShimsSeedSets: with a seed layout of two sets listed out
+// of order, the function's pointers come in (set, binding) order.
+func TestGenerateCPUShimsSeedSets(t *testing.T) {
+	src := strings.Replace(shimProgram, `#layout = #hal.pipeline.layout<constants = 2, bindings = [
+  #hal.pipeline.binding<storage_buffer, ReadOnly>,
+  #hal.pipeline.binding<storage_buffer>
+]>`, `#layout = #hal.pipeline.layout<push_constants = 0, sets = [
+  <1, bindings = [<3, storage_buffer>, <0, storage_buffer, ReadOnly>]>,
+  <0, bindings = [<5, storage_buffer>]>
+]>`, 1)
+	src = strings.Replace(src, "ATTRS", `{goiree.cpu_function = "first_fn", goiree.cpu_binding_types = [f32, f64, i32]}`, 1)
+	reg := dialect.NewRegistry()
+	m, err := ir.Parse("shim.mlir", []byte(src), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := GenerateCPUShims(m.Op, reg); err != nil {
+		t.Fatal(err)
+	}
+	got := ir.PrintModule(m, reg, ir.PrintOptions{})
+	for _, w := range []string{
+		`func.func private @first_fn(memref<?xf32>, memref<?xf64>, memref<?xi32>, index, index, index)`,
+		`%b0 = hal.interface.binding.subspan set(0) binding(5)`,
+		`%b1 = hal.interface.binding.subspan set(1) binding(0)`,
+		`%b2 = hal.interface.binding.subspan set(1) binding(3)`,
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("generated shims lack %q:\n%s", w, got)
+		}
+	}
+}

@@ -382,7 +382,7 @@ var opTable = [256]opInfo{
 	OpConstI64:       op("const.i64", 1, "dst = imm", rI64, oImmI64),
 	OpConstF32:       op("const.f32", 1, "dst = imm", rF32, oImmF32),
 	OpConstF64:       op("const.f64", 1, "dst = imm", rF64, oImmF64),
-	OpConstRefZero:   op("const.ref.zero", 1, "dst = null", rRef),
+	OpConstRefZero:   op("const.ref.zero", 1, "dst = null (releasing what dst held)", rRef),
 	OpConstRefRodata: op("const.ref.rodata", 1, "dst = read-only vm.buffer over rodata segment", rRef, oRodata),
 
 	OpMovI32: op("mov.i32", 1, "dst = src", rI32, rI32),

@@ -34,7 +34,11 @@ Register banks: every function has separate i32, i64, f32, f64 and ref
 banks (sizes in its function descriptor, at most 65535 each). The opcode
 fixes each register operand's bank, so the loader's range check is also the
 type check. Arguments occupy the first registers of each bank in order;
-registers are zero (refs null) on entry.
+registers are zero (refs null) on entry. Refs to reference-counted objects
+(hal.buffer, hal.buffer_view, vm.list) are retained by every instruction that
+stores one (into a register, a list element, a ref global or a result) and
+released when the place is overwritten or its frame returns, so
+` + "`const.ref.zero`" + ` on a function's last holder of a buffer frees its memory there.
 
 Branch targets are byte offsets from the start of the function and must be
 instruction boundaries. Register lists (args, results) take their banks from

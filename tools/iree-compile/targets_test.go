@@ -101,6 +101,8 @@ func TestTargetSpellingsSameBytes(t *testing.T) {
 			{withAttr("[#hal.device.select<[#hal.device.alias<\"local\"> : !hal.device]>]"), nil},
 			{"#dflt = " + cpu + " " + withAttr("[#hal.device.select<[#hal.device.target<\"local\", [#dflt]> : !hal.device]>]"), nil},
 			{"#dflt = " + cpu + " " + withAttr("[#hal.device.target<\"local\", [#dflt]> : !hal.device]"), nil},
+			{"#dflt = " + cpu + " " + withAttr("[#hal.device.target<\"local\", {ordinal = 0 : index}, [#dflt]> : !hal.device]"), nil},
+			{withAttr("[#hal.device.target<\"llvm-cpu\", {executable_targets = [" + cpu + "]}>]"), nil},
 			// The program's targets win over flags, as in IREE.
 			{withAttr("[#hal.device.alias<\"local\"> : !hal.device]"), []string{"--iree-hal-target-device=vulkan"}},
 		}},

@@ -21,17 +21,24 @@ import (
 // module file and returns its path.
 func compilePluginProgram(t *testing.T) string {
 	t.Helper()
+	return compilePluginFile(t, "scale_add.mlir")
+}
+
+// compilePluginFile compiles testdata/plugin/<file> for llvm-cpu into a
+// module file and returns its path.
+func compilePluginFile(t *testing.T, file string) string {
+	t.Helper()
 	if _, err := (llvmcpu.Options{}).FindClang(); err != nil {
 		t.Skipf("skipping: %v (clang-16 compiles CPU executables)", err)
 	}
 	if _, err := (llvmcpu.Options{}).FindLinker(); err != nil {
 		t.Skipf("skipping: %v (ld.lld-16 links CPU executables)", err)
 	}
-	prog, err := os.ReadFile(filepath.Join("testdata", "plugin", "scale_add.mlir"))
+	prog, err := os.ReadFile(filepath.Join("testdata", "plugin", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := pipeline.Compile("scale_add.mlir", prog, pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{"llvm-cpu"}}}, "")
+	s, err := pipeline.Compile(file, prog, pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{"llvm-cpu"}}}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +46,7 @@ func compilePluginProgram(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "scale_add.vmfb")
+	path := filepath.Join(t.TempDir(), strings.TrimSuffix(file, ".mlir")+".vmfb")
 	if err := os.WriteFile(path, vmfb, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -170,5 +177,50 @@ func TestExecutablePluginErrors(t *testing.T) {
 				t.Errorf("stdout %q, want %q", stdout, wantOut)
 			}
 		})
+	}
+}
+
+// TestUKernelDispatchRegion runs testdata/plugin/ukernel.mlir, an inline
+// flow.dispatch.region whose tiles call a plugin microkernel through
+// iree_codegen.ukernel.generic with strided operands, on both local
+// devices for lengths that split evenly and unevenly into the three
+// tiles, against a plain Go loop: out[i] = k*x[2i] + y[i].
+func TestUKernelDispatchRegion(t *testing.T) {
+	module := compilePluginFile(t, "ukernel.mlir")
+	standalone := plugintest.BuildStandalone(t, "scale_add_standalone.c")
+	const k = float32(-0.5)
+	for _, device := range []string{"local-sync", "local-task"} {
+		for _, n := range []int{1, 9, 10, 101} {
+			t.Run(fmt.Sprintf("%s/n=%d", device, n), func(t *testing.T) {
+				x, y := make([]string, 2*n), make([]string, n)
+				for i := range x {
+					x[i] = fmt.Sprint(i + 1)
+				}
+				for i := range y {
+					y[i] = fmt.Sprint(1000 * i)
+				}
+				out := filepath.Join(t.TempDir(), "out.bin")
+				code, stdout, stderr := runTool(t, "", "--device="+device, "--module="+module, "--function=axpy",
+					fmt.Sprintf("--input=%dxf32=%s", 2*n, strings.Join(x, " ")),
+					fmt.Sprintf("--input=%dxf32=%s", n, strings.Join(y, " ")),
+					fmt.Sprintf("--input=f32=%v", k), "--executable_plugin="+standalone, "--output=@"+out)
+				if code != 0 || stdout != "EXEC @axpy\n" {
+					t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
+				}
+				raw, err := os.ReadFile(out)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(raw) != 4*n {
+					t.Fatalf("result has %d bytes, want %d", len(raw), 4*n)
+				}
+				for i := 0; i < n; i++ {
+					got := math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+					if want := k*float32(2*i+1) + float32(1000*i); got != want {
+						t.Fatalf("out[%d] = %v, want %v", i, got, want)
+					}
+				}
+			})
+		}
 	}
 }

@@ -4,6 +4,12 @@
 //
 //   out[off + i] = a[off + i] * k + b[off + i]   for i in [0, n)
 //
+// `ukernel_axpy`, called as IREE's iree_codegen.ukernel.generic calls
+// microkernels (a base pointer, an element offset and one stride per ins
+// and outs operand, then the other operands):
+//
+//   out[i * out_stride] = k * x[i * x_stride] + y[i * y_stride]  for i in [0, n)
+//
 // and `fail_always`, which returns 17 so that a test can see an import's
 // failure end the dispatch.
 
@@ -45,6 +51,33 @@ static int scale_add(void* params_ptr, void* context, void* reserved) {
   return 0;
 }
 
+// strided_dims([[0], [0], [0]]) with other operands (n : index, k : f32)
+// and hal.import.fields = ["processor_id"].
+typedef struct {
+  const float* x;
+  int64_t x_offset;
+  int64_t x_stride;
+  const float* y;
+  int64_t y_offset;
+  int64_t y_stride;
+  float* out;
+  int64_t out_offset;
+  int64_t out_stride;
+  int64_t n;
+  float k;
+  uint32_t processor_id;
+} ukernel_axpy_params_t;
+
+static int ukernel_axpy(void* params_ptr, void* context, void* reserved) {
+  const ukernel_axpy_params_t* p = (const ukernel_axpy_params_t*)params_ptr;
+  (void)context, (void)reserved;
+  for (int64_t i = 0; i < p->n; ++i) {
+    p->out[p->out_offset + i * p->out_stride] =
+        p->k * p->x[p->x_offset + i * p->x_stride] + p->y[p->y_offset + i * p->y_stride];
+  }
+  return 0;
+}
+
 static int fail_always(void* params, void* context, void* reserved) {
   (void)params, (void)context, (void)reserved;
   return 17;
@@ -80,6 +113,9 @@ static iree_hal_executable_plugin_status_t plugin_resolve(
     if (equal(name, "scale_add")) {
       params->out_fn_ptrs[i] = (void*)scale_add;
       params->out_fn_contexts[i] = (void*)0x5a;
+    } else if (equal(name, "ukernel_axpy")) {
+      params->out_fn_ptrs[i] = (void*)ukernel_axpy;
+      params->out_fn_contexts[i] = (void*)0;
     } else if (equal(name, "fail_always")) {
       params->out_fn_ptrs[i] = (void*)fail_always;
       params->out_fn_contexts[i] = (void*)0;

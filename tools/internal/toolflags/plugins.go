@@ -4,6 +4,8 @@ import (
 	"flag"
 	"strings"
 
+	"github.com/golang/glog"
+
 	"github.com/goiree/goiree/runtime/hal/local/plugin"
 )
 
@@ -26,5 +28,14 @@ func LoadPlugins(specs []string) (*plugin.Manager, error) {
 	for i, s := range specs {
 		trimmed[i] = strings.TrimSpace(s)
 	}
-	return plugin.LoadAll(trimmed)
+	m, err := plugin.LoadAll(trimmed)
+	if err != nil {
+		return nil, err
+	}
+	if glog.V(1) {
+		for _, p := range m.Plugins() {
+			glog.Infof("loaded executable plugin %s as a %s plugin: %s", p, p.Kind(), p.Description())
+		}
+	}
+	return m, nil
 }

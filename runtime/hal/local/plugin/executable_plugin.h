@@ -6,9 +6,12 @@
 // the loaded plugins for each entry when the executable is created.
 //
 // The layout is the one IREE's runtime uses for its executable plugins
-// (version 0.1), so plugins written for IREE load here unchanged. This
-// header was written for goiree; it is self-contained (C standard headers
-// only) so that plugins can be built without the runtime's sources.
+// (version 0.1), so plugins built for IREE load here unchanged, and the
+// names and helpers IREE's plugin sources use (allocator_malloc/free,
+// import_is_optional, strcmp, SANITIZER_KIND, status codes) are declared,
+// so their sources build against this header too. It was written for
+// goiree and is self-contained (C standard headers only), so plugins can be
+// built without the runtime's sources.
 //
 // A plugin is one of two kinds, told apart by the file's contents:
 //
@@ -66,6 +69,23 @@ typedef uint32_t iree_hal_executable_plugin_features_t;
 // Sanitizer a plugin was built with; goiree accepts only NONE.
 typedef int32_t iree_hal_executable_plugin_sanitizer_kind_t;
 #define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_NONE 0
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_ADDRESS 1
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_MEMORY 2
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_THREAD 3
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_UNDEFINED 4
+// The sanitizer this translation unit is built with, for the header field.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_KIND 1
+#elif __has_feature(memory_sanitizer)
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_KIND 2
+#elif __has_feature(thread_sanitizer)
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_KIND 3
+#endif
+#endif
+#ifndef IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_KIND
+#define IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_KIND 0
+#endif
 
 typedef struct iree_hal_executable_plugin_header_t {
   iree_hal_executable_plugin_version_t version;
@@ -92,6 +112,7 @@ typedef struct iree_status_handle_t* iree_hal_executable_plugin_status_t;
       (code) & IREE_HAL_EXECUTABLE_PLUGIN_STATUS_CODE_MASK))
 #define iree_hal_executable_plugin_ok_status() \
   iree_hal_executable_plugin_status_from_code(0)
+#define iree_hal_executable_plugin_status_is_ok(value) ((uintptr_t)(value) == 0)
 
 // Host allocator handed to load; plugins allocate their state through it.
 typedef enum iree_hal_executable_plugin_allocator_command_e {
@@ -115,6 +136,25 @@ typedef struct iree_hal_executable_plugin_allocator_t {
   iree_hal_executable_plugin_allocator_ctl_fn_t ctl;
 } iree_hal_executable_plugin_allocator_t;
 
+// Convenience wrappers of the allocator's ctl function.
+static inline iree_hal_executable_plugin_status_t
+iree_hal_executable_plugin_allocator_malloc(
+    iree_hal_executable_plugin_allocator_t allocator, size_t byte_length,
+    void** inout_ptr) {
+  iree_hal_executable_plugin_allocator_alloc_params_t params = {byte_length};
+  return allocator.ctl(allocator.self,
+                       IREE_HAL_EXECUTABLE_PLUGIN_ALLOCATOR_COMMAND_MALLOC,
+                       &params, inout_ptr);
+}
+
+static inline iree_hal_executable_plugin_status_t
+iree_hal_executable_plugin_allocator_free(
+    iree_hal_executable_plugin_allocator_t allocator, void* ptr) {
+  return allocator.ctl(allocator.self,
+                       IREE_HAL_EXECUTABLE_PLUGIN_ALLOCATOR_COMMAND_FREE, NULL,
+                       &ptr);
+}
+
 typedef struct iree_hal_executable_plugin_string_view_t {
   const char* data;
   size_t size;
@@ -132,6 +172,19 @@ typedef struct iree_hal_executable_plugin_environment_v0_t {
 // Resolution result bits.
 typedef uint32_t iree_hal_executable_plugin_resolution_t;
 #define IREE_HAL_EXECUTABLE_PLUGIN_RESOLUTION_MISSING_OPTIONAL (1u << 0)
+
+// Whether an import name is optional (starts with '?').
+static inline bool iree_hal_executable_plugin_import_is_optional(
+    const char* symbol_name) {
+  return symbol_name && symbol_name[0] == '?';
+}
+
+// strcmp for plugins that cannot use libc (standalone plugins).
+static inline int iree_hal_executable_plugin_strcmp(const char* lhs,
+                                                    const char* rhs) {
+  while (*lhs && *lhs == *rhs) ++lhs, ++rhs;
+  return (int)(unsigned char)*lhs - (int)(unsigned char)*rhs;
+}
 
 // One resolve request: count symbols (sorted; a '?' prefix marks an
 // optional import) and the runtime's arrays to fill. Entries already

@@ -151,22 +151,27 @@ func TestGenerateCPUShimsErrors(t *testing.T) {
 	}
 }
 
-// TestGenerateCPUShimsLeavesOthers checks that exports without the
-// attribute and variants of other targets are untouched.
+// TestGenerateCPUShimsLeavesOthers checks that variants of other targets
+// keep the attributes and get no shims, and that CPU exports without the
+// attribute are left to hand-written shims.
 func TestGenerateCPUShimsLeavesOthers(t *testing.T) {
-	reg := dialect.NewRegistry()
-	src := strings.Replace(strings.Replace(shimProgram, "ATTRS", "{}", 1), `{goiree.cpu_function = "second_fn"}`, "{}", 1)
-	src = strings.Replace(src, `"llvm-cpu", "embedded-elf-x86_64"`, `"cuda", "cuda-nvptx-fb"`, 1)
-	m, err := ir.Parse("shim.mlir", []byte(src), reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	before := ir.PrintModule(m, reg, ir.PrintOptions{})
-	if err := GenerateCPUShims(m.Op, reg); err != nil {
-		t.Fatal(err)
-	}
-	if after := ir.PrintModule(m, reg, ir.PrintOptions{}); after != before {
-		t.Errorf("module changed:\n%s", after)
+	for _, tc := range []struct{ name, attrs, from, to string }{
+		{"cuda variant with the attributes", `{goiree.cpu_function = "first_fn"}`, `"llvm-cpu", "embedded-elf-x86_64"`, `"cuda", "cuda-nvptx-fb"`},
+		{"cpu exports without the attribute", "{}", `{goiree.cpu_function = "second_fn"}`, "{}"},
+	} {
+		reg := dialect.NewRegistry()
+		src := strings.Replace(strings.Replace(shimProgram, "ATTRS", tc.attrs, 1), tc.from, tc.to, 1)
+		m, err := ir.Parse("shim.mlir", []byte(src), reg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := ir.PrintModule(m, reg, ir.PrintOptions{})
+		if err := GenerateCPUShims(m.Op, reg); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if after := ir.PrintModule(m, reg, ir.PrintOptions{}); after != before {
+			t.Errorf("%s: module changed:\n%s", tc.name, after)
+		}
 	}
 }
 

@@ -205,40 +205,52 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 
 	done := f.NewLabel()
 	var formats []string
+	// settled holds the executables of earlier candidates without a
+	// condition: such a candidate is used whenever the device runs its
+	// binary, so a later one sharing that binary could never be.
+	settled := map[*exeInfo]bool{}
 	for _, c := range cands {
 		x, err := fe.e.executable(c.variant)
 		if err != nil {
 			return err
+		}
+		if settled[x] {
+			continue // a variant sharing an earlier unconditional one's binary
+		}
+		cond := variantCondition(c)
+		if cond == nil {
+			settled[x] = true
 		}
 		formats = append(formats, x.format)
 		binds, err := resourceBindings(op, c.export, len(resources))
 		if err != nil {
 			return err
 		}
-		// The executable cached in its global, else the getter, which
-		// creates it when the device runs its format.
-		ok, exe := f.NewI32(), f.NewRefReg()
-		f.Emit(vm.OpGlobalLoadRef, exe, x.global)
-		f.Emit(vm.OpCmpNzRef, ok, exe)
 		use, get, next := f.NewLabel(), f.NewLabel(), f.NewLabel()
-		f.CondBr(ok, use, get)
-		f.Bind(get)
-		if cond := variantCondition(c); cond != nil {
-			// The variant's condition is asked before its executable is
-			// created; a false condition moves on to the next variant.
+		if cond != nil {
+			// The variant's condition is asked at every dispatch, before
+			// the executable: variants may share one (the same binary), so
+			// a cached executable says nothing about this variant.
 			if err := fe.scoped(func() error {
 				holds, err := fe.condition(cond)
 				if err != nil {
 					return err
 				}
-				create := f.NewLabel()
-				f.CondBr(holds, create, next)
-				f.Bind(create)
+				check := f.NewLabel()
+				f.CondBr(holds, check, next)
+				f.Bind(check)
 				return nil
 			}); err != nil {
 				return err
 			}
 		}
+		// The executable cached in its global, else the getter, which
+		// creates it when the device runs its format.
+		ok, exe := f.NewI32(), f.NewRefReg()
+		f.Emit(vm.OpGlobalLoadRef, exe, x.global)
+		f.Emit(vm.OpCmpNzRef, ok, exe)
+		f.CondBr(ok, use, get)
+		f.Bind(get)
 		f.Call(x.getter, []vm.Reg{fe.dev}, []vm.Reg{ok, exe})
 		f.CondBr(ok, use, next)
 		f.Bind(use)

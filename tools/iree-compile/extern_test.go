@@ -123,23 +123,36 @@ func invoke(t *testing.T, uri string, module []byte, fn string, a, b []float32) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := functionio.ParseInputs([]string{vec(a), vec(b)})
-	if err != nil {
-		t.Fatal(err)
+	// Three calls in one context: the first creates the executables, the
+	// later ones find them cached, and every call must choose the same
+	// variant (a cached executable shared by variants must not bypass a
+	// variant's condition).
+	var first string
+	for call := 0; call < 3; call++ {
+		in, err := functionio.ParseInputs([]string{vec(a), vec(b)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args, err := functionio.Values(in, f.Signature(), dev.Allocator())
+		if err != nil {
+			t.Fatal(err)
+		}
+		results, err := ctx.Invoke(f, args)
+		if err != nil {
+			t.Fatalf("%s on %s, call %d: %v", fn, uri, call, err)
+		}
+		var out bytes.Buffer
+		if err := functionio.PrintResults(&out, results, 1024); err != nil {
+			t.Fatal(err)
+		}
+		got := strings.TrimSpace(out.String())
+		if call == 0 {
+			first = got
+		} else if got != first {
+			t.Errorf("%s on %s: call %d gave\n%s\nbut call 0 gave\n%s", fn, uri, call, got, first)
+		}
 	}
-	args, err := functionio.Values(in, f.Signature(), dev.Allocator())
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := ctx.Invoke(f, args)
-	if err != nil {
-		t.Fatalf("%s on %s: %v", fn, uri, err)
-	}
-	var out bytes.Buffer
-	if err := functionio.PrintResults(&out, results, 1024); err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(out.String()), nil
+	return first, nil
 }
 
 // vec formats values as an --input, e.g. 3xf32=1 2 3.

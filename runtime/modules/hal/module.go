@@ -419,7 +419,68 @@ func (m *Module) queueExecute(c *vm.NativeCall) error {
 	if err != nil {
 		return err
 	}
-	return annotate(m.device.QueueExecute(wait, signal, cbs), fn)
+	// The submission may still run after this call returns, and the
+	// program may release its references to the buffers meanwhile (at the
+	// latest when its function returns): the submission holds its own
+	// until it has finished, signalled through a semaphore of its own
+	// added to the signal fence.
+	held := retainBuffers(cbs)
+	if len(held) == 0 {
+		return annotate(m.device.QueueExecute(wait, signal, cbs), fn)
+	}
+	done := hal.NewSemaphore(0)
+	var points []hal.SemaphorePoint
+	if signal != nil {
+		points = signal.Points()
+	}
+	all := hal.NewFence(append(points, hal.SemaphorePoint{Semaphore: done, Value: 1})...)
+	if err := m.device.QueueExecute(wait, all, cbs); err != nil {
+		// Nothing was queued that could still use the buffers.
+		releaseBuffers(held)
+		return annotate(err, fn)
+	}
+	go func() {
+		_ = done.Wait(1, hal.InfiniteTimeout) // a failed submission is finished too
+		releaseBuffers(held)
+	}()
+	return nil
+}
+
+// retainBuffers retains, once each, every buffer the commands of cbs use.
+func retainBuffers(cbs []*hal.CommandBuffer) []*hal.Buffer {
+	var held []*hal.Buffer
+	seen := map[*hal.Buffer]bool{}
+	add := func(b *hal.Buffer) {
+		if b != nil && !seen[b] {
+			seen[b] = true
+			b.Retain()
+			held = append(held, b)
+		}
+	}
+	for _, cb := range cbs {
+		for _, c := range cb.Commands() {
+			switch c := c.(type) {
+			case *hal.DispatchCommand:
+				for _, r := range c.Bindings {
+					add(r.Buffer)
+				}
+			case *hal.FillCommand:
+				add(c.Target)
+			case *hal.UpdateCommand:
+				add(c.Target)
+			case *hal.CopyCommand:
+				add(c.Source)
+				add(c.Target)
+			}
+		}
+	}
+	return held
+}
+
+func releaseBuffers(bs []*hal.Buffer) {
+	for _, b := range bs {
+		_ = b.Release()
+	}
 }
 
 func (m *Module) submitAndWait(c *vm.NativeCall) error {

@@ -422,10 +422,13 @@ func (m *BytecodeModule) readDebug(def *bytecode.BytecodeModuleDef, bud *copyBud
 	var tab flatbuffers.Table
 	for i := 0; i < n; i++ {
 		db.LocationTable(&loc, i)
-		if !loc.Location(&tab) {
+		// The type first: fbverify checks a union's value only when its
+		// type names a member (and rejects a value under NONE).
+		typ := loc.LocationType()
+		if typ == bytecode.LocationTypeDefNONE || !loc.Location(&tab) {
 			continue
 		}
-		switch loc.LocationType() {
+		switch typ {
 		case bytecode.LocationTypeDefFileLineColLocDef:
 			var f bytecode.FileLineColLocDef
 			f.Init(tab.Bytes, tab.Pos)

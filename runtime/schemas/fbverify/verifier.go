@@ -4,13 +4,18 @@
 // after a buffer passes the verifier for its schema, every accessor the
 // generated code provides for that schema reads inside the buffer.
 //
-// The verifier checks, in 64-bit arithmetic, the root offset, the file
-// identifier, every table's vtable (location, size, parity) and table size,
-// every present field's extent within its table, every offset field's
-// target, every string (length, contents and terminating NUL), every
-// vector's length times element size, every struct and union, and the
-// presence of required fields. It bounds nesting depth and the number of
-// tables visited so that hostile buffers cannot make it run long.
+// The checks follow descriptions of the schemas generated from the .fbs
+// files (schemas_gen.go); a test walks the .fbs files and fails on any
+// table, field or union member the descriptions lack, so a field added to a
+// schema cannot be read unverified. For every table reached from the root,
+// the debug database and source locations included, the verifier checks,
+// in 64-bit arithmetic, the root offset, the file identifier, the vtable
+// (location, size, parity) and table size, every present field's extent
+// within its table, every offset field's target, every string (length,
+// contents and terminating NUL), every vector's length times element size,
+// every union (a known member type with its value, or NONE with no value)
+// and the presence of required fields. It bounds nesting depth and the
+// number of tables visited so that hostile buffers cannot make it run long.
 package fbverify
 
 import (
@@ -206,8 +211,8 @@ func (t table) vector(slot int, name string, elemSize uint64, required bool) err
 }
 
 // vectorOfStrings verifies a vector of strings.
-func (t table) vectorOfStrings(slot int, name string) error {
-	p, ok, err := t.target(slot, name, false)
+func (t table) vectorOfStrings(slot int, name string, required bool) error {
+	p, ok, err := t.target(slot, name, required)
 	if err != nil || !ok {
 		return err
 	}
@@ -252,8 +257,8 @@ func (v *verifier) nested(path string, p uint64, fn func(table) error) error {
 }
 
 // vectorOfTables verifies a vector of tables, calling fn on each.
-func (t table) vectorOfTables(slot int, name string, fn func(table) error) error {
-	p, ok, err := t.target(slot, name, false)
+func (t table) vectorOfTables(slot int, name string, required bool, fn func(table) error) error {
+	p, ok, err := t.target(slot, name, required)
 	if err != nil || !ok {
 		return err
 	}
@@ -275,10 +280,11 @@ func (t table) vectorOfTables(slot int, name string, fn func(table) error) error
 	return nil
 }
 
-// union verifies a union: its u8 type field at typeSlot and, when the type
-// is not NONE, the table at valueSlot, which fn checks by type. fn returns
-// an error for unknown types.
-func (t table) union(typeSlot, valueSlot int, name string, fn func(typ byte, st table) error) error {
+// union verifies a union: its u8 type field at typeSlot and the table at
+// valueSlot, which fn checks by type (fn rejects unknown types). A value
+// with type NONE is rejected too: readers that follow the value before
+// looking at the type would otherwise read an unchecked offset.
+func (t table) union(typeSlot, valueSlot int, name string, required bool, fn func(typ byte, st table) error) error {
 	p, ok, err := t.field(typeSlot, name+"_type", 1)
 	if err != nil {
 		return err
@@ -288,7 +294,22 @@ func (t table) union(typeSlot, valueSlot int, name string, fn func(typ byte, st 
 		typ = t.v.buf[p]
 	}
 	if typ == 0 {
+		if _, present, err := t.field(valueSlot, name, 4); err != nil || present {
+			if err != nil {
+				return err
+			}
+			return errAt(t.path+"."+name, "value present but %s_type is NONE", name)
+		}
+		if required {
+			return errAt(t.path+"."+name, "required field is missing")
+		}
 		return nil
+	}
+	if _, present, err := t.field(valueSlot, name, 4); err != nil || !present {
+		if err != nil {
+			return err
+		}
+		return errAt(t.path+"."+name, "%s_type is %d but the value is missing", name, typ)
 	}
 	return t.sub(valueSlot, name, true, func(st table) error { return fn(typ, st) })
 }

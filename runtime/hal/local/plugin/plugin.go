@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -86,17 +87,29 @@ func Load(spec string) (*Plugin, error) {
 		return loadSystem(path)
 	}
 	p, err := loadStandalone(path, elfData)
-	if err == nil || force {
+	var alt *notStandalone
+	if err == nil || !errors.As(err, &alt) {
 		return p, err
 	}
-	// A self-contained ELF that our loader refuses (or that does not
-	// declare itself standalone) may still be an ordinary shared library.
+	if force {
+		return nil, alt.err
+	}
+	// A self-contained ELF that our loader refuses, or that does not
+	// declare itself standalone, may still be an ordinary shared library.
 	sp, serr := loadSystem(path)
 	if serr != nil {
-		return nil, pluginErr(path, status.InvalidArgument, "cannot be loaded as a standalone plugin (%v) nor as a system library (%v)", stripPrefix(err, path), stripPrefix(serr, path))
+		return nil, pluginErr(path, status.InvalidArgument, "cannot be loaded as a standalone plugin (%v) nor as a system library (%v)", stripPrefix(alt.err, path), stripPrefix(serr, path))
 	}
 	return sp, nil
 }
+
+// notStandalone marks a load error that says the file is not a standalone
+// plugin (our ELF loader refuses it, or its header does not declare the
+// feature), after which dlopen may still load it.
+type notStandalone struct{ err error }
+
+func (e *notStandalone) Error() string { return e.err.Error() }
+func (e *notStandalone) Unwrap() error { return e.err }
 
 func unwrapPathError(err error) error {
 	if pe, ok := err.(*os.PathError); ok {
@@ -121,7 +134,7 @@ func stripPrefix(err error, path string) string {
 func loadStandalone(path string, data []byte) (p *Plugin, err error) {
 	img, err := elf.Load(data)
 	if err != nil {
-		return nil, pluginErr(path, status.InvalidArgument, "%v", err)
+		return nil, &notStandalone{pluginErr(path, status.InvalidArgument, "%v", err)}
 	}
 	defer func() {
 		if err != nil {
@@ -178,7 +191,7 @@ func loadStandalone(path string, data []byte) (p *Plugin, err error) {
 		}
 	}
 	if t.features&FeatureStandalone == 0 {
-		return nil, pluginErr(path, status.FailedPrecondition, "plugin %q is a freestanding ELF but does not declare IREE_HAL_EXECUTABLE_PLUGIN_FEATURE_STANDALONE", p.name)
+		return nil, &notStandalone{pluginErr(path, status.FailedPrecondition, "plugin %q is a freestanding ELF but does not declare IREE_HAL_EXECUTABLE_PLUGIN_FEATURE_STANDALONE", p.name)}
 	}
 	if err := p.start(t); err != nil {
 		return nil, err

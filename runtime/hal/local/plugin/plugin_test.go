@@ -234,3 +234,49 @@ func TestLoadErrors(t *testing.T) {
 	}
 	p.Unload()
 }
+
+// TestPluginHeaderChecks loads variants of the standalone test plugin
+// whose headers the runtime must refuse, or load another way.
+func TestPluginHeaderChecks(t *testing.T) {
+	tests := []struct {
+		name   string
+		define string
+		embed  bool
+		kind   plugin.Kind
+		want   string
+	}{
+		{"not declared standalone: loaded with dlopen", "-DPLUGIN_FEATURES=0", false, plugin.System, ""},
+		{"not declared standalone but required", "-DPLUGIN_FEATURES=0", true, 0,
+			`plugin "test_standalone" is a freestanding ELF but does not declare IREE_HAL_EXECUTABLE_PLUGIN_FEATURE_STANDALONE`},
+		{"full status", "-DPLUGIN_FEATURES=3", false, 0, "returns IREE runtime status objects (FEATURE_FULL_STATUS)"},
+		{"sanitizer", "-DPLUGIN_SANITIZER=1", true, 0, "was built with sanitizer 1"},
+		{"newer version", "-DPLUGIN_VERSION=2", true, 0, "was built for plugin ABI version 2; this runtime supports up to 1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := plugintest.BuildStandaloneWithFlags(t, "scale_add_standalone.c", tc.define)
+			spec := path
+			if tc.embed {
+				spec = plugin.EmbeddedPrefix + path
+			}
+			p, err := plugin.Load(spec)
+			if tc.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if p.Kind() != tc.kind {
+					t.Errorf("loaded as %v, want %v", p.Kind(), tc.kind)
+				}
+				p.Unload()
+				return
+			}
+			if err == nil {
+				p.Unload()
+				t.Fatalf("loaded, want an error containing %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "system library") {
+				t.Errorf("error %q, want it to name %s and contain %q", err, path, tc.want)
+			}
+		})
+	}
+}

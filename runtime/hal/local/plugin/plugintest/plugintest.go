@@ -63,10 +63,18 @@ func run(t testing.TB, tool string, args ...string) {
 // (out.so in a temporary directory) and returns its path.
 func BuildStandalone(t testing.TB, name string) string {
 	t.Helper()
+	return BuildStandaloneWithFlags(t, name)
+}
+
+// BuildStandaloneWithFlags is BuildStandalone with extra clang flags (for
+// example -D definitions selecting a variant of the source).
+func BuildStandaloneWithFlags(t testing.TB, name string, cflags ...string) string {
+	t.Helper()
 	clang, lld := kerneltest.Tools(t)
 	dir := writeSources(t, name)
 	obj, so := filepath.Join(dir, "out.o"), filepath.Join(dir, "out.so")
-	run(t, clang, append(append([]string{}, StandaloneCompileFlags...), "-I", dir, "-o", obj, filepath.Join(dir, name))...)
+	args := append(append([]string{}, StandaloneCompileFlags...), cflags...)
+	run(t, clang, append(args, "-I", dir, "-o", obj, filepath.Join(dir, name))...)
 	run(t, lld, append(append([]string{}, StandaloneLinkFlags...), "-o", so, obj)...)
 	return so
 }

@@ -15,6 +15,17 @@
 
 #include "executable_plugin.h"
 
+// Tests build variants with other header fields (-DPLUGIN_FEATURES=...).
+#ifndef PLUGIN_FEATURES
+#define PLUGIN_FEATURES IREE_HAL_EXECUTABLE_PLUGIN_FEATURE_STANDALONE
+#endif
+#ifndef PLUGIN_SANITIZER
+#define PLUGIN_SANITIZER IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_NONE
+#endif
+#ifndef PLUGIN_VERSION
+#define PLUGIN_VERSION IREE_HAL_EXECUTABLE_PLUGIN_VERSION_LATEST
+#endif
+
 // Matches the import declared as
 //   func.func private @scale_add(i32, memref<f32>, memref<f32>, memref<f32>,
 //                                index, index, f32)
@@ -134,11 +145,11 @@ iree_hal_executable_plugin_query(iree_hal_executable_plugin_version_t max_versio
                                  void* reserved) {
   (void)reserved;
   static const iree_hal_executable_plugin_header_t header = {
-      .version = IREE_HAL_EXECUTABLE_PLUGIN_VERSION_LATEST,
+      .version = PLUGIN_VERSION,
       .name = "test_standalone",
       .description = "goiree test plugin (freestanding ELF)",
-      .features = IREE_HAL_EXECUTABLE_PLUGIN_FEATURE_STANDALONE,
-      .sanitizer = IREE_HAL_EXECUTABLE_PLUGIN_SANITIZER_NONE,
+      .features = PLUGIN_FEATURES,
+      .sanitizer = PLUGIN_SANITIZER,
   };
   static const iree_hal_executable_plugin_v0_t plugin = {
       .header = &header,

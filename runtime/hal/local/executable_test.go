@@ -228,6 +228,9 @@ func TestLoadRejectsBadLibraries(t *testing.T) {
 		{5, "executable expects 2 constant(s) but 0 were provided"},
 		{6, "executable does not support this version of the runtime (library version 0x474f0002"},
 		{7, "export 0 has unsupported flags 0x1"},
+		{8, "import table lists 1 import(s) but no symbol names"},
+		{9, `import "twice" is listed twice`},
+		{10, "import 1 has an empty name"},
 	}
 	src := kerneltest.Source(t, "bad_library.c")
 	for _, tt := range tests {

@@ -1,9 +1,10 @@
 // Libraries that load as ELF but whose query results break the ABI rules;
 // the runtime must refuse each one. BAD selects the defect:
 //   1 entry point in a data segment    2 sanitizer set
-//   3 imports declared                 4 no exports
+//   3 an import nothing provides       4 no exports
 //   5 expects 2 executable constants   6 header version differs
-//   7 export attribute flags set
+//   7 export attribute flags set       8 imports without symbol names
+//   9 an import listed twice           10 an import with an empty name
 #include "executable_library.h"
 
 #ifndef BAD
@@ -18,7 +19,13 @@ static int ok(const iree_hal_executable_environment_v0_t* env,
 }
 
 static int not_code[16] = {1};
+#if BAD == 9
+static const char* const import_names[2] = {"twice", "twice"};
+#elif BAD == 10
+static const char* const import_names[2] = {"fine", "?"};
+#else
 static const char* const import_names[1] = {"missing_import"};
+#endif
 
 #if BAD == 1
 static const iree_hal_executable_dispatch_v0_t entry_points[1] = {
@@ -39,7 +46,8 @@ static const iree_hal_executable_library_header_t header = {
 
 static const iree_hal_executable_library_v0_t library = {
     .header = &header,
-    .imports = {.count = BAD == 3 ? 1 : 0, .symbols = import_names},
+    .imports = {.count = BAD == 3 || BAD == 8 ? 1 : BAD == 9 || BAD == 10 ? 2 : 0,
+                .symbols = BAD == 8 ? 0 : import_names},
     .exports = {.count = BAD == 4 ? 0 : 1, .ptrs = entry_points, .attrs = attrs},
     .constants = {.count = BAD == 5 ? 2 : 0},
 };

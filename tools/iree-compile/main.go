@@ -310,9 +310,11 @@ var flagNames = []string{
 }
 
 // closestFlag returns the known flag nearest to name by edit distance, or
-// "" when none is close (more than a third of the name would change).
+// "" when none is close enough to be a typo of it (at most 2 edits, or one
+// per 8 characters of a long name): a different flag with a similar name
+// (--compile-mode, --compile-to) is no suggestion.
 func closestFlag(name string) string {
-	best, bestD := "", len(name)/3+1
+	best, bestD := "", max(2, len(name)/8)+1
 	for _, f := range flagNames {
 		if d := editDistance(name, f); d < bestD {
 			best, bestD = f, d

@@ -133,6 +133,7 @@ var errorCases = []struct {
 	{"extern-ordinal-range", nil, spvAlias + dispatchFn(strings.Replace(externCond, "ordinal(1)", "ordinal(4294967296)", 1))},
 	{"extern-no-objects", nil, spvAlias + dispatchFn(strings.Replace(externCond, `ordinal(1) = [#hal.executable.object<{path = "b.spv"}>]`, "ordinal(1) = []", 1))},
 	{"flag-unknown-suggestion", []string{"--iree-hal-target-devices=local"}, ""},
+	{"flag-unknown-no-suggestion", []string{"--compile-mode=vm"}, ""},
 	{"flag-target-device-unknown", []string{"--iree-hal-target-device=metal"}, ""},
 	{"flag-target-device-ordinal", []string{"--iree-hal-target-device=cuda[1]"}, ""},
 	{"flag-target-device-bad-ordinal", []string{"--iree-hal-target-device=cuda[x]"}, ""},

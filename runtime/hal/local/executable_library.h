@@ -100,9 +100,10 @@ typedef struct iree_hal_executable_library_header_t {
 // Environment (per executable, passed to every call)
 //===----------------------------------------------------------------------===//
 
-// Processor information. data[0] holds the
-// IREE_HAL_PROCESSOR_X86_64_* feature bits on x86-64; the rest is reserved
-// and zero.
+// Processor information. data[0] holds the IREE_HAL_PROCESSOR_X86_64_*
+// feature bits on x86-64, at the positions IREE's cpu_data.h gives them
+// (so plugins and kernels written for IREE read them unchanged); the rest
+// is reserved and zero.
 typedef struct iree_hal_processor_v0_t {
   uint64_t data[8];
 } iree_hal_processor_v0_t;
@@ -111,13 +112,16 @@ typedef struct iree_hal_processor_v0_t {
 #define IREE_HAL_PROCESSOR_X86_64_SSSE3 (1ull << 1)
 #define IREE_HAL_PROCESSOR_X86_64_SSE41 (1ull << 2)
 #define IREE_HAL_PROCESSOR_X86_64_SSE42 (1ull << 3)
-#define IREE_HAL_PROCESSOR_X86_64_AVX (1ull << 4)
-#define IREE_HAL_PROCESSOR_X86_64_FMA (1ull << 5)
-#define IREE_HAL_PROCESSOR_X86_64_AVX2 (1ull << 6)
-#define IREE_HAL_PROCESSOR_X86_64_AVX512F (1ull << 7)
-#define IREE_HAL_PROCESSOR_X86_64_AVX512BW (1ull << 8)
-#define IREE_HAL_PROCESSOR_X86_64_AVX512VL (1ull << 9)
-#define IREE_HAL_PROCESSOR_X86_64_F16C (1ull << 10)
+#define IREE_HAL_PROCESSOR_X86_64_AVX (1ull << 10)
+#define IREE_HAL_PROCESSOR_X86_64_FMA (1ull << 11)
+#define IREE_HAL_PROCESSOR_X86_64_F16C (1ull << 14)
+#define IREE_HAL_PROCESSOR_X86_64_AVX2 (1ull << 15)
+#define IREE_HAL_PROCESSOR_X86_64_AVX512F (1ull << 20)
+#define IREE_HAL_PROCESSOR_X86_64_AVX512CD (1ull << 21)
+#define IREE_HAL_PROCESSOR_X86_64_AVX512VL (1ull << 22)
+#define IREE_HAL_PROCESSOR_X86_64_AVX512DQ (1ull << 23)
+#define IREE_HAL_PROCESSOR_X86_64_AVX512BW (1ull << 24)
+#define IREE_HAL_PROCESSOR_X86_64_AVX512VNNI (1ull << 28)
 
 // Imports: functions a library calls that are resolved when the runtime
 // creates the executable, from the loaded executable plugins (see

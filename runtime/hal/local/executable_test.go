@@ -3,6 +3,8 @@ package local_test
 import (
 	"encoding/binary"
 	"math"
+	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -210,9 +212,41 @@ func TestReleaseTwice(t *testing.T) {
 }
 
 func TestProcessorFeatures(t *testing.T) {
+	f := local.ProcessorFeatures()
 	// Every x86-64 CPU this runs on has SSE3 (x86-64-v2 and up).
-	if f := local.ProcessorFeatures(); f&1 == 0 {
+	if f&1 == 0 {
 		t.Errorf("processor features %#x lack SSE3", f)
+	}
+	// The bits sit where IREE's cpu_feature_bits.inl puts them; the
+	// kernel's view of the CPU (/proc/cpuinfo) is the reference.
+	cpuinfo, err := os.ReadFile("/proc/cpuinfo")
+	if err != nil || runtime.GOARCH != "amd64" {
+		t.Skipf("skipping the bit-position check: no /proc/cpuinfo on this amd64 host (%v)", err)
+	}
+	var flags map[string]bool
+	for _, line := range strings.Split(string(cpuinfo), "\n") {
+		if name, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(name) == "flags" {
+			flags = map[string]bool{}
+			for _, fl := range strings.Fields(value) {
+				flags[fl] = true
+			}
+			break
+		}
+	}
+	if flags == nil {
+		t.Skip("skipping the bit-position check: /proc/cpuinfo lists no flags")
+	}
+	for _, b := range []struct {
+		flag string
+		bit  uint
+	}{
+		{"pni", 0}, {"ssse3", 1}, {"sse4_1", 2}, {"sse4_2", 3},
+		{"avx", 10}, {"fma", 11}, {"f16c", 14}, {"avx2", 15},
+		{"avx512f", 20}, {"avx512cd", 21}, {"avx512vl", 22}, {"avx512dq", 23}, {"avx512bw", 24}, {"avx512_vnni", 28},
+	} {
+		if got := f>>b.bit&1 == 1; got != flags[b.flag] {
+			t.Errorf("bit %d (%s) is %v, /proc/cpuinfo says %v (features %#x)", b.bit, b.flag, got, flags[b.flag], f)
+		}
 	}
 }
 

@@ -163,8 +163,11 @@ static void goiree_processor_info(uint64_t* data) {
   if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
     if (b & (1u << 5)) f |= IREE_HAL_PROCESSOR_X86_64_AVX2;
     if (b & (1u << 16)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512F;
+    if (b & (1u << 17)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512DQ;
+    if (b & (1u << 28)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512CD;
     if (b & (1u << 30)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512BW;
     if (b & (1u << 31)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512VL;
+    if (c & (1u << 11)) f |= IREE_HAL_PROCESSOR_X86_64_AVX512VNNI;
   }
   data[0] = f;
 #endif

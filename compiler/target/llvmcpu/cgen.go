@@ -473,6 +473,12 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 	if callee.Body() != nil && len(callee.Body().Ops) > 0 {
 		return ir.OpErrorf(op, "calls to functions defined in the variant (@%s) are not supported; only hal.import.static externs can be called", ref.Root)
 	}
+	if callee.HasAttr("hal.import.bitcode") {
+		// IREE links such functions from LLVM bitcode objects; this back
+		// end compiles C and links ELF objects, and treating the function
+		// as a run-time import would only fail later.
+		return ir.OpErrorf(op, "@%s has hal.import.bitcode: bitcode imports are not supported by the llvm-cpu back end (declare it hal.import.static with an ELF object, or without either to import it from an executable plugin)", ref.Root)
+	}
 	dynamic := !callee.HasAttr("hal.import.static")
 	bare := false
 	if b, ok := callee.Attr("llvm.bareptr").(ir.BoolAttr); ok && b.Value {

@@ -89,6 +89,7 @@ hal.executable private @e {
 		{`func.func private @g(i32) attributes {hal.import.static, hal.import.fields = ["processor_id"]}`, "only imports resolved at run time"},
 		{`func.func private @g(i32) attributes {hal.import.name = "?g"}`, `optional imports (hal.import.name "?g") cannot be called`},
 		{`func.func private @g(i32) attributes {hal.import.name = ""}`, "hal.import.name must not be empty"},
+		{`func.func private @g(i32) attributes {hal.import.bitcode}`, "bitcode imports are not supported by the llvm-cpu back end"},
 	}
 	for _, tc := range tests {
 		src := prefix + "      " + tc.decl + suffix

@@ -1,17 +1,15 @@
 package functionio
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/goiree/goiree/runtime/hal"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
 	"github.com/goiree/goiree/runtime/tooling/npy"
+	"github.com/goiree/goiree/runtime/tooling/outfile"
 	"github.com/goiree/goiree/runtime/vm"
 )
 
@@ -105,9 +103,10 @@ func formatRef(v vm.Value, maxElements int64) (string, error) {
 // result is printed to stdout (PrintResults). Otherwise there must be one
 // spec per result: "-" prints it, "" skips it, "@f.npy" / "+f.npy" write /
 // append it as NumPy, "@f.bin" / "+f.bin" (any other extension) write /
-// append its raw bytes. Every file is written whole or not at all: all
-// contents are prepared first, then each file is replaced through a
-// temporary file and a rename.
+// append its raw bytes. Files are written through package outfile: every
+// output is prepared before any is written, a regular file is replaced
+// whole or not at all (a temporary file and a rename), and a device, FIFO
+// or /dev/stdout is written in place, never replaced.
 func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxElements int64) error {
 	if len(specs) == 0 {
 		return PrintResults(stdout, results, maxElements)
@@ -115,9 +114,12 @@ func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxEleme
 	if len(specs) != len(results) {
 		return fmt.Errorf("%d --output flag(s) given but the function returned %d result(s)", len(specs), len(results))
 	}
+	// pending is what one path receives: appendMode when its first spec
+	// appends (later '@' specs for the same path start it over).
 	type pending struct {
-		path string
-		data []byte
+		path       string
+		appendMode bool
+		data       []byte
 	}
 	var files []*pending
 	byPath := map[string]*pending{}
@@ -158,38 +160,31 @@ func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxEleme
 		}
 		p := byPath[path]
 		if p == nil {
-			p = &pending{path: path}
+			p = &pending{path: path, appendMode: appendMode}
 			byPath[path] = p
 			files = append(files, p)
-			if appendMode {
-				old, err := os.ReadFile(path)
-				if err != nil && !errors.Is(err, os.ErrNotExist) {
-					return fmt.Errorf("--output=%s: %w", spec, err)
-				}
-				p.data = old
-			}
 		} else if !appendMode {
-			p.data = nil
+			p.appendMode, p.data = false, nil
 		}
 		p.data = append(p.data, data...)
 	}
-	// Stage every file before replacing any, so a failure (a missing
+	// Prepare every file before writing any, so a failure (a missing
 	// directory, a full disk) leaves all of them as they were.
-	var staged []*stagedFile
+	var prepared []*outfile.File
 	defer func() {
-		for _, f := range staged {
-			f.discard()
+		for _, f := range prepared {
+			f.Discard()
 		}
 	}()
 	for _, p := range files {
-		f, err := stageFile(p.path, p.data)
+		f, err := outfile.Prepare(p.path, p.data, p.appendMode)
 		if err != nil {
 			return err
 		}
-		staged = append(staged, f)
+		prepared = append(prepared, f)
 	}
-	for _, f := range staged {
-		if err := f.commit(); err != nil {
+	for _, f := range prepared {
+		if err := f.Commit(); err != nil {
 			return err
 		}
 	}
@@ -199,93 +194,14 @@ func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxEleme
 	return nil
 }
 
-// WriteFileAtomic replaces path with data through a temporary file in the
-// same directory and a rename, so readers see the old file or the whole new
-// one.
-func WriteFileAtomic(path string, data []byte) error {
-	f, err := stageFile(path, data)
-	if err != nil {
-		return err
-	}
-	defer f.discard()
-	return f.commit()
-}
+// WriteFileAtomic writes data to path through package outfile: a regular
+// file (or a new one) is replaced atomically, a device, FIFO or
+// /dev/stdout is written in place.
+//
+// Deprecated: use outfile.Write.
+func WriteFileAtomic(path string, data []byte) error { return outfile.Write(path, data) }
 
-// WriteError is a failure to write an output file. Err is the cause with
-// the temporary file's name stripped, so messages name Path only.
-type WriteError struct {
-	Path string
-	Err  error
-}
-
-func (e *WriteError) Error() string { return fmt.Sprintf("writing %s: %v", e.Path, e.Err) }
-
-func (e *WriteError) Unwrap() error { return e.Err }
-
-// errIsDirectory is the cause when an output path names a directory.
-var errIsDirectory = errors.New("is a directory")
-
-// stagedFile is the complete new contents of path in a temporary file
-// beside it, waiting for commit (rename into place) or discard.
-type stagedFile struct {
-	path, tmp string
-}
-
-// stageFile writes data to a temporary file in path's directory. Errors
-// are *WriteError.
-func stageFile(path string, data []byte) (*stagedFile, error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return nil, &WriteError{Path: path, Err: errIsDirectory}
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return nil, &WriteError{Path: path, Err: pathCause(err)}
-	}
-	s := &stagedFile{path: path, tmp: f.Name()}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(s.tmp, 0o644)
-	}
-	if werr != nil {
-		s.discard()
-		return nil, &WriteError{Path: path, Err: pathCause(werr)}
-	}
-	return s, nil
-}
-
-// commit renames the temporary file over path.
-func (s *stagedFile) commit() error {
-	if s.tmp == "" {
-		return nil
-	}
-	if err := os.Rename(s.tmp, s.path); err != nil {
-		return &WriteError{Path: s.path, Err: pathCause(err)}
-	}
-	s.tmp = ""
-	return nil
-}
-
-// discard removes the temporary file if it was not committed.
-func (s *stagedFile) discard() {
-	if s.tmp != "" {
-		os.Remove(s.tmp)
-		s.tmp = ""
-	}
-}
-
-// pathCause strips the temporary file's name from a file system error.
-func pathCause(err error) error {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}
+// WriteError is a failure to write an output file.
+//
+// Deprecated: use outfile.Error.
+type WriteError = outfile.Error

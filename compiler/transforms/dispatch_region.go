@@ -16,8 +16,9 @@ import (
 // it like a hand-written stream executable:
 //
 //   - tensors the body captures become bindings: the ones the region's
-//     results are built in (tensor.insert_slice chains ending in a
-//     tensor.empty) become the dispatch's results, the others its
+//     results are built in (through tensor.insert_slice and microkernel
+//     destinations, ending in a tensor.empty) become the dispatch's
+//     results, the others its
 //     operands; their dynamic dimensions and the captured scalars follow
 //     as index/scalar operands; captured constants are cloned;
 //   - tensor.extract_slice of a binding becomes a (base pointer, element
@@ -136,10 +137,14 @@ func (o *outliner) captured(ri int) []*ir.Value {
 // destinations to the captured tensor it is built in.
 func (o *outliner) destination(v *ir.Value) (*ir.Value, error) {
 	for within(v, o.region) {
-		if v.Op == nil || v.Op.Name != "tensor.insert_slice" {
-			return nil, ir.OpErrorf(o.region, "result must be built with tensor.insert_slice into a tensor.empty captured from the host (found '%s')", opName(v))
+		switch {
+		case v.Op != nil && v.Op.Name == "tensor.insert_slice":
+			v = v.Op.Operands[1]
+		case v.Op != nil && v.Op.Name == "iree_codegen.ukernel.generic" && v.Index < len(codegen.UKernel{Op: v.Op}.Outputs()):
+			v = codegen.UKernel{Op: v.Op}.Outputs()[v.Index]
+		default:
+			return nil, ir.OpErrorf(o.region, "result must be built with tensor.insert_slice or a microkernel into a tensor.empty captured from the host (found '%s')", opName(v))
 		}
-		v = v.Op.Operands[1]
 	}
 	if v.Op == nil || v.Op.Name != "tensor.empty" {
 		return nil, ir.OpErrorf(o.region, "result must be built in a tensor.empty captured from the host (found '%s')", opName(v))

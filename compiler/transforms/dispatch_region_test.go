@@ -91,6 +91,29 @@ func TestOutlineDispatchRegion(t *testing.T) {
 	}
 }
 
+// TestOutlineWholeDestination outlines a region whose microkernel writes
+// the whole destination (no slices).
+func TestOutlineWholeDestination(t *testing.T) {
+	body := `    %r = iree_codegen.ukernel.generic "whole" ins(%x : tensor<?xf32>) outs(%dest : tensor<?xf32>) (%n : index) -> tensor<?xf32>
+    flow.return %r : tensor<?xf32>`
+	m, reg, err := outlineRegion(t, body, goodCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := ir.PrintModule(m, reg, ir.PrintOptions{})
+	for _, w := range []string{
+		`func.func private @whole(memref<f32>, index, memref<f32>, index, index) attributes {llvm.bareptr = true}`,
+		`func.call @whole(%base0, %off0, %base1, %off1, %s0)`,
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("outlined module lacks %q:\n%s", w, got)
+		}
+	}
+	if err := dialect.Verify(reg, m.Op); err != nil {
+		t.Errorf("outlined module does not verify: %v\n%s", err, got)
+	}
+}
+
 func TestOutlineDispatchRegionErrors(t *testing.T) {
 	tests := []struct {
 		name, body, count, want string

@@ -1,8 +1,10 @@
 package hal
 
 import (
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -96,4 +98,49 @@ func TestDecommit(t *testing.T) {
 	if got := a.Statistics().HostBytesFreed; got != freed {
 		t.Errorf("releasing a decommitted buffer freed its memory again: %d -> %d", freed, got)
 	}
+}
+
+// TestLeakReporter: with reporting on, an allocation whose buffers become
+// garbage unreleased is reported (its memory is not returned: only
+// Release returns memory); a released one is not.
+func TestLeakReporter(t *testing.T) {
+	msgs := make(chan string, 16)
+	SetLeakReporter(func(m string) { msgs <- m })
+	defer SetLeakReporter(nil)
+	a := NewHostAllocator(0)
+	func() {
+		kept, err := a.AllocateBuffer(BufferParams{}, 12345)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = kept // dropped unreleased
+		done, err := a.AllocateBuffer(BufferParams{}, 777)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := done.Release(); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		runtime.GC()
+		select {
+		case m := <-msgs:
+			if !strings.Contains(m, "leaked buffer: 12345 bytes") {
+				t.Fatalf("report %q, want the unreleased 12345-byte buffer", m)
+			}
+			if s := a.Statistics(); s.HostBytesAllocated-s.HostBytesFreed != SizeClass(12345) {
+				t.Errorf("live after the leak: %+v, want the leaked buffer's class", s)
+			}
+			select {
+			case m := <-msgs:
+				t.Errorf("a second report %q (the released buffer is no leak)", m)
+			case <-time.After(50 * time.Millisecond):
+			}
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("no leak reported within 5 s of garbage collection")
 }

@@ -1,7 +1,8 @@
-// The custom_dispatch CPU sample in the HAL form: the program declares the
-// executable, its layouts and its dispatch shims itself. Two hand-written
-// kernels from functions_x86_64.o (built from functions.c by the
-// `functions_x86_64` iree_c_object) run between compiler-generated code:
+// The custom_dispatch CPU sample in the HAL form, in the spelling of IREE's
+// Dec 2022 samples: the program declares the executable, its layouts and
+// its dispatch shims itself. Two hand-written kernels from
+// functions_x86_64.o (built from functions.c by the `functions_x86_64`
+// iree_c_object) run between compiler-generated code:
 //
 //   %product = simple_mul(lhs, rhs)             (custom kernel)
 //   %sum     = %product + rhs                   (compiled by us)
@@ -9,7 +10,15 @@
 //
 // i.e. (a*b + b) * (a*b): 96 for inputs 2 and 4.
 //
+// The variant names its own target, so the kernels always run from this
+// x86_64 variant; the device comes from the command line (IREE's current
+// flags below, or the older --iree-hal-target-backends=llvm-cpu) and
+// decides where the generated add runs. example_stream.mlir shows the
+// other way, a device declared in the program with hal.device.targets.
+//
 //   iree-compile example_hal.mlir -o example_hal.vmfb \
+//       --iree-hal-target-device=local \
+//       --iree-hal-local-target-device-backends=llvm-cpu \
 //       --iree-hal-executable-object-search-path=bazel-bin/samples/custom_dispatch/cpu/embedded
 //   iree-run-module --device=local-task --module=example_hal.vmfb \
 //       --function=mixed_invocation --input=8xf32=2 --input=8xf32=4
@@ -20,8 +29,6 @@
   target_triple = "x86_64-unknown-unknown-eabi-elf"
 }>
 
-#device = #hal.device.target<"llvm-cpu", {executable_targets = [#cpu]}>
-
 // simple_mul: one constant (the length) and three buffers.
 #layout_3 = #hal.pipeline.layout<push_constants = 1, sets = [
   <0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer, ReadOnly>, <2, storage_buffer>]>
@@ -31,7 +38,7 @@
   <0, bindings = [<0, storage_buffer, ReadOnly>, <1, storage_buffer>]>
 ]>
 
-module @example_hal attributes {hal.device.targets = [#device]} {
+module @example_hal {
   hal.executable private @executable {
     hal.executable.variant public @x86_64, target = #cpu, objects = [
       #hal.executable.object<{path = "functions_x86_64.o"}>
@@ -49,8 +56,17 @@ module @example_hal attributes {hal.device.targets = [#device]} {
         hal.return %tiles, %one, %one : index, index, index
       }
       builtin.module {
-        func.func private @simple_mul_workgroup(memref<?xf32>, memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
-        func.func private @simple_mul_inplace_workgroup(memref<?xf32>, memref<?xf32>, index, index) attributes {hal.import.static}
+        // The kernels of functions.c. Each memref<?xf32> argument reaches C
+        // as MLIR's five-field descriptor (base, aligned, offset, size,
+        // stride); `index` as size_t.
+        func.func private @simple_mul_workgroup(%lhs: memref<?xf32>, %rhs: memref<?xf32>, %out: memref<?xf32>, %n: index, %first: index) attributes {
+          // Resolved against functions_x86_64.o when the executable is
+          // linked, not imported at load time.
+          hal.import.static
+        }
+        func.func private @simple_mul_inplace_workgroup(%lhs: memref<?xf32>, %inout: memref<?xf32>, %n: index, %first: index) attributes {
+          hal.import.static
+        }
         func.func @simple_mul() {
           %c0 = arith.constant 0 : index
           %n_i32 = hal.interface.constant.load[0] : i32

@@ -11,7 +11,7 @@ import (
 
 // ExecutablePluginUsage is the --executable_plugin help text shared by the
 // tools that run modules.
-const ExecutablePluginUsage = "load a CPU executable plugin providing the functions executables import (declared without hal.import.static); repeatable, later plugins are searched first. " +
+const ExecutablePluginUsage = "load the CPU executable plugin at `path`, providing the functions executables import (declared without hal.import.static); repeatable, later plugins are searched first. " +
 	"A shared library is loaded with dlopen (system plugin); a freestanding ELF, a FatELF ('.sos') or a path prefixed 'embedded:' is loaded by the runtime's own ELF loader (standalone plugin)"
 
 // AddExecutablePluginFlag defines the repeatable --executable_plugin flag

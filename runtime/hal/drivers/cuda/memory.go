@@ -271,7 +271,7 @@ func (a *Allocator) take(class int64, kind memoryKind) (*rawAllocation, error) {
 		r := list[len(list)-1]
 		list[len(list)-1] = nil
 		a.free[k] = list[:len(list)-1]
-		a.cached -= class
+		a.cached -= r.footprint()
 		a.mu.Unlock()
 		a.hits.Add(1)
 		a.count(r, 1)
@@ -332,10 +332,10 @@ func (a *Allocator) give(r *rawAllocation) {
 		a.release(r)
 		return
 	}
-	if a.cached+r.class <= a.maxCached {
+	if a.cached+r.footprint() <= a.maxCached {
 		k := poolKey{r.class, r.kind}
 		a.free[k] = append(a.free[k], r)
-		a.cached += r.class
+		a.cached += r.footprint()
 		a.mu.Unlock()
 		return
 	}
@@ -356,17 +356,32 @@ func (a *Allocator) release(r *rawAllocation) {
 		if r.host != nil {
 			hostFree(a.ctx, r.host)
 		}
-		if r.shadow != nil {
-			a.hostFreed.Add(r.class)
-			a.hostLive.Add(-r.class)
-		}
 	}
 }
 
+// footprint is the memory a raw allocation holds: its class, twice for a
+// staged allocation with its host copy.
+func (r *rawAllocation) footprint() int64 {
+	if r.shadow != nil {
+		return 2 * r.class
+	}
+	return r.class
+}
+
 // count adds (sign 1) or removes (sign -1) a live allocation from the
-// statistics.
+// statistics: host-local memory as host memory, the rest as device memory
+// and a staged allocation's host copy as host memory (a cached allocation
+// is not live: its memory counts as cached).
 func (a *Allocator) count(r *rawAllocation, sign int64) {
 	n := sign * r.class
+	if r.shadow != nil {
+		peakAdd(&a.hostLive, &a.hostPeak, n)
+		if sign > 0 {
+			a.hostAllocated.Add(n)
+		} else {
+			a.hostFreed.Add(-n)
+		}
+	}
 	if r.kind == kindHostLocal {
 		peakAdd(&a.hostLive, &a.hostPeak, n)
 		if sign > 0 {

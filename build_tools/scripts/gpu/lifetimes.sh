@@ -10,8 +10,11 @@
 # kernel (lifetime.cu as sm_80 PTX, lifetime_mul*.glsl as SPIR-V), a
 # generated add, an in-place user kernel and a generated subtract, so every
 # call makes intermediates the program must release. "build" compiles the
-# kernels and both modules and the tools (iree-run-module,
-# iree-benchmark-module). "run", for each driver:
+# kernels and both modules, the tools (iree-run-module,
+# iree-benchmark-module) and the cuda driver's test binary. "run" first
+# runs the cuda driver's TestStreamOrderedPool (is the stream-ordered pool
+# in use, or why not; 2000 allocations and releases of 64 MiB), then, for
+# each driver:
 #
 #   1. checks one call at 16M elements with iree-run-module
 #      (--expected_output: step(3, 2) = (3*2+2)*(3*2) - 3 = 45 everywhere)
@@ -61,6 +64,7 @@ build() {
   done
   local ld='-s -w'
   (cd tools && go build -ldflags="$ld" -o "$dir/bin/" ./iree-compile ./iree-run-module ./iree-benchmark-module)
+  (cd runtime && go test -c -ldflags="$ld" -o "$dir/bin/cuda.test" ./hal/drivers/cuda)
   for d in cuda vulkan; do
     "$dir/bin/iree-compile" "$td/lifetime_$d.mlir" \
       --iree-hal-executable-object-search-path="$dir/objects" -o "$dir/lifetime_$d.vmfb"
@@ -101,6 +105,11 @@ run() {
   echo "== machine (VK_DRIVER_FILES=${VK_DRIVER_FILES:-unset})"
   nvidia-smi --query-gpu=name,driver_version,memory.total,memory.used --format=csv,noheader || true
   local status=0
+  echo "== cuda driver: the stream-ordered pool (TestStreamOrderedPool)"
+  if ! ./bin/cuda.test -test.run 'TestStreamOrderedPool' -test.v; then
+    echo "FAIL: the cuda pool test"
+    status=1
+  fi
   for d in cuda vulkan; do
     echo "== $d: one call at $n elements, checked"
     if ! ./bin/iree-run-module --device="$d" --module="lifetime_$d.vmfb" --function=step \

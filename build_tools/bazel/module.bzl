@@ -101,8 +101,13 @@ def iree_bytecode_module(
     Args:
       name: target name.
       src: the `.mlir` program.
-      flags: extra iree-compile flags (for example
-        `--iree-hal-target-backends=llvm-cpu`); `$(location ...)` of deps is
+      flags: extra iree-compile flags, for example the target device of a
+        program that declares none (`hal.device.targets`):
+        `--iree-hal-target-device=local`
+        `--iree-hal-local-target-device-backends=llvm-cpu`,
+        `--iree-hal-target-device=vulkan` or `--iree-hal-target-device=cuda`
+        (IREE's current spelling), or the older
+        `--iree-hal-target-backends=llvm-cpu`; `$(location ...)` of deps is
         expanded.
       deps: targets whose files are executable objects (`iree_c_object`,
         `iree_cuda_ptx`, `iree_glsl_spirv`, or checked-in files).

@@ -3,7 +3,7 @@
 // elementwise arith/math ops over one shape are fused into a single
 // generated hal.executable, with one variant per target, whose entry
 // function carries the scalar body of the chain (see
-// llvmcpu.ElementwiseAttr); the ops are replaced by one flow.dispatch of it.
+// Attr); the ops are replaced by one flow.dispatch of it.
 //
 // The generated dispatch follows IREE's ABI: constant 0 is the element
 // count (an i32), the input tensors and then the results are bindings in
@@ -17,7 +17,6 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
-	"github.com/goiree/goiree/compiler/target/llvmcpu"
 )
 
 // DefaultTarget is the CPU target used when a program declares none.
@@ -58,7 +57,7 @@ type Options struct {
 	// or DefaultTarget when it declares none.
 	Targets []*hal.ExecutableTargetAttr
 	// TileSize is the number of elements per workgroup (default
-	// llvmcpu.DefaultTileSize).
+	// DefaultTileSize).
 	TileSize int64
 }
 
@@ -145,7 +144,7 @@ func Outline(module *ir.Operation, opts Options) (int, error) {
 	}
 	tile := opts.TileSize
 	if tile <= 0 {
-		tile = llvmcpu.DefaultTileSize
+		tile = DefaultTileSize
 	}
 	body := module.Body()
 	if body == nil {
@@ -442,7 +441,7 @@ func buildExecutable(g *group, name string, inputs, outputs []*ir.Value, targets
 		entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
 			{Name: "sym_name", Value: ir.StringAttr{Value: exportName}},
 			{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},
-			{Name: llvmcpu.ElementwiseAttr, Value: &ir.DictAttr{Entries: []ir.NamedAttr{
+			{Name: Attr, Value: &ir.DictAttr{Entries: []ir.NamedAttr{
 				{Name: "body", Value: ir.SymbolRefAttr{Root: exportName + "_body"}},
 				{Name: "tile_size", Value: ir.IndexAttr(tile)},
 			}}},

@@ -9,8 +9,8 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
-	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
 )
 
@@ -156,7 +156,7 @@ func (f *fngen) line(format string, args ...any) {
 }
 
 // GeneratePTX translates a cuda variant whose builtin.module holds only
-// generated elementwise kernels (see llvmcpu.ElementwiseAttr) into PTX for
+// generated elementwise kernels (see elementwise.Attr) into PTX for
 // arch (e.g. "sm_52", "sm_80"). The module's .version is the oldest PTX
 // ISA that has both the arch and every instruction used; ops whose
 // instruction needs a newer arch (maximumf/minimumf: sm_80, tanh: sm_75)
@@ -200,9 +200,9 @@ func GeneratePTX(variant *ir.Operation, arch string) (*Module, error) {
 		if fn == nil {
 			return nil, ir.OpErrorf(ex, "export @%s has no function @%s in the variant's builtin.module", ex.SymName(), ex.SymName())
 		}
-		d, ok := fn.Attr(llvmcpu.ElementwiseAttr).(*ir.DictAttr)
+		d, ok := fn.Attr(elementwise.Attr).(*ir.DictAttr)
 		if !ok {
-			return nil, ir.OpErrorf(fn, "cuda code generation handles only generated elementwise kernels (%s); bring hand-written kernels as an external variant with a .ptx object", llvmcpu.ElementwiseAttr)
+			return nil, ir.OpErrorf(fn, "cuda code generation handles only generated elementwise kernels (%s); bring hand-written kernels as an external variant with a .ptx object", elementwise.Attr)
 		}
 		k, err := g.elementwise(ex, fn, d)
 		if err != nil {
@@ -223,9 +223,9 @@ func GeneratePTX(variant *ir.Operation, arch string) (*Module, error) {
 func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) {
 	ref, ok := d.Get("body").(ir.SymbolRefAttr)
 	if !ok {
-		return Kernel{}, ir.OpErrorf(fn, "%s needs a body symbol", llvmcpu.ElementwiseAttr)
+		return Kernel{}, ir.OpErrorf(fn, "%s needs a body symbol", elementwise.Attr)
 	}
-	tile := int64(llvmcpu.DefaultTileSize)
+	tile := int64(elementwise.DefaultTileSize)
 	if t, ok := d.Get("tile_size").(ir.IntegerAttr); ok && t.Value > 0 {
 		tile = t.Value
 	}

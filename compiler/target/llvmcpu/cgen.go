@@ -8,20 +8,16 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// ElementwiseAttr names the attribute that marks a compiler-generated
-// elementwise entry function. Its value is a dictionary
-// {body = @scalar_fn, tile_size = N : index}: the entry processes tile
-// workgroup_id.x of N elements, reading element i of every input binding,
-// calling @scalar_fn on those scalars and storing its results to the
-// output bindings that follow the inputs. Constant 0 is the element count.
-const ElementwiseAttr = "goiree.elementwise"
+// ElementwiseAttr marks a compiler-generated elementwise entry function;
+// the contract (elementwise.Attr) is defined by package elementwise.
+const ElementwiseAttr = elementwise.Attr
 
-// DefaultTileSize is the number of elements a generated elementwise
-// workgroup processes.
-const DefaultTileSize = 1024
+// DefaultTileSize is the tile of an elementwise entry that names none.
+const DefaultTileSize = elementwise.DefaultTileSize
 
 // Export describes one entry point of a generated library.
 type Export struct {

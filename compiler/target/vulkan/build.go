@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
-	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
 )
 
@@ -357,4 +357,4 @@ func stringWords(s string) []uint32 {
 
 // elementwiseAttr is the attribute package elementwise puts on generated
 // entry functions.
-const elementwiseAttr = llvmcpu.ElementwiseAttr
+const elementwiseAttr = elementwise.Attr

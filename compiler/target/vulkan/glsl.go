@@ -8,6 +8,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/function"
+	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -17,7 +18,7 @@ const WorkgroupSize = 128
 
 // DefaultTileSize is the number of elements a workgroup covers when the
 // dispatch does not say.
-const DefaultTileSize = 1024
+const DefaultTileSize = elementwise.DefaultTileSize
 
 // glslType maps a scalar element type to GLSL. Storage buffers hold f32,
 // i32 and i1 elements (i1 one byte each, packed four to a uint word, since

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/goiree/goiree/runtime/hal"
@@ -22,6 +23,51 @@ type Module struct {
 	mu    sync.Mutex
 	cache hal.ExecutableCache
 	trace io.Writer
+
+	// holds are the buffers of queued submissions (queue.execute), kept
+	// until each has finished; nholds is len(holds), read without the
+	// lock on the hot paths.
+	holdMu sync.Mutex
+	holds  []*hold
+	nholds atomic.Int32
+}
+
+// hold is the buffers one queued submission uses, released once it has
+// finished (signalled or failed done).
+type hold struct {
+	done     *hal.Semaphore
+	bufs     []*hal.Buffer
+	released atomic.Bool
+}
+
+func (h *hold) release() {
+	if h.released.CompareAndSwap(false, true) {
+		releaseBuffers(h.bufs)
+	}
+}
+
+// reap releases the buffers of every queued submission that has
+// finished. The module calls it before it allocates and after a fence
+// wait, so memory a finished submission held is back in the allocator by
+// the time the program can observe the submission's end; a goroutine per
+// submission releases the rest when they finish.
+func (m *Module) reap() {
+	if m.nholds.Load() == 0 {
+		return
+	}
+	m.holdMu.Lock()
+	kept := m.holds[:0]
+	for _, h := range m.holds {
+		if err := h.done.Wait(1, 0); status.CodeOf(err) == status.DeadlineExceeded {
+			kept = append(kept, h)
+			continue
+		}
+		h.release()
+	}
+	clear(m.holds[len(kept):])
+	m.holds = kept
+	m.nholds.Store(int32(len(kept)))
+	m.holdMu.Unlock()
 }
 
 // SetTrace makes every call into the module print one line to w (nil turns
@@ -335,6 +381,7 @@ func (m *Module) query(c *vm.NativeCall, fn string) (int32, int64, error) {
 
 func (m *Module) queueAlloca(c *vm.NativeCall) error {
 	const fn = "device.queue.alloca"
+	m.reap()
 	if err := m.checkDevice(c, 0, fn); err != nil {
 		return err
 	}
@@ -423,25 +470,27 @@ func (m *Module) queueExecute(c *vm.NativeCall) error {
 	// program may release its references to the buffers meanwhile (at the
 	// latest when its function returns): the submission holds its own
 	// until it has finished, signalled through a semaphore of its own
-	// added to the signal fence.
+	// put first in the signal fence, so that it is reached before any
+	// point the program waits on.
+	m.reap()
 	held := retainBuffers(cbs)
 	if len(held) == 0 {
 		return annotate(m.device.QueueExecute(wait, signal, cbs), fn)
 	}
-	done := hal.NewSemaphore(0)
-	var points []hal.SemaphorePoint
-	if signal != nil {
-		points = signal.Points()
-	}
-	all := hal.NewFence(append(points, hal.SemaphorePoint{Semaphore: done, Value: 1})...)
+	h := &hold{done: hal.NewSemaphore(0), bufs: held}
+	all := hal.NewFence(append([]hal.SemaphorePoint{{Semaphore: h.done, Value: 1}}, signal.Points()...)...)
 	if err := m.device.QueueExecute(wait, all, cbs); err != nil {
 		// Nothing was queued that could still use the buffers.
-		releaseBuffers(held)
+		h.release()
 		return annotate(err, fn)
 	}
+	m.holdMu.Lock()
+	m.holds = append(m.holds, h)
+	m.nholds.Store(int32(len(m.holds)))
+	m.holdMu.Unlock()
 	go func() {
-		_ = done.Wait(1, hal.InfiniteTimeout) // a failed submission is finished too
-		releaseBuffers(held)
+		_ = h.done.Wait(1, hal.InfiniteTimeout) // a failed submission is finished too
+		h.release()
 	}()
 	return nil
 }
@@ -517,6 +566,7 @@ func (m *Module) allocate(memType hal.MemoryType, usage hal.BufferUsage, size in
 
 func (m *Module) allocatorAllocate(c *vm.NativeCall) error {
 	const fn = "allocator.allocate"
+	m.reap()
 	alloc, err := refObj(c, 0, AllocatorType, fn)
 	if err != nil {
 		return err
@@ -1098,6 +1148,7 @@ func (m *Module) fenceQuery(c *vm.NativeCall) error {
 		return err
 	}
 	err = f.Wait(0)
+	m.reap()
 	c.Results[0] = vm.I32(int32(status.CodeOf(err)))
 	return nil
 }
@@ -1144,6 +1195,7 @@ func (m *Module) fenceAwait(c *vm.NativeCall) error {
 			t = max(time.Until(deadline), 0)
 		}
 		if err := f.Wait(t); err != nil {
+			m.reap()
 			if status.CodeOf(err) == status.DeadlineExceeded {
 				c.Results[0] = vm.I32(int32(status.DeadlineExceeded))
 				return nil
@@ -1151,6 +1203,7 @@ func (m *Module) fenceAwait(c *vm.NativeCall) error {
 			return annotate(err, fn)
 		}
 	}
+	m.reap()
 	c.Results[0] = vm.I32(0)
 	return nil
 }

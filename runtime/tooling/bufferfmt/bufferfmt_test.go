@@ -84,12 +84,13 @@ func TestParseFormatRoundTrip(t *testing.T) {
 		{"2xi16=-32768 65535", "2xi16=-32768 -1", 1024},
 		{"2xui16=65535 1", "2xui16=65535 1", 1024},
 		{"2xui32=4294967295 0", "2xui32=4294967295 0", 1024},
-		{"2xi64=-9223372036854775808 18446744073709551615", "2xi64=-9223372036854775808 -1", 1024},
+		{"2xi64=-9223372036854775808 9223372036854775807", "2xi64=-9223372036854775808 9223372036854775807", 1024},
 		{"1xui64=18446744073709551615", "1xui64=18446744073709551615", 1024},
 		{"3xf64=0.1 1e300 -inf", "3xf64=0.1 1E+300 -INF", 1024},
-		{"3xf32=nan inf 1e39", "3xf32=NAN INF INF", 1024},
+		{"3xf32=nan inf -infinity", "3xf32=NAN INF -INF", 1024},
 		{"3xf16=1.5 65504 0.000061035156", "3xf16=1.5 65504 6.10352E-05", 1024},
-		{"2xf16=100000 -0", "2xf16=INF -0", 1024},
+		{"2xf16=65504 -0", "2xf16=65504 -0", 1024},
+		{"2xf16=65519 -inf", "2xf16=65504 -INF", 1024},
 		{"2xbf16=1.5 3.14159", "2xbf16=1.5 3.14062", 1024},
 		{"3xi1=0 1 true", "3xi1=00 01 01", 1024},
 		{"2xx16=0A0B FFFF", "2xx16=0A0B FFFF", 1024},
@@ -164,7 +165,7 @@ func TestParseErrors(t *testing.T) {
 		{"1xsi8=128", "out of range", nil},
 		{"1xui8=-1", "negative value", nil},
 		{"1xui32=4294967296", "out of range", nil},
-		{"1xi32=1.5", "not a decimal integer", nil},
+		{"1xi32=1.5", "not an integer", nil},
 		{"1xi1=2", "invalid i1 value", nil},
 		{"1xx16=ABC", "hex digits", nil},
 		{"1xx16=ZZZZ", "not hex", nil},
@@ -183,6 +184,85 @@ func TestParseErrors(t *testing.T) {
 		if tc.is != nil && !errors.Is(err, tc.is) {
 			t.Errorf("Parse(%q) error %q does not wrap %v", tc.in, err, tc.is)
 		}
+	}
+}
+
+// TestElementRanges checks the accepted range of every integer and float
+// type at its edges: the last value in range is stored with the right bits,
+// the first one outside is refused with "out of range", never wrapped or
+// turned into an infinity.
+func TestElementRanges(t *testing.T) {
+	tests := []struct {
+		typ  string
+		tok  string
+		want uint64 // stored bits, when ok
+		err  string // "" when the value is accepted
+	}{
+		// Signless i8/i16 take the signed and the unsigned range (IREE).
+		{"i8", "-128", 0x80, ""}, {"i8", "255", 0xFF, ""}, {"i8", "-129", 0, "out of range [-128, 255]"}, {"i8", "256", 0, "out of range"},
+		{"i16", "-32768", 0x8000, ""}, {"i16", "65535", 0xFFFF, ""}, {"i16", "65536", 0, "out of range"}, {"i16", "-32769", 0, "out of range"},
+		// Signless i32/i64 are signed: 2^31 does not wrap to -2^31.
+		{"i32", "2147483647", 0x7FFFFFFF, ""}, {"i32", "-2147483648", 0x80000000, ""},
+		{"i32", "2147483648", 0, "out of range [-2147483648, 2147483647]: signless integers of 32 and 64 bits are signed (write ui32"},
+		{"i32", "4294967296", 0, "out of range [-2147483648, 2147483647]"}, {"i32", "-2147483649", 0, "out of range"},
+		{"i64", "9223372036854775807", 1<<63 - 1, ""}, {"i64", "-9223372036854775808", 1 << 63, ""},
+		{"i64", "9223372036854775808", 0, "write ui64"}, {"i64", "18446744073709551616", 0, "more than 64 bits"},
+		// Signed types.
+		{"si8", "127", 0x7F, ""}, {"si8", "-128", 0x80, ""}, {"si8", "128", 0, "out of range [-128, 127]"}, {"si8", "-129", 0, "out of range"},
+		{"si16", "32767", 0x7FFF, ""}, {"si16", "32768", 0, "out of range"},
+		{"si32", "-2147483648", 0x80000000, ""}, {"si32", "2147483648", 0, "out of range"},
+		{"si64", "-9223372036854775808", 1 << 63, ""}, {"si64", "9223372036854775808", 0, "out of range"},
+		// Unsigned types: negative values are refused, not wrapped.
+		{"ui8", "255", 0xFF, ""}, {"ui8", "256", 0, "out of range [0, 255]"}, {"ui8", "-1", 0, "negative value"}, {"ui8", "-0", 0, ""},
+		{"ui16", "65535", 0xFFFF, ""}, {"ui16", "65536", 0, "out of range"},
+		{"ui32", "4294967295", 0xFFFFFFFF, ""}, {"ui32", "4294967296", 0, "out of range [0, 4294967295]"}, {"ui32", "-1", 0, "negative value"},
+		{"ui64", "18446744073709551615", 1<<64 - 1, ""}, {"ui64", "18446744073709551616", 0, "more than 64 bits"}, {"ui64", "-1", 0, "negative value"},
+		// C's strtol forms (base 0): hex, octal, a sign.
+		{"i32", "0x10", 16, ""}, {"i32", "-0X10", 0xFFFFFFF0, ""}, {"i32", "010", 8, ""}, {"i32", "+7", 7, ""}, {"ui8", "0xff", 0xFF, ""},
+		{"i32", "0x80000000", 0, "out of range"}, {"ui8", "0x100", 0, "out of range"},
+		{"i32", "08", 0, "leading 0 means octal"}, {"i32", "0x", 0, "not an integer"}, {"i32", "1_000", 0, "not an integer"},
+		{"i32", "0b1", 0, "not an integer"}, {"i32", "12abc", 0, "not an integer"}, {"i32", "--1", 0, "not an integer"}, {"i32", "", 0, "not an integer"},
+		// Floats: a finite literal beyond the range is an error; inf is kept.
+		{"f32", "3.4028235e38", 0x7F7FFFFF, ""}, {"f32", "1e999", 0, "out of range: the largest finite f32 is 3.4028235e+38"},
+		{"f32", "-1e39", 0, "out of range"}, {"f32", "inf", 0x7F800000, ""}, {"f32", "-Infinity", 0xFF800000, ""}, {"f32", "1e-999", 0, ""},
+		{"f32", "0x1p-1", 0x3F000000, ""},
+		{"f64", "1.7976931348623157e308", 0x7FEFFFFFFFFFFFFF, ""}, {"f64", "1e999", 0, "out of range: the largest finite f64"}, {"f64", "-inf", 0xFFF0000000000000, ""},
+		{"f16", "65504", 0x7BFF, ""}, {"f16", "65519", 0x7BFF, ""}, {"f16", "65520", 0, "out of range: the largest finite f16 is 65504"},
+		{"f16", "-1e5", 0, "out of range"}, {"f16", "1e999", 0, "out of range"}, {"f16", "-inf", 0xFC00, ""},
+		{"bf16", "3.3895314e38", 0x7F7F, ""}, {"bf16", "3.4e38", 0, "out of range: the largest finite bf16"}, {"bf16", "inf", 0x7F80, ""},
+	}
+	for _, tc := range tests {
+		et, err := hal.ParseElementType(tc.typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]byte, et.ByteSize())
+		err = ParseElement(tc.tok, et, out)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%s %q: error %v, want one containing %q", tc.typ, tc.tok, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s %q: %v", tc.typ, tc.tok, err)
+			continue
+		}
+		var got uint64
+		for i, b := range out {
+			got |= uint64(b) << (8 * i)
+		}
+		if got != tc.want {
+			t.Errorf("%s %q stored %#x, want %#x", tc.typ, tc.tok, got, tc.want)
+		}
+	}
+	// The buffer-view level names the element and the whole input.
+	_, err := Parse("2x3xi32=2147483648")
+	if err == nil || !strings.Contains(err.Error(), `parsing buffer view "2x3xi32=2147483648": element 0: invalid i32 value "2147483648": out of range`) {
+		t.Errorf("2x3xi32=2147483648: %v", err)
+	}
+	if _, err := Parse("8xf32=1e999"); err == nil || !strings.Contains(err.Error(), `invalid f32 value "1e999": out of range`) {
+		t.Errorf("8xf32=1e999: %v", err)
 	}
 }
 
@@ -245,7 +325,8 @@ func TestScalars(t *testing.T) {
 	}{
 		{"5", hal.ElementTypeI32, "i32=5"},
 		{"i32=5", hal.ElementTypeI32, "i32=5"},
-		{"4294967295", hal.ElementTypeI32, "i32=-1"},
+		{"-2147483648", hal.ElementTypeI32, "i32=-2147483648"},
+		{"0x7fffffff", hal.ElementTypeI32, "i32=2147483647"},
 		{"i64=-9", hal.ElementTypeI64, "i64=-9"},
 		{"3.14", hal.ElementTypeF32, "f32=3.14"},
 		{"f64=1.5e10", hal.ElementTypeF64, "f64=1.5e+10"},
@@ -263,7 +344,9 @@ func TestScalars(t *testing.T) {
 	for _, bad := range []struct {
 		in  string
 		typ hal.ElementType
-	}{{"f32=1", hal.ElementTypeI32}, {"x", hal.ElementTypeI32}, {"1.5", hal.ElementTypeI64}, {"1", hal.ElementTypeF16}, {"q=1", hal.ElementTypeI32}} {
+	}{{"f32=1", hal.ElementTypeI32}, {"x", hal.ElementTypeI32}, {"1.5", hal.ElementTypeI64}, {"1", hal.ElementTypeF16}, {"q=1", hal.ElementTypeI32},
+		{"4294967295", hal.ElementTypeI32}, {"2147483648", hal.ElementTypeI32}, {"i64=9223372036854775808", hal.ElementTypeI64},
+		{"1e39", hal.ElementTypeF32}, {"f64=1e999", hal.ElementTypeF64}} {
 		if _, err := ParseScalar(bad.in, bad.typ); err == nil {
 			t.Errorf("ParseScalar(%q, %s) succeeded", bad.in, bad.typ)
 		}

@@ -157,10 +157,11 @@ func ParseElements(text string, et hal.ElementType, out []byte) error {
 }
 
 // ParseElement parses one element value into out (len(out) must be the
-// element's byte size). Integers are decimal and range-checked (signless iN
-// accepts both the signed and the unsigned range), floats accept what
-// strconv.ParseFloat accepts (including inf and nan), i1 accepts 0, 1, true
-// and false, and types without a numeric form take 2*size hex digits.
+// element's byte size). Integers are written as C's strtol reads them
+// (decimal, 0x hex, 0-prefixed octal) and range-checked (see rangeOf); floats
+// as C's strtof reads them (including inf and nan), and a finite value
+// beyond the type's range is an error; i1 accepts 0, 1, true and false, and
+// types without a numeric form take 2*size hex digits.
 func ParseElement(tok string, et hal.ElementType, out []byte) error {
 	size := et.ByteSize()
 	if len(out) != size {
@@ -184,6 +185,9 @@ func ParseElement(tok string, et hal.ElementType, out []byte) error {
 			break
 		}
 		v, err := parseInt(tok, et.Numerical(), bits)
+		if errors.Is(err, errUnsignedOnly) {
+			return fmt.Errorf("invalid %s value %q: %w (write ui%d for unsigned values)", et, tok, err, bits)
+		}
 		if err != nil {
 			return fmt.Errorf("invalid %s value %q: %w", et, tok, err)
 		}
@@ -192,21 +196,25 @@ func ParseElement(tok string, et hal.ElementType, out []byte) error {
 	case hal.NumericalIEEE, hal.NumericalFloat:
 		switch bits {
 		case 16:
-			f, err := parseFloat(tok, 32)
+			f, err := parseFloat(tok, 32, et)
 			if err != nil {
 				return fmt.Errorf("invalid %s value %q: %w", et, tok, err)
 			}
-			binary.LittleEndian.PutUint16(out, Float32ToF16(float32(f)))
+			h := Float32ToF16(float32(f))
+			if h&0x7FFF == 0x7C00 && !math.IsInf(f, 0) {
+				return fmt.Errorf("invalid %s value %q: out of range: the largest finite %s is %s", et, tok, et, floatLimits[et])
+			}
+			binary.LittleEndian.PutUint16(out, h)
 			return nil
 		case 32:
-			f, err := parseFloat(tok, 32)
+			f, err := parseFloat(tok, 32, et)
 			if err != nil {
 				return fmt.Errorf("invalid %s value %q: %w", et, tok, err)
 			}
 			binary.LittleEndian.PutUint32(out, math.Float32bits(float32(f)))
 			return nil
 		case 64:
-			f, err := parseFloat(tok, 64)
+			f, err := parseFloat(tok, 64, et)
 			if err != nil {
 				return fmt.Errorf("invalid %s value %q: %w", et, tok, err)
 			}
@@ -215,11 +223,15 @@ func ParseElement(tok string, et hal.ElementType, out []byte) error {
 		}
 	case hal.NumericalBrain:
 		if bits == 16 {
-			f, err := parseFloat(tok, 32)
+			f, err := parseFloat(tok, 32, et)
 			if err != nil {
 				return fmt.Errorf("invalid %s value %q: %w", et, tok, err)
 			}
-			binary.LittleEndian.PutUint16(out, Float32ToBF16(float32(f)))
+			h := Float32ToBF16(float32(f))
+			if h&0x7FFF == 0x7F80 && !math.IsInf(f, 0) {
+				return fmt.Errorf("invalid %s value %q: out of range: the largest finite %s is %s", et, tok, et, floatLimits[et])
+			}
+			binary.LittleEndian.PutUint16(out, h)
 			return nil
 		}
 	}
@@ -246,53 +258,125 @@ func isDigits(s string) bool {
 	return s != ""
 }
 
+// intRange is the accepted range of an integer element type: values from
+// -negMax to posMax.
+type intRange struct {
+	negMax, posMax uint64
+}
+
+// rangeOf returns the range IREE's parser accepts for an integer type of
+// the given signedness and width (8, 16, 32 or 64): signed types take the
+// signed range, unsigned ones the unsigned range; signless i8 and i16 take
+// both (-128..255), as IREE's parser does, while signless i32 and i64 take
+// the signed range only (IREE reads them with strtol/strtoll and prints them
+// signed, so 2147483648 for an i32 would come back as -2147483648).
+func rangeOf(n hal.NumericalType, bits uint32) intRange {
+	full := uint64(1)<<(bits-1)<<1 - 1 // 2^bits - 1, also for 64
+	half := uint64(1) << (bits - 1)
+	switch {
+	case n == hal.NumericalUnsigned:
+		return intRange{0, full}
+	case n == hal.NumericalInteger && bits <= 16:
+		return intRange{half, full}
+	}
+	return intRange{half, half - 1}
+}
+
+// String writes the range as "[lo, hi]".
+func (r intRange) String() string {
+	lo := "0"
+	if r.negMax > 0 {
+		lo = "-" + strconv.FormatUint(r.negMax, 10)
+	}
+	return "[" + lo + ", " + strconv.FormatUint(r.posMax, 10) + "]"
+}
+
+// errUnsignedOnly marks a signless i32 or i64 value that only the unsigned
+// type of its width holds.
+var errUnsignedOnly = errors.New("signless integers of 32 and 64 bits are signed")
+
+// parseInt parses an integer the way C's strtol with base 0 reads it (an
+// optional sign, then "0x" hex, a leading "0" octal, or decimal), as IREE's
+// parser does, except that the whole token must be the number and a value
+// outside the type's range is an error rather than wrapped: the result is
+// the value's two's-complement bits.
 func parseInt(tok string, n hal.NumericalType, bits uint32) (uint64, error) {
-	switch n {
-	case hal.NumericalUnsigned:
-		if strings.HasPrefix(tok, "-") {
-			return 0, fmt.Errorf("negative value for an unsigned type")
-		}
-		v, err := strconv.ParseUint(tok, 10, int(bits))
-		if err != nil {
-			return 0, numErr(err)
-		}
-		return v, nil
-	case hal.NumericalSigned:
-		v, err := strconv.ParseInt(tok, 10, int(bits))
-		if err != nil {
-			return 0, numErr(err)
-		}
-		return uint64(v), nil
-	}
-	// Signless: either the signed or the unsigned range.
-	v, err := strconv.ParseInt(tok, 10, int(bits))
-	if err == nil {
-		return uint64(v), nil
-	}
-	if strings.HasPrefix(tok, "-") {
-		return 0, numErr(err)
-	}
-	u, err := strconv.ParseUint(tok, 10, int(bits))
+	neg, mag, err := parseCInteger(tok)
 	if err != nil {
-		return 0, numErr(err)
+		return 0, err
 	}
-	return u, nil
+	r := rangeOf(n, bits)
+	if neg && mag > r.negMax || !neg && mag > r.posMax {
+		hint := ""
+		switch {
+		case n == hal.NumericalUnsigned && neg:
+			hint = " (a negative value for an unsigned type)"
+		case n == hal.NumericalInteger && bits >= 32 && !neg && mag <= r.posMax<<1+1:
+			return 0, fmt.Errorf("out of range %s: %w", r, errUnsignedOnly)
+		}
+		return 0, fmt.Errorf("out of range %s%s", r, hint)
+	}
+	if neg {
+		return -mag, nil
+	}
+	return mag, nil
 }
 
-func numErr(err error) error {
-	if errors.Is(err, strconv.ErrRange) {
-		return errors.New("out of range")
+// parseCInteger splits tok into a sign and a magnitude, reading "0x"/"0X"
+// as hex and a leading 0 as octal (C's strtol with base 0).
+func parseCInteger(tok string) (neg bool, mag uint64, err error) {
+	s := tok
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg, s = s[0] == '-', s[1:]
 	}
-	return errors.New("not a decimal integer")
+	base := 10
+	switch {
+	case len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'):
+		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:]
+	}
+	// strconv would take its own prefixes and '_' separators after a
+	// leading sign; C takes neither, so only plain digits reach it.
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || base == 16 && (c|0x20 >= 'a' && c|0x20 <= 'f')) {
+			s = ""
+			break
+		}
+	}
+	if s == "" {
+		return false, 0, errors.New("not an integer (decimal, 0x hex or 0-prefixed octal)")
+	}
+	mag, err = strconv.ParseUint(s, base, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return false, 0, errors.New("out of range (more than 64 bits)")
+	case err != nil && base == 8:
+		return false, 0, errors.New("not an integer: a leading 0 means octal (as in C), whose digits are 0-7")
+	case err != nil:
+		return false, 0, errors.New("not an integer (decimal, 0x hex or 0-prefixed octal)")
+	}
+	return neg, mag, nil
 }
 
-// parseFloat parses a float the way C's strtof/strtod would accept it for
-// IREE: values beyond the type's range become infinities rather than errors.
-func parseFloat(tok string, bits int) (float64, error) {
+// floatLimits names the largest finite magnitude of each float type, for
+// out-of-range messages.
+var floatLimits = map[hal.ElementType]string{
+	hal.ElementTypeF16:  "65504",
+	hal.ElementTypeBF16: "3.3895314e+38",
+	hal.ElementTypeF32:  "3.4028235e+38",
+	hal.ElementTypeF64:  "1.7976931348623157e+308",
+}
+
+// parseFloat parses a float as C's strtof/strtod spell them (decimal or hex,
+// inf, infinity, nan). A finite literal beyond the type's range is an error,
+// not an infinity (IREE's parser would store inf); an explicit inf is kept.
+// Values below the smallest subnormal round to zero as in C.
+func parseFloat(tok string, bits int, et hal.ElementType) (float64, error) {
 	f, err := strconv.ParseFloat(tok, bits)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
-			return f, nil
+			return 0, fmt.Errorf("out of range: the largest finite %s is %s", et, floatLimits[et])
 		}
 		return 0, errors.New("not a number")
 	}

@@ -58,23 +58,15 @@ func ParseScalar(s string, want hal.ElementType) (Scalar, error) {
 	v := Scalar{Type: want}
 	switch want {
 	case hal.ElementTypeI32, hal.ElementTypeI64:
-		bits := int(want.BitCount())
-		i, err := strconv.ParseInt(text, 10, bits)
+		// VM integers are signless but printed signed: the signed range,
+		// as for an i32 or i64 buffer element.
+		u, err := parseInt(text, hal.NumericalInteger, want.BitCount())
 		if err != nil {
-			// Allow the unsigned range of the width, as IREE's signless
-			// integers do.
-			u, uerr := strconv.ParseUint(text, 10, bits)
-			if uerr != nil {
-				return Scalar{}, fmt.Errorf("parsing scalar %q: invalid %s value %q: %w", abbreviate(s), want, text, numErr(err))
-			}
-			i = int64(u)
-			if bits == 32 {
-				i = int64(int32(uint32(u)))
-			}
+			return Scalar{}, fmt.Errorf("parsing scalar %q: invalid %s value %q: %w", abbreviate(s), want, text, err)
 		}
-		v.Int = i
+		v.Int = int64(u)
 	case hal.ElementTypeF32, hal.ElementTypeF64:
-		f, err := parseFloat(text, int(want.BitCount()))
+		f, err := parseFloat(text, int(want.BitCount()), want)
 		if err != nil {
 			return Scalar{}, fmt.Errorf("parsing scalar %q: invalid %s value %q: %w", abbreviate(s), want, text, err)
 		}

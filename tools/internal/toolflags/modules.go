@@ -1,17 +1,27 @@
 package toolflags
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 )
 
+// ErrNoModule is IREE's message for a run without a module.
+var ErrNoModule = errors.New("no user module specified; use --module=file.vmfb to load from a file or --module=- to load from stdin")
+
 // ReadModules returns the bytes of every --module path in order, with the
-// name to show for each in messages: "-" (also the default when no path is
-// given) reads stdin, which can be read only once, and is named "<stdin>".
+// name to show for each in messages: "-" reads stdin, which can be read only
+// once, and is named "<stdin>". With no path, a module piped into stdin is
+// read; when stdin is a terminal (nobody is piping a module, and reading
+// would wait for typing) the error is ErrNoModule, as IREE's tools say.
 func ReadModules(paths []string, stdin io.Reader) (datas [][]byte, names []string, err error) {
-	if len(paths) == 0 {
+	implicit := len(paths) == 0
+	if implicit {
+		if f, ok := stdin.(*os.File); ok && isTerminal(f) {
+			return nil, nil, ErrNoModule
+		}
 		paths = []string{"-"}
 	}
 	stdinUsed := false

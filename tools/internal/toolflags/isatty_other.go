@@ -1,0 +1,12 @@
+//go:build !linux
+
+package toolflags
+
+import "os"
+
+// isTerminal approximates isatty(3) where the TCGETS ioctl is not at hand:
+// a character device (a terminal, or /dev/null).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/goiree/goiree/compiler/kernelabi"
 	"github.com/goiree/goiree/compiler/objects"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
+	"github.com/goiree/goiree/runtime/tooling/outfile"
 )
 
 // Backend is the target backend name this package builds.
@@ -411,7 +412,9 @@ func dump(dir, name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating dump directory: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	// Through outfile, as every output of the tools: a dump file that is a
+	// device or FIFO is written in place, never replaced.
+	if err := outfile.Write(filepath.Join(dir, name), data); err != nil {
 		return fmt.Errorf("dumping %s: %w", name, err)
 	}
 	return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/runtime/tooling/outfile"
 )
 
 // Flag names for the tool paths, used in error messages.
@@ -182,7 +183,9 @@ func dump(dir, name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating dump directory: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	// Through outfile, as every output of the tools: a dump file that is a
+	// device or FIFO is written in place, never replaced.
+	if err := outfile.Write(filepath.Join(dir, name), data); err != nil {
 		return fmt.Errorf("dumping %s: %w", name, err)
 	}
 	return nil

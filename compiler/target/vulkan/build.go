@@ -14,6 +14,7 @@ import (
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
+	"github.com/goiree/goiree/runtime/tooling/outfile"
 )
 
 // GlslcPathFlag is the iree-compile flag that sets the glslc binary.
@@ -251,7 +252,9 @@ func dump(dir, name string, data []byte) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating dump directory: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+	// Through outfile, as every output of the tools: a dump file that is a
+	// device or FIFO is written in place, never replaced.
+	if err := outfile.Write(filepath.Join(dir, name), data); err != nil {
 		return fmt.Errorf("dumping %s: %w", name, err)
 	}
 	return nil

@@ -206,19 +206,20 @@ func (f *File) Commit() error {
 		return nil
 	}
 	if fi, err := os.Lstat(f.target); err == nil && !fi.Mode().IsRegular() {
-		data, err := os.ReadFile(f.tmp)
-		if err != nil {
-			return &Error{Path: f.path, Err: cause(err)}
-		}
 		t, err := resolve(f.target)
 		if err != nil {
 			return &Error{Path: f.path, Err: cause(err)}
 		}
-		f.Discard()
 		if t.inPlace {
+			data, err := os.ReadFile(f.tmp)
+			if err != nil {
+				return &Error{Path: f.path, Err: cause(err)}
+			}
+			f.Discard()
 			return f.writeInPlace(t.path, data)
 		}
-		return Write(t.path, data)
+		// Now a link to a regular file or to nothing: rename onto that.
+		f.target = t.path
 	}
 	if err := os.Rename(f.tmp, f.target); err != nil {
 		return &Error{Path: f.path, Err: cause(err)}

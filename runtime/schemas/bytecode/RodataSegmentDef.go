@@ -120,8 +120,50 @@ func (rcv *RodataSegmentDef) MimeType() []byte {
 	return nil
 }
 
+func (rcv *RodataSegmentDef) Sha256Digest(j int) byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(16))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.GetByte(a + flatbuffers.UOffsetT(j*1))
+	}
+	return 0
+}
+
+func (rcv *RodataSegmentDef) Sha256DigestLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(16))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
+func (rcv *RodataSegmentDef) Sha256DigestBytes() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(16))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
+func (rcv *RodataSegmentDef) MutateSha256Digest(j int, n byte) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(16))
+	if o != 0 {
+		a := rcv._tab.Vector(o)
+		return rcv._tab.MutateByte(a+flatbuffers.UOffsetT(j*1), n)
+	}
+	return false
+}
+
+func (rcv *RodataSegmentDef) Name() []byte {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(18))
+	if o != 0 {
+		return rcv._tab.ByteVector(o + rcv._tab.Pos)
+	}
+	return nil
+}
+
 func RodataSegmentDefStart(builder *flatbuffers.Builder) {
-	builder.StartObject(6)
+	builder.StartObject(8)
 }
 func RodataSegmentDefAddCompressionTypeType(builder *flatbuffers.Builder, compressionTypeType CompressionTypeDef) {
 	builder.PrependByteSlot(0, byte(compressionTypeType), 0)
@@ -143,6 +185,15 @@ func RodataSegmentDefAddExternalDataLength(builder *flatbuffers.Builder, externa
 }
 func RodataSegmentDefAddMimeType(builder *flatbuffers.Builder, mimeType flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(5, flatbuffers.UOffsetT(mimeType), 0)
+}
+func RodataSegmentDefAddSha256Digest(builder *flatbuffers.Builder, sha256Digest flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(6, flatbuffers.UOffsetT(sha256Digest), 0)
+}
+func RodataSegmentDefStartSha256DigestVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(1, numElems, 1)
+}
+func RodataSegmentDefAddName(builder *flatbuffers.Builder, name flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(7, flatbuffers.UOffsetT(name), 0)
 }
 func RodataSegmentDefEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {
 	return builder.EndObject()

@@ -43,6 +43,8 @@ var bytecodeModuleDefSchema = &schemaDef{
 			{name: "external_data_offset", slot: 3, kind: kindInline, size: 8},
 			{name: "external_data_length", slot: 4, kind: kindInline, size: 8},
 			{name: "mime_type", slot: 5, kind: kindString},
+			{name: "sha256_digest", slot: 6, kind: kindInlineVector, size: 1},
+			{name: "name", slot: 7, kind: kindString},
 		}},
 		9: {name: "RwdataSegmentDef", fields: []fieldDef{
 			{name: "byte_size", slot: 0, kind: kindInline, size: 4},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a diagnostic tied to a source position.
@@ -43,17 +44,15 @@ func FormatDiagnostic(err error, file string, src []byte) string {
 		lines := strings.Split(string(src), "\n")
 		if e.Pos.Line <= len(lines) {
 			line := strings.TrimRight(lines[e.Pos.Line-1], "\r")
+			col := max(e.Pos.Col, 1)
+			line, col = echoWindow(line, col)
 			b.WriteString(line)
 			b.WriteString("\n")
-			col := e.Pos.Col
-			if col < 1 {
-				col = 1
-			}
 			pad := make([]byte, 0, col)
 			for i := 0; i < col-1 && i < len(line); i++ {
 				if line[i] == '\t' {
 					pad = append(pad, '\t')
-				} else {
+				} else if utf8.RuneStart(line[i]) {
 					pad = append(pad, ' ')
 				}
 			}
@@ -65,4 +64,39 @@ func FormatDiagnostic(err error, file string, src []byte) string {
 		}
 	}
 	return b.String()
+}
+
+// maxEchoBytes bounds the source line a diagnostic echoes: a program may
+// hold megabytes of weights on one line, and the reader needs only the
+// text around the column.
+const maxEchoBytes = 120
+
+// echoWindow returns the part of line a diagnostic echoes and the caret's
+// 1-based byte column in it. A line longer than maxEchoBytes is cut to
+// maxEchoBytes bytes around col (on rune boundaries), with "…" marking each
+// side that was cut.
+func echoWindow(line string, col int) (string, int) {
+	if len(line) <= maxEchoBytes {
+		return line, col
+	}
+	at := min(col-1, len(line))
+	start := max(0, at-maxEchoBytes/2)
+	end := min(len(line), start+maxEchoBytes)
+	start = max(0, end-maxEchoBytes)
+	for start > 0 && !utf8.RuneStart(line[start]) {
+		start++
+	}
+	for end < len(line) && !utf8.RuneStart(line[end]) {
+		end--
+	}
+	out := line[start:end]
+	col -= start
+	if start > 0 {
+		out = "…" + out
+		col += len("…")
+	}
+	if end < len(line) {
+		out += "…"
+	}
+	return out, col
 }

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -105,8 +106,10 @@ type exportDecl struct {
 }
 
 type rodataDecl struct {
-	data []byte
-	mime string
+	data   []byte
+	mime   string
+	name   string
+	digest []byte // SHA-256 of data, or nil
 }
 
 type location struct {
@@ -161,6 +164,17 @@ func (b *ModuleBuilder) addImport(fullName, cc string, optional bool) ImportRef 
 // optional MIME type; code reaches it with const.ref.rodata.
 func (b *ModuleBuilder) Rodata(data []byte, mimeType string) RodataRef {
 	b.rodata = append(b.rodata, rodataDecl{data: data, mime: mimeType})
+	return RodataRef{ordinal: uint32(len(b.rodata) - 1)}
+}
+
+// RodataChecked adds a read-only data segment like Rodata, with a name for
+// messages and the SHA-256 digest of data: LoadBytecodeModule recomputes
+// the digest and refuses the module with DATA_LOSS when it differs, so a
+// damaged executable never reaches a HAL driver. The compiler uses it for
+// embedded executables.
+func (b *ModuleBuilder) RodataChecked(name string, data []byte, mimeType string) RodataRef {
+	sum := sha256.Sum256(data)
+	b.rodata = append(b.rodata, rodataDecl{data: data, mime: mimeType, name: name, digest: sum[:]})
 	return RodataRef{ordinal: uint32(len(b.rodata) - 1)}
 }
 
@@ -732,6 +746,13 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 			if r.mime != "" {
 				mime = fb.CreateString(r.mime)
 			}
+			var digest, name flatbuffers.UOffsetT
+			if r.digest != nil {
+				digest = fb.CreateByteVector(r.digest)
+			}
+			if r.name != "" {
+				name = fb.CreateString(r.name)
+			}
 			bytecode.UncompressedDataDefStart(fb)
 			unc := bytecode.UncompressedDataDefEnd(fb)
 			bytecode.RodataSegmentDefStart(fb)
@@ -745,6 +766,12 @@ func (b *ModuleBuilder) Build() ([]byte, error) {
 			}
 			if mime != 0 {
 				bytecode.RodataSegmentDefAddMimeType(fb, mime)
+			}
+			if digest != 0 {
+				bytecode.RodataSegmentDefAddSha256Digest(fb, digest)
+			}
+			if name != 0 {
+				bytecode.RodataSegmentDefAddName(fb, name)
 			}
 			offs[i] = bytecode.RodataSegmentDefEnd(fb)
 		}

@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"sort"
 	"strings"
@@ -79,6 +81,13 @@ type RodataSegment struct {
 	Data []byte
 	// MimeType is the segment's declared MIME type, or "".
 	MimeType string
+	// Name says what the segment holds ("@executable::@variant" for an
+	// executable), or "".
+	Name string
+	// SHA256 is the digest the compiler recorded, already checked against
+	// Data by the loader; nil for segments without one (all segments of
+	// modules compiled before digests were written).
+	SHA256 []byte
 }
 
 // DependencyInfo describes a module a bytecode module needs in its
@@ -130,6 +139,31 @@ func LoadBytecodeModule(data []byte) (*BytecodeModule, error) {
 		return nil, fmt.Errorf("loading bytecode module: %w", err)
 	}
 	return m, nil
+}
+
+// checkDigest compares the SHA-256 digest the compiler recorded for rodata
+// segment i (when it recorded one) with the segment's contents and stores it
+// in rs. A mismatch is DATA_LOSS naming the segment: the module was damaged
+// after it was compiled (a flipped bit on disk or in transfer, a truncated
+// copy patched up, an edit). The digest detects corruption; it is not a
+// signature, since whoever changes the contents can rewrite the digest too.
+func checkDigest(module string, i int, rs *RodataSegment, want []byte, n int) error {
+	if n == 0 {
+		return nil
+	}
+	what := fmt.Sprintf("rodata segment %d", i)
+	if rs.Name != "" {
+		what = fmt.Sprintf("executable %s (rodata segment %d)", rs.Name, i)
+	}
+	if n != sha256.Size {
+		return status.Errorf(status.DataLoss, "module %s: %s: its SHA-256 digest has %d bytes, not %d", module, what, n, sha256.Size)
+	}
+	got := sha256.Sum256(rs.Data)
+	if !bytes.Equal(got[:], want) {
+		return status.Errorf(status.DataLoss, "module %s: %s is damaged: the SHA-256 of its %d bytes is %x, but the compiler recorded %x; rebuild or re-copy the module", module, what, len(rs.Data), got[:8], want[:8])
+	}
+	rs.SHA256 = bytes.Clone(want)
+	return nil
 }
 
 func invalid(format string, args ...any) error {
@@ -349,8 +383,14 @@ func load(data []byte) (*BytecodeModule, error) {
 			}
 			d = data[extStart+off : extStart+off+n]
 		}
-		m.rodata = append(m.rodata, RodataSegment{Data: d, MimeType: bud.str(seg.MimeType())})
-		m.rodataBufs = append(m.rodataBufs, NewBuffer(d, true))
+		rs := RodataSegment{Data: d, MimeType: bud.str(seg.MimeType()), Name: bud.str(seg.Name())}
+		if err := checkDigest(m.name, i, &rs, seg.Sha256DigestBytes(), seg.Sha256DigestLength()); err != nil {
+			return nil, err
+		}
+		m.rodata = append(m.rodata, rs)
+		buf := NewBuffer(d, true)
+		buf.name = rs.Name
+		m.rodataBufs = append(m.rodataBufs, buf)
 	}
 
 	// Globals.

@@ -237,6 +237,7 @@ var BufferType = RegisterRefType("vm.buffer")
 type Buffer struct {
 	data     []byte
 	readOnly bool
+	name     string
 }
 
 // NewBuffer returns a Buffer over data (not copied).
@@ -247,6 +248,10 @@ func NewBuffer(data []byte, readOnly bool) *Buffer {
 // Bytes returns the buffer's contents. Callers must not modify the bytes of
 // a read-only buffer.
 func (b *Buffer) Bytes() []byte { return b.data }
+
+// Name returns the name the module gave a rodata buffer (an executable's
+// "@executable::@variant"), or "".
+func (b *Buffer) Name() string { return b.name }
 
 // Len returns the buffer's length in bytes.
 func (b *Buffer) Len() int { return len(b.data) }

@@ -1,0 +1,56 @@
+package vm
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/runtime/vm/status"
+)
+
+// TestRodataDigest: a segment added with RodataChecked carries its SHA-256
+// and name; the loader accepts it intact and refuses it with DATA_LOSS,
+// naming the executable, when a byte of the contents or of the digest
+// changed; a segment without a digest (all of an older module's) loads with
+// SHA256 nil. Both storage forms are covered.
+func TestRodataDigest(t *testing.T) {
+	payload := bytes.Repeat([]byte("\x7fELF executable bytes "), 40)
+	for _, external := range []bool{false, true} {
+		b := sumModule()
+		if external {
+			b.StoreRodataExternally()
+		}
+		b.Rodata([]byte("plain"), "text/plain")
+		b.RodataChecked("@kernels::@x86_64", payload, "application/x-elf")
+		data, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := LoadBytecodeModule(data)
+		if err != nil {
+			t.Fatalf("external=%v: intact module: %v", external, err)
+		}
+		segs := m.RodataSegments()
+		sum := sha256.Sum256(payload)
+		if segs[0].SHA256 != nil || segs[0].Name != "" {
+			t.Errorf("unchecked segment: %+v", segs[0])
+		}
+		if !bytes.Equal(segs[1].SHA256, sum[:]) || segs[1].Name != "@kernels::@x86_64" {
+			t.Errorf("checked segment: name %q digest %x", segs[1].Name, segs[1].SHA256)
+		}
+		at := bytes.Index(data, payload)
+		dig := bytes.Index(data, sum[:])
+		if at < 0 || dig < 0 {
+			t.Fatal("payload or digest not found in the module")
+		}
+		for _, off := range []int{at, at + len(payload)/2, at + len(payload) - 1, dig, dig + 31} {
+			bad := bytes.Clone(data)
+			bad[off] ^= 0x10
+			_, err := LoadBytecodeModule(bad)
+			if status.CodeOf(err) != status.DataLoss || !strings.Contains(err.Error(), "executable @kernels::@x86_64 (rodata segment 1) is damaged") {
+				t.Errorf("external=%v: byte %d flipped: %v, want DATA_LOSS naming the executable", external, off, err)
+			}
+		}
+	}
+}

@@ -328,6 +328,7 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 	if n, ok := c.export.IntAttr("ordinal"); ok {
 		ordinal = n
 	}
+	fe.checkCounts(c.export, counts)
 	args := []vm.Reg{fe.cb, exe, fe.i32(int32(ordinal))}
 	for _, r := range counts {
 		t := f.NewI32()
@@ -343,6 +344,43 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 	f.CallImportVariadic(fe.e.imp("hal.command_buffer.dispatch.inline"), []int{len(consts), len(order)}, args, nil)
 	fe.barrier()
 	return nil
+}
+
+// checkCounts emits the check that the workgroup counts (index values) fit
+// the HAL's 32-bit unsigned counts before they are truncated for
+// hal.command_buffer.dispatch.inline: a count of 2^32 would otherwise become
+// 0 and the kernel would silently not run. The common path costs three ALU
+// ops and a branch; a count out of range calls hal.ex.workgroup_count_error,
+// which fails naming the dispatch and the three counts (the VM adds the
+// source location of the dispatch).
+func (fe *fnEmitter) checkCounts(export *ir.Operation, counts []vm.Reg) {
+	f := fe.f
+	shift := fe.i64(32)
+	xy, all, high := f.NewI64(), f.NewI64(), f.NewI64()
+	f.Emit(vm.OpOrI64, xy, counts[0], counts[1])
+	f.Emit(vm.OpOrI64, all, xy, counts[2])
+	f.Emit(vm.OpShrI64U, high, all, shift)
+	bad := f.NewI32()
+	f.Emit(vm.OpCmpNzI64, bad, high)
+	badL, okL := f.NewLabel(), f.NewLabel()
+	f.CondBr(bad, badL, okL)
+	f.Bind(badL)
+	name := "@" + export.SymName()
+	if v := export.ParentOp(); v != nil {
+		name = "@" + v.SymName() + "::" + name
+		if x := v.ParentOp(); x != nil && x.SymName() != "" {
+			name = "@" + x.SymName() + "::" + name
+		}
+	}
+	what := "dispatch of " + name
+	fe.scoped(func() error {
+		f.CallImport(fe.e.imp("hal.ex.workgroup_count_error"), []vm.Reg{fe.strRef(what), counts[0], counts[1], counts[2]}, nil)
+		// Not reached: the import always fails. A runtime without it fails
+		// at context creation, before anything runs.
+		f.Fail(fe.i32(codeOutOfRange), what+": a workgroup count does not fit in 32 bits")
+		return nil
+	})
+	f.Bind(okL)
 }
 
 // workgroupCount evaluates the export's count region on the workload.

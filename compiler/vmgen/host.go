@@ -16,6 +16,7 @@ import (
 const (
 	codeInvalidArgument = 3
 	codeNotFound        = 5
+	codeOutOfRange      = 11
 )
 
 // dimVal is one tensor dimension: a compile-time constant or an i64

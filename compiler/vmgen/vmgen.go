@@ -235,6 +235,7 @@ var importSig = map[string]string{
 	"hal.command_buffer.copy_buffer":       "0rrIrII_v",
 	"hal.command_buffer.dispatch.inline":   "0rriiiiICiDCrIID_v",
 	"hal.ex.submit_and_wait":               "0rr_v",
+	"hal.ex.workgroup_count_error":         "0rIII_v",
 }
 
 func (e *emitter) imp(name string) vm.ImportRef {

@@ -110,6 +110,7 @@ func (m *Module) Functions() []vm.NativeFunction {
 		f("device.queue.dealloca", "0rIrrr_v", m.queueDealloca),
 		f("device.queue.execute", "0rIrrCrD_v", m.queueExecute),
 		f("ex.submit_and_wait", "0rr_v", m.submitAndWait),
+		f("ex.workgroup_count_error", "0rIII_v", m.workgroupCountError),
 		// Allocators and buffers.
 		f("allocator.allocate", "0rIiiI_r", m.allocatorAllocate),
 		f("buffer.assert", "0rrrIii_v", m.bufferAssert),
@@ -1052,11 +1053,11 @@ func (m *Module) commandBufferDispatch(c *vm.NativeCall) error {
 	if err != nil {
 		return err
 	}
-	x, y, z := c.Args[3].I32(), c.Args[4].I32(), c.Args[5].I32()
-	if x < 0 || y < 0 || z < 0 {
-		return status.Errorf(status.InvalidArgument, "hal.%s: negative workgroup count (%d, %d, %d)", fn, x, y, z)
-	}
-	return annotate(cb.Dispatch(exe, int(c.Args[2].I32()), uint32(x), uint32(y), uint32(z)), fn)
+	// Counts are unsigned 32-bit, as in IREE's HAL (generated code checks
+	// that its index counts fit before truncating them); limits are the
+	// device's and are checked when recording and submitting.
+	x, y, z := uint32(c.Args[3].I32()), uint32(c.Args[4].I32()), uint32(c.Args[5].I32())
+	return annotate(cb.Dispatch(exe, int(c.Args[2].I32()), x, y, z), fn)
 }
 
 func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
@@ -1069,10 +1070,10 @@ func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
 	if err != nil {
 		return err
 	}
-	x, y, z := c.Args[3].I32(), c.Args[4].I32(), c.Args[5].I32()
-	if x < 0 || y < 0 || z < 0 {
-		return status.Errorf(status.InvalidArgument, "hal.%s: negative workgroup count (%d, %d, %d)", fn, x, y, z)
-	}
+	// Counts are unsigned 32-bit, as in IREE's HAL (generated code checks
+	// that its index counts fit before truncating them); limits are the
+	// device's and are checked when recording and submitting.
+	x, y, z := uint32(c.Args[3].I32()), uint32(c.Args[4].I32()), uint32(c.Args[5].I32())
 	if len(c.Segments) != 2 {
 		return status.Errorf(status.Internal, "hal.%s: expected 2 variadic groups, got %d", fn, len(c.Segments))
 	}
@@ -1095,7 +1096,26 @@ func (m *Module) commandBufferDispatchInline(c *vm.NativeCall) error {
 		}
 		bindings = append(bindings, hal.Binding{Ordinal: len(bindings), Buffer: buf, Offset: c.Args[i+1].I64(), Length: c.Args[i+2].I64()})
 	}
-	return annotate(cb.DispatchWith(exe, int(c.Args[2].I32()), [3]uint32{uint32(x), uint32(y), uint32(z)}, constants, bindings), fn)
+	return annotate(cb.DispatchWith(exe, int(c.Args[2].I32()), [3]uint32{x, y, z}, constants, bindings), fn)
+}
+
+// workgroupCountError fails a dispatch whose workgroup counts (index
+// values, which generated code found outside the 32-bit counts the HAL
+// takes) would otherwise be truncated: the message names the dispatch (the
+// rodata string the compiler wrote) and the three counts.
+func (m *Module) workgroupCountError(c *vm.NativeCall) error {
+	const fn = "ex.workgroup_count_error"
+	what, err := stringArg(c, 0, fn)
+	if err != nil {
+		return err
+	}
+	x, y, z := c.Args[1].I64(), c.Args[2].I64(), c.Args[3].I64()
+	for _, n := range []int64{x, y, z} {
+		if n < 0 {
+			return status.Errorf(status.OutOfRange, "%s: workgroup count (%d, %d, %d) is negative", what, x, y, z)
+		}
+	}
+	return status.Errorf(status.OutOfRange, "%s: workgroup count (%d, %d, %d) exceeds 4294967295 (2^32-1), the most the HAL takes in one dimension; it is not truncated", what, x, y, z)
 }
 
 // Fences.

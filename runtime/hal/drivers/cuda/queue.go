@@ -121,6 +121,11 @@ func (d *Device) enqueue(c hal.Command) error {
 	}
 }
 
+// maxGridDim is the largest grid CUDA launches in x, y and z (the same on
+// every architecture since compute capability 3.0, which is older than any
+// the driver supports).
+var maxGridDim = [3]uint32{1<<31 - 1, 65535, 65535}
+
 // queueDispatch checks a dispatch and adds its launch to d.batch; it
 // returns the export's name and whether a launch was queued (an empty grid
 // launches nothing).
@@ -137,6 +142,9 @@ func (d *Device) queueDispatch(c *hal.DispatchCommand) (string, bool, error) {
 	}
 	if c.Workgroups[0] == 0 || c.Workgroups[1] == 0 || c.Workgroups[2] == 0 {
 		return "", false, nil
+	}
+	if wg := c.Workgroups; wg[0] > maxGridDim[0] || wg[1] > maxGridDim[1] || wg[2] > maxGridDim[2] {
+		return "", false, status.Errorf(status.OutOfRange, "dispatch of %q: workgroup count %v exceeds CUDA's grid limits %v (cuLaunchKernel would fail or the grid be cut)", exe.exports[c.Ordinal].Name, wg, maxGridDim)
 	}
 	var ptrs [hal.MaxBindings]uint64
 	if len(c.Bindings) > len(ptrs) {

@@ -67,6 +67,7 @@ type env struct {
 	module     []byte // testdata/simple_mul.mlir compiled
 	harness    string // the reference harness binary
 	gpu        gpuBuild
+	user       userBuild
 }
 
 // gpuBuild holds the GPU benchmark programs, or why each is missing.
@@ -148,6 +149,7 @@ func newEnv(o *options) (*env, error) {
 		return nil, fmt.Errorf("building the reference harness: %v\n%s", err, out)
 	}
 	e.buildGPU(o)
+	e.buildUser(o)
 	ok = true
 	return e, nil
 }
@@ -249,6 +251,7 @@ func prebuiltEnv(o *options) (*env, error) {
 	}
 	g.vulkan = read(vulkanModuleFile, &g.vulkanWhy)
 	g.readSPIRV(e.dir)
+	e.user.read(e.dir)
 	return e, nil
 }
 

@@ -81,8 +81,11 @@ func failed(name, target string, err error) row {
 // missing device or tool skips a row with the reason; a failure on the
 // device becomes a failed row, so that the other rows still print.
 func gpuRows(e *env, o *options, want func(string) bool, log io.Writer) ([]row, error) {
-	mul := "simple_mul-" + sizeName(o.gpuN)
-	dispatchName, cudaName, torchName, vulkanName := "cuda/dispatch", "cuda/"+mul, "cuda/"+mul+"-torch", "vulkan/"+mul
+	// The hand-tuned kernels' rows (simple_mul.cu: float4 accesses, 256
+	// threads a block; simple_mul.glsl: vec4): the device's ceiling, not a
+	// user's program (the user-program rows are that).
+	size := sizeName(o.gpuN)
+	dispatchName, cudaName, torchName, vulkanName := "cuda/dispatch", "cuda/hand-tuned-float4-"+size, "cuda/hand-tuned-float4-"+size+"-torch", "vulkan/hand-tuned-vec4-"+size
 	dispatchTarget := fmt.Sprintf("ratio ≤ %.2f", dispatchMaxRatio)
 	cudaTarget := fmt.Sprintf("ratio ≥ %.2f (of D2D copy)", copyMinRatio)
 	torchTarget := fmt.Sprintf("ratio ≥ %.2f (of torch.mul)", torchMinRatio)
@@ -92,6 +95,11 @@ func gpuRows(e *env, o *options, want func(string) bool, log io.Writer) ([]row, 
 		if err := cuda.Available(); err != nil {
 			cudaWhy = "no CUDA device: " + reason(err)
 		}
+	}
+	// The user-program rows need only a device and their own module.
+	userCUDAWhy := ""
+	if err := cuda.Available(); err != nil {
+		userCUDAWhy = "no CUDA device: " + reason(err)
 	}
 	var rows []row
 	if want(dispatchName) {
@@ -131,6 +139,7 @@ func gpuRows(e *env, o *options, want func(string) bool, log io.Writer) ([]row, 
 			vulkanProbe(e, o, log)
 		}
 	}
+	rows = append(rows, userRows(e, o, want, userCUDAWhy, log)...)
 	return rows, nil
 }
 
@@ -397,14 +406,14 @@ func cudaMulRows(e *env, o *options, name, torchName string, log io.Writer) ([]r
 	}
 	// Device-to-device copy of 6n bytes (12n bytes read and written)
 	// through the driver, recorded, submitted and waited for per call.
-	cw, cd, err := copyCalls(dev, 6*int64(n), reps)
+	cw, cd, err := copyCalls(dev, dev.LastDeviceTime, 6*int64(n), reps)
 	if err != nil {
 		return nil, 0, fmt.Errorf("D2D copy: %w", err)
 	}
 	mw, md, mcw, mcd := median(walls), median(devs), median(cw), median(cd)
 	r := bandwidthRow(name, bytes, mw, mcw, "D2D copy through the driver", copyMinRatio)
 	r.target = fmt.Sprintf("ratio ≥ %.2f (of D2D copy)", copyMinRatio)
-	r.note = fmt.Sprintf("wall per call, median of %d; device time (CUDA events): simple_mul %.0f GB/s, copy %.0f GB/s, ratio %.3f%s; buffers %v; %s",
+	r.note = fmt.Sprintf("hand-tuned float4 kernel (simple_mul.cu), not a user's program; wall per call, median of %d; device time (CUDA events): simple_mul %.0f GB/s, copy %.0f GB/s, ratio %.3f%s; buffers %v; %s",
 		reps, gbps(bytes, md), gbps(bytes, mcd), float64(mcd)/float64(max(md, 1)), probe, c.argType(), times.breakdown())
 	rows := []row{r}
 	fmt.Fprintf(log, "%s: torch.mul ...\n", torchName)
@@ -426,8 +435,8 @@ func cudaMulRows(e *env, o *options, name, torchName string, log io.Writer) ([]r
 
 // copyCalls times reps device-to-device copies of size bytes between two
 // device-only buffers, each recorded, submitted and waited for, with the
-// device time of each.
-func copyCalls(dev *cuda.Device, size int64, reps int) (walls, devs []time.Duration, err error) {
+// device time of each from devTime (none when nil).
+func copyCalls(dev hal.Device, devTime func() time.Duration, size int64, reps int) (walls, devs []time.Duration, err error) {
 	src, err := dev.Allocator().AllocateBuffer(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal}, size)
 	if err != nil {
 		return nil, nil, err
@@ -463,7 +472,9 @@ func copyCalls(dev *cuda.Device, size int64, reps int) (walls, devs []time.Durat
 		}
 		if i >= 3 {
 			walls = append(walls, d)
-			devs = append(devs, dev.LastDeviceTime())
+			if devTime != nil {
+				devs = append(devs, devTime())
+			}
 		}
 	}
 	return walls, devs, nil
@@ -589,7 +600,7 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 		return failed(name, target, err)
 	}
 	mw := median(walls)
-	note := fmt.Sprintf("wall per call through the whole stack (VM → hal module → vulkan), median of %d after %d warm-up calls, on %s, queue %s; buffers %v", reps, len(times.warmup), dev.Name(), dev.QueueFamily(), c.argType())
+	note := fmt.Sprintf("hand-tuned vec4 shader (simple_mul.glsl), not a user's program; wall per call through the whole stack (VM → hal module → vulkan), median of %d after %d warm-up calls, on %s, queue %s; buffers %v", reps, len(times.warmup), dev.Name(), dev.QueueFamily(), c.argType())
 	if devs != nil {
 		note += fmt.Sprintf("; device time (timestamps) %.0f GB/s", gbps(bytes, median(devs)))
 	}

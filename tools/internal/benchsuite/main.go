@@ -32,18 +32,34 @@
 //     --dispatches dispatches of one block, replay, wait) against a raw
 //     cuLaunchKernel loop in C over the same kernel and arguments (the cuda
 //     driver's RawLaunchLoop). Target: ≤ 1.3×.
-//   - cuda/simple_mul-<n> and cuda/simple_mul-<n>-torch: one call of
-//     simple_mul over --gpu_n f32 (256M) through the whole stack on CUDA,
+//   - cuda/hand-tuned-float4-<n> and cuda/hand-tuned-float4-<n>-torch: one
+//     call of simple_mul (the suite's hand-tuned float4 kernel: the device's
+//     ceiling, not a user's program) over --gpu_n f32 (256M) through the
+//     whole stack on CUDA,
 //     wall time per call, against a device-to-device copy moving the same
 //     bytes through the driver (target ≥ 85%) and against torch.mul timed
 //     the same way by testdata/torch_mul.py (--python; target ≥ 100%; the
 //     row says so when torch is absent). The notes give device times (CUDA
 //     events) and where a call's time goes.
-//   - vulkan/simple_mul-<n>: the same call on Vulkan device 0 against the
-//     CUDA row of the same run. Target: ≥ 80%. CPU implementations
+//   - vulkan/hand-tuned-vec4-<n>: the same call (a vec4 shader) on Vulkan
+//     device 0 against the CUDA row of the same run. Target: ≥ 80%. CPU implementations
 //     (lavapipe) are skipped unless --vulkan_cpu; --vulkan_probe (and a
 //     miss) logs what bounds the row (shader variants, copy, fill per queue
 //     family and memory type, wall and timestamp bandwidth).
+//   - cuda/user-<n>, cuda/user-<n>-torch and vulkan/user-<n>, for each
+//     --user_n size (16M and 256M): a user's program, testdata/
+//     user_program_{cuda,vulkan}.mlir: the user's scalar kernel
+//     (user_program.cu / user_program.glsl: one element per invocation,
+//     64-wide workgroups, 3 push constants) followed by elementwise ops
+//     the compiler generates code for, called the way iree-benchmark-module
+//     calls it (inputs made by functionio on the device's allocator, each
+//     result released). The reference is the bound: the bytes the call's
+//     recorded dispatches move (every binding once) ÷ the device-to-device
+//     copy bandwidth measured in the run (CUDA: through the driver; Vulkan:
+//     the faster of vkCmdCopyBuffer and the CUDA copy of this run), and
+//     torch eager running the same math (testdata/torch_user.py). Targets:
+//     CUDA ≥ 80% of the bound and ≥ 100% of torch eager; Vulkan ≥ 70% of
+//     the bound.
 //   - compiler: in-process iree-compile (front end and back end, clang and
 //     lld included) of --sample, against the time spent in clang and lld;
 //     target ≤ 0.3 s with most of it in clang/lld; and whether --compiles
@@ -92,6 +108,7 @@ type options struct {
 	workDir     string
 	glslc       string
 	gpuN        int
+	userN       string
 	dispatches  int
 	prebuilt    bool
 	buildOnly   bool
@@ -116,6 +133,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.workDir, "work_dir", "", "directory for built objects (default: a temporary directory, removed afterwards)")
 	fs.StringVar(&o.glslc, "glslc", "", "glslc binary for the Vulkan shader (default: glslc on PATH)")
 	fs.IntVar(&o.gpuN, "gpu_n", 256<<20, "elements of the GPU simple_mul rows (SPEC: 256M)")
+	fs.StringVar(&o.userN, "user_n", "16777216,268435456", "element counts of the user-program rows, separated by commas (SPEC: 16M and 256M)")
 	fs.IntVar(&o.dispatches, "dispatches", 20000, "dispatches per measurement of the cuda/dispatch row")
 	fs.BoolVar(&o.prebuilt, "prebuilt", false, "take the objects, modules and harness from --work_dir (filled by --build_only) instead of building them; without clang the compiler rows are skipped")
 	fs.BoolVar(&o.buildOnly, "build_only", false, "build the objects, modules and harness into --work_dir and stop")
@@ -148,6 +166,9 @@ func suite(o *options, log io.Writer) ([]row, error) {
 	if o.repetitions < 1 || o.largeN < 64 || o.smallCalls < 1 || o.compiles < 2 || o.gpuN < 1 || o.gpuN > math.MaxInt32 || o.dispatches < 1 {
 		return nil, fmt.Errorf("--repetitions, --small_calls, --dispatches must be ≥ 1, --large_n ≥ 64, --compiles ≥ 2 and --gpu_n in [1, 2^31)")
 	}
+	if _, err := parseSizes(o.userN); err != nil {
+		return nil, err
+	}
 	if o.buildOnly && (o.workDir == "" || o.prebuilt) {
 		return nil, fmt.Errorf("--build_only needs --work_dir and excludes --prebuilt")
 	}
@@ -158,7 +179,7 @@ func suite(o *options, log io.Writer) ([]row, error) {
 	defer env.close()
 	if o.buildOnly {
 		fmt.Fprintf(log, "built into %s", env.dir)
-		for _, why := range []string{env.gpu.cudaWhy, env.gpu.vulkanWhy} {
+		for _, why := range []string{env.gpu.cudaWhy, env.gpu.vulkanWhy, env.user.cudaWhy, env.user.vulkanWhy} {
 			if why != "" {
 				fmt.Fprintf(log, "; %s", why)
 			}

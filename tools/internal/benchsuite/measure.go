@@ -19,13 +19,17 @@ import (
 	"github.com/goiree/goiree/runtime/vm"
 )
 
-// caller invokes simple_mul of the benchmark module on one device.
+// caller invokes a function of a benchmark module (simple_mul, or the user
+// program) on one device.
 type caller struct {
 	dev     hal.Device
 	ctx     *vm.Context
 	fn      *vm.Function
 	args    []vm.Value
 	results []vm.Value
+	// want is every element of a correct result (8 for simple_mul of 2
+	// and 4).
+	want float32
 }
 
 func newCaller(module []byte, device string, n int) (*caller, error) {
@@ -48,7 +52,7 @@ func newCaller(module []byte, device string, n int) (*caller, error) {
 // newCallerOn makes a caller of function fn on dev, which it owns (close
 // closes it, also when newCallerOn fails), with inputs of n f32 (2 and 4).
 func newCallerOn(dev hal.Device, module []byte, fn string, n int) (*caller, error) {
-	c := &caller{dev: dev}
+	c := &caller{dev: dev, want: 8}
 	fail := func(err error) (*caller, error) {
 		dev.Close()
 		return nil, err
@@ -83,7 +87,7 @@ func newCallerOn(dev hal.Device, module []byte, fn string, n int) (*caller, erro
 // drops its result does.
 func (c *caller) call() error {
 	if err := c.ctx.InvokeInto(c.fn, c.args, c.results); err != nil {
-		return fmt.Errorf("calling simple_mul: %w", err)
+		return fmt.Errorf("calling %s: %w", c.fn.Name(), err)
 	}
 	v, err := halmodule.BufferViewOf(c.results[0])
 	if err != nil {
@@ -93,12 +97,13 @@ func (c *caller) call() error {
 	return v.Buffer().Release()
 }
 
-// check makes one call and verifies its result (2 * 4 = 8): every element
-// up to 1M elements, beyond that the first and last 64K and every 4099th
-// (reading device memory mapped over the bus is slow).
+// check makes one call and verifies its result (c.want, 2 * 4 = 8 for
+// simple_mul): every element up to 1M elements, beyond that the first and
+// last 64K and every 4099th (reading device memory mapped over the bus is
+// slow).
 func (c *caller) check() error {
 	if err := c.ctx.InvokeInto(c.fn, c.args, c.results); err != nil {
-		return fmt.Errorf("calling simple_mul: %w", err)
+		return fmt.Errorf("calling %s: %w", c.fn.Name(), err)
 	}
 	v, err := halmodule.BufferViewOf(c.results[0])
 	if err != nil {
@@ -109,10 +114,11 @@ func (c *caller) check() error {
 		return err
 	}
 	if len(b) < 4 {
-		return fmt.Errorf("simple_mul result has %d bytes", len(b))
+		return fmt.Errorf("%s result has %d bytes", c.fn.Name(), len(b))
 	}
-	if i, ok := checkProduct(unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4), 8); !ok {
-		return fmt.Errorf("simple_mul result is wrong at element %d (want 2 * 4 = 8 in every element)", i)
+	z := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
+	if i, ok := checkProduct(z, c.want); !ok {
+		return fmt.Errorf("%s result is wrong at element %d: %g (want %g in every element)", c.fn.Name(), i, z[i], c.want)
 	}
 	c.results[0] = vm.Value{}
 	return v.Buffer().Release()

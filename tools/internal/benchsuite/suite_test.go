@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/goiree/goiree/runtime/hal"
 )
 
 func TestMedian(t *testing.T) {
@@ -106,6 +108,7 @@ func TestWriteAll(t *testing.T) {
 
 func TestBadFlags(t *testing.T) {
 	for _, args := range [][]string{{"--repetitions=0"}, {"--large_n=10"}, {"--compiles=1"}, {"stray"}, {"--gpu_n=0"}, {"--dispatches=0"},
+		{"--user_n="}, {"--user_n=16,x"}, {"--user_n=0"}, {"--user_n=2147483648"},
 		{"--build_only"}, {"--prebuilt"}, {"--prebuilt", "--work_dir=" + t.TempDir()}} {
 		var out, errb bytes.Buffer
 		if code := run(args, &out, &errb); code == 0 || out.Len() != 0 {
@@ -127,7 +130,7 @@ func TestSmallRun(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"--repetitions=1", "--large_n=4096", "--small_calls=10", "--compiles=2",
-		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir(), "--gpu_n=10000", "--dispatches=10", "--vulkan_cpu"}, &out, &errb)
+		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir(), "--gpu_n=10000", "--user_n=10000,4096", "--dispatches=10", "--vulkan_cpu"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -139,7 +142,8 @@ func TestSmallRun(t *testing.T) {
 		}
 	}
 	want := []string{"cpu-large/local-sync", "cpu-large/local-task", "buffers", "cpu-small/local-sync", "cpu-small/local-task",
-		"cuda/dispatch", "cuda/simple_mul-10000", "cuda/simple_mul-10000-torch", "vulkan/simple_mul-10000",
+		"cuda/dispatch", "cuda/hand-tuned-float4-10000", "cuda/hand-tuned-float4-10000-torch", "vulkan/hand-tuned-vec4-10000",
+		"cuda/user-10000", "cuda/user-10000-torch", "cuda/user-4K", "cuda/user-4K-torch", "vulkan/user-10000", "vulkan/user-4K",
 		"compiler/wall", "compiler/deterministic"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("rows %v, want %v\n%s", names, want, out.String())
@@ -256,5 +260,72 @@ func TestSizeName(t *testing.T) {
 		if got := sizeName(n); got != want {
 			t.Errorf("sizeName(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+func TestParseTorchUser(t *testing.T) {
+	good := "loading...\ntorch_user n=16777216 wall_s=0.000400000 dev_s=0.000390000 kernels=5 device=NVIDIA H200\n" +
+		"torch_user n=4096 wall_s=0.000020000 dev_s=0.000010000 kernels=0 device=NVIDIA H200\n"
+	res, err := parseTorchUser("2.0", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res[16777216]; r.wall != 400*time.Microsecond || r.dev != 390*time.Microsecond || r.kernels != 5 || r.device != "NVIDIA H200" || r.version != "2.0" {
+		t.Errorf("16M: %+v", r)
+	}
+	if r := res[4096]; r.wall != 20*time.Microsecond || r.kernels != 0 {
+		t.Errorf("4096: %+v", r)
+	}
+	for _, bad := range []string{
+		"",                                   // no line
+		"Traceback (most recent call last):", // not the line
+		"torch_user n=16 wall_s=0.1 dev_s=0.1 kernels=5",                  // no device
+		"torch_user n=16 wall_s=0.1 kernels=5 device=X",                   // a figure missing
+		"torch_user n=16 wall_s=x dev_s=0.1 kernels=5 device=X",           // not a number
+		"torch_user n=0 wall_s=0.1 dev_s=0.1 kernels=5 device=X",          // no size
+		"torch_user n=16 wall_s=-1 dev_s=0.1 kernels=5 device=X",          // negative
+		"torch_user n=16 wall_s=0.1 dev_s=0.1 kernels=5 bogus=1 device=X", // unknown key
+	} {
+		if _, err := parseTorchUser("2.0", bad); err == nil {
+			t.Errorf("parseTorchUser(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseSizes(t *testing.T) {
+	got, err := parseSizes("16777216, 268435456")
+	if err != nil || len(got) != 2 || got[0] != 16<<20 || got[1] != 256<<20 {
+		t.Errorf("parseSizes: %v, %v", got, err)
+	}
+	for _, bad := range []string{"", "16,", "x", "-1", "0", "2147483648"} {
+		if _, err := parseSizes(bad); err == nil {
+			t.Errorf("parseSizes(%q) accepted", bad)
+		}
+	}
+}
+
+// TestDispatchBytes counts the bindings of dispatches only, each once.
+func TestDispatchBytes(t *testing.T) {
+	cmds := []hal.Command{
+		&hal.DispatchCommand{Bindings: []hal.BindingRange{{Length: 40}, {Length: 40}, {Length: 40}}},
+		&hal.BarrierCommand{},
+		&hal.CopyCommand{Length: 1000},
+		&hal.DispatchCommand{Bindings: []hal.BindingRange{{Length: 40}, {Length: 8}}},
+	}
+	if b, d := dispatchBytes(cmds); b != 168 || d != 2 {
+		t.Errorf("dispatchBytes = %d bytes, %d dispatches; want 168, 2", b, d)
+	}
+}
+
+// TestBoundRow: the ratio is the bound time over ours.
+func TestBoundRow(t *testing.T) {
+	m := userMeasure{bytes: 4e9, times: callTimes{wall: 2 * time.Millisecond}}
+	r := boundRow("cuda/user-x", "t", 0.8, m, 4e12, "copy") // bound 1 ms
+	if math.Abs(r.ratio-0.5) > 1e-9 || r.met {
+		t.Errorf("ratio %v met %v, want 0.5 and not met", r.ratio, r.met)
+	}
+	m.times.wall = 1100 * time.Microsecond
+	if r := boundRow("cuda/user-x", "t", 0.8, m, 4e12, "copy"); !r.met {
+		t.Errorf("ratio %v not met", r.ratio)
 	}
 }

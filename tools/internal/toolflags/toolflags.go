@@ -44,14 +44,33 @@ func AddAlias(fs *flag.FlagSet, name, old string) error {
 // AddLoggingFlags adds glog's flags (-v, --logtostderr, --alsologtostderr,
 // --stderrthreshold, --log_dir, --vmodule, --log_backtrace_at) to fs. glog
 // registers them on flag.CommandLine; sharing the flag.Value objects makes
-// them take effect while the tool parses its own flag set.
+// them take effect while the tool parses its own flag set. Logging goes to
+// stderr by default: glog's own default writes log files into the temporary
+// directory, which a command-line tool must not litter
+// (--logtostderr=false --log_dir=<dir> still asks for files).
 func AddLoggingFlags(fs *flag.FlagSet) {
 	_ = glog.V(0) // keep the import: glog's init registers the flags
+	if f := flag.CommandLine.Lookup("logtostderr"); f != nil {
+		_ = f.Value.Set("true")
+		f.DefValue = "true"
+	}
 	for _, name := range loggingFlags {
 		if f := flag.CommandLine.Lookup(name); f != nil && fs.Lookup(name) == nil {
 			fs.Var(f.Value, f.Name, f.Usage)
 		}
 	}
+	if fs.Lookup("flagfile") == nil {
+		fs.Var(flagfileFlag{}, "flagfile", "read more flags from `path`, one --name=value per line ('#' and '//' lines are comments); repeatable")
+	}
+}
+
+// flagfileFlag stands for --flagfile in the flag set (so that it is known
+// to suggestions); Parse expands flag files before the set sees them.
+type flagfileFlag struct{}
+
+func (flagfileFlag) String() string { return "" }
+func (flagfileFlag) Set(string) error {
+	return errors.New("--flagfile must be expanded by toolflags.Parse")
 }
 
 // loggingFlags are the flags glog registers; only these are taken from
@@ -66,19 +85,30 @@ var loggingFlags = []string{
 var ErrHelp = flag.ErrHelp
 
 // Parse parses args into fs (which must use flag.ContinueOnError) and
-// rejects positional arguments with IREE's message. Parse errors are
-// returned, not printed; --help prints the usage to fs.Output() and returns
-// ErrHelp.
+// rejects positional arguments with IREE's message. --flagfile=<path>
+// arguments are first replaced by the flags their files hold
+// (ExpandFlagfiles). Parse errors are returned, not printed; an unknown
+// flag names the closest defined one when there is one. --help prints the
+// usage and returns ErrHelp.
 func Parse(fs *flag.FlagSet, args []string) error {
+	args, err := ExpandFlagfiles(args)
+	if err != nil {
+		return fmt.Errorf("[ERROR] %v", err)
+	}
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
+	err = fs.Parse(args)
 	fs.SetOutput(out)
 	if errors.Is(err, flag.ErrHelp) {
 		fs.Usage()
 		return ErrHelp
 	}
 	if err != nil {
+		if name, ok := unknownFlag(err); ok {
+			if s := Closest(name, flagNames(fs)); s != "" {
+				return fmt.Errorf("[ERROR] %v; did you mean --%s? (see --help)", err, s)
+			}
+		}
 		return fmt.Errorf("[ERROR] %v (see --help)", err)
 	}
 	if fs.NArg() > 0 {
@@ -104,20 +134,7 @@ func Report(w io.Writer, err error) int {
 //	--function=<string>
 //	    name of the exported function to run (required)
 func PrintFlags(w io.Writer, fs *flag.FlagSet) {
-	fs.VisitAll(func(f *flag.Flag) {
-		name, usage := flag.UnquoteUsage(f)
-		line := "  --" + f.Name
-		if name != "" {
-			line += "=<" + name + ">"
-		} else if !isBoolFlag(f) {
-			line += "=<value>"
-		}
-		fmt.Fprintln(w, line)
-		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && f.DefValue != "[]" {
-			usage += " (default " + f.DefValue + ")"
-		}
-		fmt.Fprintln(w, "      "+strings.ReplaceAll(usage, "\n", "\n      "))
-	})
+	fs.VisitAll(func(f *flag.Flag) { printFlag(w, f) })
 }
 
 func isBoolFlag(f *flag.Flag) bool {

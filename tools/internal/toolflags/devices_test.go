@@ -1,0 +1,101 @@
+package toolflags
+
+import (
+	"bytes"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/drivers"
+)
+
+func newRegistry(t *testing.T) *hal.Registry {
+	t.Helper()
+	reg := &hal.Registry{}
+	if err := drivers.Register(reg, drivers.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+func TestDeviceDiscovery(t *testing.T) {
+	reg := newRegistry(t)
+	for _, tc := range []struct {
+		args    []string
+		want    []string // lines the output must hold
+		notWant string
+		wantErr string
+	}{
+		{[]string{"--list_drivers"}, []string{"# Available HAL drivers", "\n      local-sync\n", "\n      local-task\n"}, "", ""},
+		{[]string{"--list_devices"}, []string{"local-sync://0", "local-task://0"}, "", ""},
+		{[]string{"--list_devices=local-sync"}, []string{"local-sync://0"}, "local-task", ""},
+		{[]string{"--list_devices=nosuch"}, nil, "", `unknown driver "nosuch"`},
+		{[]string{"--dump_devices=local-task"}, []string{"# Enumerated devices for driver 'local-task'", "# --device=local-task://0", "id: local-task", "executable formats: "}, "local-sync", ""},
+		{[]string{"--dump_devices"}, []string{"# --device=local-sync://0", "# --device=local-task://0"}, "", ""},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		var d DeviceFlags
+		AddDeviceFlags(fs, &d)
+		if err := Parse(fs, tc.args); err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		done, err := d.Discovery(&out, reg)
+		if !done {
+			t.Errorf("%v: no discovery action ran", tc.args)
+		}
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%v: error %v, want %q", tc.args, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("%v: output lacks %q:\n%s", tc.args, w, out.String())
+			}
+		}
+		if tc.notWant != "" && strings.Contains(out.String(), tc.notWant) {
+			t.Errorf("%v: output holds %q:\n%s", tc.args, tc.notWant, out.String())
+		}
+	}
+}
+
+func TestCreateDevices(t *testing.T) {
+	reg := newRegistry(t)
+	for _, tc := range []struct {
+		devices []string
+		ids     []string
+		wantErr string
+	}{
+		{nil, []string{"local-task"}, ""},
+		{[]string{"local-sync"}, []string{"local-sync"}, ""},
+		{[]string{"local-sync", " local-task://0 "}, []string{"local-sync", "local-task"}, ""},
+		{[]string{"local-sync", "nosuch"}, nil, `--device=nosuch: `},
+		{[]string{"local-sync://7"}, nil, "not found"},
+	} {
+		d := DeviceFlags{Devices: tc.devices}
+		devs, err := d.CreateDevices(reg)
+		if tc.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%v: error %v, want %q", tc.devices, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v: %v", tc.devices, err)
+		}
+		var ids []string
+		for _, dev := range devs {
+			ids = append(ids, dev.ID())
+			dev.Close()
+		}
+		if strings.Join(ids, ",") != strings.Join(tc.ids, ",") {
+			t.Errorf("%v: created %v, want %v", tc.devices, ids, tc.ids)
+		}
+	}
+}

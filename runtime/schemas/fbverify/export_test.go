@@ -1,6 +1,15 @@
 package fbverify
 
-import "fmt"
+import (
+	_ "embed"
+	"fmt"
+)
+
+// CheckedInGen is schemas_gen.go as checked in, for the external test that
+// regenerates it from the .fbs files.
+//
+//go:embed schemas_gen.go
+var CheckedInGen string
 
 // SchemaFields lists what the verifier knows of the schema whose root
 // table is root, one line per table field and union member, in the form

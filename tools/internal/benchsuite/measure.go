@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,6 +17,7 @@ import (
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/task"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/runtime/vm"
 )
@@ -32,14 +35,18 @@ type caller struct {
 	want float32
 }
 
-func newCaller(module []byte, device string, n int) (*caller, error) {
+// newCaller makes a caller of simple_mul over n f32 on a new device:
+// local-sync, or local-task with groups worker groups (0: the default
+// topology, one group per CPU capped at task.DefaultMaxGroupCount as
+// IREE's --task_topology_max_group_count is).
+func newCaller(module []byte, device string, groups, n int) (*caller, error) {
 	var dev hal.Device
 	var err error
 	switch device {
 	case "local-sync":
 		dev, err = localsync.NewDevice()
 	case "local-task":
-		dev, err = localtask.NewDevice(localtask.Options{})
+		dev, err = localtask.NewDevice(localtask.Options{GroupCount: groups})
 	default:
 		err = fmt.Errorf("unknown device %q", device)
 	}
@@ -173,21 +180,42 @@ func (e *env) harnessRun(mode string, n, a, rounds int) (time.Duration, error) {
 	return time.Duration(ns), nil
 }
 
-// largeRows measures simple_mul over o.largeN floats.
+// largeRows measures simple_mul over o.largeN floats: local-sync against
+// the C loop on one thread, local-task with one worker group per CPU
+// against the C loop on every CPU (the same thread count: IREE's default
+// topology caps the groups at 8, task.DefaultMaxGroupCount, so on the
+// H200's 16-core host the default ran 8 threads against the reference's
+// 16), and, where that cap applies, local-task's default topology against
+// the C loop on as many threads. With --large_profile it then profiles
+// local-task calls (largeProfile).
 func largeRows(e *env, o *options, log io.Writer) ([]row, error) {
 	bytes := int64(3 * 4 * o.largeN)
+	cpus := runtime.NumCPU()
+	all := min(cpus, task.MaxWorkers)
+	def, err := task.DetectTopology(0, 0)
+	if err != nil {
+		return nil, err
+	}
+	type largeCase struct {
+		name, device    string
+		groups, threads int
+		refName         string
+		min             float64
+		note            string
+	}
+	cases := []largeCase{
+		{"cpu-large/local-sync", "local-sync", 0, 1, "C, 1 thread", 0.95, ""},
+		{"cpu-large/local-task", "local-task", all, cpus, fmt.Sprintf("C, %d threads", cpus), 0.90,
+			fmt.Sprintf("local-task with %d worker groups (--task_topology_group_count=%d, one per CPU, as many threads as the C loop); the default topology has %d", all, all, def.GroupCount)},
+	}
+	if def.GroupCount < all {
+		cases = append(cases, largeCase{"cpu-large/local-task-default", "local-task", 0, def.GroupCount, fmt.Sprintf("C, %d threads", def.GroupCount), 0.90,
+			fmt.Sprintf("local-task's default topology: %d worker groups (IREE's --task_topology_max_group_count default) on %d CPUs, against the C loop on as many threads", def.GroupCount, cpus)})
+	}
 	var rows []row
-	for _, d := range []struct {
-		device  string
-		threads int
-		refName string
-		min     float64
-	}{
-		{"local-sync", 1, "C, 1 thread", 0.95},
-		{"local-task", runtime.NumCPU(), fmt.Sprintf("C, %d threads", runtime.NumCPU()), 0.90},
-	} {
-		fmt.Fprintf(log, "cpu-large/%s: %d f32 ...\n", d.device, o.largeN)
-		c, err := newCaller(e.module, d.device, o.largeN)
+	for _, d := range cases {
+		fmt.Fprintf(log, "%s: %d f32 ...\n", d.name, o.largeN)
+		c, err := newCaller(e.module, d.device, d.groups, o.largeN)
 		if err != nil {
 			return nil, err
 		}
@@ -196,27 +224,130 @@ func largeRows(e *env, o *options, log io.Writer) ([]row, error) {
 			return nil, err
 		}
 		// Ours and the reference alternate, so that both see the same load
-		// on a shared machine.
+		// on a shared machine. Context switches are counted around each.
 		var ours, refs []time.Duration
+		var oursCS, refCS switches
 		for i := 0; i < o.repetitions; i++ {
+			s0 := selfSwitches()
 			t0 := time.Now()
 			err := c.call()
 			ours = append(ours, time.Since(t0))
+			oursCS = oursCS.add(selfSwitches().sub(s0))
 			if err != nil {
 				c.close()
 				return nil, err
 			}
+			c0 := childSwitches()
 			ref, err := e.harnessRun("large", o.largeN, d.threads, 3)
 			if err != nil {
 				c.close()
 				return nil, err
 			}
+			refCS = refCS.add(childSwitches().sub(c0))
 			refs = append(refs, ref)
 		}
 		c.close()
-		rows = append(rows, bandwidthRow("cpu-large/"+d.device, bytes, median(ours), median(refs), d.refName, d.min))
+		r := bandwidthRow(d.name, bytes, median(ours), median(refs), d.refName, d.min)
+		reps := float64(o.repetitions)
+		r.note = fmt.Sprintf("context switches per call: ours %.0f voluntary, %.0f involuntary; the C loop %.0f, %.0f per process (3 passes, setup included)",
+			float64(oursCS.voluntary)/reps, float64(oursCS.involuntary)/reps, float64(refCS.voluntary)/reps, float64(refCS.involuntary)/reps)
+		if d.note != "" {
+			r.note = d.note + "; " + r.note
+		}
+		rows = append(rows, r)
+	}
+	if o.largeProfile != "" {
+		if err := largeProfile(e, o, all, log); err != nil {
+			return nil, err
+		}
 	}
 	return rows, nil
+}
+
+// switches are context-switch counts (getrusage's ru_nvcsw and ru_nivcsw:
+// what perf stat's context-switches counts, split into the ones the
+// threads asked for by blocking and the ones the kernel forced).
+type switches struct{ voluntary, involuntary int64 }
+
+func (a switches) add(b switches) switches {
+	return switches{a.voluntary + b.voluntary, a.involuntary + b.involuntary}
+}
+
+func (a switches) sub(b switches) switches {
+	return switches{a.voluntary - b.voluntary, a.involuntary - b.involuntary}
+}
+
+func rusageSwitches(who int) switches {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(who, &ru); err != nil {
+		return switches{}
+	}
+	return switches{int64(ru.Nvcsw), int64(ru.Nivcsw)}
+}
+
+// selfSwitches counts this process's context switches, all threads.
+func selfSwitches() switches { return rusageSwitches(syscall.RUSAGE_SELF) }
+
+// childSwitches counts the context switches of the waited-for children.
+func childSwitches() switches { return rusageSwitches(syscall.RUSAGE_CHILDREN) }
+
+// largeProfile calls simple_mul over o.largeN f32 on local-task with
+// groups worker groups for o.largeProfileTime under a pprof CPU profile
+// written to o.largeProfile, and logs the calls' wall and CPU time, their
+// context switches and the process's OS threads: what a 16-core host's
+// local-task row spends its time on (go tool pprof -top <binary> <file>).
+func largeProfile(e *env, o *options, groups int, log io.Writer) error {
+	c, err := newCaller(e.module, "local-task", groups, o.largeN)
+	if err != nil {
+		return err
+	}
+	defer c.close()
+	for i := 0; i < 3; i++ { // warm up: first-touch of the result pages
+		if err := c.call(); err != nil {
+			return err
+		}
+	}
+	f, err := os.Create(o.largeProfile)
+	if err != nil {
+		return fmt.Errorf("creating the cpu-large profile: %w", err)
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		return fmt.Errorf("starting the cpu-large profile: %w", err)
+	}
+	var walls []time.Duration
+	s0, c0, t0 := selfSwitches(), processCPU(), time.Now()
+	for time.Since(t0) < o.largeProfileTime {
+		t := time.Now()
+		if err := c.call(); err != nil {
+			pprof.StopCPUProfile()
+			return err
+		}
+		walls = append(walls, time.Since(t))
+	}
+	wall, cpu, cs := time.Since(t0), processCPU()-c0, selfSwitches().sub(s0)
+	pprof.StopCPUProfile()
+	n := int64(len(walls))
+	fmt.Fprintf(log, "cpu-large/profile: local-task, %d groups, %d calls of %d f32 in %s: median %s a call (%.2f GB/s), CPU %s a call (%.1f CPUs busy), context switches %d voluntary and %d involuntary a call, %d OS threads; profile in %s\n",
+		groups, n, o.largeN, fmtDur(wall), fmtDur(median(walls)), gbps(int64(12*o.largeN), median(walls)), fmtDur(cpu/time.Duration(n)),
+		cpu.Seconds()/wall.Seconds(), cs.voluntary/n, cs.involuntary/n, osThreads(), o.largeProfile)
+	return nil
+}
+
+// osThreads is the process's OS thread count (/proc/self/status), or -1.
+func osThreads() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return -1
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "Threads:"); ok {
+			if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // smallRows measures the time per call of simple_mul on one workgroup.
@@ -227,7 +358,7 @@ func smallRows(e *env, o *options, log io.Writer) ([]row, error) {
 		max    time.Duration
 	}{{"local-sync", 2 * time.Microsecond}, {"local-task", 5 * time.Microsecond}} {
 		fmt.Fprintf(log, "cpu-small/%s: %d calls × %d ...\n", d.device, o.smallCalls, o.repetitions)
-		c, err := newCaller(e.module, d.device, 64)
+		c, err := newCaller(e.module, d.device, 0, 64)
 		if err != nil {
 			return nil, err
 		}

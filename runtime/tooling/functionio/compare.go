@@ -31,12 +31,15 @@ const SuccessLine = "[SUCCESS] all function outputs matched their expected value
 // expectations themselves could not be used.
 func CompareResults(w io.Writer, results []vm.Value, expected []string, th Thresholds, maxElements int64) (bool, error) {
 	var exp []Input
+	// Expected values read from files share offsets as inputs do.
+	var files inputFiles
+	defer files.close()
 	for _, spec := range expected {
 		if s := trimSpec(spec); s == "(ignored)" {
 			exp = append(exp, Input{Spec: spec, Null: true, Scalar: "(ignored)"})
 			continue
 		}
-		got, err := parseInput(spec)
+		got, err := files.parseInput(spec)
 		if err != nil {
 			return false, fmt.Errorf("--expected_output=%s: %w", abbreviate(spec), err)
 		}

@@ -43,7 +43,7 @@ func TestInputsToValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs, err := ParseInputs([]string{
-		"8xf32=2", "i32=5", "-3", "2xi32=@" + bin, "@testdata/two_arrays.npy", "(null)", "2.5",
+		"8xf32=2", "i32=5", "-3", "2xi32=@" + bin, "*testdata/two_arrays.npy", "(null)", "2.5",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestInputErrors(t *testing.T) {
 		{[]string{"2xf32=1 2 3"}, "0r_v", "output data buffer overflow"},
 		{[]string{"@missing.npy"}, "0r_v", "reading missing.npy"},
 		{[]string{"@file.bin"}, "0r_v", "raw binary input needs a shape and type"},
-		{[]string{"4xf32=@testdata/two_arrays.npy"}, "0r_v", "holds 273 bytes but 4xf32 needs 16"},
+		{[]string{"128xf32=@testdata/two_arrays.npy"}, "0r_v", "holds 273 bytes from byte 0 on but 128xf32 needs 512"},
 		{[]string{"8xf32=1"}, "0rr_v", "takes 2 argument(s) (0rr_r"[:19]},
 		{[]string{"5"}, "0r_v", "expects a buffer view here, not the scalar"},
 		{[]string{"4xf32=1"}, "0i_v", "expects a i32 scalar here, not a buffer view"},
@@ -135,10 +135,10 @@ func TestWriteOutputs(t *testing.T) {
 	if err != nil || len(bin) != 32 || bin[16] != 5 {
 		t.Fatalf("bin after append: %d bytes %v", len(bin), err)
 	}
-	// A failing output writes nothing: result[2] is a scalar.
+	// A failing output writes nothing: result[2] goes to a missing directory.
 	fresh := filepath.Join(dir, "fresh.npy")
-	if err := WriteOutputs(&out, results, []string{"@" + fresh, "-", "@" + filepath.Join(dir, "x.npy")}, 1024); err == nil || !strings.Contains(err.Error(), "not a buffer view") {
-		t.Fatalf("scalar to file: %v", err)
+	if err := WriteOutputs(&out, results, []string{"@" + fresh, "-", "@" + filepath.Join(dir, "no", "x.npy")}, 1024); err == nil {
+		t.Fatal("an output into a missing directory succeeded")
 	}
 	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
 		t.Errorf("%s was written although the outputs failed", fresh)

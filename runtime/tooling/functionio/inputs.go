@@ -6,13 +6,11 @@ package functionio
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/goiree/goiree/runtime/hal"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
-	"github.com/goiree/goiree/runtime/tooling/npy"
 	"github.com/goiree/goiree/runtime/vm"
 )
 
@@ -26,19 +24,37 @@ type Input struct {
 	// Scalar holds a bare or typed scalar ("5", "i32=5") as written; it is
 	// parsed against the function's signature by Values.
 	Scalar string
-	// Null is set for "(null)" and "(ignored)", which pass a null ref.
+	// Null is set for "(null)" and "(ignored)", which pass a null ref (or
+	// 0 to a scalar argument, as in IREE).
 	Null bool
+	// Storage is set for "&..." inputs: Buffer's contents are passed as a
+	// hal.buffer, not a hal.buffer_view.
+	Storage bool
 }
 
-// ParseInputs parses --input flag values. A value is a buffer view
-// ("2x2xi32=[[1 2][3 4]]", "8xf32=2"), raw bytes with a shape and type
-// ("4xf32=@file.bin"), every array of a NumPy file ("@file.npy"), a scalar
-// ("5", "3.14", "i32=5"), or "(null)". File paths are relative to the
-// current directory.
+// ParseInputs parses --input flag values in IREE's forms:
+//
+//   - a buffer view: "2x2xi32=[[1 2][3 4]]", "8xf32=2" (splat), "4xf32="
+//     (zeros), "f32=-5" (rank 0);
+//   - a scalar: "5", "3.14", "i32=5";
+//   - "(null)" (a null ref, or 0 for a scalar argument);
+//   - NumPy files: "@f.npy" (the file's first array), "+f.npy" (the array
+//     after the last one read from f.npy), "*f.npy" (every array left);
+//   - raw bytes with a shape and type: "4xf32=@f.bin" (the first 16 bytes
+//     of f.bin; the file may be longer), "4xf32=+f.bin" (the 16 bytes after
+//     the last input read from f.bin);
+//   - "&4xf32" or "&4xf32=1 2 3 4": a hal.buffer (not a view) of that size
+//     and contents, for functions that write their results into storage
+//     the caller provides.
+//
+// File paths are relative to the current directory; reads of one path
+// share an offset across the inputs, as in IREE.
 func ParseInputs(specs []string) ([]Input, error) {
+	var files inputFiles
+	defer files.close()
 	var inputs []Input
 	for _, spec := range specs {
-		got, err := parseInput(spec)
+		got, err := files.parseInput(spec)
 		if err != nil {
 			return nil, fmt.Errorf("--input=%s: %w", abbreviate(spec), err)
 		}
@@ -47,59 +63,45 @@ func ParseInputs(specs []string) ([]Input, error) {
 	return inputs, nil
 }
 
-func parseInput(spec string) ([]Input, error) {
+func (files *inputFiles) parseInput(spec string) ([]Input, error) {
 	s := strings.TrimSpace(spec)
 	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
 		s = strings.TrimSpace(s[1 : len(s)-1])
 	}
+	storage := false
 	switch {
+	case s == "":
+		return nil, fmt.Errorf("no value specified for input")
 	case s == "(null)" || s == "(ignored)":
 		return []Input{{Spec: spec, Null: true}}, nil
-	case strings.HasPrefix(s, "@"):
-		path := s[1:]
-		if !strings.HasSuffix(strings.ToLower(path), ".npy") {
-			return nil, fmt.Errorf("%q is not a .npy file; raw binary input needs a shape and type, as in 4xf32=@%s", path, path)
+	case s[0] == '@' || s[0] == '+' || s[0] == '*':
+		return files.parseFileInput(spec, s)
+	case s[0] == '&':
+		// Storage for a result: the shape and type size the buffer; values,
+		// when given, fill it.
+		storage, s = true, strings.TrimSpace(s[1:])
+		if !strings.Contains(s, "=") {
+			s += "="
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	if meta, ref, ok := strings.Cut(s, "="); ok {
+		if ref = strings.TrimSpace(ref); ref != "" && (ref[0] == '@' || ref[0] == '+') {
+			in, err := files.parseRawInput(spec, meta, ref)
+			if err != nil {
+				return nil, err
+			}
+			in.Storage = storage
+			return []Input{*in}, nil
 		}
-		arrays, err := npy.ReadAll(data)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
-		}
-		var out []Input
-		for _, a := range arrays {
-			out = append(out, Input{Spec: spec, Buffer: &bufferfmt.Buffer{Shape: a.Shape, ElementType: a.ElementType, Data: a.Data}})
-		}
-		return out, nil
-	case strings.Contains(s, "=@"):
-		at := strings.Index(s, "=@")
-		shape, et, err := bufferfmt.ParseShapeAndType(s[:at])
-		if err != nil {
-			return nil, err
-		}
-		want, err := hal.DenseByteLength(shape, et)
-		if err != nil {
-			return nil, err
-		}
-		path := s[at+2:]
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
-		}
-		if int64(len(data)) != want {
-			return nil, fmt.Errorf("%s holds %d bytes but %s needs %d", path, len(data), s[:at], want)
-		}
-		return []Input{{Spec: spec, Buffer: &bufferfmt.Buffer{Shape: shape, ElementType: et, Data: data}}}, nil
-	case bufferfmt.IsScalarSpelling(s):
+	}
+	if !storage && bufferfmt.IsScalarSpelling(s) {
 		return []Input{{Spec: spec, Scalar: s}}, nil
 	}
 	b, err := bufferfmt.Parse(s)
 	if err != nil {
 		return nil, err
 	}
-	return []Input{{Spec: spec, Buffer: b}}, nil
+	return []Input{{Spec: spec, Buffer: b, Storage: storage}}, nil
 }
 
 // Values converts inputs into arguments for a function with signature sig:
@@ -128,8 +130,22 @@ func value(in Input, kind vm.ValueKind, alloc hal.Allocator) (vm.Value, error) {
 		switch {
 		case in.Null:
 			return vm.RefValue(vm.Ref{}), nil
+		case in.Buffer == nil && strings.Contains(in.Scalar, "="):
+			// "f32=-5" for a tensor argument is a rank-0 buffer view.
+			b, err := bufferfmt.Parse(in.Scalar)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			in.Buffer = b
 		case in.Buffer == nil:
-			return vm.Value{}, fmt.Errorf("the function expects a buffer view here, not the scalar %q", in.Scalar)
+			return vm.Value{}, fmt.Errorf("the function expects a buffer view here, not the scalar %q: write a shape and type (f32=%s for rank 0, 1xf32=%s)", in.Scalar, in.Scalar, in.Scalar)
+		}
+		if in.Storage {
+			buf, err := newBuffer(alloc, in.Buffer)
+			if err != nil {
+				return vm.Value{}, err
+			}
+			return vm.RefValue(halmodule.BufferRef(buf)), nil
 		}
 		view, err := NewBufferView(alloc, in.Buffer)
 		if err != nil {
@@ -137,7 +153,11 @@ func value(in Input, kind vm.ValueKind, alloc hal.Allocator) (vm.Value, error) {
 		}
 		return vm.RefValue(halmodule.BufferViewRef(view)), nil
 	}
-	if in.Buffer != nil || in.Null {
+	switch {
+	case in.Null:
+		// IREE passes 0 for (null) given to a scalar argument.
+		return map[vm.ValueKind]vm.Value{vm.KindI32: vm.I32(0), vm.KindI64: vm.I64(0), vm.KindF32: vm.F32(0), vm.KindF64: vm.F64(0)}[kind], nil
+	case in.Buffer != nil:
 		return vm.Value{}, fmt.Errorf("the function expects a %s scalar here, not a buffer view", kind)
 	}
 	et := map[vm.ValueKind]hal.ElementType{
@@ -162,6 +182,19 @@ func value(in Input, kind vm.ValueKind, alloc hal.Allocator) (vm.Value, error) {
 // NewBufferView allocates a device buffer from alloc, fills it with b's
 // contents and returns a dense row-major view of it.
 func NewBufferView(alloc hal.Allocator, b *bufferfmt.Buffer) (*hal.BufferView, error) {
+	buf, err := newBuffer(alloc, b)
+	if err != nil {
+		return nil, err
+	}
+	view, err := hal.NewBufferView(buf, b.Shape, b.ElementType, hal.EncodingDenseRowMajor)
+	if err != nil {
+		return nil, err
+	}
+	return view, nil
+}
+
+// newBuffer allocates a device buffer from alloc holding b's contents.
+func newBuffer(alloc hal.Allocator, b *bufferfmt.Buffer) (*hal.Buffer, error) {
 	buf, err := alloc.AllocateBuffer(hal.BufferParams{}, int64(len(b.Data)))
 	if err != nil {
 		return nil, fmt.Errorf("allocating %d bytes for %sx%s: %w", len(b.Data), b.Shape, b.ElementType, err)
@@ -169,11 +202,7 @@ func NewBufferView(alloc hal.Allocator, b *bufferfmt.Buffer) (*hal.BufferView, e
 	if err := buf.Write(0, b.Data); err != nil {
 		return nil, fmt.Errorf("filling the input buffer: %w", err)
 	}
-	view, err := hal.NewBufferView(buf, b.Shape, b.ElementType, hal.EncodingDenseRowMajor)
-	if err != nil {
-		return nil, err
-	}
-	return view, nil
+	return buf, nil
 }
 
 func abbreviate(s string) string {

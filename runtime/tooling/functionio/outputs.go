@@ -140,14 +140,7 @@ func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxEleme
 		if path == "" {
 			return fmt.Errorf("--output=%s: missing file name", spec)
 		}
-		if results[i].Kind() != vm.KindRef || results[i].Ref().IsNull() {
-			return fmt.Errorf("--output=%s: result[%d] is %s, not a buffer view", spec, i, TypeName(results[i]))
-		}
-		view, err := halmodule.BufferViewOf(results[i])
-		if err != nil {
-			return fmt.Errorf("--output=%s: result[%d]: %w", spec, i, err)
-		}
-		b, err := ReadBufferView(view)
+		b, err := resultContents(results[i])
 		if err != nil {
 			return fmt.Errorf("--output=%s: result[%d]: %w", spec, i, err)
 		}

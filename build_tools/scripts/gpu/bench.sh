@@ -7,21 +7,31 @@
 #
 # "build" compiles the suite (go build) and runs it with --build_only, which
 # builds what the rows need into .gpu-bench/work: the CPU kernel object and
-# module, the C reference harness, simple_mul.cu as PTX (clang-16, sm_90),
-# simple_mul.glsl as SPIR-V (glslc) and the CUDA and Vulkan modules. "run"
-# runs the suite there with --prebuilt on that folder, so no compiler is
-# needed; the compiler rows (which need clang and lld) are skipped there
-# with a message: they are measured where clang is. The folder is ignored
-# through .git/info/exclude; the Vulkan loader comes from .gl/ (see
-# vulkan.sh and vulkan.md). On the device tool:
+# module, the C reference harness, the hand-tuned simple_mul.cu as PTX
+# (clang-16, sm_90) and simple_mul.glsl as SPIR-V (glslc), the user
+# program's scalar user_program.cu and user_program.glsl likewise, and the
+# CUDA and Vulkan modules of both. "run" runs the suite there with
+# --prebuilt on that folder, so no compiler is needed; the compiler rows
+# (which need clang and lld) are skipped there with a message: they are
+# measured where clang is. The folder is ignored through .git/info/exclude;
+# the Vulkan loader comes from .gl/ (see vulkan.sh and vulkan.md). On the
+# device tool, the whole table in one call (about 3 minutes; the suite is
+# stopped after 420 s so that what it logged comes back within 8 minutes):
 #
 #   carry:   [".gpu-bench", ".gl"]
 #   command: bash build_tools/scripts/gpu/bench.sh run
 #
 # Extra arguments after "run" go to the suite (e.g. --only=cuda,
 # --vulkan_probe). The table and the log are appended to $OUT/bench.txt as
-# well as stdout. "build" also puts the cuda driver's test binary into
-# .gpu-bench/cuda-driver (run it there with ./cuda.test -test.v).
+# well as stdout. Every run also profiles the CPU scaling row: the suite
+# writes a pprof CPU profile of local-task calls (one worker group per CPU)
+# to $OUT/cpu_large.pprof (read it with go tool pprof -top), logs their
+# context switches per call (getrusage; the cpu-large rows' notes give them
+# for ours and for the C loop), and, where perf exists (the H200 image has
+# none), "perf stat" counts context switches and migrations of a
+# cpu-large-only run into $OUT/perf_stat.txt. "build" also puts the cuda
+# driver's test binary into .gpu-bench/cuda-driver (run it there with
+# ./cuda.test -test.v).
 set -euo pipefail
 
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -74,9 +84,22 @@ run() {
   fi
   echo "== machine (VK_DRIVER_FILES=${VK_DRIVER_FILES:-unset})"
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv,noheader || true
-  nproc
-  echo "== benchsuite --prebuilt $*"
-  ./benchsuite --prebuilt --work_dir=work "$@"
+  echo "CPUs: $(nproc); $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null || true)"
+  python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available())' 2>&1 | tail -1 || true
+  local start=$SECONDS status=0
+  echo "== benchsuite --prebuilt --large_profile=$out/cpu_large.pprof $*"
+  timeout --signal=KILL 420 ./benchsuite --prebuilt --work_dir=work --large_profile="$out/cpu_large.pprof" "$@" || status=$?
+  echo "== benchsuite exit status $status after $((SECONDS - start)) s"
+  if command -v perf >/dev/null 2>&1; then
+    echo "== perf stat of the cpu-large rows (into $out/perf_stat.txt)"
+    timeout --signal=KILL 60 perf stat -e context-switches,cpu-migrations,task-clock -o "$out/perf_stat.txt" \
+      ./benchsuite --prebuilt --work_dir=work --only=cpu-large || true
+    cat "$out/perf_stat.txt" 2>/dev/null || true
+  else
+    echo "== no perf on this machine: context switches come from getrusage (the cpu-large notes and the cpu-large/profile line)"
+  fi
+  echo "== done after $((SECONDS - start)) s"
+  return "$status"
 }
 
 case "${1:-}" in

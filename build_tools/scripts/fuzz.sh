@@ -12,6 +12,9 @@
 # Targets are found by grepping the three Go modules for `func Fuzz`, so new
 # ones are picked up without editing this script. FUZZ_PARALLEL sets the
 # fuzzing workers per target (go test -parallel; default: all CPUs).
+# FUZZ_MINIMIZE bounds the time spent minimizing each new input
+# (go test -fuzzminimizetime; default 5s rather than Go's 60s, during which
+# slow targets such as FuzzRunModule show "0/sec" and stop exploring).
 #
 # A failing input is written by `go test` under the target's
 # testdata/fuzz/<FuzzName>/, where the ordinary `go test` run (and CI) runs
@@ -55,7 +58,7 @@ while read -r dir name; do
   log=$logs/${dir//\//_}.$name.log
   before=$(ls "$root/$dir/testdata/fuzz/$name" 2>/dev/null | sort)
   start=$SECONDS
-  (cd "$root/$module" && go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime="${secs}s" "${parallel[@]}") >"$log" 2>&1
+  (cd "$root/$module" && go test "$pkg" -run '^$' -fuzz "^$name\$" -fuzztime="${secs}s" -fuzzminimizetime="${FUZZ_MINIMIZE:-5s}" "${parallel[@]}") >"$log" 2>&1
   rc=$?
   took=$((SECONDS - start))
   # The last progress line: "fuzz: elapsed: 60s, execs: 123 (2/sec), new interesting: 4 (total: 9)".

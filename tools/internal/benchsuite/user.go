@@ -163,8 +163,8 @@ type userMeasure struct {
 // measureUser calls the user program on dev (wrapped in a queueTimer) over
 // n f32 the way iree-benchmark-module does (inputs made by functionio on
 // the device's allocator, each call's result released), after checking one
-// call's result, and times a device-to-device copy of 6n bytes (12n read
-// and written, one dispatch's worth) on the same device.
+// call's result, and times a device-to-device copy on the same device that
+// reads and writes as many bytes as the call's dispatches move.
 func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n, reps int) (userMeasure, error) {
 	var m userMeasure
 	qt := &queueTimer{Device: dev, capture: true}
@@ -186,13 +186,15 @@ func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n,
 	if _, _, m.times, err = timedCalls(c, reps, devTime); err != nil {
 		return m, err
 	}
-	cw, cd, err := copyCalls(dev, devTime, 6*int64(n), reps)
+	// The copy moves as many bytes as the call's dispatches (half read,
+	// half written), so that the bound is the time of one such copy.
+	cw, cd, err := copyCalls(dev, devTime, m.bytes/2, reps)
 	if err != nil {
 		return m, fmt.Errorf("D2D copy: %w", err)
 	}
-	m.copyBW = float64(12*int64(n)) / median(cw).Seconds()
+	m.copyBW = float64(m.bytes/2*2) / median(cw).Seconds()
 	if devTime != nil {
-		m.copyDevBW = float64(12*int64(n)) / median(cd).Seconds()
+		m.copyDevBW = float64(m.bytes/2*2) / median(cd).Seconds()
 	}
 	return m, nil
 }

@@ -48,6 +48,9 @@ const (
 
 // ExecutableParams is what PrepareExecutable needs.
 type ExecutableParams struct {
+	// Name names the executable in messages ("@executable::@variant" for
+	// one from a module); may be empty.
+	Name string
 	// Format is the executable format string stored with the executable.
 	Format string
 	// Data is the executable binary (ELF, PTX, SPIR-V flatbuffer, ...).

@@ -15,6 +15,7 @@ import (
 // Dispatch.Run, possibly from many goroutines at once.
 type Executable struct {
 	format  string
+	name    string // from ExecutableParams.Name, for messages
 	lib     *library
 	exports []hal.ExportInfo
 
@@ -190,12 +191,30 @@ func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64
 	if d.pinned {
 		args = nil
 	}
-	r, at := runRange(d.fn, d.exe.lib.env, &d.st, args, processorID, localMemory[:d.localBytes], begin, end)
-	if r != 0 {
+	r := runRange(d.fn, d.exe.lib.env, &d.st, args, processorID, localMemory[:d.localBytes], begin, end)
+	if r.status != 0 {
 		cx, cy := d.st.counts()
-		return status.Errorf(status.Internal, "dispatch of %s failed with status %d at workgroup (%d, %d, %d)", d.exe.exportName(d.ordinal), r, at%cx, at/cx%cy, at/(cx*cy))
+		at := r.at
+		wg := fmt.Sprintf("workgroup (%d, %d, %d)", at%cx, at/cx%cy, at/(cx*cy))
+		if r.status == faultStatus {
+			return status.Errorf(status.Internal, "kernel crashed: %s in executable %s, %s, %s (the process may be corrupt; run with -v for Go's dump)",
+				describeSignal(r.signo, r.code, r.addr), d.exe.displayName(), d.exe.exportName(d.ordinal), wg)
+		}
+		return status.Errorf(status.Internal, "dispatch of %s failed with status %d at %s", d.exe.exportName(d.ordinal), r.status, wg)
 	}
 	return nil
+}
+
+// displayName names the executable for messages: the name it was created
+// with, else its library's, else its format.
+func (e *Executable) displayName() string {
+	switch {
+	case e.name != "":
+		return e.name
+	case e.lib.name != "":
+		return fmt.Sprintf("%q", e.lib.name)
+	}
+	return "(unnamed " + e.format + ")"
 }
 
 // Release unpins the dispatch's memory. The dispatch cannot run afterwards.

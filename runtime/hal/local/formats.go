@@ -73,11 +73,14 @@ func LoadWithImports(params hal.ExecutableParams, imports ImportResolver) (*Exec
 	if l.goarch != runtime.GOARCH {
 		return nil, status.Errorf(status.Unimplemented, "executable format %q is recognised but cannot run on this %s/%s host", params.Format, runtime.GOOS, runtime.GOARCH)
 	}
+	if err := installFaultHandlers(); err != nil {
+		return nil, err
+	}
 	lib, err := loadLibrary(params.Data, params.Constants, imports)
 	if err != nil {
 		return nil, err
 	}
-	exe := &Executable{format: params.Format, lib: lib}
+	exe := &Executable{format: params.Format, name: params.Name, lib: lib}
 	for _, e := range lib.exports {
 		exe.exports = append(exe.exports, e.info)
 	}

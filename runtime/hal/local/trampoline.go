@@ -1,9 +1,14 @@
 package local
 
 /*
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <ucontext.h>
 #include "executable_library.h"
 
 #if defined(__x86_64__)
@@ -59,7 +64,108 @@ typedef struct goiree_dispatch_block_t {
 typedef struct goiree_range_result_t {
   int status;
   uint64_t failed_at;
+  // Set when status is GOIREE_STATUS_FAULT: the signal, its si_code and
+  // si_addr.
+  int signo;
+  int code;
+  uint64_t addr;
 } goiree_range_result_t;
+
+// Kernel faults. A user kernel that faults (SIGSEGV, SIGBUS, SIGFPE,
+// SIGILL) would reach Go's handler, which cannot recover from a fault in
+// C code and prints the whole goroutine dump without naming the kernel.
+// Instead a handler of ours, installed over Go's once (SetFaultReports),
+// checks whether the faulting thread is inside goiree_dispatch_range (the
+// thread-local goiree_fault_frame) and the signal came from the CPU
+// (si_code > 0, not kill or raise); if so it records the signal and
+// siglongjmps back into the range loop, which returns GOIREE_STATUS_FAULT
+// with the workgroup that was running. Every other signal is passed to the
+// handler that was installed before ours (Go's), with the same arguments,
+// as Go's os/signal documentation asks of C code that installs handlers
+// for synchronous signals: Go's own faults (nil dereferences, its
+// SetPanicOnFault) keep working. The frame is set up with sigsetjmp(..., 0)
+// (no signal-mask system call per range); the handler restores the
+// interrupted mask itself before jumping.
+#define GOIREE_STATUS_FAULT INT32_MIN
+
+typedef struct goiree_fault_t {
+  sigjmp_buf jump;
+  volatile uint64_t at;
+  volatile int signo;
+  volatile int code;
+  volatile uint64_t addr;
+} goiree_fault_t;
+
+static __thread goiree_fault_t* goiree_fault_frame
+    __attribute__((tls_model("initial-exec")));
+static volatile sig_atomic_t goiree_fault_reports = 1;
+static const int goiree_fault_signals[4] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+static struct sigaction goiree_prev_actions[4];
+
+// Passes a signal that is not a kernel fault to the handler installed
+// before ours.
+static void goiree_chain_signal(int sig, siginfo_t* info, void* uctx) {
+  for (int i = 0; i < 4; ++i) {
+    if (goiree_fault_signals[i] != sig) continue;
+    const struct sigaction* prev = &goiree_prev_actions[i];
+    if (prev->sa_flags & SA_SIGINFO) {
+      if (prev->sa_sigaction != NULL) prev->sa_sigaction(sig, info, uctx);
+      return;
+    }
+    if (prev->sa_handler == SIG_IGN) return;
+    if (prev->sa_handler == SIG_DFL) {
+      // The default action: a fault recurs when the instruction is retried
+      // on return; a sent signal is raised again (pending until return).
+      struct sigaction dfl;
+      memset(&dfl, 0, sizeof(dfl));
+      dfl.sa_handler = SIG_DFL;
+      sigaction(sig, &dfl, NULL);
+      if (info == NULL || info->si_code <= 0) raise(sig);
+      return;
+    }
+    prev->sa_handler(sig);
+    return;
+  }
+}
+
+static void goiree_fault_handler(int sig, siginfo_t* info, void* uctx) {
+  goiree_fault_t* f = goiree_fault_frame;
+  if (f != NULL && goiree_fault_reports && info != NULL && info->si_code > 0) {
+    goiree_fault_frame = NULL;
+    f->signo = sig;
+    f->code = info->si_code;
+    f->addr = (uint64_t)(uintptr_t)info->si_addr;
+    // Leaving by a jump skips the kernel's restoring of the interrupted
+    // signal mask; restore it here (sig and the handler's mask are blocked
+    // now).
+    pthread_sigmask(SIG_SETMASK, &((ucontext_t*)uctx)->uc_sigmask, NULL);
+    siglongjmp(f->jump, 1);
+  }
+  goiree_chain_signal(sig, info, uctx);
+}
+
+// Installs goiree_fault_handler for the four fault signals, keeping the
+// handlers it replaces; returns 0 or the errno of a failed sigaction.
+static int goiree_install_fault_handlers(void) {
+  for (int i = 0; i < 4; ++i) {
+    struct sigaction cur;
+    if (sigaction(goiree_fault_signals[i], NULL, &cur) != 0) return errno;
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == goiree_fault_handler) continue;
+    goiree_prev_actions[i] = cur;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = goiree_fault_handler;
+    // On the alternate signal stack Go gives every thread (a kernel that
+    // overflows its stack still gets reported), everything blocked while
+    // the handler runs, as Go's own handlers do.
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigfillset(&sa.sa_mask);
+    if (sigaction(goiree_fault_signals[i], &sa, NULL) != 0) return errno;
+  }
+  return 0;
+}
+
+static void goiree_set_fault_reports(int on) { goiree_fault_reports = on; }
 
 // Runs workgroups [begin, end) of the grid in x-fastest order, one call each,
 // and returns the first non-zero result with the failing flat index.
@@ -83,12 +189,26 @@ static goiree_range_result_t goiree_dispatch_range(
   ws.processor_id = processor_id;
   ws.local_memory = local_memory;
   ws.local_memory_size = local_memory_size;
+  goiree_fault_t fault;
+  fault.at = begin;
+  if (sigsetjmp(fault.jump, 0) != 0) {
+    // A kernel fault: goiree_fault_handler jumped here.
+    result.status = GOIREE_STATUS_FAULT;
+    result.failed_at = fault.at;
+    result.signo = fault.signo;
+    result.code = fault.code;
+    result.addr = fault.addr;
+    return result;
+  }
+  goiree_fault_frame = &fault;
   for (uint64_t i = begin; i < end; ++i) {
+    fault.at = i;
     ws.workgroup_id_x = (uint32_t)x;
     ws.workgroup_id_y = (uint32_t)y;
     ws.workgroup_id_z = (uint16_t)z;
     int r = kernel(env, state, &ws);
     if (r != 0) {
+      goiree_fault_frame = NULL;
       result.status = r;
       result.failed_at = i;
       return result;
@@ -101,6 +221,7 @@ static goiree_range_result_t goiree_dispatch_range(
       }
     }
   }
+  goiree_fault_frame = NULL;
   return result;
 }
 
@@ -177,7 +298,10 @@ import "C"
 
 import (
 	"sync"
+	"syscall"
 	"unsafe"
+
+	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // environment is the per-executable environment, kept in C memory so that
@@ -311,7 +435,21 @@ const argBindings = 8
 // bytePtr types a pointer to binding or local memory (bytes) for cgo.
 func bytePtr(p unsafe.Pointer) *C.uint8_t { return (*C.uint8_t)(p) }
 
-func runRange(fn uintptr, env *environment, st *dispatchState, args *[argBindings]unsafe.Pointer, processorID uint32, localMem []byte, begin, end uint64) (int, uint64) {
+// rangeResult is what running a range of workgroups returned: status 0, a
+// kernel's non-zero status, or faultStatus with the signal that stopped a
+// kernel; at is the flat index of the workgroup.
+type rangeResult struct {
+	status int
+	at     uint64
+	signo  int
+	code   int
+	addr   uint64
+}
+
+// faultStatus is the status of a range stopped by a kernel fault.
+const faultStatus = C.GOIREE_STATUS_FAULT
+
+func runRange(fn uintptr, env *environment, st *dispatchState, args *[argBindings]unsafe.Pointer, processorID uint32, localMem []byte, begin, end uint64) rangeResult {
 	var lm unsafe.Pointer
 	if len(localMem) > 0 {
 		lm = unsafe.Pointer(unsafe.SliceData(localMem))
@@ -333,7 +471,39 @@ func runRange(fn uintptr, env *environment, st *dispatchState, args *[argBinding
 		r = C.goiree_dispatch_range(C.uintptr_t(fn), env.env, &st.blk.state, C.uint32_t(processorID), lm,
 			C.uint32_t(len(localMem)), C.uint64_t(begin), C.uint64_t(end))
 	}
-	return int(r.status), uint64(r.failed_at)
+	return rangeResult{status: int(r.status), at: uint64(r.failed_at), signo: int(r.signo), code: int(r.code), addr: uint64(r.addr)}
+}
+
+// faultHandlers installs the fault handler once.
+var faultHandlers struct {
+	once sync.Once
+	err  error
+}
+
+// SetFaultReports says whether a kernel that faults (SIGSEGV, SIGBUS,
+// SIGFPE, SIGILL raised by its own instructions) is reported as an error of
+// its dispatch, naming the signal, the executable, the export and the
+// workgroup (the default), or left to Go's runtime, which prints its
+// goroutine dump and exits (the tools' -v). The handler is installed with
+// the first executable; signals not raised by a running kernel go on to
+// Go's handler either way. After a fault the kernel may have left memory
+// corrupt: callers should report the error and exit.
+func SetFaultReports(on bool) {
+	v := C.int(0)
+	if on {
+		v = 1
+	}
+	C.goiree_set_fault_reports(v)
+}
+
+// installFaultHandlers installs the fault handler (once per process).
+func installFaultHandlers() error {
+	faultHandlers.once.Do(func() {
+		if e := C.goiree_install_fault_handlers(); e != 0 {
+			faultHandlers.err = status.Errorf(status.Internal, "installing the kernel fault handler: %v", syscall.Errno(e))
+		}
+	})
+	return faultHandlers.err
 }
 
 // fill sets the dispatch state. With at most argBindings bindings their

@@ -893,7 +893,7 @@ func (m *Module) executableCreate(c *vm.NativeCall) error {
 			fn, m.device.ID(), format, strings.Join(m.device.ExecutableFormats(), ", "))
 	}
 	exe, err := cache.PrepareExecutable(hal.ExecutableParams{
-		Format: format, Data: data.Bytes(), Constants: constants,
+		Name: data.Name(), Format: format, Data: data.Bytes(), Constants: constants,
 		CachingMode: hal.CachingAliasProvidedData,
 	})
 	if err != nil {

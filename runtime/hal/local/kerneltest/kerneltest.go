@@ -180,3 +180,19 @@ func GatherLibrary(t testing.TB) []byte {
 	t.Helper()
 	return BuildKernel(t, "gather_library.c")
 }
+
+// Export ordinals of FaultLibrary.
+const (
+	FaultNullStore = 0
+	FaultDivZero   = 1
+	FaultIllegal   = 2
+	FaultOverflow  = 3
+)
+
+// FaultLibrary builds kernels/fault_library.c: exports null_store,
+// div_zero, illegal and overflow, each faulting in workgroup k (constant 0)
+// with a value taken from binding 1 (see the source).
+func FaultLibrary(t testing.TB) []byte {
+	t.Helper()
+	return BuildKernel(t, "fault_library.c")
+}

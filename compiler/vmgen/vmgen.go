@@ -285,7 +285,10 @@ func (e *emitter) executable(variant *ir.Operation) (*exeInfo, error) {
 		return x, nil
 	}
 	x := &exeInfo{variant: variant, format: t.Format, global: e.b.AddGlobal(vm.KindRef)}
-	data2 := e.b.Rodata(data, mimeOf(t.Format))
+	// The binary carries its SHA-256 and name: the loader refuses a module
+	// whose executable bytes changed after compiling (DATA_LOSS naming it)
+	// before any driver maps or compiles them.
+	data2 := e.b.RodataChecked("@"+variant.ParentOp().SymName()+"::@"+variant.SymName(), data, mimeOf(t.Format))
 	name := "__exe_" + sanitize(variant.ParentOp().SymName()) + "_" + sanitize(variant.SymName())
 	// (device) -> (ok, executable): the cached executable, or a new one when
 	// the device runs the format, or ok = 0.

@@ -46,6 +46,10 @@ const (
 	userTorchRatio  = 1.0  // CUDA bandwidth over torch eager's
 )
 
+// maxCopy bounds the buffers of the user rows' copy (1 GiB, the size of one
+// 256M-element binding).
+const maxCopy = 1 << 30
+
 // userFunction is the exported function of the user programs, and
 // userResult what it returns for inputs 2 and 4: p = 2*4*0.5 + 1 = 5,
 // (p + 4) * p = 45.
@@ -164,7 +168,8 @@ type userMeasure struct {
 // n f32 the way iree-benchmark-module does (inputs made by functionio on
 // the device's allocator, each call's result released), after checking one
 // call's result, and times a device-to-device copy on the same device that
-// reads and writes as many bytes as the call's dispatches move.
+// reads and writes as many bytes as the call's dispatches move (at most
+// maxCopy each way).
 func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n, reps int) (userMeasure, error) {
 	var m userMeasure
 	qt := &queueTimer{Device: dev, capture: true}
@@ -187,14 +192,17 @@ func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n,
 		return m, err
 	}
 	// The copy moves as many bytes as the call's dispatches (half read,
-	// half written), so that the bound is the time of one such copy.
-	cw, cd, err := copyCalls(dev, devTime, m.bytes/2, reps)
+	// half written), so that the bound is the time of one such copy, up to
+	// maxCopy: larger buffers than the row's own are not needed for the
+	// bandwidth, and a Vulkan allocation may be limited to 4 GiB.
+	size := min(m.bytes/2, maxCopy)
+	cw, cd, err := copyCalls(dev, devTime, size, reps)
 	if err != nil {
-		return m, fmt.Errorf("D2D copy: %w", err)
+		return m, fmt.Errorf("D2D copy of %d bytes: %w", size, err)
 	}
-	m.copyBW = float64(m.bytes/2*2) / median(cw).Seconds()
+	m.copyBW = float64(2*size) / median(cw).Seconds()
 	if devTime != nil {
-		m.copyDevBW = float64(m.bytes/2*2) / median(cd).Seconds()
+		m.copyDevBW = float64(2*size) / median(cd).Seconds()
 	}
 	return m, nil
 }

@@ -101,7 +101,8 @@ func TestDemoEndToEnd(t *testing.T) {
 		}
 	}
 
-	// Inputs from a .npy file (both arrays in one file), the module on stdin.
+	// Inputs from a .npy file (both arrays in one file: '@' reads the first,
+	// '+' the next, as in IREE), the module on stdin.
 	vmfb, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +121,7 @@ func TestDemoEndToEnd(t *testing.T) {
 	if err := os.WriteFile(in, two.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr = runTool(t, string(vmfb), "--device=local-sync", "--module=-", "--function=simple_mul", "--input=@"+in, "--output_max_element_count=4")
+	code, stdout, stderr = runTool(t, string(vmfb), "--device=local-sync", "--module=-", "--function=simple_mul", "--input=@"+in, "--input=+"+in, "--output_max_element_count=4")
 	if want := "EXEC @simple_mul\nresult[0]: hal.buffer_view\n100xf32=15 24 35 48...\n"; code != 0 || stdout != want {
 		t.Errorf("npy inputs: exit %d, stdout %q, want %q, stderr %q", code, stdout, want, stderr)
 	}

@@ -15,9 +15,6 @@ import (
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
-// defaultDevice is IREE's default --device.
-const defaultDevice = "local-task"
-
 // execute does everything after flag parsing and returns the exit code
 // (1 when --expected_output found a mismatch).
 func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
@@ -36,15 +33,8 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	if o.listDrivers {
-		listDrivers(stdout, reg)
-		return 0, nil
-	}
-	if o.listDevices {
-		return 0, listDevices(stdout, reg)
-	}
-	if strings.TrimSpace(o.function) == "" {
-		return 0, fmt.Errorf("no function given: use --function=<name> (iree-dump-module lists a module's exports)")
+	if done, err := o.devices.Discovery(stdout, reg); done {
+		return 0, err
 	}
 	if o.maxElements < 0 {
 		return 0, fmt.Errorf("--output_max_element_count=%d must not be negative", o.maxElements)
@@ -58,6 +48,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		return 0, err
 	}
 	var modules []vm.Module
+	var main *vm.BytecodeModule
 	for i, data := range datas {
 		m, err := vm.LoadBytecodeModule(data)
 		if err != nil {
@@ -65,12 +56,32 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 		}
 		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
 		modules = append(modules, m)
+		main = m
 	}
-	dev, err := createDevice(o, reg)
+	// As in IREE, the function comes from the last module, and may be left
+	// out when that module exports exactly one.
+	fnName := strings.TrimPrefix(strings.TrimSpace(o.function), "@")
+	if fnName == "" {
+		if fnName, err = singleExport(main); err != nil {
+			return 0, err
+		}
+	}
+	devs, err := o.devices.CreateDevices(reg)
 	if err != nil {
 		return 0, err
 	}
-	defer dev.Close()
+	defer func() {
+		for _, d := range devs {
+			d.Close()
+		}
+	}()
+	// The hal module binds one device: the program runs on the first
+	// --device; the others were created to check them, as IREE creates
+	// every device it is given.
+	dev := devs[0]
+	for _, d := range devs[1:] {
+		glog.V(1).Infof("device %s created; the program runs on %s (this runtime binds one device per context)", d.ID(), dev.ID())
+	}
 	glog.V(1).Infof("created device %s (executable formats: %s)", dev.ID(), strings.Join(dev.ExecutableFormats(), ", "))
 
 	hm, err := halmodule.New(dev)
@@ -85,7 +96,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	fn, err := ctx.LookupFunction(strings.TrimPrefix(strings.TrimSpace(o.function), "@"))
+	fn, err := ctx.LookupFunction(fnName)
 	if err != nil {
 		return 0, err
 	}
@@ -131,47 +142,22 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	return code, nil
 }
 
-// createDevice creates the --device (one only) from reg.
-func createDevice(o *options, reg *hal.Registry) (hal.Device, error) {
-	uri := defaultDevice
-	switch len(o.devices) {
+// singleExport returns the name of the one function m exports for
+// callers, as IREE's tools pick the function when --function is left out:
+// internal ("__init") and special ("f$async") exports do not count.
+func singleExport(m *vm.BytecodeModule) (string, error) {
+	var names []string
+	for _, e := range m.Exports() {
+		if strings.HasPrefix(e.Name, "__") || strings.Contains(e.Name, "$") {
+			continue
+		}
+		names = append(names, e.Name)
+	}
+	switch len(names) {
 	case 0:
+		return "", fmt.Errorf("module %q exports no function; at least one must be present", m.Name())
 	case 1:
-		uri = strings.TrimSpace(o.devices[0])
-	default:
-		return nil, fmt.Errorf("%d --device flags given; this tool runs on one device", len(o.devices))
+		return names[0], nil
 	}
-	dev, err := reg.CreateDevice(uri)
-	if err != nil {
-		return nil, err
-	}
-	return dev, nil
-}
-
-func listDrivers(w io.Writer, reg *hal.Registry) {
-	fmt.Fprintln(w, "# ===----------------------------------------------------------------------===")
-	fmt.Fprintln(w, "# Available HAL drivers")
-	fmt.Fprintln(w, "# ===----------------------------------------------------------------------===")
-	fmt.Fprintln(w, "# Use --list_devices to enumerate available devices.")
-	fmt.Fprintln(w)
-	for _, name := range reg.Names() {
-		fmt.Fprintf(w, "%s\n", name)
-	}
-}
-
-func listDevices(w io.Writer, reg *hal.Registry) error {
-	for _, name := range reg.Names() {
-		d, err := reg.Lookup(name)
-		if err != nil {
-			return err
-		}
-		infos, err := d.Devices()
-		if err != nil {
-			return fmt.Errorf("listing devices of driver %s: %w", name, err)
-		}
-		for _, info := range infos {
-			fmt.Fprintf(w, "%s://%d: %s\n", name, info.Index, info.Name)
-		}
-	}
-	return nil
+	return "", fmt.Errorf("module %q exports %d functions (%s); --function= must be given", m.Name(), len(names), strings.Join(names, ", "))
 }

@@ -86,7 +86,7 @@ func TestInputErrors(t *testing.T) {
 		{[]string{"2xf32=1 2 3"}, "0r_v", "output data buffer overflow"},
 		{[]string{"@missing.npy"}, "0r_v", "reading missing.npy"},
 		{[]string{"@file.bin"}, "0r_v", "raw binary input needs a shape and type"},
-		{[]string{"128xf32=@testdata/two_arrays.npy"}, "0r_v", "holds 273 bytes from byte 0 on but 128xf32 needs 512"},
+		{[]string{"128xf32=@testdata/two_arrays.npy"}, "0r_v", "holds 273 bytes but 128xf32 needs 512"},
 		{[]string{"8xf32=1"}, "0rr_v", "takes 2 argument(s) (0rr_r"[:19]},
 		{[]string{"5"}, "0r_v", "expects a buffer view here, not the scalar"},
 		{[]string{"4xf32=1"}, "0i_v", "expects a i32 scalar here, not a buffer view"},

@@ -91,7 +91,7 @@ func (f *inputFile) readNPY(path string) (*bufferfmt.Buffer, error) {
 	cr := &countingReader{r: io.NewSectionReader(f.f, f.off, f.size-f.off)}
 	a, err := npy.Read(cr)
 	if err != nil {
-		return nil, fmt.Errorf("%s: array at byte %d: %w", path, f.off, err)
+		return nil, fmt.Errorf("reading %s: array at byte %d: %w", path, f.off, err)
 	}
 	f.off += cr.n
 	return &bufferfmt.Buffer{Shape: a.Shape, ElementType: a.ElementType, Data: a.Data}, nil
@@ -146,6 +146,9 @@ func (fs *inputFiles) parseRawInput(spec, meta, ref string) (*Input, error) {
 		return nil, err
 	}
 	if left := f.size - f.off; want > left {
+		if f.off == 0 {
+			return nil, fmt.Errorf("%s holds %d bytes but %s needs %d", path, left, strings.TrimSpace(meta), want)
+		}
 		return nil, fmt.Errorf("%s holds %d bytes from byte %d on but %s needs %d", path, left, f.off, strings.TrimSpace(meta), want)
 	}
 	data := make([]byte, want)

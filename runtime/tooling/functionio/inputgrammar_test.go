@@ -177,7 +177,7 @@ func TestInputGrammarErrors(t *testing.T) {
 		{[]string{"@d.npy"}, "0r_v", "reading d.npy: is a directory"},
 		{[]string{"@"}, "0r_v", `"" is not a .npy file`},
 		{[]string{"@six.bin.npy"}, "0r_v", "reading six.bin.npy"},
-		{[]string{"7xf32=@six.bin"}, "0r_v", "six.bin holds 24 bytes from byte 0 on but 7xf32 needs 28"},
+		{[]string{"7xf32=@six.bin"}, "0r_v", "six.bin holds 24 bytes but 7xf32 needs 28"},
 		{[]string{"4xf32=@six.bin", "3xf32=+six.bin"}, "0rr_v", "--input=3xf32=+six.bin: six.bin holds 8 bytes from byte 16 on but 3xf32 needs 12"},
 		{[]string{"4xf32=@"}, "0r_v", "missing file name"},
 		{[]string{"4xq9=@six.bin"}, "0r_v", "q9"},

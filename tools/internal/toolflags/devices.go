@@ -66,7 +66,8 @@ func (d *DeviceFlags) CreateDevices(reg *hal.Registry) ([]hal.Device, error) {
 			for _, d := range devs {
 				d.Close()
 			}
-			return nil, fmt.Errorf("--device=%s: %w", uri, err)
+			// The registry's errors name the URI already.
+			return nil, err
 		}
 		devs = append(devs, dev)
 	}

@@ -75,7 +75,7 @@ func TestCreateDevices(t *testing.T) {
 		{nil, []string{"local-task"}, ""},
 		{[]string{"local-sync"}, []string{"local-sync"}, ""},
 		{[]string{"local-sync", " local-task://0 "}, []string{"local-sync", "local-task"}, ""},
-		{[]string{"local-sync", "nosuch"}, nil, `--device=nosuch: `},
+		{[]string{"local-sync", "nosuch"}, nil, `unknown driver "nosuch"`},
 		{[]string{"local-sync://7"}, nil, "not found"},
 	} {
 		d := DeviceFlags{Devices: tc.devices}

@@ -57,6 +57,8 @@ func AddLoggingFlags(fs *flag.FlagSet) {
 	for _, name := range loggingFlags {
 		if f := flag.CommandLine.Lookup(name); f != nil && fs.Lookup(name) == nil {
 			fs.Var(f.Value, f.Name, f.Usage)
+			// The default is glog's, not whatever an earlier parse set.
+			fs.Lookup(name).DefValue = f.DefValue
 		}
 	}
 	if fs.Lookup("flagfile") == nil {
@@ -95,12 +97,20 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	if err != nil {
 		return fmt.Errorf("[ERROR] %v", err)
 	}
-	out := fs.Output()
+	// The flag package prints the usage on every parse error; only --help
+	// should print it.
+	out, usage := fs.Output(), fs.Usage
 	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	err = fs.Parse(args)
 	fs.SetOutput(out)
+	fs.Usage = usage
 	if errors.Is(err, flag.ErrHelp) {
-		fs.Usage()
+		if usage != nil {
+			usage()
+		} else {
+			PrintFlags(out, fs)
+		}
 		return ErrHelp
 	}
 	if err != nil {

@@ -389,7 +389,7 @@ func load(data []byte) (*BytecodeModule, error) {
 		}
 		m.rodata = append(m.rodata, rs)
 		buf := NewBuffer(d, true)
-		buf.name = rs.Name
+		buf.name, buf.digest = rs.Name, rs.SHA256
 		m.rodataBufs = append(m.rodataBufs, buf)
 	}
 

@@ -238,6 +238,7 @@ type Buffer struct {
 	data     []byte
 	readOnly bool
 	name     string
+	digest   []byte
 }
 
 // NewBuffer returns a Buffer over data (not copied).
@@ -252,6 +253,11 @@ func (b *Buffer) Bytes() []byte { return b.data }
 // Name returns the name the module gave a rodata buffer (an executable's
 // "@executable::@variant"), or "".
 func (b *Buffer) Name() string { return b.name }
+
+// SHA256 returns the digest the compiler recorded for a rodata buffer,
+// which the loader has checked against its bytes, or nil when it recorded
+// none (a module compiled before digests were written).
+func (b *Buffer) SHA256() []byte { return b.digest }
 
 // Len returns the buffer's length in bytes.
 func (b *Buffer) Len() int { return len(b.data) }

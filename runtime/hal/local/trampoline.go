@@ -298,8 +298,11 @@ import "C"
 
 import (
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
+
+	"github.com/golang/glog"
 
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -474,21 +477,26 @@ func runRange(fn uintptr, env *environment, st *dispatchState, args *[argBinding
 	return rangeResult{status: int(r.status), at: uint64(r.failed_at), signo: int(r.signo), code: int(r.code), addr: uint64(r.addr)}
 }
 
-// faultHandlers installs the fault handler once.
+// faultHandlers installs the fault handler once; chosen records that
+// SetFaultReports was called.
 var faultHandlers struct {
-	once sync.Once
-	err  error
+	once   sync.Once
+	err    error
+	chosen atomic.Bool
 }
 
 // SetFaultReports says whether a kernel that faults (SIGSEGV, SIGBUS,
 // SIGFPE, SIGILL raised by its own instructions) is reported as an error of
 // its dispatch, naming the signal, the executable, the export and the
 // workgroup (the default), or left to Go's runtime, which prints its
-// goroutine dump and exits (the tools' -v). The handler is installed with
-// the first executable; signals not raised by a running kernel go on to
-// Go's handler either way. After a fault the kernel may have left memory
-// corrupt: callers should report the error and exit.
+// goroutine dump and exits. Unless it is called, faults are reported
+// except under glog verbosity 1 or more (the tools' -v), read when the
+// first executable is loaded, which is also when the handler is installed;
+// signals not raised by a running kernel go on to Go's handler either way.
+// After a fault the kernel may have left memory corrupt: callers should
+// report the error and exit.
 func SetFaultReports(on bool) {
+	faultHandlers.chosen.Store(true)
 	v := C.int(0)
 	if on {
 		v = 1
@@ -499,6 +507,9 @@ func SetFaultReports(on bool) {
 // installFaultHandlers installs the fault handler (once per process).
 func installFaultHandlers() error {
 	faultHandlers.once.Do(func() {
+		if !faultHandlers.chosen.Load() && bool(glog.V(1)) {
+			C.goiree_set_fault_reports(0)
+		}
 		if e := C.goiree_install_fault_handlers(); e != 0 {
 			faultHandlers.err = status.Errorf(status.Internal, "installing the kernel fault handler: %v", syscall.Errno(e))
 		}

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/golang/glog"
+
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/vm"
 	"github.com/goiree/goiree/runtime/vm/status"
@@ -891,6 +893,9 @@ func (m *Module) executableCreate(c *vm.NativeCall) error {
 	if !cache.CanPrepareFormat(format) {
 		return status.Errorf(status.NotFound, "hal.%s: device %s cannot run executable format %q (it supports: %s)",
 			fn, m.device.ID(), format, strings.Join(m.device.ExecutableFormats(), ", "))
+	}
+	if data.SHA256() == nil && bool(glog.V(1)) {
+		glog.Infof("hal.%s: the %s executable (%d bytes) carries no SHA-256 digest (its module was compiled before digests were written), so its bytes are not checked", fn, format, data.Len())
 	}
 	exe, err := cache.PrepareExecutable(hal.ExecutableParams{
 		Name: data.Name(), Format: format, Data: data.Bytes(), Constants: constants,

@@ -27,7 +27,8 @@
 # writes a pprof CPU profile of local-task calls (one worker group per CPU)
 # to $OUT/cpu_large.pprof (read it with go tool pprof -top), logs their
 # context switches per call (getrusage; the cpu-large rows' notes give them
-# for ours and for the C loop), and, where perf exists (the H200 image has
+# for ours and for the C loop) and local-task against the C loop at 1, 2,
+# 4, 8, 12 and 16 threads (cpu-large/scaling lines), and, where perf exists (the H200 image has
 # none), "perf stat" counts context switches and migrations of a
 # cpu-large-only run into $OUT/perf_stat.txt. "build" also puts the cuda
 # driver's test binary into .gpu-bench/cuda-driver (run it there with

@@ -84,7 +84,9 @@
 // --cpuprofile writes a pprof CPU profile of the small-call loops (go tool
 // pprof -top <binary> <file>); --large_profile one of local-task calls
 // over --large_n after the cpu-large rows, whose notes and log also give
-// context switches per call (getrusage: the GPU machine has no perf).
+// context switches per call (getrusage: the GPU machine has no perf), and
+// then logs a sweep of local-task against the C loop at 1, 2, 4, 8, ...
+// threads up to the CPU count (cpu-large/scaling lines).
 package main
 
 import (
@@ -139,7 +141,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.clang, "clang", "", "clang binary (default: clang-16 or clang on PATH)")
 	fs.StringVar(&o.lld, "lld", "", "ld.lld binary (default: ld.lld-16 or ld.lld on PATH)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the small-dispatch loops to this file")
-	fs.StringVar(&o.largeProfile, "large_profile", "", "after the cpu-large rows, write a CPU profile of local-task calls (one worker group per CPU) to this file, and log their context switches")
+	fs.StringVar(&o.largeProfile, "large_profile", "", "after the cpu-large rows, write a CPU profile of local-task calls (one worker group per CPU) to this file, log their context switches, and log local-task against the C loop at 1, 2, 4, 8, ... threads")
 	fs.DurationVar(&o.largeProfileTime, "large_profile_time", 3*time.Second, "how long --large_profile calls local-task")
 	fs.StringVar(&o.only, "only", "", "run only the rows whose name contains this text")
 	fs.StringVar(&o.workDir, "work_dir", "", "directory for built objects (default: a temporary directory, removed afterwards)")

@@ -260,8 +260,57 @@ func largeRows(e *env, o *options, log io.Writer) ([]row, error) {
 		if err := largeProfile(e, o, all, log); err != nil {
 			return nil, err
 		}
+		if err := scalingSweep(e, o, log); err != nil {
+			return nil, err
+		}
 	}
 	return rows, nil
+}
+
+// scalingSweep logs, for 1, 2, 4, 8, 12, 16, ... threads up to the CPU
+// count, local-task with that many worker groups against the C loop on as
+// many threads (medians of o.repetitions alternating calls): where the two
+// part ways is where the runtime stops scaling, and where the C loop
+// flattens is the memory system's limit.
+func scalingSweep(e *env, o *options, log io.Writer) error {
+	bytes := int64(3 * 4 * o.largeN)
+	cpus := min(runtime.NumCPU(), task.MaxWorkers)
+	var counts []int
+	for _, k := range []int{1, 2, 4, 8, 12, 16, 24, 32, 48, 64} {
+		if k < cpus {
+			counts = append(counts, k)
+		}
+	}
+	counts = append(counts, cpus)
+	for _, k := range counts {
+		c, err := newCaller(e.module, "local-task", k, o.largeN)
+		if err != nil {
+			return err
+		}
+		var ours, refs []time.Duration
+		for i := 0; i < o.repetitions+1; i++ {
+			t0 := time.Now()
+			err := c.call()
+			d := time.Since(t0)
+			if err != nil {
+				c.close()
+				return err
+			}
+			ref, err := e.harnessRun("large", o.largeN, k, 3)
+			if err != nil {
+				c.close()
+				return err
+			}
+			if i > 0 { // the first call touches the result's pages
+				ours, refs = append(ours, d), append(refs, ref)
+			}
+		}
+		c.close()
+		mo, mr := median(ours), median(refs)
+		fmt.Fprintf(log, "cpu-large/scaling: %2d threads: local-task %6.2f GB/s (%s), C %6.2f GB/s (%s), ratio %.3f\n",
+			k, gbps(bytes, mo), fmtDur(mo), gbps(bytes, mr), fmtDur(mr), float64(mr)/float64(max(mo, 1)))
+	}
+	return nil
 }
 
 // switches are context-switch counts (getrusage's ru_nvcsw and ru_nivcsw:

@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +27,46 @@ type config struct {
 	minTime     time.Duration // 0 when fixedIters is set
 	fixedIters  int64
 	aggregates  bool
+	outPath     string // --benchmark_out, "" for none
+	outFormat   string
+	filter      filter
+}
+
+func validFormat(f string) bool { return f == "console" || f == "json" || f == "csv" }
+
+// filter is a compiled --benchmark_filter.
+type filter struct {
+	re     *regexp.Regexp // nil: every benchmark
+	negate bool
+}
+
+// compileFilter reads --benchmark_filter as Google Benchmark does: a
+// regular expression searched for anywhere in the benchmark name; "" and
+// "all" select every benchmark, and a leading '-' selects the benchmarks
+// the rest does not match.
+func compileFilter(spec string) (filter, error) {
+	s := strings.TrimSpace(spec)
+	var f filter
+	if s == "" || s == "all" {
+		return f, nil
+	}
+	if strings.HasPrefix(s, "-") {
+		f.negate, s = true, s[1:]
+	}
+	re, err := regexp.Compile(s)
+	if err != nil {
+		return f, fmt.Errorf("--benchmark_filter=%q: %v", spec, err)
+	}
+	f.re = re
+	return f, nil
+}
+
+// match reports whether the benchmark named name runs.
+func (f filter) match(name string) bool {
+	if f.re == nil {
+		return true
+	}
+	return f.re.MatchString(name) != f.negate
 }
 
 // timeUnit is a --time_unit.
@@ -41,6 +84,7 @@ var timeUnits = map[string]timeUnit{
 
 func newConfig(o *options) (config, error) {
 	c := config{batchSize: o.batchSize, format: strings.TrimSpace(o.format), repetitions: o.repetitions, aggregates: o.aggregatesOnly}
+	var err error
 	if o.batchSize < 1 {
 		return c, fmt.Errorf("--batch_size=%d must be at least 1", o.batchSize)
 	}
@@ -52,10 +96,22 @@ func newConfig(o *options) (config, error) {
 		return c, fmt.Errorf("--time_unit=%q: want s, ms, us or ns", o.timeUnit)
 	}
 	c.unit = u
-	if c.format != "console" && c.format != "json" {
-		return c, fmt.Errorf("--benchmark_format=%q: want console or json", o.format)
+	if !validFormat(c.format) {
+		return c, fmt.Errorf("--benchmark_format=%q: want console, json or csv", o.format)
 	}
-	var err error
+	c.outPath, c.outFormat = strings.TrimSpace(o.outPath), strings.TrimSpace(o.outFormat)
+	if !validFormat(c.outFormat) {
+		return c, fmt.Errorf("--benchmark_out_format=%q: want json, console or csv", o.outFormat)
+	}
+	if c.outPath != "" {
+		// Fail before measuring anything rather than after.
+		if st, err := os.Stat(filepath.Dir(c.outPath)); err != nil || !st.IsDir() {
+			return c, fmt.Errorf("--benchmark_out=%s: directory %s does not exist", c.outPath, filepath.Dir(c.outPath))
+		}
+	}
+	if c.filter, err = compileFilter(o.filter); err != nil {
+		return c, err
+	}
 	if c.minTime, c.fixedIters, err = parseMinTime(o.minTime); err != nil {
 		return c, err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -12,12 +13,10 @@ import (
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/tooling/outfile"
 	"github.com/goiree/goiree/runtime/vm"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
-
-// defaultDevice is IREE's default --device.
-const defaultDevice = "local-task"
 
 // execute does everything after flag parsing.
 func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -39,14 +38,8 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := drivers.Register(reg, drivers.Options{LocalTask: localtask.Options{GroupCount: o.groupCount}, Imports: plugins}); err != nil {
 		return fmt.Errorf("registering HAL drivers: %w", err)
 	}
-	if o.listDrivers {
-		for _, name := range reg.Names() {
-			fmt.Fprintln(stdout, name)
-		}
-		return nil
-	}
-	if o.listDevices {
-		return listDevices(stdout, reg)
+	if done, err := o.devices.Discovery(stdout, reg); done {
+		return err
 	}
 	cfg, err := newConfig(o)
 	if err != nil {
@@ -71,19 +64,19 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		modules = append(modules, m)
 		last = m
 	}
-	uri := defaultDevice
-	switch len(o.devices) {
-	case 0:
-	case 1:
-		uri = strings.TrimSpace(o.devices[0])
-	default:
-		return fmt.Errorf("%d --device flags given; this tool runs on one device", len(o.devices))
-	}
-	dev, err := reg.CreateDevice(uri)
+	devs, err := o.devices.CreateDevices(reg)
 	if err != nil {
 		return err
 	}
-	defer dev.Close()
+	defer func() {
+		for _, d := range devs {
+			d.Close()
+		}
+	}()
+	// The hal module binds one device: the benchmarks run on the first
+	// --device; the others were created to check them, as IREE creates
+	// every device it is given.
+	dev := devs[0]
 	hm, err := halmodule.New(dev)
 	if err != nil {
 		return err
@@ -99,7 +92,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	var cases []benchCase
 	for _, fn := range fns {
 		name := "BM_" + fn.Name() + "/process_time/real_time"
-		if o.filter != "" && !strings.Contains(name, o.filter) {
+		if !cfg.filter.match(name) {
 			continue
 		}
 		args, err := functionio.Values(inputs, fn.Signature(), dev.Allocator())
@@ -115,6 +108,16 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// --benchmark_out gets its own reporter into memory, written to the
+	// file once every benchmark has run.
+	var outBuf bytes.Buffer
+	if cfg.outPath != "" {
+		fileRep, err := newReporter(cfg.outFormat, &outBuf)
+		if err != nil {
+			return err
+		}
+		rep = multiReporter{rep, fileRep}
+	}
 	rep.start(cfg, dev.ID(), cases)
 	for _, c := range cases {
 		runs, err := measure(c, cfg)
@@ -125,6 +128,11 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	if err := rep.finish(); err != nil {
 		return err
+	}
+	if cfg.outPath != "" {
+		if err := outfile.Write(cfg.outPath, outBuf.Bytes()); err != nil {
+			return fmt.Errorf("--benchmark_out: %w", err)
+		}
 	}
 	if o.printStats {
 		// Like IREE's tool, the statistics come after the inputs are
@@ -201,21 +209,4 @@ func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value, release bool) fu
 		clear(results)
 		return nil
 	}
-}
-
-func listDevices(w io.Writer, reg *hal.Registry) error {
-	for _, name := range reg.Names() {
-		d, err := reg.Lookup(name)
-		if err != nil {
-			return err
-		}
-		infos, err := d.Devices()
-		if err != nil {
-			return fmt.Errorf("listing devices of driver %s: %w", name, err)
-		}
-		for _, info := range infos {
-			fmt.Fprintf(w, "%s://%d: %s\n", name, info.Index, info.Name)
-		}
-	}
-	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -24,8 +25,83 @@ func newReporter(format string, w io.Writer) (reporter, error) {
 		return &consoleReporter{w: w}, nil
 	case "json":
 		return &jsonReporter{w: w}, nil
+	case "csv":
+		return &csvReporter{w: w}, nil
 	}
-	return nil, fmt.Errorf("--benchmark_format=%q: want console or json", format)
+	return nil, fmt.Errorf("--benchmark_format=%q: want console, json or csv", format)
+}
+
+// multiReporter reports to each of its reporters (stdout and
+// --benchmark_out).
+type multiReporter []reporter
+
+func (m multiReporter) start(cfg config, device string, cases []benchCase) {
+	for _, r := range m {
+		r.start(cfg, device, cases)
+	}
+}
+
+func (m multiReporter) report(name string, runs []result, cfg config) {
+	for _, r := range m {
+		r.report(name, runs, cfg)
+	}
+}
+
+func (m multiReporter) finish() error {
+	for _, r := range m {
+		if err := r.finish(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// csvHeader is Google Benchmark's CSV header.
+const csvHeader = "name,iterations,real_time,cpu_time,time_unit,bytes_per_second,items_per_second,label,error_occurred,error_message"
+
+// csvReporter prints Google Benchmark's CSV rows: one per run, then the
+// aggregates (their items_per_second empty).
+type csvReporter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *csvReporter) start(cfg config, device string, cases []benchCase) {
+	_, c.err = fmt.Fprintln(c.w, csvHeader)
+}
+
+func (c *csvReporter) row(name string, iters int64, real, cpu float64, unit timeUnit, ips string) {
+	if c.err != nil {
+		return
+	}
+	// Names are quoted, with quotes doubled, as Google Benchmark writes
+	// them.
+	q := `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	_, c.err = fmt.Fprintf(c.w, "%s,%d,%s,%s,%s,,%s,,,\n", q, iters, csvNumber(real/unit.perUnit), csvNumber(cpu/unit.perUnit), unit.name, ips)
+}
+
+// csvNumber prints v with six significant digits, as a C++ stream does.
+func csvNumber(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+
+func (c *csvReporter) report(name string, runs []result, cfg config) {
+	if !(cfg.aggregates && len(runs) > 1) {
+		for _, r := range runs {
+			real, cpu := r.perIter()
+			c.row(name, r.iters, real, cpu, cfg.unit, csvNumber(itemsPerSecond(r, cfg.batchSize)))
+		}
+	}
+	if len(runs) > 1 {
+		for _, a := range aggregates(runs) {
+			c.row(name+"_"+a.name, int64(len(runs)), a.real, a.cpu, cfg.unit, "")
+		}
+	}
+}
+
+func (c *csvReporter) finish() error {
+	if c.err != nil {
+		return fmt.Errorf("writing CSV results: %w", c.err)
+	}
+	return nil
 }
 
 // itemsPerSecond is the rate of function calls of a run.

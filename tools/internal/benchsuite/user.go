@@ -268,6 +268,7 @@ func userRows(e *env, o *options, want func(string) bool, cudaWhy string, log io
 			return measureUser(e.user.cuda, dev, dev.LastDeviceTime, n, reps)
 		}()
 		if err != nil {
+			fmt.Fprintf(log, "%s: failed: %v\n", nm.cuda, err)
 			if want(nm.cuda) || want(nm.torch) {
 				rows = append(rows, failed(nm.cuda, userCUDATarget, err))
 			}

@@ -11,8 +11,8 @@ import (
 )
 
 // TestFilter checks --benchmark_filter against Google Benchmark's meaning:
-// a regular expression found anywhere in the name, '-' negating it, ” and
-// 'all' selecting everything.
+// a regular expression found anywhere in the name, '-' negating it, an
+// empty filter and 'all' selecting everything.
 func TestFilter(t *testing.T) {
 	names := []string{"BM_main/process_time/real_time", "BM_predict/process_time/real_time", "BM_main_v2/process_time/real_time"}
 	for _, tc := range []struct {

@@ -54,3 +54,29 @@ func TestRodataDigest(t *testing.T) {
 		}
 	}
 }
+
+// TestUnprintableNames: names with control characters or invalid UTF-8
+// (what a damaged string length yields) are refused with the name quoted,
+// so the error stays on one line.
+func TestUnprintableNames(t *testing.T) {
+	for _, name := range []string{"bad\nmodule", "bad\xffname"} {
+		b := NewModuleBuilder(name)
+		data, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = LoadBytecodeModule(data)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "unprintable characters") {
+			t.Errorf("module %q: %v", name, err)
+		}
+	}
+	b := sumModule()
+	b.Import("hal.x\ny", "0v_v")
+	data, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadBytecodeModule(data); err == nil || strings.Contains(err.Error(), "\n") {
+		t.Errorf("import with a newline: %v", err)
+	}
+}

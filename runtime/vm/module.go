@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
@@ -166,6 +168,22 @@ func checkDigest(module string, i int, rs *RodataSegment, want []byte, n int) er
 	return nil
 }
 
+// printable reports whether a name read from a module is valid UTF-8
+// without control characters. Names end up in messages; a damaged string
+// length would otherwise put binary bytes (newlines among them) into a
+// one-line error.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
 func invalid(format string, args ...any) error {
 	return status.Errorf(status.InvalidArgument, format, args...)
 }
@@ -216,6 +234,9 @@ func load(data []byte) (*BytecodeModule, error) {
 		bytecodeVersion: def.BytecodeVersion(),
 		exportByName:    map[string]int{},
 	}
+	if !printable(m.name) {
+		return nil, invalid("module name %q has unprintable characters", m.name)
+	}
 	if m.name == "" {
 		return nil, invalid("module name is empty")
 	}
@@ -253,6 +274,9 @@ func load(data []byte) (*BytecodeModule, error) {
 		name := bud.str(dep.Name())
 		flags := dep.Flags()
 		req, opt := uint32(bytecode.ModuleDependencyFlagBitsREQUIRED), uint32(bytecode.ModuleDependencyFlagBitsOPTIONAL)
+		if !printable(name) {
+			return nil, invalid("module %s: dependency %d: name %q has unprintable characters", m.name, i, name)
+		}
 		if name == "" || (flags != req && flags != opt) {
 			return nil, invalid("module %s: dependency %d (%q): empty name or flags %#x not exactly one of REQUIRED (1) and OPTIONAL (2)", m.name, i, name, flags)
 		}
@@ -267,6 +291,9 @@ func load(data []byte) (*BytecodeModule, error) {
 	for i := 0; i < def.ImportedFunctionsLength(); i++ {
 		def.ImportedFunctions(&imp, i)
 		name := bud.str(imp.FullName())
+		if !printable(name) {
+			return nil, invalid("module %s: import %d: name %q has unprintable characters", m.name, i, name)
+		}
 		what := fmt.Sprintf("import %d (%s)", i, name)
 		dot := strings.IndexByte(name, '.')
 		if dot <= 0 || dot == len(name)-1 {
@@ -302,6 +329,9 @@ func load(data []byte) (*BytecodeModule, error) {
 		def.FunctionDescriptors(&desc, i)
 		def.InternalFunctions(&ifn, i)
 		name := bud.str(ifn.LocalName())
+		if !printable(name) {
+			return nil, invalid("module %s: function %d: name %q has unprintable characters", m.name, i, name)
+		}
 		what := fmt.Sprintf("function %d (%s)", i, name)
 		s, _, err := readSig(what, ifn.Signature)
 		if err != nil {
@@ -340,6 +370,9 @@ func load(data []byte) (*BytecodeModule, error) {
 	for i := 0; i < def.ExportedFunctionsLength(); i++ {
 		def.ExportedFunctions(&exp, i)
 		name := bud.str(exp.LocalName())
+		if !printable(name) {
+			return nil, invalid("module %s: export %d: name %q has unprintable characters", m.name, i, name)
+		}
 		what := fmt.Sprintf("export %d (%s)", i, name)
 		if name == "" {
 			return nil, invalid("module %s: %s has an empty name", m.name, what)
@@ -384,6 +417,9 @@ func load(data []byte) (*BytecodeModule, error) {
 			d = data[extStart+off : extStart+off+n]
 		}
 		rs := RodataSegment{Data: d, MimeType: bud.str(seg.MimeType()), Name: bud.str(seg.Name())}
+		if !printable(rs.MimeType) || !printable(rs.Name) {
+			return nil, invalid("module %s: rodata %d: MIME type %q or name %q has unprintable characters", m.name, i, rs.MimeType, rs.Name)
+		}
 		if err := checkDigest(m.name, i, &rs, seg.Sha256DigestBytes(), seg.Sha256DigestLength()); err != nil {
 			return nil, err
 		}

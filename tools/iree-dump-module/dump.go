@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goiree/goiree/runtime/schemas/bytecode"
+	"github.com/goiree/goiree/runtime/schemas/fbverify"
 	"github.com/goiree/goiree/runtime/tooling/exeinfo"
 	"github.com/goiree/goiree/runtime/vm"
 )
@@ -36,7 +38,25 @@ func signatureText(cc string) string {
 	return "(" + strings.Join(args, ", ") + ") -> (" + strings.Join(results, ", ") + ")"
 }
 
-func writeMetadata(b *strings.Builder, m *vm.BytecodeModule, fileSize int) error {
+// requiredTypes lists the full names of the types the module's FlatBuffer
+// declares (its TypeDef table), in order.
+func requiredTypes(data []byte) ([]string, error) {
+	fb, _, err := fbverify.SizePrefixed(data)
+	if err != nil {
+		return nil, err
+	}
+	def := bytecode.GetRootAsBytecodeModuleDef(fb, 0)
+	var names []string
+	var t bytecode.TypeDef
+	for i := 0; i < def.TypesLength(); i++ {
+		if def.Types(&t, i) {
+			names = append(names, string(t.FullName()))
+		}
+	}
+	return names, nil
+}
+
+func writeMetadata(b *strings.Builder, m *vm.BytecodeModule, fileSize int, types []string) error {
 	fmt.Fprintln(b, rule)
 	fmt.Fprintf(b, "// @%s : version %d\n", m.Name(), m.Version())
 	fmt.Fprintln(b, rule)
@@ -46,6 +66,22 @@ func writeMetadata(b *strings.Builder, m *vm.BytecodeModule, fileSize int) error
 		fmt.Fprintln(b, "\nAttributes:")
 		for _, a := range attrs {
 			fmt.Fprintf(b, "  %s: %s\n", a.Key, a.Value)
+		}
+	}
+	if len(types) > 0 {
+		fmt.Fprintln(b, "\nRequired Types:")
+		for i, t := range types {
+			fmt.Fprintf(b, "  [%3d] %s\n", i, t)
+		}
+	}
+	if deps := m.Dependencies(); len(deps) > 0 {
+		fmt.Fprintln(b, "\nModule Dependencies:")
+		for _, d := range deps {
+			kind := "required"
+			if d.Optional {
+				kind = "optional"
+			}
+			fmt.Fprintf(b, "  %s, version >= %d, %s\n", d.Name, d.MinVersion, kind)
 		}
 	}
 	fmt.Fprintln(b, "\nImported Functions:")

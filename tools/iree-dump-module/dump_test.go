@@ -194,7 +194,7 @@ func TestDumpErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q, want %q", tc.args, code, stdout, stderr, tc.want)
 		}
 	}
-	if code, _, stderr := runTool(t, nil, "--help"); code != 0 || !strings.Contains(stderr, "--output=<string>") {
-		t.Errorf("--help: %d %q", code, stderr)
+	if code, stdout, _ := runTool(t, nil, "--help"); code != 0 || !strings.Contains(stdout, "--output=<string>") {
+		t.Errorf("--help: %d %q", code, stdout)
 	}
 }

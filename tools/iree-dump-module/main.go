@@ -30,27 +30,35 @@ func main() {
 
 // outputs are the --output values, each a set of sections.
 var outputs = map[string][]string{
-	"all":             {"metadata", "executables", "disassembly"},
-	"metadata":        {"metadata"},
-	"executables":     {"executables"},
-	"disassembly":     {"disassembly"},
-	"flatbuffer-json": {"json"},
+	"all":               {"metadata", "executables", "disassembly"},
+	"metadata":          {"metadata"},
+	"executables":       {"executables"},
+	"disassembly":       {"disassembly"},
+	"flatbuffer-json":   {"json"},
+	"flatbuffer-binary": {"binary"},
+}
+
+// help is the --help text around the flags.
+var help = toolflags.Help{
+	Usage:       "iree-dump-module [flags] module.vmfb   (or - for stdin)",
+	Description: "Prints what a compiled module (.vmfb) holds: its metadata (attributes, required types, module dependencies,\nimported, exported and internal functions, rodata), its embedded executables and the disassembly of its\nfunctions, or its FlatBuffer as JSON or as the raw binary. The module is verified before anything is printed.",
+	Examples: []string{
+		"iree-dump-module --output=metadata example.vmfb",
+		"iree-dump-module --output=disassembly --function=mixed_invocation example.vmfb\niree-dump-module --output=flatbuffer-binary example.vmfb > example.fb",
+	},
+	Groups: []toolflags.Group{
+		{Title: "Output", Flags: []string{"output", "function", "load_executables"}},
+	},
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("iree-dump-module", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	output := fs.String("output", "all", "what to print: all, metadata, executables, disassembly or flatbuffer-json")
+	output := fs.String("output", "all", "what to print: all, metadata, executables, disassembly, flatbuffer-json or flatbuffer-binary (the module's FlatBuffer without its size prefix, as bytes)")
 	function := fs.String("function", "", "disassemble only this function")
 	load := fs.Bool("load_executables", true, "read the export tables of CPU (ELF) executables by loading them in-process, as the runtime does (this runs each library's query function); false lists only their dynamic symbols")
 	toolflags.AddLoggingFlags(fs)
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprintln(w, "Usage: iree-dump-module [flags] module.vmfb   (or - for stdin)")
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Flags:")
-		toolflags.PrintFlags(w, fs)
-	}
+	fs.Usage = func() { toolflags.PrintHelp(stdout, fs, help) }
 	// The module path is positional: move it out of the way of Parse.
 	var paths, flagArgs []string
 	for i := 0; i < len(args); i++ {
@@ -75,7 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	sections, ok := outputs[*output]
 	if !ok {
-		return toolflags.Report(stderr, fmt.Errorf("unknown --output=%s (want all, metadata, executables, disassembly or flatbuffer-json)", *output))
+		return toolflags.Report(stderr, fmt.Errorf("unknown --output=%s (want all, metadata, executables, disassembly, flatbuffer-json or flatbuffer-binary)", *output))
 	}
 	if len(paths) != 1 {
 		return toolflags.Report(stderr, fmt.Errorf("expected one module file argument, got %d (usage: iree-dump-module [flags] module.vmfb)", len(paths)))
@@ -96,7 +104,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var err error
 		switch s {
 		case "metadata":
-			err = writeMetadata(&out, m, len(data))
+			var types []string
+			if types, err = requiredTypes(data); err == nil {
+				err = writeMetadata(&out, m, len(data), types)
+			}
 		case "executables":
 			err = writeExecutables(&out, m, *load)
 		case "disassembly":
@@ -108,6 +119,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 				break
 			}
 			err = modulejson.Write(&out, fb)
+		case "binary":
+			fb, _, ferr := fbverify.SizePrefixed(data)
+			err = ferr
+			out.Write(fb)
 		}
 		if err != nil {
 			return toolflags.Report(stderr, err)

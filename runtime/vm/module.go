@@ -162,7 +162,7 @@ func checkDigest(module string, i int, rs *RodataSegment, want []byte, n int) er
 	}
 	got := sha256.Sum256(rs.Data)
 	if !bytes.Equal(got[:], want) {
-		return status.Errorf(status.DataLoss, "module %s: %s is damaged: the SHA-256 of its %d bytes is %x, but the compiler recorded %x; rebuild or re-copy the module", module, what, len(rs.Data), got[:8], want[:8])
+		return status.Errorf(status.DataLoss, "module %s: %s is damaged: the SHA-256 of its %d bytes differs from the one the compiler recorded; rebuild or re-copy the module", module, what, len(rs.Data))
 	}
 	rs.SHA256 = bytes.Clone(want)
 	return nil

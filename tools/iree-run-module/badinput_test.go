@@ -165,8 +165,10 @@ func TestBadInputs(t *testing.T) {
 			[]string{"[ERROR] loading module text.vmfb: loading bytecode module: INVALID_ARGUMENT; module of 13 bytes is too short (need at least 16)\n"}},
 		{"size prefix past the end", cat([]string{"--module=sizeprefix.vmfb", "--function=mixed_invocation"}, in), "",
 			[]string{sizes("[ERROR] loading module sizeprefix.vmfb: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size 2147483647 exceeds the %[1]d bytes after the prefix\n")}},
-		{"corrupt embedded ELF", cat([]string{"--module=badelf.vmfb", "--function=mixed_invocation", "--device=local-sync", "--output=@keep.npy"}, in), exec,
-			[]string{"[ERROR] executing mixed_invocation: hal.executable.create: INVALID_ARGUMENT; loading ELF: program headers [1099511627776, +{N}) exceed the file of {N} bytes; at sample.__exe_mixed_invocation_dispatch_0_x86_64+{N}, called from sample.mixed_invocation+{N} (cpu_hal.mlir:81:12)\n"}},
+		// The executable's SHA-256 digest catches the damage when the module
+		// loads, before the ELF loader would have seen it.
+		{"corrupt embedded ELF", cat([]string{"--module=badelf.vmfb", "--function=mixed_invocation", "--device=local-sync", "--output=@keep.npy"}, in), "",
+			[]string{"[ERROR] loading module badelf.vmfb: loading bytecode module: DATA_LOSS; module sample: executable @mixed_invocation_dispatch_0::@x86_64 (rodata segment {N}) is damaged: the SHA-256 of its {N} bytes differs from the one the compiler recorded; rebuild or re-copy the module\n"}},
 		{"same module twice", cat([]string{"--module=good.vmfb"}, good, in), "",
 			[]string{"[ERROR] ALREADY_EXISTS; creating context: two modules named \"sample\"\n"}},
 		// Functions and arguments.

@@ -1,26 +1,21 @@
-// Package backend runs the compiler's back-end phases on a module that the
-// front end has taken through its hal phase (executables materialised into
-// hal.executable variants, objects resolved):
+// Package backend runs the last passes of the pipeline on a module that a
+// caller holds after pipeline.Compile: elementwise dispatch formation
+// (which pipeline.Compile has already run, so it is a no-op on such a
+// module) and the vm phase, with the llvm-cpu target configured by typed
+// options. It exists for embedders and tests that configure targets in
+// Go; iree-compile runs the whole pass table of package pipeline instead.
 //
-//	dispatch: elementwise tensor math between dispatches is fused into
-//	          generated dispatches (package elementwise);
-//	vm:       every dispatched variant is built by its target's code
-//	          generator (llvm-cpu: package target/llvmcpu) and the host
-//	          functions are lowered to VM bytecode (package vmgen).
-//
-// FormDispatches and Emit are the two phases; Compile runs both.
+// Importing backend links every registered target (compiler/target/all).
 package backend
 
 import (
-	"fmt"
-
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/dialect/hal"
-	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
-	cudatarget "github.com/goiree/goiree/compiler/target/cuda"
+	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/target"
+	_ "github.com/goiree/goiree/compiler/target/all" // the targets this package builds for
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
-	vulkantarget "github.com/goiree/goiree/compiler/target/vulkan"
 	"github.com/goiree/goiree/compiler/vmgen"
 )
 
@@ -29,16 +24,16 @@ type Options struct {
 	// Registry is the dialect registry of the module (nil: a new one).
 	Registry *ir.Registry
 	// Targets get a variant of every generated dispatch; empty means the
-	// module's hal.device.targets, or the default CPU target.
+	// module's hal.device.targets, or the registry's fallback target.
 	Targets []*hal.ExecutableTargetAttr
 	// LLVMCPU configures CPU code generation: clang and lld paths
 	// (--iree-llvmcpu-clang-path=, --iree-llvmcpu-embedded-linker-path=),
 	// the object loader and the dump directories
-	// (--iree-hal-dump-executable-sources-to=, -binaries-to=).
+	// (--iree-hal-dump-executable-sources-to=, -binaries-to=), which the
+	// other targets share.
 	LLVMCPU llvmcpu.Options
-	// Executables adds code generators for other backends, keyed by
-	// backend name ("cuda", "vulkan-spirv", ...). llvm-cpu is always
-	// present unless overridden here.
+	// Executables replaces the code generators of some backends, keyed
+	// by backend name ("cuda", "vulkan-spirv", ...).
 	Executables vmgen.Backends
 	// GlslcPath is the glslc that compiles generated Vulkan dispatches
 	// (--iree-vulkan-glslc-path=); empty means glslc on PATH.
@@ -47,36 +42,45 @@ type Options struct {
 	ModuleName string
 }
 
-func (o Options) registry() *ir.Registry {
-	if o.Registry != nil {
-		return o.Registry
+// state wraps module into a pipeline state configured by opts.
+func (o Options) state(module *ir.Operation) *pipeline.State {
+	reg := o.Registry
+	if reg == nil {
+		reg = dialect.NewRegistry()
 	}
-	return dialect.NewRegistry()
+	builders := map[string]target.Builder{"llvm-cpu": llvmcpu.NewBuilder(o.LLVMCPU)}
+	for name, b := range o.Executables {
+		builders[name] = b
+	}
+	s := &pipeline.State{
+		Registry: reg,
+		Module:   &ir.Module{Op: module},
+		Targets:  o.Targets,
+		Options: pipeline.Options{
+			TargetFlags:    map[string]string{"iree-vulkan-glslc-path": o.GlslcPath},
+			DumpSourcesTo:  o.LLVMCPU.DumpSourcesTo,
+			DumpBinariesTo: o.LLVMCPU.DumpBinariesTo,
+			Builders:       builders,
+			ModuleName:     o.ModuleName,
+		},
+	}
+	if o.LLVMCPU.Objects != nil {
+		s.Options.Objects = o.LLVMCPU.Objects
+	}
+	return s
 }
 
 // FormDispatches fuses elementwise tensor ops into generated dispatches
-// and verifies the result.
+// and verifies the result (pipeline.FormDispatches).
 func FormDispatches(module *ir.Operation, opts Options) error {
-	if _, err := elementwise.Outline(module, elementwise.Options{Targets: opts.Targets}); err != nil {
-		return err
-	}
-	if err := dialect.Verify(opts.registry(), module); err != nil {
-		return fmt.Errorf("after dispatch formation: %w", err)
-	}
-	return nil
+	return pipeline.FormDispatches(opts.state(module))
 }
 
 // Emit builds the dispatched executables and emits the VM bytecode
 // module.
 func Emit(module *ir.Operation, opts Options) ([]byte, error) {
-	builders := vmgen.Backends{"llvm-cpu": cpuBuilder{gen: llvmcpu.Builder{Options: opts.LLVMCPU}, objects: opts.LLVMCPU.Objects}}
-	builders["vulkan-spirv"] = vulkantarget.Builder{Options: vulkantarget.Options{GlslcPath: opts.GlslcPath, Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
-	builders["vulkan"] = builders["vulkan-spirv"] // the seed spelling of the backend
-	builders["cuda"] = cudatarget.Builder{Options: cudatarget.Options{Objects: opts.LLVMCPU.Objects, DumpSourcesTo: opts.LLVMCPU.DumpSourcesTo, DumpBinariesTo: opts.LLVMCPU.DumpBinariesTo}}
-	for name, b := range opts.Executables {
-		builders[name] = b
-	}
-	return vmgen.Emit(module, vmgen.Options{Registry: opts.registry(), Executables: builders, ModuleName: opts.ModuleName})
+	s := opts.state(module)
+	return vmgen.Emit(module, vmgen.Options{Registry: s.Registry, Executables: s.Builders(), ModuleName: opts.ModuleName})
 }
 
 // Compile runs FormDispatches then Emit.

@@ -17,14 +17,8 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/target"
 )
-
-// DefaultTarget is the CPU target used when a program declares none.
-func DefaultTarget() *hal.ExecutableTargetAttr {
-	return &hal.ExecutableTargetAttr{Backend: "llvm-cpu", Format: "embedded-elf-x86_64", Config: &ir.DictAttr{Entries: []ir.NamedAttr{
-		{Name: "target_triple", Value: ir.StringAttr{Value: "x86_64-unknown-unknown-eabi-elf"}},
-	}}}
-}
 
 // DeviceTargets returns the executable targets of the module's
 // hal.device.targets attribute, in order and without duplicates.
@@ -54,7 +48,8 @@ func DeviceTargets(module *ir.Operation) []*hal.ExecutableTargetAttr {
 // Options configure Outline.
 type Options struct {
 	// Targets get one variant each; empty means DeviceTargets of the module,
-	// or DefaultTarget when it declares none.
+	// or, when it declares none, the fallback target of the target registry
+	// (target.Fallback: llvm-cpu's default when it is linked).
 	Targets []*hal.ExecutableTargetAttr
 	// TileSize is the number of elements per workgroup (default
 	// DefaultTileSize).
@@ -139,9 +134,7 @@ func Outline(module *ir.Operation, opts Options) (int, error) {
 	if len(targets) == 0 {
 		targets = DeviceTargets(module)
 	}
-	if len(targets) == 0 {
-		targets = []*hal.ExecutableTargetAttr{DefaultTarget()}
-	}
+
 	tile := opts.TileSize
 	if tile <= 0 {
 		tile = DefaultTileSize
@@ -161,6 +154,15 @@ func Outline(module *ir.Operation, opts Options) (int, error) {
 			name := fmt.Sprintf("%s_dispatch_%d", fn.SymName(), next)
 			for ir.LookupSymbolIn(module, name) != nil {
 				name += "_"
+			}
+			if len(targets) == 0 {
+				// Asked only now, so that a program without elementwise
+				// math needs no target.
+				t, err := target.Fallback()
+				if err != nil {
+					return total, ir.OpErrorf(g.ops[0], "cannot form an elementwise dispatch: %v", err)
+				}
+				targets = []*hal.ExecutableTargetAttr{t}
 			}
 			created, err := outlineGroup(module, fn, g, name, targets, tile)
 			if err != nil {

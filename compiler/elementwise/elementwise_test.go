@@ -10,6 +10,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
+	_ "github.com/goiree/goiree/compiler/target/llvmcpu" // the fallback target of programs without targets
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")

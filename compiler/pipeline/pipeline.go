@@ -1,32 +1,71 @@
-// Package pipeline runs the compiler's passes in order. The pass list is
-// data: a table of named passes grouped into phases, so a driver can stop
-// after any phase (--compile-to=) and later back-end phases can be appended.
+// Package pipeline runs the compiler's passes in order, from a parsed
+// program to a VM bytecode module. The pass list is data: a table of named
+// passes, each in one of IREE's compilation phases, so a driver can stop
+// after any phase (--compile-to=), resume from the IR a phase printed
+// (--compile-from=), and watch every pass (--mlir-print-ir-after-all,
+// --mlir-timing).
 //
-// Phases:
+// The phases are IREE's, in IREE's order. goiree implements a subset of
+// what IREE does at each; a phase with nothing to do yet is present and
+// empty, so the flags accept every phase IREE names:
 //
-//	input: the parsed program is verified.
-//	flow:  flow.dispatch.region ops (inline dispatches calling
-//	       microkernels) are outlined into stream.executables and
-//	       hal.dispatch.extern ops into hal.executables, each dispatched
-//	       with flow.dispatch.
-//	hal:   hal.executable.source and stream.executable are materialised
-//	       into one hal.executable.variant per target with the objects that
-//	       target selects; CPU exports that name a C function get
-//	       generated shims; seed interface spellings become current ones;
-//	       object paths are resolved and kernel sources compiled; external
-//	       variants and kernel ABIs are checked; layouts get aliases.
+//	input:               the parsed program is verified (goiree takes IREE's
+//	                     own dialects, so there is no input conversion).
+//	abi:                 empty: exported functions keep their signatures;
+//	                     the VM calling convention is applied at vm.
+//	preprocessing:       the device targets are assigned (program
+//	                     attributes, else the target flags), which IREE
+//	                     does between abi and preprocessing.
+//	global-optimization: empty.
+//	dispatch-creation:   empty: inline flow.dispatch.region ops are written
+//	                     by the program; goiree's own dispatch formation
+//	                     (fusing elementwise tensor math) runs at
+//	                     executable-sources, see below.
+//	flow:                flow.dispatch.region ops are outlined into
+//	                     executables and hal.dispatch.extern ops into
+//	                     hal.executables, each dispatched with flow.dispatch
+//	                     (IREE's OutlineDispatchExterns and
+//	                     OutlineDispatchRegions, both in its flow phase).
+//	stream:              empty: there is no stream scheduling; the VM
+//	                     lowering orders the dispatches of each function.
+//	executable-sources:  hal.executable.source and stream.executable become
+//	                     one hal.executable.variant per target with the
+//	                     objects that target selects; CPU exports naming a C
+//	                     function get shims; seed interface spellings become
+//	                     current ones; objects are resolved and kernel
+//	                     sources compiled; kernel ABIs are checked; layouts
+//	                     get aliases. Then elementwise tensor math between
+//	                     dispatches is fused into generated hal.executables
+//	                     with one variant per target (package elementwise).
+//	                     IREE forms its dispatches at dispatch-creation,
+//	                     before the targets are known; goiree forms these
+//	                     here because it writes their variants directly.
+//	executable-configurations: empty.
+//	executable-targets:  empty: each target's code generator translates and
+//	                     serializes a variant in one step, at vm.
+//	hal:                 empty.
+//	vm:                  every dispatched variant is built by its target's
+//	                     builder (from the target registry, package target)
+//	                     and the host functions are lowered to VM bytecode
+//	                     (package vmgen). The output is the bytecode module,
+//	                     not IR, so this phase cannot be resumed from.
+//	end:                 empty.
 package pipeline
 
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/kernelsrc"
 	"github.com/goiree/goiree/compiler/objects"
+	"github.com/goiree/goiree/compiler/target"
 	"github.com/goiree/goiree/compiler/transforms"
+	"github.com/goiree/goiree/compiler/vmgen"
 )
 
 // Options configure a compilation.
@@ -40,17 +79,38 @@ type Options struct {
 	// KernelSources configures the compilation of kernel sources named by
 	// objects (.c, .cu, .glsl, .comp): tool paths and cache directory.
 	KernelSources kernelsrc.Options
+	// TargetFlags are the values of the registered targets' flags, by flag
+	// name (target.Flag.Name), handed to their builders.
+	TargetFlags map[string]string
+	// DumpSourcesTo and DumpBinariesTo, when set, receive the generated
+	// executable sources and the built binaries
+	// (--iree-hal-dump-executable-sources-to=, -binaries-to=).
+	DumpSourcesTo, DumpBinariesTo string
+	// Objects loads executable objects for the builders; nil means the
+	// state's resolver (object search paths and kernel sources).
+	Objects target.ObjectLoader
+	// Builders replace the registry's builder of a backend, by backend
+	// name (for tests and embedders).
+	Builders map[string]target.Builder
+	// ModuleName overrides the VM module name.
+	ModuleName string
 }
 
-// State is what passes operate on.
+// State is what passes operate on. Everything a later phase needs is in
+// the module itself, so the IR printed after any phase up to hal can be
+// parsed back into an equivalent State.
 type State struct {
 	Registry *ir.Registry
 	Module   *ir.Module
 	Options  Options
 	Resolver *objects.Resolver
-	// Targets are the executable targets, computed by the first pass that
-	// needs them.
+	// Targets are the executable targets, set by assign-targets (or, when
+	// a run resumes after it, read back from the module on first use).
 	Targets []*hal.ExecutableTargetAttr
+	// Output is the VM bytecode module, set by the vm phase.
+	Output []byte
+
+	targetsKnown bool
 }
 
 // Pass is one named step.
@@ -60,24 +120,42 @@ type Pass struct {
 	Run   func(*State) error
 }
 
-// Phases lists the phase names in order.
-var Phases = []string{"input", "flow", "hal"}
+// Phases lists IREE's phase names in order. "start" (before input) and
+// the phases up to hal can be resumed from; vm and end produce bytecode.
+var Phases = []string{
+	"input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow", "stream",
+	"executable-sources", "executable-configurations", "executable-targets", "hal", "vm", "end",
+}
 
 // Passes is the pass table, in execution order.
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
+	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
 	{Name: "outline-dispatch-regions", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchRegions(s.Module.Op, s.Registry) }},
 	{Name: "outline-dispatch-externs", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchExterns(s.Module.Op) }},
 	{Name: "verify-flow", Phase: "flow", Run: verify},
-	{Name: "assign-targets", Phase: "hal", Run: assignTargets},
-	{Name: "materialize-executable-sources", Phase: "hal", Run: func(s *State) error { return transforms.MaterializeSources(s.Module.Op, s.Targets) }},
-	{Name: "materialize-stream-executables", Phase: "hal", Run: func(s *State) error { return transforms.MaterializeStreamExecutables(s.Module.Op, s.Targets) }},
-	{Name: "generate-cpu-shims", Phase: "hal", Run: func(s *State) error { return transforms.GenerateCPUShims(s.Module.Op, s.Registry) }},
-	{Name: "normalize-interfaces", Phase: "hal", Run: func(s *State) error { transforms.NormalizeInterfaces(s.Module); return nil }},
-	{Name: "resolve-objects", Phase: "hal", Run: func(s *State) error { return transforms.ResolveObjects(s.Module.Op, s.Resolver) }},
-	{Name: "check-kernel-abis", Phase: "hal", Run: func(s *State) error { return transforms.CheckKernelABIs(s.Module.Op, s.Resolver) }},
-	{Name: "name-layouts", Phase: "hal", Run: func(s *State) error { transforms.NameLayouts(s.Module); return nil }},
-	{Name: "verify-hal", Phase: "hal", Run: verify},
+	{Name: "materialize-executable-sources", Phase: "executable-sources", Run: func(s *State) error {
+		ts, err := s.targets()
+		if err != nil {
+			return err
+		}
+		return transforms.MaterializeSources(s.Module.Op, ts)
+	}},
+	{Name: "materialize-stream-executables", Phase: "executable-sources", Run: func(s *State) error {
+		ts, err := s.targets()
+		if err != nil {
+			return err
+		}
+		return transforms.MaterializeStreamExecutables(s.Module.Op, ts)
+	}},
+	{Name: "generate-cpu-shims", Phase: "executable-sources", Run: func(s *State) error { return transforms.GenerateCPUShims(s.Module.Op, s.Registry) }},
+	{Name: "normalize-interfaces", Phase: "executable-sources", Run: func(s *State) error { transforms.NormalizeInterfaces(s.Module); return nil }},
+	{Name: "resolve-objects", Phase: "executable-sources", Run: func(s *State) error { return transforms.ResolveObjects(s.Module.Op, s.Resolver) }},
+	{Name: "check-kernel-abis", Phase: "executable-sources", Run: func(s *State) error { return transforms.CheckKernelABIs(s.Module.Op, s.Resolver) }},
+	{Name: "name-layouts", Phase: "executable-sources", Run: func(s *State) error { transforms.NameLayouts(s.Module); return nil }},
+	{Name: "verify-executable-sources", Phase: "executable-sources", Run: verify},
+	{Name: "form-elementwise-dispatches", Phase: "executable-sources", Run: FormDispatches},
+	{Name: "emit-vm-bytecode", Phase: "vm", Run: emitVM},
 }
 
 func verify(s *State) error { return dialect.Verify(s.Registry, s.Module.Op) }
@@ -87,61 +165,182 @@ func assignTargets(s *State) error {
 	if err != nil {
 		return err
 	}
-	s.Targets = ts
+	s.Targets, s.targetsKnown = ts, true
 	return nil
 }
 
-// ValidPhase reports whether name is a phase.
-func ValidPhase(name string) bool {
-	for _, p := range Phases {
-		if p == name {
-			return true
+// targets returns the executable targets, reading them back from the
+// module (where assign-targets recorded any that flags chose) when this
+// run started after the preprocessing phase.
+func (s *State) targets() ([]*hal.ExecutableTargetAttr, error) {
+	if !s.targetsKnown && s.Targets == nil {
+		if err := assignTargets(s); err != nil {
+			return nil, err
 		}
 	}
-	return false
+	return s.Targets, nil
 }
 
-// Run executes every pass up to and including the phase stopAfter ("" runs
-// everything).
-func Run(s *State, stopAfter string) error {
-	if stopAfter != "" && !ValidPhase(stopAfter) {
-		return fmt.Errorf("unknown phase '%s' (phases: %s)", stopAfter, strings.Join(Phases, ", "))
+// FormDispatches fuses the elementwise tensor math between dispatches into
+// generated dispatches for the state's targets (the pass
+// form-elementwise-dispatches) and verifies the result.
+func FormDispatches(s *State) error {
+	ts, err := s.targets()
+	if err != nil {
+		return err
+	}
+	if _, err := elementwise.Outline(s.Module.Op, elementwise.Options{Targets: ts}); err != nil {
+		return err
+	}
+	if err := dialect.Verify(s.Registry, s.Module.Op); err != nil {
+		return fmt.Errorf("after dispatch formation: %w", err)
+	}
+	return nil
+}
+
+// Builders returns the executable builders of a state: every registered
+// target's, configured by the options, with Options.Builders on top.
+func (s *State) Builders() vmgen.Backends {
+	env := target.Env{DumpSourcesTo: s.Options.DumpSourcesTo, DumpBinariesTo: s.Options.DumpBinariesTo, Flags: s.Options.TargetFlags}
+	switch {
+	case s.Options.Objects != nil:
+		env.Objects = s.Options.Objects
+	case s.Resolver != nil:
+		env.Objects = s.Resolver
+	}
+	out := vmgen.Backends{}
+	for name, b := range target.Builders(env) {
+		out[name] = b
+	}
+	for name, b := range s.Options.Builders {
+		out[name] = b
+	}
+	return out
+}
+
+func emitVM(s *State) error {
+	out, err := vmgen.Emit(s.Module.Op, vmgen.Options{Registry: s.Registry, Executables: s.Builders(), ModuleName: s.Options.ModuleName})
+	if err != nil {
+		return err
+	}
+	s.Output = out
+	return nil
+}
+
+// PhaseIndex returns the position of a phase in Phases; "start" is -1.
+func PhaseIndex(name string) (int, bool) {
+	if name == "start" {
+		return -1, true
+	}
+	for i, p := range Phases {
+		if p == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// ValidPhase reports whether name is a phase (or "start").
+func ValidPhase(name string) bool {
+	_, ok := PhaseIndex(name)
+	return ok
+}
+
+// Resumable reports whether a run can start after phase name: the IR
+// printed after it holds everything later phases need.
+func Resumable(name string) bool {
+	i, ok := PhaseIndex(name)
+	h, _ := PhaseIndex("hal")
+	return ok && i <= h
+}
+
+// RunOptions choose the passes a run executes and observe them.
+type RunOptions struct {
+	// From is the phase the input has been through: the run starts with
+	// the first pass of a later phase ("" or "start": from the first pass).
+	From string
+	// To is the last phase to run ("" or "end": every phase).
+	To string
+	// BeforePass and AfterPass, when set, are called around every pass
+	// (for --mlir-print-ir-before-all, --mlir-print-ir-after-all and
+	// --mlir-timing); elapsed is the pass's wall time.
+	BeforePass func(p Pass, s *State)
+	AfterPass  func(p Pass, s *State, elapsed time.Duration)
+}
+
+// Run executes the passes of the phases after ro.From up to and including
+// ro.To.
+func Run(s *State, ro RunOptions) error {
+	from, to := ro.From, ro.To
+	if from == "" {
+		from = "start"
+	}
+	if to == "" {
+		to = "end"
+	}
+	fi, ok := PhaseIndex(from)
+	if !ok {
+		return fmt.Errorf("unknown phase '%s' (phases: start, %s)", from, strings.Join(Phases, ", "))
+	}
+	if !Resumable(from) {
+		return fmt.Errorf("cannot resume after phase '%s': its output is a bytecode module, not IR (resume from hal or an earlier phase)", from)
+	}
+	ti, ok := PhaseIndex(to)
+	if !ok {
+		return fmt.Errorf("unknown phase '%s' (phases: start, %s)", to, strings.Join(Phases, ", "))
+	}
+	if ti < fi {
+		return fmt.Errorf("the phase to stop after (%s) comes before the phase to resume from (%s)", to, from)
 	}
 	if s.Resolver == nil {
 		s.Resolver = &objects.Resolver{SearchPaths: s.Options.ObjectSearchPaths, Sources: kernelsrc.New(s.Options.KernelSources)}
 	}
-	stopIdx := len(Phases) - 1
-	for i, p := range Phases {
-		if p == stopAfter {
-			stopIdx = i
-		}
-	}
 	for _, p := range Passes {
-		idx := -1
-		for i, ph := range Phases {
-			if ph == p.Phase {
-				idx = i
-			}
+		idx, _ := PhaseIndex(p.Phase)
+		if idx <= fi {
+			continue
 		}
-		if idx > stopIdx {
+		if idx > ti {
 			break
 		}
-		if err := p.Run(s); err != nil {
+		if ro.BeforePass != nil {
+			ro.BeforePass(p, s)
+		}
+		start := time.Now()
+		err := p.Run(s)
+		if err != nil {
 			return err
+		}
+		if ro.AfterPass != nil {
+			ro.AfterPass(p, s, time.Since(start))
 		}
 	}
 	return nil
 }
 
-// Compile parses src and runs the pipeline up to stopAfter.
-func Compile(file string, src []byte, opts Options, stopAfter string) (*State, error) {
+// Parse parses src into a state ready to run.
+func Parse(file string, src []byte, opts Options) (*State, error) {
 	reg := dialect.NewRegistry()
 	m, err := ir.Parse(file, src, reg)
 	if err != nil {
 		return nil, err
 	}
-	s := &State{Registry: reg, Module: m, Options: opts}
-	if err := Run(s, stopAfter); err != nil {
+	return &State{Registry: reg, Module: m, Options: opts}, nil
+}
+
+// Compile parses src and runs the pipeline up to and including phase
+// stopAfter; "" stops after executable-sources, where every dispatch is a
+// hal.executable variant, for callers that run the vm phase themselves
+// (package backend).
+func Compile(file string, src []byte, opts Options, stopAfter string) (*State, error) {
+	s, err := Parse(file, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	if stopAfter == "" {
+		stopAfter = "executable-sources"
+	}
+	if err := Run(s, RunOptions{To: stopAfter}); err != nil {
 		return s, err
 	}
 	return s, nil

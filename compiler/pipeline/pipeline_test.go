@@ -10,6 +10,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/ir"
+	_ "github.com/goiree/goiree/compiler/target/all" // the targets the programs name
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/golden")
@@ -112,7 +113,7 @@ func TestCompileToHAL(t *testing.T) {
 			if strings.HasPrefix(name, "cpu_") && !haveCPU {
 				t.Skip("clang-16 not found on PATH; CPU objects cannot be built")
 			}
-			s, err := Compile(name+".mlir", src, Options{ObjectSearchPaths: []string{"objs"}}, "hal")
+			s, err := Compile(name+".mlir", src, Options{ObjectSearchPaths: []string{"objs"}}, "executable-sources")
 			if err != nil {
 				t.Fatalf("compile: %v", err)
 			}
@@ -147,13 +148,13 @@ func TestStreamTwoTargets(t *testing.T) {
 		t.Skip("clang-16 not found on PATH; CPU objects cannot be built")
 	}
 	t.Chdir(dir)
-	s, err := Compile("cpu_stream_seed.mlir", src, Options{ObjectSearchPaths: []string{"objs"}}, "hal")
+	s, err := Compile("cpu_stream_seed.mlir", src, Options{ObjectSearchPaths: []string{"objs"}}, "executable-sources")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got []string
 	ir.Walk(s.Module.Op, func(o *ir.Operation) bool {
-		if o.Name == "hal.executable.variant" {
+		if o.Name == "hal.executable.variant" && o.Attr("objects") != nil {
 			got = append(got, o.SymName()+" "+ir.AttrString(o.Attr("objects")))
 		}
 		return true
@@ -168,17 +169,42 @@ func TestStreamTwoTargets(t *testing.T) {
 }
 
 func TestPhases(t *testing.T) {
-	if err := Run(&State{}, "vm"); err == nil || err.Error() != "unknown phase 'vm' (phases: input, flow, hal)" {
-		t.Errorf("Run(vm) = %v", err)
+	for _, c := range []struct {
+		ro   RunOptions
+		want string
+	}{
+		{RunOptions{To: "lowered"}, "unknown phase 'lowered' (phases: start, input, abi, preprocessing, global-optimization, dispatch-creation, flow, stream, executable-sources, executable-configurations, executable-targets, hal, vm, end)"},
+		{RunOptions{From: "vm"}, "cannot resume after phase 'vm': its output is a bytecode module, not IR (resume from hal or an earlier phase)"},
+		{RunOptions{From: "flow", To: "input"}, "the phase to stop after (input) comes before the phase to resume from (flow)"},
+	} {
+		if err := Run(&State{}, c.ro); err == nil || err.Error() != c.want {
+			t.Errorf("Run(%+v) = %v, want %s", c.ro, err, c.want)
+		}
 	}
 	seen := map[string]bool{}
+	last := -1
 	for _, p := range Passes {
-		if !ValidPhase(p.Phase) {
+		i, ok := PhaseIndex(p.Phase)
+		if !ok || p.Phase == "start" {
 			t.Errorf("pass %s has unknown phase %s", p.Name, p.Phase)
 		}
+		if i < last {
+			t.Errorf("pass %s (phase %s) comes after a pass of a later phase", p.Name, p.Phase)
+		}
+		last = i
 		if seen[p.Name] {
 			t.Errorf("duplicate pass name %s", p.Name)
 		}
 		seen[p.Name] = true
+	}
+	for _, p := range []string{"start", "input", "hal"} {
+		if !Resumable(p) {
+			t.Errorf("Resumable(%s) = false", p)
+		}
+	}
+	for _, p := range []string{"vm", "end", "bogus"} {
+		if Resumable(p) {
+			t.Errorf("Resumable(%s) = true", p)
+		}
 	}
 }

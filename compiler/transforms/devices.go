@@ -2,12 +2,12 @@ package transforms
 
 import (
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/target"
 )
 
 // TargetOptions choose the executable targets of a program that declares
@@ -24,36 +24,9 @@ type TargetOptions struct {
 	// comma-separated selection of those, or a #hal.device.target attribute.
 	Devices []string
 	// LocalBackends is --iree-hal-local-target-device-backends: the
-	// backends of the local device (default: DeviceBackends["local"]).
+	// backends of the local device (default: the registered targets whose
+	// device is local).
 	LocalBackends []string
-}
-
-// DeviceBackends lists, per target device, the backends whose default
-// executable targets the device gets when the program or the flags name
-// the device without its targets. With DefaultTargets and BackendDevice it
-// is the one table of target defaults.
-var DeviceBackends = map[string][]string{
-	"local":  {"llvm-cpu"},
-	"vulkan": {"vulkan-spirv"},
-	"cuda":   {"cuda"},
-}
-
-// BackendDevice is the device each backend's executables run on (IREE's
-// legacy default device of a backend).
-var BackendDevice = map[string]string{
-	"llvm-cpu":     "local",
-	"vulkan-spirv": "vulkan",
-	"cuda":         "cuda",
-}
-
-// Devices lists the target devices, sorted.
-func Devices() []string {
-	var out []string
-	for k := range DeviceBackends {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 func deviceType() ir.Type { return &ir.DialectType{Name: "hal.device"} }
@@ -98,8 +71,8 @@ func (s *deviceSet) add(id string, t *hal.ExecutableTargetAttr) {
 // nil when no flag chooses a target. Errors name the flag and the value.
 func ResolveTargetOptions(o TargetOptions, reg *ir.Registry) ([]*hal.DeviceTargetAttr, error) {
 	for _, b := range o.LocalBackends {
-		if BackendDevice[b] != "local" {
-			return nil, fmt.Errorf("unknown backend '%s' in --iree-hal-local-target-device-backends (available for the local device: %s)", b, strings.Join(backendsOf("local"), ", "))
+		if dev, _ := target.BackendDevice(b); dev != "local" {
+			return nil, fmt.Errorf("unknown backend '%s' in --iree-hal-local-target-device-backends (available for the local device: %s)", b, strings.Join(target.DeviceBackends("local"), ", "))
 		}
 	}
 	if len(o.Backends) > 0 && len(o.Devices) > 0 {
@@ -107,11 +80,12 @@ func ResolveTargetOptions(o TargetOptions, reg *ir.Registry) ([]*hal.DeviceTarge
 	}
 	var set deviceSet
 	for _, b := range o.Backends {
-		t, ok := DefaultTargets[b]
+		t, ok := target.DefaultExecutableTarget(b)
 		if !ok {
-			return nil, fmt.Errorf("unknown target backend '%s' in --iree-hal-target-backends (available: %s)", b, strings.Join(Backends(), ", "))
+			return nil, fmt.Errorf("unknown target backend '%s' in --iree-hal-target-backends (available: %s)", b, strings.Join(target.Backends(), ", "))
 		}
-		set.add(BackendDevice[b], t)
+		dev, _ := target.BackendDevice(b)
+		set.add(dev, t)
 	}
 	named, unnamed := false, false
 	for _, spec := range o.Devices {
@@ -130,17 +104,6 @@ func ResolveTargetOptions(o TargetOptions, reg *ir.Registry) ([]*hal.DeviceTarge
 		}
 	}
 	return set.devices, nil
-}
-
-func backendsOf(device string) []string {
-	var out []string
-	for b, d := range BackendDevice {
-		if d == device {
-			out = append(out, b)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 func unquote(s string) string {
@@ -218,21 +181,23 @@ func addAlias(set *deviceSet, id string, ordinal int64, local []string) error {
 	if ordinal != 0 {
 		return fmt.Errorf("device ordinal [%d] is not supported: a goiree module runs on one device, so only [0] can be honoured", ordinal)
 	}
-	if backends, ok := DeviceBackends[id]; ok {
+	if backends := target.DeviceBackends(id); len(backends) > 0 {
 		if id == "local" && len(local) > 0 {
 			backends = local
 		}
 		set.device(id)
 		for _, b := range backends {
-			set.add(id, DefaultTargets[b])
+			t, _ := target.DefaultExecutableTarget(b)
+			set.add(id, t)
 		}
 		return nil
 	}
-	if dev, ok := BackendDevice[id]; ok {
-		set.add(dev, DefaultTargets[id])
+	if dev, ok := target.BackendDevice(id); ok {
+		t, _ := target.DefaultExecutableTarget(id)
+		set.add(dev, t)
 		return nil
 	}
-	return fmt.Errorf("unknown target device '%s' (available devices: %s; or a backend standing for its device: %s)", id, strings.Join(Devices(), ", "), strings.Join(Backends(), ", "))
+	return fmt.Errorf("unknown target device '%s' (available devices: %s; or a backend standing for its device: %s)", id, strings.Join(target.Devices(), ", "), strings.Join(target.Backends(), ", "))
 }
 
 // addDeviceAttr adds the device targets an attribute describes:

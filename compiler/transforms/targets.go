@@ -6,34 +6,11 @@ package transforms
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
 )
-
-// DefaultTargets are the executable targets used for a backend named by
-// --iree-hal-target-backends when the module declares no device targets.
-var DefaultTargets = map[string]*hal.ExecutableTargetAttr{
-	"llvm-cpu": {Backend: "llvm-cpu", Format: "embedded-elf-x86_64", Config: &ir.DictAttr{Entries: []ir.NamedAttr{
-		{Name: "data_layout", Value: ir.StringAttr{Value: "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-f80:128-n8:16:32:64-S128"}},
-		{Name: "native_vector_size", Value: ir.IndexAttr(32)},
-		{Name: "target_triple", Value: ir.StringAttr{Value: "x86_64-unknown-unknown-eabi-elf"}},
-	}}},
-	"cuda":         {Backend: "cuda", Format: "cuda-nvptx-fb", Config: &ir.DictAttr{Entries: []ir.NamedAttr{{Name: "target_arch", Value: ir.StringAttr{Value: "sm_80"}}}}},
-	"vulkan-spirv": {Backend: "vulkan-spirv", Format: "vulkan-spirv-fb"},
-}
-
-// Backends lists the target backends the compiler accepts, sorted.
-func Backends() []string {
-	var out []string
-	for k := range DefaultTargets {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // DeviceTargets returns the executable targets of a module, each once, in
 // order: those of its hal.device.targets attribute when present (a list of

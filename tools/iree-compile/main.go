@@ -2,9 +2,13 @@
 // VM bytecode module (.vmfb): the front end parses and verifies the
 // program, resolves its executable objects and checks their kernel ABI; the
 // back end forms dispatches, builds CPU executables with clang and lld, and
-// emits the host program as VM bytecode. --compile-to=input|flow|hal stops
-// after a phase and prints its IR; --output-format=vm-asm prints the VM
-// program as text.
+// emits the host program as VM bytecode, all through the pass table of
+// package pipeline. --compile-to=<phase> stops after any of IREE's phases
+// and prints its IR (vm prints VM assembly), --compile-from=<phase>
+// resumes from such IR, --mlir-print-ir-before-all/--mlir-print-ir-after-all
+// print the IR around every pass and --mlir-timing times the passes, on
+// stderr. The targets are those linked into the tool (compiler/target/all),
+// each with its own flags.
 //
 // Usage:
 //
@@ -20,44 +24,55 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
-	"github.com/goiree/goiree/compiler/backend"
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/kernelsrc"
 	"github.com/goiree/goiree/compiler/pipeline"
-	"github.com/goiree/goiree/compiler/target/llvmcpu"
+	"github.com/goiree/goiree/compiler/target"
+	_ "github.com/goiree/goiree/compiler/target/all" // the targets iree-compile links
 	"github.com/goiree/goiree/compiler/transforms"
 	"github.com/goiree/goiree/compiler/vmgen"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	os.Exit(withCleanup(os.Stderr, func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
 }
 
-const usage = `OVERVIEW: IREE compilation driver
+// usageHead and usageTail frame the target flags, which come from the
+// target registry.
+const usageHead = `OVERVIEW: IREE compilation driver
 
 USAGE: iree-compile [options] <input file or '-' for stdin>
 
 OPTIONS:
   -o <file>                                      Output file (default: stdout)
-  --compile-to=<phase>                           Stop after a phase and print its IR: input (= preprocessing), flow, hal; vm prints VM assembly; end compiles fully
+  --compile-to=<phase>                           Stop after a phase and print its IR (vm prints VM assembly; end compiles fully).
+                                                   Phases: input, abi, preprocessing, global-optimization, dispatch-creation,
+                                                   flow, stream, executable-sources, executable-configurations,
+                                                   executable-targets, hal, vm, end
+  --compile-from=<phase>                         The input is the IR printed after that phase (start .. hal); run the later phases
+  --mlir-print-ir-before-all                     Print the IR before every pass to stderr
+  --mlir-print-ir-after-all                      Print the IR after every pass to stderr
+  --mlir-timing                                  Print the wall time of every pass to stderr
+  --mlir-print-debuginfo                         Print every op's source location (loc(...)) with the IR, so that IR resumed
+                                                   with --compile-from keeps the original locations (and module bytes)
   --output-format=<format>                       vm-bytecode (default), vm-asm, or mlir (IR after the last phase)
   --iree-hal-target-backends=<a,b,...>           Target backends when the module declares no hal.device.targets (repeatable)
   --iree-hal-target-device=<spec>                Target device when the module declares no hal.device.targets (repeatable):
-                                                   local, vulkan or cuda; a backend for its device (llvm-cpu); name=device;
-                                                   device[0]; a,b (one device running the first variant it supports);
-                                                   or a #hal.device.target<...> attribute. Repeated devices are merged
-                                                   into that one device: a goiree module runs on one device.
-  --iree-hal-local-target-device-backends=<a,...> Backends of the local device (default llvm-cpu; repeatable)
+                                                   a device (DEVICES); a backend for its device (BACKENDS);
+                                                   name=device; device[0]; a,b (one device running the first variant it
+                                                   supports); or a #hal.device.target<...> attribute. Repeated devices are
+                                                   merged into that one device: a goiree module runs on one device.
+  --iree-hal-local-target-device-backends=<a,...> Backends of the local device (default LOCAL; repeatable)
   --iree-hal-executable-object-search-path=<dir> Directory searched for relative object paths (repeatable)
   --iree-hal-list-target-backends                List the target backends and exit
   --split-input-file                             Compile each '// -----' separated chunk on its own
-  --iree-llvmcpu-clang-path=<path>               clang used for CPU executables (default: clang-16 or clang on PATH)
-  --iree-llvmcpu-embedded-linker-path=<path>     ld.lld used for CPU executables (default: ld.lld-16 or ld.lld on PATH)
-  --iree-vulkan-glslc-path=<path>                glslc used for generated Vulkan dispatches (default: glslc on PATH)
-  --iree-hal-clang-path=<path>                   clang that compiles kernel sources named by objects: .c for llvm-cpu, .cu to PTX
+`
+
+const usageTail = `  --iree-hal-clang-path=<path>                   clang that compiles kernel sources named by objects: .c for llvm-cpu, .cu to PTX
                                                    for cuda (default: --iree-llvmcpu-clang-path, else clang-16 or clang on PATH)
   --iree-hal-glslc-path=<path>                   glslc that compiles .glsl/.comp kernel sources for vulkan-spirv
                                                    (default: --iree-vulkan-glslc-path, else glslc on PATH)
@@ -66,12 +81,33 @@ OPTIONS:
   --iree-hal-dump-executable-binaries-to=<dir>   Write the linked executable binaries to <dir>
   --iree-input-type=<type>                       Accepted for compatibility (none, auto)
   --help                                         Show this help
+  --version                                      Show the compiler's version and exit
 `
+
+// usage is the --help text: the fixed flags and every linked target's.
+func usage() string {
+	var b strings.Builder
+	head := strings.NewReplacer(
+		"DEVICES", strings.Join(target.Devices(), ", "),
+		"BACKENDS", strings.Join(target.Backends(), ", "),
+		"LOCAL", strings.Join(target.DeviceBackends("local"), ","),
+	).Replace(usageHead)
+	b.WriteString(head)
+	for _, t := range target.All() {
+		for _, f := range t.Flags {
+			left := "  --" + f.Name + "=" + f.Value
+			fmt.Fprintf(&b, "%-48s %s\n", left, f.Help)
+		}
+	}
+	b.WriteString(usageTail)
+	return b.String()
+}
 
 type options struct {
 	input       string
 	output      string
 	compileTo   string
+	compileFrom string
 	format      string
 	targets     transforms.TargetOptions
 	specFlag    string // a transform or PDL spec flag, which is not supported
@@ -79,9 +115,13 @@ type options struct {
 	listTargets bool
 	split       bool
 	help        bool
-	clangPath   string
-	glslcPath   string
-	linkerPath  string
+	version     bool
+	printBefore bool
+	printAfter  bool
+	timing      bool
+	debugInfo   bool
+	// targetFlags are the registered targets' flags, by canonical name.
+	targetFlags map[string]string
 	dumpSources string
 	dumpBinary  string
 	// Kernel sources (.c, .cu, .glsl) named by objects.
@@ -92,7 +132,7 @@ type options struct {
 
 // parseFlags parses IREE-style flags: -flag or --flag, values after '='.
 func parseFlags(args []string) (*options, error) {
-	o := &options{}
+	o := &options{targetFlags: map[string]string{}}
 	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -142,6 +182,26 @@ func parseFlags(args []string) (*options, error) {
 				return nil, err
 			}
 			o.compileTo = value
+		case "compile-from":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			o.compileFrom = value
+		case "mlir-print-ir-before-all", "mlir-print-ir-after-all", "mlir-timing", "mlir-print-debuginfo":
+			if err := noValue(); err != nil {
+				return nil, err
+			}
+			on := value != "false" && value != "0"
+			switch name {
+			case "mlir-print-ir-before-all":
+				o.printBefore = on
+			case "mlir-print-ir-after-all":
+				o.printAfter = on
+			case "mlir-print-debuginfo":
+				o.debugInfo = on
+			default:
+				o.timing = on
+			}
 		case "output-format":
 			if err := needValue(); err != nil {
 				return nil, err
@@ -191,21 +251,6 @@ func parseFlags(args []string) (*options, error) {
 			if value != "none" && value != "auto" {
 				return nil, fmt.Errorf("unsupported --iree-input-type=%s (only none and auto are supported)", value)
 			}
-		case "iree-llvmcpu-clang-path":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.clangPath = value
-		case "iree-llvmcpu-embedded-linker-path", "iree-llvm-embedded-linker-path":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.linkerPath = value
-		case "iree-vulkan-glslc-path":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.glslcPath = value
 		case "iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir":
 			if err := needValue(); err != nil {
 				return nil, err
@@ -232,7 +277,16 @@ func parseFlags(args []string) (*options, error) {
 			// Accepted for compatibility with IREE's build rules.
 		case "help", "h":
 			o.help = true
+		case "version":
+			o.version = true
 		default:
+			if _, f := target.FindFlag(name); f != nil {
+				if err := needValue(); err != nil {
+					return nil, err
+				}
+				o.targetFlags[f.Name] = value
+				continue
+			}
 			if s := closestFlag(name); s != "" {
 				return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'; did you mean '--%s'?", a, s)
 			}
@@ -254,19 +308,24 @@ func parseFlags(args []string) (*options, error) {
 		o.compileTo, o.format = "", "vm-asm"
 	case "end":
 		o.compileTo = ""
-	case "preprocessing":
-		// IREE's preprocessing phase only runs what the preprocessing
-		// flags ask for (pass pipelines, transform and PDL specs), which
-		// goiree refuses, so the program after it is the input phase's.
-		o.compileTo = "input"
 	}
 	if o.compileTo != "" && !pipeline.ValidPhase(o.compileTo) {
-		for _, p := range ireePhases {
-			if p == o.compileTo {
-				return nil, fmt.Errorf("--compile-to=%s is not implemented yet (goiree stops after input, preprocessing, flow, hal, vm or end)", o.compileTo)
+		return nil, fmt.Errorf("invalid --compile-to=%s (phases: start, %s)", o.compileTo, strings.Join(pipeline.Phases, ", "))
+	}
+	if o.compileFrom != "" {
+		if !pipeline.ValidPhase(o.compileFrom) {
+			return nil, fmt.Errorf("invalid --compile-from=%s (phases: start, %s)", o.compileFrom, strings.Join(pipeline.Phases, ", "))
+		}
+		if !pipeline.Resumable(o.compileFrom) {
+			return nil, fmt.Errorf("--compile-from=%s: the %s phase produces a bytecode module, not IR; resume from hal or an earlier phase", o.compileFrom, o.compileFrom)
+		}
+		if o.compileTo != "" {
+			from, _ := pipeline.PhaseIndex(o.compileFrom)
+			to, _ := pipeline.PhaseIndex(o.compileTo)
+			if to < from {
+				return nil, fmt.Errorf("--compile-to=%s comes before --compile-from=%s", o.compileTo, o.compileFrom)
 			}
 		}
-		return nil, fmt.Errorf("invalid --compile-to=%s (IREE's phases: %s)", o.compileTo, strings.Join(ireePhases, ", "))
 	}
 	switch o.format {
 	case "", "vm-bytecode", "vm-asm", "mlir":
@@ -282,10 +341,6 @@ func parseFlags(args []string) (*options, error) {
 	return o, nil
 }
 
-// ireePhases are the phases IREE's --compile-to names, in order.
-var ireePhases = []string{"start", "input", "abi", "preprocessing", "global-optimization", "dispatch-creation", "flow", "stream",
-	"executable-sources", "executable-configurations", "executable-targets", "hal", "vm", "end"}
-
 // appendList appends the comma-separated, non-empty items of value.
 func appendList(list []string, value string) []string {
 	for _, b := range strings.Split(value, ",") {
@@ -296,17 +351,29 @@ func appendList(list []string, value string) []string {
 	return list
 }
 
-// flagNames are the flags parseFlags knows, for suggestions.
-var flagNames = []string{
-	"o", "compile-to", "output-format", "iree-hal-target-backends", "iree-hal-target-device",
+// fixedFlags are the flags parseFlags knows besides the targets', for
+// suggestions.
+var fixedFlags = []string{
+	"o", "compile-to", "compile-from", "output-format", "iree-hal-target-backends", "iree-hal-target-device",
 	"iree-hal-local-target-device-backends", "iree-hal-executable-object-search-path",
-	"iree-hal-list-target-backends", "split-input-file", "iree-input-type", "iree-llvmcpu-clang-path",
-	"iree-llvmcpu-embedded-linker-path", "iree-llvm-embedded-linker-path", "iree-vulkan-glslc-path",
+	"iree-hal-list-target-backends", "split-input-file", "iree-input-type",
 	"iree-hal-dump-executable-sources-to", "iree-hal-dump-executable-binaries-to",
 	"iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir",
 	"iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename",
-	"mlir-print-op-on-diagnostic", "verify", "help",
-	"iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir",
+	"mlir-print-op-on-diagnostic", "mlir-print-ir-before-all", "mlir-print-ir-after-all", "mlir-timing",
+	"mlir-print-debuginfo", "verify", "help", "version",
+}
+
+// flagNames returns every flag name, the targets' included.
+func flagNames() []string {
+	names := append([]string(nil), fixedFlags...)
+	for _, t := range target.All() {
+		for _, f := range t.Flags {
+			names = append(names, f.Name)
+			names = append(names, f.Aliases...)
+		}
+	}
+	return names
 }
 
 // closestFlag returns the known flag nearest to name by edit distance, or
@@ -315,7 +382,7 @@ var flagNames = []string{
 // (--compile-mode, --compile-to) is no suggestion.
 func closestFlag(name string) string {
 	best, bestD := "", max(2, len(name)/8)+1
-	for _, f := range flagNames {
+	for _, f := range flagNames() {
 		if d := editDistance(name, f); d < bestD {
 			best, bestD = f, d
 		}
@@ -351,12 +418,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if o.help {
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, usage())
+		return 0
+	}
+	if o.version {
+		printVersion(stdout)
 		return 0
 	}
 	if o.listTargets {
 		fmt.Fprintln(stdout, "Registered target backends:")
-		for _, b := range transforms.Backends() {
+		for _, b := range target.Backends() {
 			fmt.Fprintf(stdout, "  %s\n", b)
 		}
 		return 0
@@ -377,8 +448,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: error: could not read input '%s': %v\n", o.input, unwrapPathError(err))
 		return 1
 	}
-	emitIR := o.compileTo != "" || o.format == "mlir"
-	stop := o.compileTo
 	if o.specFlag != "" {
 		// The spec's rewrites (matching ops and splicing in custom kernels)
 		// would change what the module runs; compiling without them would
@@ -386,8 +455,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: error: %s: transform-dialect and PDL preprocessing specs are not supported; compile the program after applying the spec's rewrites by hand\n", o.specFlag)
 		return 1
 	}
-	popts := pipeline.Options{Targets: o.targets, ObjectSearchPaths: o.searchPaths}
-	popts.KernelSources = kernelSourceOptions(o)
+	// The IR is the output when a phase before vm is the last to run, or
+	// when --output-format=mlir asks for the IR after the last IR phase.
+	stop := o.compileTo
+	emitIR := stop != "" || o.format == "mlir"
+	if stop == "" && emitIR {
+		stop = "hal"
+	}
+	popts := pipeline.Options{
+		Targets:           o.targets,
+		ObjectSearchPaths: o.searchPaths,
+		KernelSources:     kernelSourceOptions(o),
+		TargetFlags:       o.targetFlags,
+		DumpSourcesTo:     o.dumpSources,
+		DumpBinariesTo:    o.dumpBinary,
+	}
 	var out strings.Builder
 	failed := false
 	chunks := splitChunks(src, o.split)
@@ -395,25 +477,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: error: --split-input-file with %d chunks needs a text output (--output-format=vm-asm or mlir, or --compile-to=)\n", len(chunks))
 		return 1
 	}
+	timer := &passTimer{}
 	for i, chunk := range chunks {
-		s, err := pipeline.Compile(name, chunk, popts, stop)
-		if err == nil && !emitIR {
-			var text string
-			text, err = emitModule(s, o)
-			if err == nil && i > 0 {
-				out.WriteString("// -----\n")
-			}
-			out.WriteString(text)
-		} else if err == nil {
-			if i > 0 {
-				out.WriteString("// -----\n")
-			}
-			out.WriteString(s.Print())
-		}
+		text, err := compileChunk(name, chunk, popts, o, stop, emitIR, stderr, timer)
 		if err != nil {
 			fmt.Fprint(stderr, ir.FormatDiagnostic(err, name, src))
 			failed = true
+			continue
 		}
+		if i > 0 {
+			out.WriteString("// -----\n")
+		}
+		out.WriteString(text)
+	}
+	if o.timing {
+		timer.report(stderr)
 	}
 	if failed {
 		return 1
@@ -425,40 +503,114 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// emitModule runs the back end on a module that went through every front
-// end phase and returns the bytecode module (or its text form for vm-asm).
-func emitModule(s *pipeline.State, o *options) (string, error) {
-	vmfb, err := backend.Compile(s.Module.Op, backend.Options{
-		Registry:  s.Registry,
-		Targets:   s.Targets,
-		GlslcPath: o.glslcPath,
-		LLVMCPU: llvmcpu.Options{
-			ClangPath:      o.clangPath,
-			LinkerPath:     o.linkerPath,
-			Objects:        s.Resolver,
-			DumpSourcesTo:  o.dumpSources,
-			DumpBinariesTo: o.dumpBinary,
-		},
-	})
+// compileChunk parses one input chunk and runs the pipeline's passes from
+// --compile-from to stop, returning the output text: the IR, or the
+// bytecode module (or its VM assembly).
+func compileChunk(name string, chunk []byte, popts pipeline.Options, o *options, stop string, emitIR bool, stderr io.Writer, timer *passTimer) (string, error) {
+	start := time.Now()
+	s, err := pipeline.Parse(name, chunk, popts)
+	timer.add("Parser", time.Since(start))
 	if err != nil {
 		return "", err
 	}
-	if o.format == "vm-asm" {
-		return vmgen.Text(vmfb)
+	if o.compileFrom != "" {
+		// The input is IR an earlier run printed: its loc(...) are the
+		// original source positions.
+		pipeline.RestoreLocations(s.Module)
 	}
-	return string(vmfb), nil
+	print := func(s *pipeline.State) string {
+		if o.debugInfo {
+			return s.PrintDebug()
+		}
+		return s.Print()
+	}
+	ro := pipeline.RunOptions{From: o.compileFrom, To: stop}
+	if o.printBefore {
+		ro.BeforePass = func(p pipeline.Pass, s *pipeline.State) {
+			fmt.Fprintf(stderr, "// -----// IR Dump Before %s (%s) //----- //\n%s\n", camel(p.Name), p.Name, print(s))
+		}
+	}
+	ro.AfterPass = func(p pipeline.Pass, s *pipeline.State, elapsed time.Duration) {
+		timer.add(p.Name, elapsed)
+		if o.printAfter {
+			fmt.Fprintf(stderr, "// -----// IR Dump After %s (%s) //----- //\n%s\n", camel(p.Name), p.Name, print(s))
+		}
+	}
+	if err := pipeline.Run(s, ro); err != nil {
+		return "", err
+	}
+	if emitIR {
+		return print(s), nil
+	}
+	if o.format == "vm-asm" {
+		return vmgen.Text(s.Output)
+	}
+	return string(s.Output), nil
+}
+
+// camel turns a pass name into the CamelCase class-style name MLIR prints
+// before the pass argument (outline-dispatch-regions ->
+// OutlineDispatchRegions).
+func camel(name string) string {
+	var b strings.Builder
+	for _, w := range strings.Split(name, "-") {
+		if w != "" {
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
+}
+
+// passTimer accumulates wall time per pass (and for parsing and output)
+// for --mlir-timing, in first-run order.
+type passTimer struct {
+	names []string
+	times map[string]time.Duration
+}
+
+func (t *passTimer) add(name string, d time.Duration) {
+	if t.times == nil {
+		t.times = map[string]time.Duration{}
+	}
+	if _, ok := t.times[name]; !ok {
+		t.names = append(t.names, name)
+	}
+	t.times[name] += d
+}
+
+// report prints the times in MLIR's --mlir-timing list layout.
+func (t *passTimer) report(w io.Writer) {
+	var total time.Duration
+	for _, d := range t.times {
+		total += d
+	}
+	pct := func(d time.Duration) float64 {
+		if total == 0 {
+			return 0
+		}
+		return 100 * float64(d) / float64(total)
+	}
+	rule := "===" + strings.Repeat("-", 73) + "==="
+	fmt.Fprintf(w, "%s\n%s... Execution time report ...\n%s\n", rule, strings.Repeat(" ", 25), rule)
+	fmt.Fprintf(w, "  Total Execution Time: %.4f seconds\n\n", total.Seconds())
+	fmt.Fprintf(w, "  ----Wall Time----  ----Name----\n")
+	for _, n := range t.names {
+		d := t.times[n]
+		fmt.Fprintf(w, "  %8.4f (%5.1f%%)  %s\n", d.Seconds(), pct(d), n)
+	}
+	fmt.Fprintf(w, "  %8.4f (%5.1f%%)  Total\n", total.Seconds(), pct(total))
 }
 
 // kernelSourceOptions picks the tools that compile kernel sources: the
-// --iree-hal-*-path flags, else the tools given for the back ends (so one
+// --iree-hal-*-path flags, else the tools given to the targets (so one
 // --iree-llvmcpu-clang-path serves both), else a PATH lookup.
 func kernelSourceOptions(o *options) kernelsrc.Options {
 	k := kernelsrc.Options{ClangPath: o.kernelClang, GlslcPath: o.kernelGlslc, CacheDir: o.kernelCache}
 	if k.ClangPath == "" {
-		k.ClangPath = o.clangPath
+		k.ClangPath = o.targetFlags["iree-llvmcpu-clang-path"]
 	}
 	if k.GlslcPath == "" {
-		k.GlslcPath = o.glslcPath
+		k.GlslcPath = o.targetFlags["iree-vulkan-glslc-path"]
 	}
 	return k
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/goiree/goiree/compiler/ir"
-	"github.com/goiree/goiree/compiler/transforms"
+	"github.com/goiree/goiree/compiler/target"
 )
 
 // compileBytes compiles in.mlir (in the current directory) with args and
@@ -74,8 +74,9 @@ func TestTargetSpellingsSameBytes(t *testing.T) {
 	// Alias definitions go before the first line (a comment in both
 	// programs) so that no source location moves: locations are part of
 	// the module bytes.
-	cpu := ir.AttrString(transforms.DefaultTargets["llvm-cpu"])
-	spv := ir.AttrString(transforms.DefaultTargets["vulkan-spirv"])
+	cpuTarget, _ := target.DefaultExecutableTarget("llvm-cpu")
+	spvTarget, _ := target.DefaultExecutableTarget("vulkan-spirv")
+	cpu, spv := ir.AttrString(cpuTarget), ir.AttrString(spvTarget)
 
 	groups := []struct {
 		name  string

@@ -1,4 +1,4 @@
-package backend
+package llvmcpu
 
 import (
 	"bytes"
@@ -7,7 +7,6 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/objects"
-	"github.com/goiree/goiree/compiler/target/llvmcpu"
 )
 
 // libraryQuery is the symbol every CPU executable library exports.
@@ -19,20 +18,20 @@ var libraryMachines = map[string]elf.Machine{
 	"embedded-elf-arm_64": elf.EM_AARCH64,
 }
 
-// cpuBuilder builds llvm-cpu variants. A variant without a builtin.module
+// registeredBuilder builds llvm-cpu variants for the target registry. A variant without a builtin.module
 // whose single object is an ELF shared library (a complete executable
 // library, as hal.dispatch.extern may name for llvm-cpu the way it names a
 // PTX or SPIR-V module for the GPU targets) is embedded as it is, after
 // checking its machine and its library query export; every other variant
 // goes to the code generator, which compiles the variant's shims and links
 // its relocatable objects.
-type cpuBuilder struct {
-	gen     llvmcpu.Builder
-	objects llvmcpu.ObjectLoader
+type registeredBuilder struct {
+	gen     Builder
+	objects ObjectLoader
 }
 
-// Build implements vmgen.ExecutableBuilder.
-func (b cpuBuilder) Build(v *ir.Operation) ([]byte, error) {
+// Build implements target.Builder.
+func (b registeredBuilder) Build(v *ir.Operation) ([]byte, error) {
 	lib, ok, err := prebuiltLibrary(v, b.objects)
 	if err != nil || ok {
 		return lib, err
@@ -43,7 +42,7 @@ func (b cpuBuilder) Build(v *ir.Operation) ([]byte, error) {
 // prebuiltLibrary returns the library of an external llvm-cpu variant, ok
 // false when the variant is not one (it has a module, or its objects are
 // not a shared library).
-func prebuiltLibrary(v *ir.Operation, loader llvmcpu.ObjectLoader) ([]byte, bool, error) {
+func prebuiltLibrary(v *ir.Operation, loader ObjectLoader) ([]byte, bool, error) {
 	t := hal.VariantTarget(v)
 	if t == nil || t.Backend != "llvm-cpu" || hal.InnerModule(v) != nil || loader == nil {
 		return nil, false, nil

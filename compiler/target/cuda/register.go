@@ -1,0 +1,30 @@
+package cuda
+
+import (
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/target"
+)
+
+// DefaultExecutableTarget is the executable target a program gets for
+// --iree-hal-target-backends=cuda or the cuda device: PTX for DefaultArch.
+func DefaultExecutableTarget() *hal.ExecutableTargetAttr {
+	return &hal.ExecutableTargetAttr{Backend: Backend, Format: Format, Config: &ir.DictAttr{Entries: []ir.NamedAttr{
+		{Name: "target_arch", Value: ir.StringAttr{Value: DefaultArch}},
+	}}}
+}
+
+func init() {
+	target.Register(target.Target{
+		Name:                    Backend,
+		Device:                  "cuda",
+		DefaultExecutableTarget: DefaultExecutableTarget,
+		NewBuilder: func(env target.Env) target.Builder {
+			o := Options{DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
+			if env.Objects != nil {
+				o.Objects = env.Objects
+			}
+			return Builder{Options: o}
+		},
+	})
+}

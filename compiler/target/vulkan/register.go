@@ -1,0 +1,36 @@
+package vulkan
+
+import (
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/target"
+)
+
+// glslcFlag is GlslcPathFlag without its dashes and '='.
+var glslcFlag = strings.TrimSuffix(strings.TrimPrefix(GlslcPathFlag, "--"), "=")
+
+// DefaultExecutableTarget is the executable target a program gets for
+// --iree-hal-target-backends=vulkan-spirv or the vulkan device.
+func DefaultExecutableTarget() *hal.ExecutableTargetAttr {
+	return &hal.ExecutableTargetAttr{Backend: Backends[0], Format: Format}
+}
+
+func init() {
+	target.Register(target.Target{
+		Name:    Backends[0],
+		Aliases: Backends[1:],
+		Device:  "vulkan",
+		Flags: []target.Flag{
+			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
+		},
+		DefaultExecutableTarget: DefaultExecutableTarget,
+		NewBuilder: func(env target.Env) target.Builder {
+			o := Options{GlslcPath: env.Flags[glslcFlag], DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
+			if env.Objects != nil {
+				o.Objects = env.Objects
+			}
+			return Builder{Options: o}
+		},
+	})
+}

@@ -265,6 +265,7 @@ func TestLoadRejectsBadLibraries(t *testing.T) {
 		{8, "import table lists 1 import(s) but no symbol names"},
 		{9, `import "twice" is listed twice`},
 		{10, "import 1 has an empty name"},
+		{11, "executable's query function crashed: SIGSEGV (address not mapped, address 0xc)"},
 	}
 	src := kerneltest.Source(t, "bad_library.c")
 	for _, tt := range tests {

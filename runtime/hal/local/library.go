@@ -77,7 +77,10 @@ func loadLibrary(data []byte, constants []uint32, imports ImportResolver) (lib *
 	if !img.IsExecutable(sym.Addr) {
 		return nil, libErr(status.InvalidArgument, "%s at %#x is not in an executable segment", QuerySymbol, sym.Addr)
 	}
-	ptr := callQuery(sym.Addr, LibraryVersion, env)
+	ptr, err := callQuery(sym.Addr, LibraryVersion, env)
+	if err != nil {
+		return nil, err
+	}
 	if ptr == 0 {
 		return nil, libErr(status.FailedPrecondition, "executable does not support this version of the runtime (query for version %#x returned NULL)", LibraryVersion)
 	}

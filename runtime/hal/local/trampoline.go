@@ -47,10 +47,6 @@ static void goiree_free_imports(iree_hal_executable_environment_v0_t* env) {
   env->import_contexts = NULL;
 }
 
-static uintptr_t goiree_call_query(uintptr_t fn, uint32_t version,
-                                   const iree_hal_executable_environment_v0_t* env) {
-  return (uintptr_t)((iree_hal_executable_library_query_fn_t)fn)(version, env);
-}
 
 // The dispatch state and the arrays it points at, in one C allocation so
 // that cgo never has to scan Go memory for pointers on each call.
@@ -166,6 +162,33 @@ static int goiree_install_fault_handlers(void) {
 }
 
 static void goiree_set_fault_reports(int on) { goiree_fault_reports = on; }
+
+typedef struct goiree_query_result_t {
+  uintptr_t header;
+  int signo;
+  int code;
+  uint64_t addr;
+} goiree_query_result_t;
+
+// Calls a library's query function (the first native code of an executable
+// to run) under the fault handler, like a range of workgroups.
+static goiree_query_result_t goiree_call_query(
+    uintptr_t fn, uint32_t version,
+    const iree_hal_executable_environment_v0_t* env) {
+  goiree_query_result_t result = {0, 0, 0, 0};
+  goiree_fault_t fault;
+  fault.at = 0;
+  if (sigsetjmp(fault.jump, 0) != 0) {
+    result.signo = fault.signo;
+    result.code = fault.code;
+    result.addr = fault.addr;
+    return result;
+  }
+  goiree_fault_frame = &fault;
+  result.header = (uintptr_t)((iree_hal_executable_library_query_fn_t)fn)(version, env);
+  goiree_fault_frame = NULL;
+  return result;
+}
 
 // Runs workgroups [begin, end) of the grid in x-fastest order, one call each,
 // and returns the first non-zero result with the failing flat index.
@@ -358,8 +381,14 @@ func ProcessorFeatures() uint64 {
 	return uint64(data[0])
 }
 
-func callQuery(fn uintptr, version uint32, env *environment) uintptr {
-	return uintptr(C.goiree_call_query(C.uintptr_t(fn), C.uint32_t(version), env.env))
+// callQuery calls a library's query function; a fault in it is an error
+// naming the signal (see SetFaultReports).
+func callQuery(fn uintptr, version uint32, env *environment) (uintptr, error) {
+	r := C.goiree_call_query(C.uintptr_t(fn), C.uint32_t(version), env.env)
+	if r.signo != 0 {
+		return 0, status.Errorf(status.Internal, "executable's query function crashed: %s", describeSignal(int(r.signo), int(r.code), uint64(r.addr)))
+	}
+	return uintptr(r.header), nil
 }
 
 // dispatchState is the per-dispatch state handed to native code, in C

@@ -5,6 +5,7 @@
 //   5 expects 2 executable constants   6 header version differs
 //   7 export attribute flags set       8 imports without symbol names
 //   9 an import listed twice           10 an import with an empty name
+//   11 the query function itself faults (reads through NULL)
 #include "executable_library.h"
 
 #ifndef BAD
@@ -56,7 +57,12 @@ __attribute__((visibility("default")))
 const iree_hal_executable_library_header_t** iree_hal_executable_library_query(
     iree_hal_executable_library_version_t max_version,
     const iree_hal_executable_environment_v0_t* environment) {
-  (void)environment;
   (void)max_version;
+#if BAD == 11
+  // environment->constants is NULL without executable constants.
+  if (environment->constants[3] != 12345) return 0;
+#else
+  (void)environment;
+#endif
   return (const iree_hal_executable_library_header_t**)&library;
 }

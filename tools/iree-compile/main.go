@@ -38,7 +38,7 @@ import (
 )
 
 func main() {
-	os.Exit(withCleanup(os.Stderr, func() int { return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) }))
+	os.Exit(withCleanup(os.Stderr, func(stderr io.Writer) int { return run(os.Args[1:], os.Stdin, os.Stdout, stderr) }))
 }
 
 // usageHead and usageTail frame the target flags, which come from the

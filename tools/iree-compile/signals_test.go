@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// buildTool builds this command into dir and returns its path.
+func buildTool(t *testing.T, dir string) string {
+	t.Helper()
+	exe := filepath.Join(dir, "iree-compile")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return exe
+}
+
+// TestSignalStopsChildrenAndRemovesTemporaries interrupts a compile while
+// clang is compiling a (deliberately slow) kernel source, and checks that
+// clang is stopped, the temporary directory is gone and the exit status
+// is 128+signal.
+func TestSignalStopsChildrenAndRemovesTemporaries(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("skipping: no /proc to find child processes")
+	}
+	skipWithout(t, "clang-16")
+	exe := buildTool(t, t.TempDir())
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			work := t.TempDir()
+			t.Chdir(work)
+			// A kernel clang needs many seconds for at -O2: thousands of
+			// functions with loops the optimizer works on.
+			var slow strings.Builder
+			for i := 0; i < 3000; i++ {
+				fmt.Fprintf(&slow, "int pad%d(int x) { int s = 0; for (int k = 0; k < x; k++) s += (k * %d) ^ (s >> 3); return s; }\n", i, i)
+			}
+			writeSourceProgram(t, ".c", sourceTargets[".c"][2]+slow.String())
+			tmp := filepath.Join(work, "tmp")
+			if err := os.Mkdir(tmp, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(exe, "prog.mlir", "-o", "out.vmfb", "--iree-hal-clang-path=clang-16", "--iree-hal-kernel-cache-dir="+filepath.Join(work, "cache"))
+			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait for clang to run below the tool.
+			var clang int
+			deadline := time.Now().Add(60 * time.Second)
+			for clang == 0 && time.Now().Before(deadline) {
+				for _, p := range descendants(cmd.Process.Pid) {
+					if comm, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", p)); strings.HasPrefix(string(comm), "clang") {
+						clang = p
+					}
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			if clang == 0 {
+				cmd.Process.Kill()
+				cmd.Wait()
+				t.Fatalf("clang never started; stderr:\n%s", stderr.String())
+			}
+			entries, _ := os.ReadDir(tmp)
+			if len(entries) != 1 || !strings.HasPrefix(entries[0].Name(), "iree-compile-") {
+				t.Errorf("while compiling, TMPDIR holds %v, want one iree-compile-* directory", entries)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 128+int(sig) {
+				t.Errorf("exit: %v, want status %d; stderr:\n%s", err, 128+int(sig), stderr.String())
+			}
+			if !strings.Contains(stderr.String(), "iree-compile: interrupted by "+signalName(sig)) {
+				t.Errorf("stderr does not say what happened:\n%s", stderr.String())
+			}
+			// clang was stopped (the orphan is reaped by init, so wait a
+			// little for it to disappear).
+			for end := time.Now().Add(5 * time.Second); running(clang) && time.Now().Before(end); {
+				time.Sleep(20 * time.Millisecond)
+			}
+			if running(clang) {
+				syscall.Kill(clang, syscall.SIGKILL)
+				t.Errorf("clang (pid %d) still runs after the tool exited", clang)
+			}
+			if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+				t.Errorf("TMPDIR still holds %d entries, e.g. %s", len(entries), entries[0].Name())
+			}
+			if _, err := os.Stat("out.vmfb"); !os.IsNotExist(err) {
+				t.Errorf("out.vmfb exists after the interrupted compile (%v)", err)
+			}
+		})
+	}
+}
+
+// TestNoTemporariesLeft checks that a finished compile (good or failing)
+// leaves nothing in TMPDIR.
+func TestNoTemporariesLeft(t *testing.T) {
+	skipWithout(t, "clang-16")
+	exe := buildTool(t, t.TempDir())
+	work := t.TempDir()
+	t.Chdir(work)
+	writeSourceProgram(t, ".c", "")
+	tmp := filepath.Join(work, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"prog.mlir", "-o", "out.vmfb", "--iree-hal-kernel-cache-dir=" + filepath.Join(work, "cache")},
+		{"missing.mlir", "-o", "out2.vmfb"},
+	} {
+		cmd := exec.Command(exe, args...)
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		out, _ := cmd.CombinedOutput()
+		if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
+			t.Errorf("%v left %d entries in TMPDIR, e.g. %s\n%s", args, len(entries), entries[0].Name(), out)
+		}
+	}
+	if _, err := os.Stat("out.vmfb"); err != nil {
+		t.Errorf("the good compile wrote no module: %v", err)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"-version"}, {"--version", "prog.mlir"}} {
+		code, stdout, stderr := runCompile(args...)
+		if code != 0 || !strings.HasPrefix(stdout, "goiree, an IREE-compatible compiler and runtime:\n  iree-compile version ") || stderr != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, stdout, stderr)
+		}
+	}
+	if code, _, stderr := runCompile("--versoin"); code != 1 || !strings.Contains(stderr, "did you mean '--version'?") {
+		t.Errorf("--versoin: exit %d, %q", code, stderr)
+	}
+}
+
+func runCompile(args ...string) (int, string, string) {
+	var stdout, stderr bytes.Buffer
+	code := run(args, strings.NewReader(""), &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}

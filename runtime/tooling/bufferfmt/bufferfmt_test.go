@@ -225,7 +225,7 @@ func TestElementRanges(t *testing.T) {
 		// Floats: a finite literal beyond the range is an error; inf is kept.
 		{"f32", "3.4028235e38", 0x7F7FFFFF, ""}, {"f32", "1e999", 0, "out of range: the largest finite f32 is 3.4028235e+38"},
 		{"f32", "-1e39", 0, "out of range"}, {"f32", "inf", 0x7F800000, ""}, {"f32", "-Infinity", 0xFF800000, ""}, {"f32", "1e-999", 0, ""},
-		{"f32", "0x1p-1", 0x3F000000, ""},
+		{"f32", "0x1p-1", 0x3F000000, ""}, {"f32", "0x10", 0x41800000, ""}, {"f32", "-0X1.8", 0xBFC00000, ""}, {"f32", "0x", 0, "not a number"},
 		{"f64", "1.7976931348623157e308", 0x7FEFFFFFFFFFFFFF, ""}, {"f64", "1e999", 0, "out of range: the largest finite f64"}, {"f64", "-inf", 0xFFF0000000000000, ""},
 		{"f16", "65504", 0x7BFF, ""}, {"f16", "65519", 0x7BFF, ""}, {"f16", "65520", 0, "out of range: the largest finite f16 is 65504"},
 		{"f16", "-1e5", 0, "out of range"}, {"f16", "1e999", 0, "out of range"}, {"f16", "-inf", 0xFC00, ""},
@@ -352,7 +352,7 @@ func TestScalars(t *testing.T) {
 		}
 	}
 	for s, want := range map[string]bool{"5": true, "-2.5e3": true, "inf": true, "1e999": true, "i32=5": true, "f64=1": true,
-		"8xf32=1": false, "8xf32": false, "f16=1": false, "@a.npy": false, "": false, "abc": false} {
+		"0x10": true, "-0x1p3": true, "8xf32=1": false, "8xf32": false, "f16=1": false, "@a.npy": false, "": false, "abc": false} {
 		if got := IsScalarSpelling(s); got != want {
 			t.Errorf("IsScalarSpelling(%q) = %v, want %v", s, got, want)
 		}

@@ -359,6 +359,17 @@ func parseCInteger(tok string) (neg bool, mag uint64, err error) {
 	return neg, mag, nil
 }
 
+// cFloatSpelling rewrites the one float spelling C's strtof takes and
+// strconv.ParseFloat does not: hex without a binary exponent ("0x10" is
+// 16), which gets "p0". Others pass unchanged.
+func cFloatSpelling(tok string) string {
+	t := strings.TrimLeft(tok, "+-")
+	if len(t) > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X') && !strings.ContainsAny(t, "pP") {
+		return tok + "p0"
+	}
+	return tok
+}
+
 // floatLimits names the largest finite magnitude of each float type, for
 // out-of-range messages.
 var floatLimits = map[hal.ElementType]string{
@@ -373,7 +384,7 @@ var floatLimits = map[hal.ElementType]string{
 // not an infinity (IREE's parser would store inf); an explicit inf is kept.
 // Values below the smallest subnormal round to zero as in C.
 func parseFloat(tok string, bits int, et hal.ElementType) (float64, error) {
-	f, err := strconv.ParseFloat(tok, bits)
+	f, err := strconv.ParseFloat(cFloatSpelling(tok), bits)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
 			return 0, fmt.Errorf("out of range: the largest finite %s is %s", et, floatLimits[et])

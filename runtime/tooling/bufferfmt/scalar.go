@@ -30,7 +30,7 @@ func IsScalarSpelling(s string) bool {
 	if eq < 0 {
 		// A bare number (integer or float, including inf and nan); text
 		// such as "8xf32" is a buffer view missing its '='.
-		_, err := strconv.ParseFloat(s, 64)
+		_, err := strconv.ParseFloat(cFloatSpelling(s), 64)
 		return err == nil || errors.Is(err, strconv.ErrRange)
 	}
 	switch strings.TrimSpace(s[:eq]) {

@@ -34,7 +34,7 @@ import (
 	_ "github.com/goiree/goiree/compiler/target/all" // the targets iree-compile links
 	"github.com/goiree/goiree/compiler/transforms"
 	"github.com/goiree/goiree/compiler/vmgen"
-	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/tooling/outfile"
 )
 
 func main() {
@@ -645,16 +645,18 @@ func splitChunks(src []byte, split bool) [][]byte {
 	return chunks
 }
 
-// writeOutput writes text to path whole or not at all (a temporary file
-// renamed into place, so an existing file stays untouched on failure); ""
-// or "-" means stdout. Errors name path, never the temporary file.
+// writeOutput writes text to path through outfile: a regular file whole
+// or not at all (a temporary file renamed into place, so an existing file
+// stays untouched on failure), a device, FIFO or /dev/stdout in place,
+// never replaced; "" or "-" means stdout. Errors name path, never the
+// temporary file.
 func writeOutput(path, text string, stdout io.Writer) error {
 	if path == "" || path == "-" {
 		_, err := io.WriteString(stdout, text)
 		return err
 	}
-	err := functionio.WriteFileAtomic(path, []byte(text))
-	var we *functionio.WriteError
+	err := outfile.Write(path, []byte(text))
+	var we *outfile.Error
 	if errors.As(err, &we) {
 		return fmt.Errorf("cannot write output '%s': %v", path, we.Err)
 	}

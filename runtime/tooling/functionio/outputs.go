@@ -186,15 +186,3 @@ func WriteOutputs(stdout io.Writer, results []vm.Value, specs []string, maxEleme
 	}
 	return nil
 }
-
-// WriteFileAtomic writes data to path through package outfile: a regular
-// file (or a new one) is replaced atomically, a device, FIFO or
-// /dev/stdout is written in place.
-//
-// Deprecated: use outfile.Write.
-func WriteFileAtomic(path string, data []byte) error { return outfile.Write(path, data) }
-
-// WriteError is a failure to write an output file.
-//
-// Deprecated: use outfile.Error.
-type WriteError = outfile.Error

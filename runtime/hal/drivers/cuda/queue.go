@@ -126,6 +126,15 @@ func (d *Device) enqueue(c hal.Command) error {
 // the driver supports).
 var maxGridDim = [3]uint32{1<<31 - 1, 65535, 65535}
 
+// checkGrid refuses a workgroup count beyond maxGridDim, naming the export
+// and the count: cuLaunchKernel would fail with a bare INVALID_VALUE.
+func checkGrid(export string, wg [3]uint32) error {
+	if wg[0] > maxGridDim[0] || wg[1] > maxGridDim[1] || wg[2] > maxGridDim[2] {
+		return status.Errorf(status.OutOfRange, "dispatch of %q: workgroup count %v exceeds CUDA's grid limits %v", export, wg, maxGridDim)
+	}
+	return nil
+}
+
 // queueDispatch checks a dispatch and adds its launch to d.batch; it
 // returns the export's name and whether a launch was queued (an empty grid
 // launches nothing).
@@ -143,8 +152,8 @@ func (d *Device) queueDispatch(c *hal.DispatchCommand) (string, bool, error) {
 	if c.Workgroups[0] == 0 || c.Workgroups[1] == 0 || c.Workgroups[2] == 0 {
 		return "", false, nil
 	}
-	if wg := c.Workgroups; wg[0] > maxGridDim[0] || wg[1] > maxGridDim[1] || wg[2] > maxGridDim[2] {
-		return "", false, status.Errorf(status.OutOfRange, "dispatch of %q: workgroup count %v exceeds CUDA's grid limits %v (cuLaunchKernel would fail or the grid be cut)", exe.exports[c.Ordinal].Name, wg, maxGridDim)
+	if err := checkGrid(exe.exports[c.Ordinal].Name, c.Workgroups); err != nil {
+		return "", false, err
 	}
 	var ptrs [hal.MaxBindings]uint64
 	if len(c.Bindings) > len(ptrs) {

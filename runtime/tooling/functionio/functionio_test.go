@@ -183,8 +183,8 @@ func TestCompareResults(t *testing.T) {
 		{[]string{"4xf32=1 2 3 4", "i32=7", "(ignored)"}, true, SuccessLine},
 		{[]string{"4xf32=1 2 3 5", "7", "2xi8=1 2"}, false, "[FAILED] result[0]: element at index 3 (4.00001) does not match the expected (5)"},
 		{[]string{"4xf32=1", "8", "2xi8=1 2"}, false, "[FAILED] result[1]: expected i32=8 but got i32=7"},
-		{[]string{"4xf64=1 2 3 4", "7", "2xi8=1 2"}, false, "expected a 4xf64 but got a 4xf32"},
-		{[]string{"(ignored)", "7", "3xi8=1 2 3"}, false, "expected a 3xi8 but got a 2xi8"},
+		{[]string{"4xf64=1 2 3 4", "7", "2xi8=1 2"}, false, "metadata is 4xf32; expected that the view matches 4xf64"},
+		{[]string{"(ignored)", "7", "3xi8=1 2 3"}, false, "metadata is 2xi8; expected that the view matches 3xi8"},
 	}
 	for _, tc := range tests {
 		var out bytes.Buffer

@@ -96,6 +96,7 @@ func TestInputGrammar(t *testing.T) {
 		{"raw continuation", []string{"2xf32=@six.bin", "f32=+six.bin", "3xf32=+six.bin"}, "0rrr_v", "2xf32=1.5 2.5 | f32=3.5 | 3xf32=4.5 5.5 6.5"},
 		{"raw @ starts over", []string{"2xf32=@six.bin", "2xf32=@six.bin"}, "0rr_v", "2xf32=1.5 2.5 | 2xf32=1.5 2.5"},
 		{"rank-0 tensor", []string{"f32=-5"}, "0r_v", "f32=-5"},
+		{"shape and type alone are zeros", []string{"2xi32", "2x2xf32"}, "0rr_v", "2xi32=0 0 | 2x2xf32=[0 0][0 0]"},
 		{"rank-0 i32 tensor", []string{"i32=7"}, "0r_v", "i32=7"},
 		{"typed scalar for a scalar argument", []string{"f32=-5"}, "0f_v", "f32=-5"},
 		{"(null) for a ref", []string{"(null)"}, "0r_v", "(null)"},
@@ -183,6 +184,8 @@ func TestInputGrammarErrors(t *testing.T) {
 		{[]string{"4xq9=@six.bin"}, "0r_v", "q9"},
 		{[]string{"&4xf32"}, "0i_v", "expects a i32 scalar here, not a buffer view"},
 		{[]string{"&"}, "0r_v", "parsing buffer view"},
+		{[]string{"2xq9"}, "0r_v", "missing '=' between shape/type and values"},
+		{[]string{"xx"}, "0r_v", "missing '=' between shape/type and values"},
 		{[]string{"5"}, "0r_v", "write a shape and type (f32=5 for rank 0, 1xf32=5)"},
 		{[]string{"f32=1e999"}, "0r_v", "f32"},
 	} {
@@ -318,5 +321,31 @@ with open("all.npy", "rb") as f:
 	wantNumPy := "int32 () -7\nint64 () 1099511627776\nfloat32 () 1.2345677614212036\nfloat64 () -2.5e+300\nint8 (0,) []\nint8 (3,) [7, 8, 9]\n"
 	if string(out) != wantNumPy {
 		t.Errorf("numpy read:\n%s\nwant:\n%s", out, wantNumPy)
+	}
+}
+
+// TestExpectedRankZero checks --expected_output=f32=2 against rank-0
+// buffer views, as IREE's iree-run-module-expected test does.
+func TestExpectedRankZero(t *testing.T) {
+	alloc := hal.NewHostAllocator(0)
+	results := []vm.Value{viewValue(t, alloc, "f32=-2"), viewValue(t, alloc, "f32=2")}
+	for _, tc := range []struct {
+		expected []string
+		th       Thresholds
+		ok       bool
+		out      string
+	}{
+		{[]string{"f32=-2", "f32=2.0"}, DefaultThresholds, true, SuccessLine},
+		{[]string{"f32=-2", "(ignored)"}, DefaultThresholds, true, SuccessLine},
+		{[]string{"f32=-2", "f32=2.1"}, Thresholds{F16: 0.1, F32: 0.1, F64: 0.1}, true, SuccessLine},
+		{[]string{"f32=123", "f32=2.0"}, DefaultThresholds, false, "[FAILED] result[0]: element at index 0 (-2) does not match the expected (123)"},
+		{[]string{"f32=-2", "f32=4.5"}, DefaultThresholds, false, "[FAILED] result[1]: element at index 0 (2) does not match the expected (4.5)"},
+		{[]string{"f32=-2", "4xf32=2.0"}, DefaultThresholds, false, "[FAILED] result[1]: metadata is f32; expected that the view matches 4xf32"},
+	} {
+		var out bytes.Buffer
+		ok, err := CompareResults(&out, results, tc.expected, tc.th, 1024)
+		if err != nil || ok != tc.ok || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("%q: ok %v err %v, output:\n%s\nwant ok %v and %q", tc.expected, ok, err, out.String(), tc.ok, tc.out)
+		}
 	}
 }

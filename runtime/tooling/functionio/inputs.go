@@ -35,7 +35,7 @@ type Input struct {
 // ParseInputs parses --input flag values in IREE's forms:
 //
 //   - a buffer view: "2x2xi32=[[1 2][3 4]]", "8xf32=2" (splat), "4xf32="
-//     (zeros), "f32=-5" (rank 0);
+//     or "4xf32" (zeros), "f32=-5" (rank 0);
 //   - a scalar: "5", "3.14", "i32=5";
 //   - "(null)" (a null ref, or 0 for a scalar argument);
 //   - NumPy files: "@f.npy" (the file's first array), "+f.npy" (the array
@@ -81,6 +81,12 @@ func (files *inputFiles) parseInput(spec string) ([]Input, error) {
 		// when given, fill it.
 		storage, s = true, strings.TrimSpace(s[1:])
 		if !strings.Contains(s, "=") {
+			s += "="
+		}
+	case !strings.Contains(s, "=") && strings.Contains(s, "x"):
+		// "2xi32" is a zero-filled buffer view, as in IREE, when it is a
+		// valid shape and type; anything else keeps the missing-'=' error.
+		if _, _, err := bufferfmt.ParseShapeAndType(s); err == nil {
 			s += "="
 		}
 	}

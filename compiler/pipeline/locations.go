@@ -15,26 +15,32 @@ import (
 // positions, as MLIR takes an op's location from its loc(...).
 
 // PrintDebug prints the module with every op's source location
-// (--mlir-print-debuginfo). An op that already carries an explicit loc(...)
-// keeps it.
+// (--mlir-print-debuginfo). An op that also carries an explicit loc(...)
+// from its source gets both, as loc(fused<"goiree.pos">[position, loc]).
 func (s *State) PrintDebug() string {
-	var set []*ir.Operation
+	saved := map[*ir.Operation]ir.Attribute{}
 	for _, op := range s.Module.Op.Body().Ops {
 		ir.Walk(op, func(o *ir.Operation) bool {
-			if o.Loc == nil {
-				o.Loc = locationOf(o.Pos)
-				set = append(set, o)
+			saved[o] = o.Loc
+			pos := locationOf(o.Pos)
+			if l, ok := o.Loc.(ir.LocationAttr); ok {
+				pos.Body = posTag + "[" + pos.Body + ", " + l.Body + "]"
 			}
+			o.Loc = pos
 			return true
 		})
 	}
 	defer func() {
-		for _, o := range set {
-			o.Loc = nil
+		for o, l := range saved {
+			o.Loc = l
 		}
 	}()
 	return s.Print()
 }
+
+// posTag marks a fused location that holds an op's position and its own
+// loc(...).
+const posTag = `fused<"goiree.pos">`
 
 func locationOf(p ir.Pos) ir.LocationAttr {
 	if !p.IsValid() {
@@ -43,11 +49,16 @@ func locationOf(p ir.Pos) ir.LocationAttr {
 	return ir.LocationAttr{Body: ir.QuoteString(p.File) + ":" + strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)}
 }
 
-// fileLineCol matches the body of a file:line:col location.
-var fileLineCol = regexp.MustCompile(`^"((?:[^"\\]|\\.)*)":([0-9]+):([0-9]+)$`)
+// fileLineCol matches the body of a file:line:col location, and
+// withOwnLoc a position fused with the op's own location.
+var (
+	fileLineCol = regexp.MustCompile(`^"((?:[^"\\]|\\.)*)":([0-9]+):([0-9]+)$`)
+	withOwnLoc  = regexp.MustCompile(`^` + regexp.QuoteMeta(posTag) + `\[((?:"(?:[^"\\]|\\.)*":[0-9]+:[0-9]+)|unknown), (.*)\]$`)
+)
 
 // RestoreLocations gives every op whose loc(...) is a file:line:col
-// location (or unknown) that position, and drops the loc: the module then
+// location (or unknown) that position and drops the loc, and splits a
+// position fused with the op's own loc back into the two: the module then
 // is the one PrintDebug printed, positions included.
 func RestoreLocations(m *ir.Module) {
 	for _, op := range m.Op.Body().Ops {
@@ -56,22 +67,32 @@ func RestoreLocations(m *ir.Module) {
 			if !ok {
 				return true
 			}
-			if l.Body == "unknown" {
-				o.Pos, o.Loc = ir.Pos{}, nil
-				return true
+			body, own := l.Body, ir.Attribute(nil)
+			if g := withOwnLoc.FindStringSubmatch(body); g != nil {
+				body, own = g[1], ir.LocationAttr{Body: g[2]}
 			}
-			g := fileLineCol.FindStringSubmatch(l.Body)
-			if g == nil {
-				return true
+			if pos, ok := parsePos(body); ok {
+				o.Pos, o.Loc = pos, own
 			}
-			file, err := strconv.Unquote(`"` + g[1] + `"`)
-			line, err1 := strconv.Atoi(g[2])
-			col, err2 := strconv.Atoi(g[3])
-			if err != nil || err1 != nil || err2 != nil {
-				return true
-			}
-			o.Pos, o.Loc = ir.Pos{File: file, Line: line, Col: col}, nil
 			return true
 		})
 	}
+}
+
+// parsePos reads a file:line:col location body, or unknown.
+func parsePos(body string) (ir.Pos, bool) {
+	if body == "unknown" {
+		return ir.Pos{}, true
+	}
+	g := fileLineCol.FindStringSubmatch(body)
+	if g == nil {
+		return ir.Pos{}, false
+	}
+	file, err := strconv.Unquote(`"` + g[1] + `"`)
+	line, err1 := strconv.Atoi(g[2])
+	col, err2 := strconv.Atoi(g[3])
+	if err != nil || err1 != nil || err2 != nil {
+		return ir.Pos{}, false
+	}
+	return ir.Pos{File: file, Line: line, Col: col}, true
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -89,6 +90,11 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if !o.processOutputs && (len(o.outputs) > 0 || len(o.expected) > 0) {
+		return fmt.Errorf("--output and --expected_output take effect only with --enable_output_processing (as in IREE)")
+	}
+	// kept holds the results of the latest call when outputs are processed.
+	var kept []vm.Value
 	var cases []benchCase
 	for _, fn := range fns {
 		name := "BM_" + fn.Name() + "/process_time/real_time"
@@ -99,7 +105,11 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("calling %s: %w", fn.Name(), err)
 		}
-		cases = append(cases, benchCase{name: name, args: args, body: invoker(ctx, fn, args, o.releaseResults)})
+		var keep *[]vm.Value
+		if o.processOutputs {
+			keep = &kept
+		}
+		cases = append(cases, benchCase{name: name, args: args, body: invoker(ctx, fn, args, o.releaseResults, keep)})
 	}
 	if len(cases) == 0 {
 		return fmt.Errorf("--benchmark_filter=%q matches no benchmark", o.filter)
@@ -132,6 +142,15 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if cfg.outPath != "" {
 		if err := outfile.Write(cfg.outPath, outBuf.Bytes()); err != nil {
 			return fmt.Errorf("--benchmark_out: %w", err)
+		}
+	}
+	if o.processOutputs {
+		err := processResults(o, stdout, kept)
+		if rerr := vm.ReleaseValues(kept); rerr != nil && err == nil {
+			err = fmt.Errorf("releasing the kept results: %w", rerr)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	if o.printStats {
@@ -192,13 +211,24 @@ func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, h
 // invoker returns a benchmark body making n calls of fn with args. With
 // release, each call's results are released (vm.ReleaseValues) before the
 // next call, as IREE's tools drop their references; without it they are
-// dropped unreleased, and their memory is never returned.
-func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value, release bool) func(n int) error {
+// dropped unreleased, and their memory is never returned. With keep set,
+// the results of the latest call are kept in *keep instead (those of the
+// call before are released then), for --enable_output_processing.
+func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value, release bool, keep *[]vm.Value) func(n int) error {
 	results := make([]vm.Value, len(fn.Signature().Results))
 	return func(n int) error {
 		for i := 0; i < n; i++ {
 			if err := ctx.InvokeInto(fn, args, results); err != nil {
 				return fmt.Errorf("executing %s: %w", fn.Name(), err)
+			}
+			if keep != nil {
+				if release {
+					if err := vm.ReleaseValues(*keep); err != nil {
+						return fmt.Errorf("releasing results of %s: %w", fn.Name(), err)
+					}
+				}
+				*keep = append((*keep)[:0], results...)
+				continue
 			}
 			if release {
 				if err := vm.ReleaseValues(results); err != nil {
@@ -209,4 +239,27 @@ func invoker(ctx *vm.Context, fn *vm.Function, args []vm.Value, release bool) fu
 		clear(results)
 		return nil
 	}
+}
+
+// errMismatch is returned when --expected_output found a mismatch: the
+// report is already printed, and the tool exits 1.
+var errMismatch = errors.New("expected outputs did not match")
+
+// processResults prints, writes or checks the results the last benchmark
+// iteration kept (--enable_output_processing), as iree-run-module does.
+func processResults(o *options, stdout io.Writer, results []vm.Value) error {
+	if o.maxElements < 0 {
+		return fmt.Errorf("--output_max_element_count=%d must not be negative", o.maxElements)
+	}
+	if len(o.expected) > 0 {
+		ok, err := functionio.CompareResults(stdout, results, o.expected, o.thresholds, o.maxElements)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return errMismatch
+		}
+		return nil
+	}
+	return functionio.WriteOutputs(stdout, results, o.outputs, o.maxElements)
 }

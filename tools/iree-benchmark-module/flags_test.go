@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"os"
@@ -174,7 +175,7 @@ func TestHelpLayout(t *testing.T) {
 		t.Fatalf("--help exited %d", code)
 	}
 	order := []string{"Usage: iree-benchmark-module --module=file.vmfb", "Times calls of exported functions", "Examples:\n  iree-benchmark-module --device=local-task",
-		"\n  iree-benchmark-module --module=model.vmfb --benchmark_filter=", "Module and function:\n  --module=", "Inputs:\n  --input=",
+		"\n  iree-benchmark-module --module=model.vmfb --benchmark_filter=", "Module and function:\n  --module=", "Inputs and outputs:\n  --input=", "  --enable_output_processing\n",
 		"Devices:\n  --device=", "Benchmark:\n  --benchmark_filter=<regex>", "  --time_unit=<string>\n      unit of the reported times: s, ms, us or ns (default ms)",
 		"  --benchmark_out=<file>", "Flag files:\n  --flagfile=", "Logging flags:\n  --v="}
 	at := 0
@@ -187,5 +188,44 @@ func TestHelpLayout(t *testing.T) {
 	}
 	if strings.Contains(stdout, "Other flags:") {
 		t.Errorf("a flag is in no group:\n%s", stdout)
+	}
+}
+
+// TestOutputProcessing checks --enable_output_processing: the last
+// iteration's results are printed, written or checked as iree-run-module
+// does, and only with the flag.
+func TestOutputProcessing(t *testing.T) {
+	demo := demoModule(t)
+	dir := t.TempDir()
+	base := []string{"--module=" + demo, "--function=simple_mul", "--input=4xf32=2", "--input=4xf32=4", "--device=local-sync", "--benchmark_min_time=3x"}
+	for _, tc := range []struct {
+		name    string
+		args    []string
+		code    int
+		stdout  string // contained
+		notOut  string // not contained
+		stderr  string // contained
+		npyFile string
+	}{
+		{"disabled", nil, 0, "BM_simple_mul", "result[", "", ""},
+		{"printed", []string{"--enable_output_processing"}, 0, "BM_simple_mul", "", "", ""},
+		{"printed values", []string{"--enable_output_processing"}, 0, "result[0]: hal.buffer_view\n4xf32=8 8 8 8\n", "", "", ""},
+		{"written", []string{"--enable_output_processing", "--output=@" + filepath.Join(dir, "r.npy")}, 0, "BM_simple_mul", "result[", "", filepath.Join(dir, "r.npy")},
+		{"expected match", []string{"--enable_output_processing", "--expected_output=4xf32=8"}, 0, "[SUCCESS] all function outputs matched their expected values.", "", "", ""},
+		{"expected mismatch", []string{"--enable_output_processing", "--expected_output=4xf32=3"}, 1, "[FAILED] result[0]: element at index 0 (8) does not match the expected (3)", "", "", ""},
+		{"output without processing", []string{"--output=@" + filepath.Join(dir, "x.npy")}, 1, "", "", "take effect only with --enable_output_processing", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runTool(t, "", append(append([]string(nil), base...), tc.args...)...)
+			if code != tc.code || !strings.Contains(stdout, tc.stdout) || (tc.notOut != "" && strings.Contains(stdout, tc.notOut)) || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("exit %d (want %d)\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout, stderr)
+			}
+			if tc.npyFile != "" {
+				data, err := os.ReadFile(tc.npyFile)
+				if err != nil || !bytes.HasPrefix(data, []byte("\x93NUMPY")) || !bytes.HasSuffix(data, bytes.Repeat([]byte{0, 0, 0, 0x41}, 4)) {
+					t.Errorf("%s: %v, %q", tc.npyFile, err, data)
+				}
+			}
+		})
 	}
 }

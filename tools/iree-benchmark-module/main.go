@@ -29,10 +29,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"io"
 	"os"
 
+	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
@@ -59,6 +62,11 @@ type options struct {
 	aggregatesOnly bool
 	filter         string
 	releaseResults bool
+	processOutputs bool
+	outputs        toolflags.StringList
+	expected       toolflags.StringList
+	maxElements    int64
+	thresholds     functionio.Thresholds
 }
 
 // help is the --help text around the flags.
@@ -71,7 +79,8 @@ var help = toolflags.Help{
 	},
 	Groups: []toolflags.Group{
 		{Title: "Module and function", Flags: []string{"module", "function", "executable_plugin", "module_file", "entry_function"}},
-		{Title: "Inputs", Flags: []string{"input", "function_input"}},
+		{Title: "Inputs and outputs", Flags: []string{"input", "enable_output_processing", "output", "expected_output", "output_max_element_count",
+			"expected_f16_threshold", "expected_f32_threshold", "expected_f64_threshold", "function_input"}},
 		{Title: "Devices", Flags: append(append([]string(nil), toolflags.DeviceFlagNames...), "task_topology_group_count")},
 		{Title: "Benchmark", Flags: []string{"benchmark_filter", "batch_size", "time_unit", "benchmark_min_time", "benchmark_repetitions",
 			"benchmark_report_aggregates_only", "benchmark_format", "benchmark_out", "benchmark_out_format", "release_results", "print_statistics"}},
@@ -98,6 +107,13 @@ func newFlagSet(o *options, stdout, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.BoolVar(&o.aggregatesOnly, "benchmark_report_aggregates_only", false, "with repetitions, report only the mean, median and stddev rows")
 	fs.BoolVar(&o.releaseResults, "release_results", true, "release each call's results before the next call (as IREE drops its references), so their memory is reused; false drops them unreleased, so their memory never goes back to the allocator (a leak on GPU devices)")
 	fs.StringVar(&o.filter, "benchmark_filter", "", "run only the benchmarks whose name matches this `regex` (RE2, matched anywhere in the name, as Google Benchmark does); a leading '-' runs those that do not match; '' or 'all' runs all")
+	fs.BoolVar(&o.processOutputs, "enable_output_processing", false, "keep the results of the last benchmark iteration and print, write (--output) or check (--expected_output) them as iree-run-module does")
+	fs.Var(&o.outputs, "output", "with --enable_output_processing: where each result goes, in iree-run-module's forms ('-', '', '@f.npy', '+f.npy', '@f.bin', '+f.bin')")
+	fs.Var(&o.expected, "expected_output", "with --enable_output_processing: expected value of each result (the --input forms, '(ignored)' skips one); a mismatch exits 1")
+	fs.Int64Var(&o.maxElements, "output_max_element_count", bufferfmt.DefaultMaxElements, "print at most this many elements of each buffer view")
+	fs.Float64Var(&o.thresholds.F16, "expected_f16_threshold", functionio.DefaultThresholds.F16, "absolute tolerance for f16/bf16 elements in --expected_output")
+	fs.Float64Var(&o.thresholds.F32, "expected_f32_threshold", functionio.DefaultThresholds.F32, "absolute tolerance for f32 elements in --expected_output")
+	fs.Float64Var(&o.thresholds.F64, "expected_f64_threshold", functionio.DefaultThresholds.F64, "absolute tolerance for f64 elements in --expected_output")
 	for _, a := range [][2]string{
 		{"module_file", "module"},
 		{"entry_function", "function"},
@@ -126,6 +142,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return toolflags.Report(stderr, err)
 	}
 	if err := execute(&o, stdin, stdout, stderr); err != nil {
+		if errors.Is(err, errMismatch) {
+			return 1
+		}
 		return toolflags.Report(stderr, err)
 	}
 	return 0

@@ -1,7 +1,8 @@
 // Package npy reads and writes NumPy's .npy array files as IREE's tools use
-// them: --input=@file.npy loads every array stored back to back in the file
-// (as repeated numpy.save calls to one file produce), --output=@file.npy
-// writes and --output=+file.npy appends.
+// them: a file may hold several arrays back to back (as repeated numpy.save
+// calls to one file produce); --input=@file.npy reads its first array,
+// +file.npy the next and *file.npy all the rest, --output=@file.npy writes
+// and --output=+file.npy appends.
 //
 // Format versions 1.0, 2.0 and 3.0 are read; little-, big-endian and
 // byte-order-free dtypes are accepted and stored little-endian in memory.

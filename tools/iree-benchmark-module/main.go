@@ -90,7 +90,7 @@ var help = toolflags.Help{
 func newFlagSet(o *options, stdout, stderr io.Writer) (*flag.FlagSet, error) {
 	fs := flag.NewFlagSet("iree-benchmark-module", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Var(&o.modules, "module", "module file (.vmfb) to load; repeatable, loaded in order; '-' reads stdin (the default when no module is given and stdin is not a terminal)")
+	fs.Var(&o.modules, "module", "module `file` (.vmfb) to load; repeatable, loaded in order; '-' reads stdin (the default when no module is given and stdin is not a terminal)")
 	fs.Var(&o.functions, "function", "exported function to benchmark; repeatable (default: every export of the last module that takes no arguments)")
 	fs.Var(&o.inputs, "input", "function input, repeatable, in order, in iree-run-module's forms ('8xf32=2', '2x2xi32=[[1 2][3 4]]', 'f32=-5', '5', '@f.npy', '+f.npy', '*f.npy', '4xf32=@f.bin', '4xf32=+f.bin', '&4xf32')")
 	toolflags.AddDeviceFlags(fs, &o.devices)

@@ -64,7 +64,7 @@ var help = toolflags.Help{
 func newFlagSet(o *options, stdout, stderr io.Writer) (*flag.FlagSet, error) {
 	fs := flag.NewFlagSet("iree-run-module", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Var(&o.modules, "module", "module file (.vmfb) to load; repeatable, loaded in order, the last one holds the function; '-' reads stdin (the default when no module is given and stdin is not a terminal)")
+	fs.Var(&o.modules, "module", "module `file` (.vmfb) to load; repeatable, loaded in order, the last one holds the function; '-' reads stdin (the default when no module is given and stdin is not a terminal)")
 	fs.StringVar(&o.function, "function", "", "name of the exported function to run; may be left out when the module exports exactly one function")
 	fs.Var(&o.inputs, "input", "function input, repeatable, in order: a buffer view ('2x2xi32=[[1 2][3 4]]', '8xf32=2' splats, '4xf32=' zero-fills, 'f32=-5' rank 0), a scalar ('5', 'i32=5', '3.14'), "+
 		"NumPy arrays ('@f.npy' the first array of f.npy, '+f.npy' the next one, '*f.npy' all the rest), raw bytes ('4xf32=@f.bin' from the start of f.bin, '4xf32=+f.bin' after the previous input from it), "+

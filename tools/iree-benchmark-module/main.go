@@ -80,7 +80,8 @@ var help = toolflags.Help{
 	Groups: []toolflags.Group{
 		{Title: "Module and function", Flags: []string{"module", "function", "executable_plugin", "module_file", "entry_function"}},
 		{Title: "Inputs and outputs", Flags: []string{"input", "enable_output_processing", "output", "expected_output", "output_max_element_count",
-			"expected_f16_threshold", "expected_f32_threshold", "expected_f64_threshold", "function_input"}},
+			"function_input"}},
+		{Title: "Comparing outputs", Flags: toolflags.ComparisonFlagNames},
 		{Title: "Devices", Flags: append(append([]string(nil), toolflags.DeviceFlagNames...), "task_topology_group_count")},
 		{Title: "Benchmark", Flags: []string{"benchmark_filter", "batch_size", "time_unit", "benchmark_min_time", "benchmark_repetitions",
 			"benchmark_report_aggregates_only", "benchmark_format", "benchmark_out", "benchmark_out_format", "release_results", "print_statistics"}},
@@ -111,9 +112,7 @@ func newFlagSet(o *options, stdout, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.Var(&o.outputs, "output", "with --enable_output_processing: where each result goes, in iree-run-module's forms ('-', '', '@f.npy', '+f.npy', '@f.bin', '+f.bin')")
 	fs.Var(&o.expected, "expected_output", "with --enable_output_processing: expected value of each result (the --input forms, '(ignored)' skips one); a mismatch exits 1")
 	fs.Int64Var(&o.maxElements, "output_max_element_count", bufferfmt.DefaultMaxElements, "print at most this many elements of each buffer view")
-	fs.Float64Var(&o.thresholds.F16, "expected_f16_threshold", functionio.DefaultThresholds.F16, "absolute tolerance for f16/bf16 elements in --expected_output")
-	fs.Float64Var(&o.thresholds.F32, "expected_f32_threshold", functionio.DefaultThresholds.F32, "absolute tolerance for f32 elements in --expected_output")
-	fs.Float64Var(&o.thresholds.F64, "expected_f64_threshold", functionio.DefaultThresholds.F64, "absolute tolerance for f64 elements in --expected_output")
+	toolflags.AddComparisonFlags(fs, &o.thresholds)
 	for _, a := range [][2]string{
 		{"module_file", "module"},
 		{"entry_function", "function"},

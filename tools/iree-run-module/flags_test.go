@@ -129,6 +129,11 @@ func TestToolFlags(t *testing.T) {
 		{"list devices of one driver", []string{"--list_devices=local-sync"}, 0, "local-sync://0\n", "", "", nil},
 		{"list devices of an unknown driver", []string{"--list_devices=nosuch"}, 1, "", `unknown driver "nosuch"`, "", nil},
 		{"dump devices", []string{"--dump_devices=local-task"}, 0, "", "", "", nil},
+		{"approximate comparison", []string{"--module=" + one, "--input=f32=-5", "--input=2x2xf32=1 2 3 4", "--expected_output=f32=-5.00005", "--expected_output=2x2xf32=1 4 9 16"}, 0,
+			"EXEC @scale\n[SUCCESS] all function outputs matched their expected values.\n", "", "", nil},
+		{"exact comparison", []string{"--module=" + one, "--input=f32=-5", "--input=2x2xf32=1 2 3 4", "--expected_output=f32=-5.00005", "--expected_output=2x2xf32=1 4 9 16", "--equality_mode=exact"}, 1,
+			"EXEC @scale\n[FAILED] result[0]: element at index 0 (-5) does not match the expected (-5.00005)\n  expected: f32=-5.00005\n  actual:   f32=-5\n", "", "", nil},
+		{"bad equality mode", []string{"--equality_mode=fuzzy"}, 1, "", "--equality_mode=fuzzy: want approximate or exact", "", nil},
 		{"mistyped flag", []string{"--fucntion=add"}, 1, "", "flag provided but not defined: -fucntion; did you mean --function?", "", nil},
 		{"mistyped old flag", []string{"--entry_functoin=add"}, 1, "", "did you mean --entry_function?", "", nil},
 	} {

@@ -55,7 +55,8 @@ var help = toolflags.Help{
 	Groups: []toolflags.Group{
 		{Title: "Module and function", Flags: []string{"module", "function", "executable_plugin", "module_file", "entry_function"}},
 		{Title: "Inputs and outputs", Flags: []string{"input", "output", "expected_output", "output_max_element_count",
-			"expected_f16_threshold", "expected_f32_threshold", "expected_f64_threshold", "function_input", "print_max_element_count"}},
+			"function_input", "print_max_element_count"}},
+		{Title: "Comparing outputs", Flags: toolflags.ComparisonFlagNames},
 		{Title: "Devices", Flags: append(append([]string(nil), toolflags.DeviceFlagNames...), "task_topology_group_count")},
 		{Title: "Diagnostics", Flags: []string{"print_statistics", "trace_execution"}},
 	},
@@ -77,9 +78,7 @@ func newFlagSet(o *options, stdout, stderr io.Writer) (*flag.FlagSet, error) {
 	fs.BoolVar(&o.printStats, "print_statistics", false, "print device allocator statistics to stderr after the call")
 	fs.BoolVar(&o.traceExecution, "trace_execution", false, "trace execution to stderr: every call into the hal module with its arguments and results")
 	fs.IntVar(&o.groupCount, "task_topology_group_count", 0, "local-task: number of worker groups (0 = from the CPU topology)")
-	fs.Float64Var(&o.thresholds.F16, "expected_f16_threshold", functionio.DefaultThresholds.F16, "absolute tolerance for f16/bf16 elements in --expected_output")
-	fs.Float64Var(&o.thresholds.F32, "expected_f32_threshold", functionio.DefaultThresholds.F32, "absolute tolerance for f32 elements in --expected_output")
-	fs.Float64Var(&o.thresholds.F64, "expected_f64_threshold", functionio.DefaultThresholds.F64, "absolute tolerance for f64 elements in --expected_output")
+	toolflags.AddComparisonFlags(fs, &o.thresholds)
 	for _, a := range [][2]string{
 		{"module_file", "module"},
 		{"entry_function", "function"},

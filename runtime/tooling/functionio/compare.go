@@ -13,14 +13,30 @@ import (
 	"github.com/goiree/goiree/runtime/vm"
 )
 
-// Thresholds are the absolute differences tolerated when comparing float
-// elements (IREE's --expected_f16_threshold and friends).
+// Thresholds say how float elements are compared, as IREE's
+// --equality_mode, --expected_{f16,bf16,f32,f64}_threshold and
+// --expected_rtol do: in the approximate mode an actual value passes when
+// |actual - expected| <= threshold(type) + RTol*|expected| (NaN equals
+// NaN); Exact compares every element byte for byte.
 type Thresholds struct {
-	F16, F32, F64 float64
+	F16, BF16, F32, F64 float64
+	RTol                float64
+	Exact               bool
 }
 
 // DefaultThresholds are IREE's defaults.
-var DefaultThresholds = Thresholds{F16: 0.001, F32: 0.0001, F64: 0.0001}
+var DefaultThresholds = Thresholds{F16: 0.001, BF16: 0.01, F32: 0.0001, F64: 0.0001, RTol: 1e-5}
+
+// ParseEqualityMode reads --equality_mode: "approximate" or "exact".
+func ParseEqualityMode(mode string) (exact bool, err error) {
+	switch strings.TrimSpace(mode) {
+	case "approximate":
+		return false, nil
+	case "exact":
+		return true, nil
+	}
+	return false, fmt.Errorf("--equality_mode=%s: want approximate or exact", mode)
+}
 
 // SuccessLine is what iree-run-module prints when every output matched.
 const SuccessLine = "[SUCCESS] all function outputs matched their expected values."
@@ -156,9 +172,13 @@ func formatOrErr(b *bufferfmt.Buffer, maxElements int64) string {
 	return s
 }
 
-// elementsEqual compares one element; floats within the threshold (NaN
-// equals NaN), everything else bit for bit.
+// elementsEqual compares the actual element a with the expected b; floats
+// within the tolerance (NaN equals NaN), everything else (and everything
+// in the exact mode) bit for bit.
 func elementsEqual(a, b []byte, et hal.ElementType, th Thresholds) bool {
+	if th.Exact {
+		return string(a) == string(b)
+	}
 	var x, y, t float64
 	switch {
 	case et == hal.ElementTypeF32:
@@ -168,7 +188,7 @@ func elementsEqual(a, b []byte, et hal.ElementType, th Thresholds) bool {
 	case et == hal.ElementTypeF16:
 		x, y, t = float64(bufferfmt.F16ToFloat32(binary.LittleEndian.Uint16(a))), float64(bufferfmt.F16ToFloat32(binary.LittleEndian.Uint16(b))), th.F16
 	case et == hal.ElementTypeBF16:
-		x, y, t = float64(bufferfmt.BF16ToFloat32(binary.LittleEndian.Uint16(a))), float64(bufferfmt.BF16ToFloat32(binary.LittleEndian.Uint16(b))), th.F16
+		x, y, t = float64(bufferfmt.BF16ToFloat32(binary.LittleEndian.Uint16(a))), float64(bufferfmt.BF16ToFloat32(binary.LittleEndian.Uint16(b))), th.BF16
 	default:
 		return string(a) == string(b)
 	}
@@ -178,5 +198,5 @@ func elementsEqual(a, b []byte, et hal.ElementType, th Thresholds) bool {
 	if x == y {
 		return true // also equal infinities
 	}
-	return math.Abs(x-y) <= t
+	return math.Abs(x-y) <= t+th.RTol*math.Abs(y)
 }

@@ -341,11 +341,60 @@ func TestExpectedRankZero(t *testing.T) {
 		{[]string{"f32=123", "f32=2.0"}, DefaultThresholds, false, "[FAILED] result[0]: element at index 0 (-2) does not match the expected (123)"},
 		{[]string{"f32=-2", "f32=4.5"}, DefaultThresholds, false, "[FAILED] result[1]: element at index 0 (2) does not match the expected (4.5)"},
 		{[]string{"f32=-2", "4xf32=2.0"}, DefaultThresholds, false, "[FAILED] result[1]: metadata is f32; expected that the view matches 4xf32"},
+		// Within the f32 threshold (1e-4): approximate passes, exact fails.
+		{[]string{"f32=-2.00005", "f32=2"}, DefaultThresholds, true, SuccessLine},
+		{[]string{"f32=-2.00005", "f32=2"}, Thresholds{Exact: true}, false, "[FAILED] result[0]: element at index 0 (-2) does not match the expected (-2.00005)"},
+		// The relative part: 0.5 off 100000 is within rtol 1e-5 only with it.
+		{[]string{"f32=-2", "f32=2.00001"}, Thresholds{F32: 0, RTol: 1e-5}, true, SuccessLine},
+		{[]string{"f32=-2", "f32=2.0001"}, Thresholds{F32: 0, RTol: 1e-5}, false, "[FAILED] result[1]"},
 	} {
 		var out bytes.Buffer
 		ok, err := CompareResults(&out, results, tc.expected, tc.th, 1024)
 		if err != nil || ok != tc.ok || !strings.Contains(out.String(), tc.out) {
 			t.Errorf("%q: ok %v err %v, output:\n%s\nwant ok %v and %q", tc.expected, ok, err, out.String(), tc.ok, tc.out)
+		}
+	}
+}
+
+// TestElementTolerances checks the per-type absolute thresholds, the
+// relative tolerance and the exact mode on single elements.
+func TestElementTolerances(t *testing.T) {
+	f32 := func(x float32) []byte { return f32s(x) }
+	bf16 := func(x float32) []byte {
+		return binary.LittleEndian.AppendUint16(nil, uint16(math.Float32bits(x)>>16))
+	}
+	nan := float32(math.NaN())
+	for _, tc := range []struct {
+		name             string
+		actual, expected []byte
+		et               hal.ElementType
+		th               Thresholds
+		equal            bool
+	}{
+		{"f32 within the threshold", f32(1.00005), f32(1), hal.ElementTypeF32, DefaultThresholds, true},
+		{"f32 beyond it", f32(1.001), f32(1), hal.ElementTypeF32, DefaultThresholds, false},
+		{"f32 within rtol of a large value", f32(100000.5), f32(100000), hal.ElementTypeF32, DefaultThresholds, true},
+		{"f32 beyond rtol of a large value", f32(100002), f32(100000), hal.ElementTypeF32, DefaultThresholds, false},
+		{"NaN equals NaN", f32(nan), f32(nan), hal.ElementTypeF32, DefaultThresholds, true},
+		{"NaN is not a number", f32(nan), f32(1), hal.ElementTypeF32, DefaultThresholds, false},
+		{"bf16 uses its own threshold", bf16(1.0078125), bf16(1), hal.ElementTypeBF16, DefaultThresholds, true},
+		{"bf16 beyond it", bf16(1.03125), bf16(1), hal.ElementTypeBF16, DefaultThresholds, false},
+		{"exact mode", f32(1.00005), f32(1), hal.ElementTypeF32, Thresholds{Exact: true}, false},
+		{"exact mode, equal bytes", f32(1), f32(1), hal.ElementTypeF32, Thresholds{Exact: true}, true},
+		{"integers are exact", i32s(3), i32s(4), hal.ElementTypeI32, Thresholds{F32: 10, RTol: 1}, false},
+	} {
+		if got := elementsEqual(tc.actual, tc.expected, tc.et, tc.th); got != tc.equal {
+			t.Errorf("%s: equal = %v, want %v", tc.name, got, tc.equal)
+		}
+	}
+	for _, tc := range []struct {
+		mode  string
+		exact bool
+		ok    bool
+	}{{"approximate", false, true}, {"exact", true, true}, {" exact ", true, true}, {"fuzzy", false, false}} {
+		exact, err := ParseEqualityMode(tc.mode)
+		if (err == nil) != tc.ok || exact != tc.exact {
+			t.Errorf("ParseEqualityMode(%q) = %v, %v", tc.mode, exact, err)
 		}
 	}
 }

@@ -188,10 +188,25 @@ func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, h
 		return fns, nil
 	}
 	if haveInputs {
-		return nil, fmt.Errorf("--input given without --function: name the function the inputs are for")
+		// Inputs belong to one function: the module's only export (as in
+		// iree-run-module), or the one --function names.
+		var names []string
+		for _, e := range last.Exports() {
+			if !strings.HasPrefix(e.Name, "__") && !strings.Contains(e.Name, "$") {
+				names = append(names, e.Name)
+			}
+		}
+		if len(names) != 1 {
+			return nil, fmt.Errorf("--input given without --function and module %q exports %d functions: name the function the inputs are for", last.Name(), len(names))
+		}
+		fn, err := ctx.LookupFunction(names[0])
+		if err != nil {
+			return nil, err
+		}
+		return []*vm.Function{fn}, nil
 	}
 	for _, e := range last.Exports() {
-		if strings.HasPrefix(e.Name, "__") {
+		if strings.HasPrefix(e.Name, "__") || strings.Contains(e.Name, "$") {
 			continue
 		}
 		fn, err := ctx.LookupFunction(e.Name)

@@ -154,6 +154,7 @@ func TestToolFlags(t *testing.T) {
 		{"flagfile", []string{"--flagfile=" + flagfile, "--benchmark_format=csv"}, 0, `"BM_simple_mul/process_time/real_time",2,`, ""},
 		{"several devices", []string{"--flagfile=" + flagfile, "--device=local-sync", "--device=local-task"}, 0, "Running on device local-sync", ""},
 		{"regex filter", []string{"--flagfile=" + flagfile, "--benchmark_filter=^BM_simple_(mul|add)/"}, 0, "BM_simple_mul/process_time/real_time", ""},
+		{"only export needs no --function", []string{"--module=" + demo, "--input=4xf32=1", "--input=4xf32=2", "--benchmark_min_time=2x", "--benchmark_format=csv"}, 0, `"BM_simple_mul/process_time/real_time",2,`, ""},
 		{"list devices of a driver", []string{"--list_devices=local-task"}, 0, "local-task://0\n", ""},
 		{"dump devices", []string{"--dump_devices=local-sync"}, 0, "# --device=local-sync://0\n", ""},
 		{"mistyped flag", []string{"--benchmark_filtre=x"}, 1, "", "did you mean --benchmark_filter?"},

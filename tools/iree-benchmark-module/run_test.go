@@ -103,7 +103,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"bad device", "", []string{"--module=" + demo, "--device=no-such-driver"}, "no-such-driver"},
 		{"unknown function", "", []string{"--module=" + demo, "--function=nope"}, `function "nope" not found`},
 		{"no argless export", "", []string{"--module=" + demo}, "exports no function without arguments"},
-		{"inputs without function", "", []string{"--module=" + demo, "--input=4xf32=1"}, "--input given without --function"},
+		{"inputs for the only export without --function, wrong arity", "", []string{"--module=" + demo, "--input=4xf32=1"}, "calling simple_mul: the function takes 2 argument(s)"},
 		{"wrong arity", "", []string{"--module=" + demo, "--function=simple_mul", "--input=4xf32=1"}, "calling simple_mul"},
 		{"filter", "", []string{"--module=" + demo, "--function=simple_mul", "--input=4xf32=1", "--input=4xf32=1", "--benchmark_filter=zzz"}, "matches no benchmark"},
 		{"call fails", "", []string{"--module=" + demo, "--function=simple_mul", "--input=4xf32=1", "--input=5xf32=1", "--benchmark_min_time=1x"}, "benchmarking BM_simple_mul/process_time/real_time"},

@@ -10,6 +10,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/flow"
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/dialect/linalg"
 	"github.com/goiree/goiree/compiler/dialect/math"
 	"github.com/goiree/goiree/compiler/dialect/stream"
 	"github.com/goiree/goiree/compiler/dialect/tensor"
@@ -25,6 +26,7 @@ func NewRegistry() *ir.Registry {
 	math.Register(r)
 	affine.Register(r)
 	tensor.Register(r)
+	linalg.Register(r)
 	flow.Register(r)
 	hal.Register(r)
 	stream.Register(r)

@@ -50,6 +50,13 @@ const (
 // 256M-element binding).
 const maxCopy = 1 << 30
 
+// The user's kernel (the export that is not generated code) in the user
+// programs: scaled_mul in the PTX, the SPIR-V entry point main.
+const (
+	userCUDAExport   = "scaled_mul"
+	userVulkanExport = "main"
+)
+
 // userFunction is the exported function of the user programs, and
 // userResult what it returns for inputs 2 and 4: p = 2*4*0.5 + 1 = 5,
 // (p + 4) * p = 45.
@@ -126,17 +133,24 @@ func parseSizes(s string) ([]int, error) {
 }
 
 // userNames are the row names of one size.
-type userNames struct{ cuda, torch, vulkan string }
+type userNames struct{ cuda, torch, cudaAchievable, vulkan, vulkanAchievable string }
 
 func userRowNames(n int) userNames {
 	s := sizeName(n)
-	return userNames{cuda: "cuda/user-" + s, torch: "cuda/user-" + s + "-torch", vulkan: "vulkan/user-" + s}
+	return userNames{
+		cuda: "cuda/user-" + s, torch: "cuda/user-" + s + "-torch", cudaAchievable: "cuda/user-" + s + "-achievable",
+		vulkan: "vulkan/user-" + s, vulkanAchievable: "vulkan/user-" + s + "-achievable",
+	}
 }
 
 var (
 	userCUDATarget   = fmt.Sprintf("ratio ≥ %.2f (of the copy bound)", userCUDABound)
 	userTorchTarget  = fmt.Sprintf("ratio ≥ %.2f (of torch eager)", userTorchRatio)
 	userVulkanTarget = fmt.Sprintf("ratio ≥ %.2f (of the copy bound)", userVulkanBound)
+	// The achievable-bound rows hold ours to the same fractions of the
+	// best any runtime can do with the user's kernel as it is written.
+	userCUDAAchievableTarget   = fmt.Sprintf("ratio ≥ %.2f (of the achievable bound)", userCUDABound)
+	userVulkanAchievableTarget = fmt.Sprintf("ratio ≥ %.2f (of the achievable bound)", userVulkanBound)
 )
 
 // dispatchBytes is what the dispatches of one submission must move: every
@@ -162,6 +176,104 @@ type userMeasure struct {
 	copyBW     float64 // D2D copy bandwidth in the run (bytes read and written per second, wall)
 	copyDevBW  float64 // the same from device times (0 without them)
 	argType    hal.MemoryType
+	// split separates the user's kernel from the generated dispatches;
+	// alone is the device time of the user's kernel launched alone with
+	// the program's grid, block and constants (median), and aloneErr why
+	// it was not measured.
+	split    userSplit
+	export   string
+	alone    time.Duration
+	aloneErr error
+}
+
+// userSplit is one call's dispatches split into the user's kernel and the
+// code the compiler generated.
+type userSplit struct {
+	user                *hal.DispatchCommand
+	userBytes, genBytes int64
+}
+
+// splitUser finds the dispatch of export in cmds (the user's kernel, which
+// must occur once) and counts the bytes of the other dispatches.
+func splitUser(cmds []hal.Command, export string) (userSplit, error) {
+	var sp userSplit
+	for _, c := range cmds {
+		d, ok := c.(*hal.DispatchCommand)
+		if !ok {
+			continue
+		}
+		var bytes int64
+		for _, b := range d.Bindings {
+			bytes += b.Length
+		}
+		exports := d.Executable.Exports()
+		if d.Ordinal >= 0 && d.Ordinal < len(exports) && exports[d.Ordinal].Name == export {
+			if sp.user != nil {
+				return sp, fmt.Errorf("one call dispatched %q twice; the achievable bound assumes once", export)
+			}
+			sp.user, sp.userBytes = d, bytes
+			continue
+		}
+		sp.genBytes += bytes
+	}
+	if sp.user == nil {
+		return sp, fmt.Errorf("one call dispatched no %q", export)
+	}
+	return sp, nil
+}
+
+// aloneFunc runs one dispatch like d over bindings on the device, nothing
+// else in its timing, and returns its device time.
+type aloneFunc func(d *hal.DispatchCommand, bindings []hal.Binding) (time.Duration, error)
+
+// timeAlone times the user's dispatch alone reps times (after 3 warm-up
+// runs) over fresh device-local buffers of its bindings' sizes, filled
+// with 2.0f (the call's own transients are released by now), and returns
+// the median device time.
+func timeAlone(dev hal.Device, d *hal.DispatchCommand, reps int, alone aloneFunc) (time.Duration, error) {
+	cb, err := dev.CreateCommandBuffer(hal.CommandBufferModeOneShot, hal.CommandCategoryAny)
+	if err != nil {
+		return 0, err
+	}
+	if err := cb.Begin(); err != nil {
+		return 0, err
+	}
+	binds := make([]hal.Binding, len(d.Bindings))
+	defer func() {
+		for _, b := range binds {
+			if b.Buffer != nil {
+				b.Buffer.Release()
+			}
+		}
+	}()
+	for i, r := range d.Bindings {
+		size := (r.Length + 3) &^ 3
+		buf, err := dev.Allocator().AllocateBuffer(hal.BufferParams{Type: hal.MemoryTypeDeviceLocal}, size)
+		if err != nil {
+			return 0, fmt.Errorf("binding %d of %d bytes: %w", i, r.Length, err)
+		}
+		binds[i] = hal.Binding{Ordinal: i, Buffer: buf, Length: r.Length}
+		if err := cb.FillBuffer(buf, 0, size, []byte{0, 0, 0, 0x40}); err != nil {
+			return 0, err
+		}
+	}
+	if err := cb.End(); err != nil {
+		return 0, err
+	}
+	if err := hal.SubmitAndWait(dev, cb); err != nil {
+		return 0, fmt.Errorf("filling the bindings: %w", err)
+	}
+	var devs []time.Duration
+	for i := 0; i < 3+reps; i++ {
+		t, err := alone(d, binds)
+		if err != nil {
+			return 0, err
+		}
+		if i >= 3 {
+			devs = append(devs, t)
+		}
+	}
+	return median(devs), nil
 }
 
 // measureUser calls the user program on dev (wrapped in a queueTimer) over
@@ -170,7 +282,12 @@ type userMeasure struct {
 // call's result, and times a device-to-device copy on the same device that
 // reads and writes as many bytes as the call's dispatches move (at most
 // maxCopy each way).
-func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n, reps int) (userMeasure, error) {
+//
+// It also splits the call's dispatches into the user's kernel (the
+// dispatch of export) and generated code and, with alone set, times the
+// user's kernel alone with alone (see timeAlone); a failure there is kept
+// in aloneErr.
+func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n, reps int, export string, alone aloneFunc) (userMeasure, error) {
 	var m userMeasure
 	qt := &queueTimer{Device: dev, capture: true}
 	c, err := newCallerOn(qt, module, userFunction, n)
@@ -188,6 +305,9 @@ func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n,
 		return m, fmt.Errorf("one call recorded %d dispatches moving %d bytes, less than its inputs and result (%d bytes)", m.dispatches, m.bytes, min)
 	}
 	m.argType = c.argType()
+	m.split, m.aloneErr = splitUser(qt.last, export)
+	m.export = export
+	qt.last = nil
 	if _, _, m.times, err = timedCalls(c, reps, devTime); err != nil {
 		return m, err
 	}
@@ -204,7 +324,66 @@ func measureUser(module []byte, dev hal.Device, devTime func() time.Duration, n,
 	if devTime != nil {
 		m.copyDevBW = float64(2*size) / median(cd).Seconds()
 	}
+	switch {
+	case alone == nil:
+		if m.aloneErr == nil {
+			m.aloneErr = fmt.Errorf("no device timing to time the user's kernel alone")
+		}
+	case m.aloneErr == nil:
+		m.alone, m.aloneErr = timeAlone(dev, m.split.user, reps, alone)
+	}
 	return m, nil
+}
+
+// achievableRow judges a measured call against the achievable bound: the
+// user's kernel alone (its device time, launched with the program's grid,
+// block and constants and nothing else) plus the generated dispatches'
+// bytes ÷ the copy bandwidth. No runtime can run the user's kernel faster
+// than the kernel runs alone, so this is the best the program can do as
+// the user wrote it; the copy bound also assumes the user's kernel moves
+// its bytes at copy speed, which a one-element-per-thread kernel in small
+// blocks does not.
+func achievableRow(name, target string, min float64, m userMeasure, bw float64, how string) row {
+	if m.aloneErr != nil {
+		return skipped(name, target, "the user's kernel alone was not timed: "+m.aloneErr.Error())
+	}
+	gen := time.Duration(float64(m.split.genBytes) / bw * 1e9)
+	bound := m.alone + gen
+	r := row{
+		name:   name,
+		ours:   fmt.Sprintf("%.2f GB/s (%s)", gbps(m.bytes, m.times.wall), fmtDur(m.times.wall)),
+		ref:    fmt.Sprintf("%s bound (user's kernel alone %s + generated %s)", fmtDur(bound), fmtDur(m.alone), fmtDur(gen)),
+		ratio:  float64(bound) / float64(max(m.times.wall, 1)),
+		target: target,
+	}
+	r.met = r.ratio >= min
+	userAtCopy := time.Duration(float64(m.split.userBytes) / bw * 1e9)
+	r.note = fmt.Sprintf("achievable bound: the user's kernel %s alone (%s; median of its device times) plus the generated dispatches' %d bytes at the copy bound's %.0f GB/s; "+
+		"%s alone takes %.2f× the %s its %d bytes need at that bandwidth (the copy bound's premise)",
+		m.export, how, m.split.genBytes, bw/1e9, m.export, float64(m.alone)/float64(max(userAtCopy, 1)), fmtDur(userAtCopy), m.split.userBytes)
+	if best := float64(m.bytes) / bw * 1e9 / float64(max(bound, 1)); best < 0.95 {
+		r.note += fmt.Sprintf(", so with this kernel the copy bound cannot be reached whatever the runtime does: at best %.3f of it", best)
+	}
+	if m.times.device > 0 {
+		r.note += fmt.Sprintf("; by device time ours is %s, %.3f of the achievable bound", fmtDur(m.times.device), float64(bound)/float64(m.times.device))
+	}
+	return r
+}
+
+// copyBoundWhy explains, in a copy-bound row's note, what bounds the user
+// program when the user's kernel alone was timed.
+func copyBoundWhy(m userMeasure, bw float64) string {
+	if m.aloneErr != nil {
+		return "; the user's kernel alone was not timed: " + m.aloneErr.Error()
+	}
+	bound := m.alone + time.Duration(float64(m.split.genBytes)/bw*1e9)
+	best := float64(m.bytes) / bw * 1e9 / float64(max(bound, 1))
+	s := fmt.Sprintf("; the user's kernel alone takes %s (its %d bytes at the copy bandwidth would take %s); the achievable bound (see the -achievable row) is %s, %.3f of the copy bound",
+		fmtDur(m.alone), m.split.userBytes, fmtDur(time.Duration(float64(m.split.userBytes)/bw*1e9)), fmtDur(bound), best)
+	if best < 0.95 {
+		s += ": the copy bound is out of reach of the user's kernel as written, whatever the runtime does"
+	}
+	return s
 }
 
 // boundRow judges a measured call against the bandwidth bound: the
@@ -246,12 +425,14 @@ func userRows(e *env, o *options, want func(string) bool, cudaWhy string, log io
 	}{}
 	for _, n := range sizes {
 		nm := userRowNames(n)
-		if !want(nm.cuda) && !want(nm.torch) && !want(nm.vulkan) {
+		wantCUDA := want(nm.cuda) || want(nm.torch) || want(nm.cudaAchievable)
+		if !wantCUDA && !want(nm.vulkan) && !want(nm.vulkanAchievable) {
 			continue
 		}
 		if cudaWhy != "" {
-			if want(nm.cuda) || want(nm.torch) {
-				rows = append(rows, skipped(nm.cuda, userCUDATarget, cudaWhy), skipped(nm.torch, userTorchTarget, cudaWhy))
+			if wantCUDA {
+				rows = append(rows, skipped(nm.cuda, userCUDATarget, cudaWhy), skipped(nm.torch, userTorchTarget, cudaWhy),
+					skipped(nm.cudaAchievable, userCUDAAchievableTarget, cudaWhy))
 			}
 			continue
 		}
@@ -265,17 +446,23 @@ func userRows(e *env, o *options, want func(string) bool, cudaWhy string, log io
 				dev.Close()
 				return userMeasure{}, err
 			}
-			return measureUser(e.user.cuda, dev, dev.LastDeviceTime, n, reps)
+			// The user's kernel alone: one raw cuLaunchKernel between two
+			// CUDA events, with the program's grid, block and constants.
+			alone := func(d *hal.DispatchCommand, binds []hal.Binding) (time.Duration, error) {
+				_, t, err := dev.RawLaunchTimed(d.Executable, d.Ordinal, d.Workgroups, d.Constants, binds, 1)
+				return t, err
+			}
+			return measureUser(e.user.cuda, dev, dev.LastDeviceTime, n, reps, userCUDAExport, alone)
 		}()
 		if err != nil {
 			fmt.Fprintf(log, "%s: failed: %v\n", nm.cuda, err)
-			if want(nm.cuda) || want(nm.torch) {
+			if wantCUDA {
 				rows = append(rows, failed(nm.cuda, userCUDATarget, err))
 			}
 			continue
 		}
 		cudaCopy[n] = m.copyBW
-		if !want(nm.cuda) && !want(nm.torch) {
+		if !wantCUDA {
 			continue
 		}
 		r := boundRow(nm.cuda, userCUDATarget, userCUDABound, m, m.copyBW, "D2D copy, cuMemcpyDtoD")
@@ -284,6 +471,7 @@ func userRows(e *env, o *options, want func(string) bool, cudaWhy string, log io
 			"device time (CUDA events) %.0f GB/s, copy %.0f GB/s device, %.0f GB/s wall (ratio by device times %.3f); %s",
 			m.dispatches, m.bytes, m.argType, reps, len(m.times.warmup),
 			gbps(m.bytes, m.times.device), m.copyDevBW/1e9, m.copyBW/1e9, float64(m.bytes)*1e9/max(m.copyDevBW*float64(m.times.device), 1), m.times.breakdown())
+		r.note += copyBoundWhy(m, m.copyBW)
 		cudaRow[n] = len(rows)
 		wallBytes[n] = struct {
 			wall  time.Duration
@@ -292,6 +480,8 @@ func userRows(e *env, o *options, want func(string) bool, cudaWhy string, log io
 		rows = append(rows, r)
 		torchSizes = append(torchSizes, n)
 		rows = append(rows, row{name: nm.torch, ours: fmt.Sprintf("%.2f GB/s (%s)", gbps(m.bytes, m.times.wall), fmtDur(m.times.wall)), ratio: nan(), target: userTorchTarget})
+		rows = append(rows, achievableRow(nm.cudaAchievable, userCUDAAchievableTarget, userCUDABound, m, m.copyBW,
+			"one raw cuLaunchKernel between two CUDA events, the program's grid, block and constants"))
 	}
 	if len(torchSizes) > 0 {
 		fmt.Fprintf(log, "cuda/user-*-torch: torch eager at %v f32 ...\n", torchSizes)
@@ -321,49 +511,81 @@ func userRows(e *env, o *options, want func(string) bool, cudaWhy string, log io
 	}
 	for _, n := range sizes {
 		nm := userRowNames(n)
-		if want(nm.vulkan) {
-			rows = append(rows, userVulkanRow(e, o, nm.vulkan, n, reps, cudaCopy[n], log))
+		if want(nm.vulkan) || want(nm.vulkanAchievable) {
+			rows = append(rows, userVulkanRows(e, o, nm, n, reps, cudaCopy[n], log)...)
 		}
 	}
 	return rows
 }
 
-// userVulkanRow measures the Vulkan user program over n f32 on Vulkan
+// userVulkanRows measures the Vulkan user program over n f32 on Vulkan
 // device 0 against the copy bound: the faster of vkCmdCopyBuffer on the
 // same device and the CUDA D2D copy of this run (cudaCopy, 0 when not
 // measured). On the H200 vkCmdCopyBuffer runs at about 850 GB/s (a copy
 // engine, gpu/bench.md), which would make a loose bound; the CUDA copy of
-// the same GPU keeps it honest.
-func userVulkanRow(e *env, o *options, name string, n, reps int, cudaCopy float64, log io.Writer) row {
+// the same GPU keeps it honest. The second row holds the program to the
+// achievable bound: the user's shader alone (one vkCmdDispatch between
+// two timestamps) plus the generated dispatch's bytes at that bandwidth.
+func userVulkanRows(e *env, o *options, nm userNames, n, reps int, cudaCopy float64, log io.Writer) []row {
+	name := nm.vulkan
+	both := func(r row, why string) []row {
+		if why != "" {
+			return []row{r, skipped(nm.vulkanAchievable, userVulkanAchievableTarget, why)}
+		}
+		return []row{r, skipped(nm.vulkanAchievable, userVulkanAchievableTarget, "not measured: "+name+" failed")}
+	}
+	skip := func(why string) []row { return both(skipped(name, userVulkanTarget, why), why) }
 	if e.user.vulkanWhy != "" {
-		return skipped(name, userVulkanTarget, e.user.vulkanWhy)
+		return skip(e.user.vulkanWhy)
 	}
 	if err := vulkan.Available(); err != nil {
-		return skipped(name, userVulkanTarget, "no Vulkan: "+reason(err))
+		return skip("no Vulkan: " + reason(err))
 	}
 	infos, err := vulkan.NewDriver().Devices()
 	if err != nil {
-		return failed(name, userVulkanTarget, err)
+		return both(failed(name, userVulkanTarget, err), "")
 	}
 	if len(infos) == 0 {
-		return skipped(name, userVulkanTarget, "the Vulkan loader lists no physical device")
+		return skip("the Vulkan loader lists no physical device")
 	}
 	if strings.Contains(infos[0].Name, "(CPU,") && !o.vulkanCPU {
-		return skipped(name, userVulkanTarget, fmt.Sprintf("vulkan://0 is a CPU implementation (%s); --vulkan_cpu runs the row there", infos[0].Name))
+		return skip(fmt.Sprintf("vulkan://0 is a CPU implementation (%s); --vulkan_cpu runs the row there", infos[0].Name))
 	}
 	fmt.Fprintf(log, "%s: the user's scalar shader and generated code over %d f32 × %d calls on %s ...\n", name, n, reps, infos[0].Name)
 	dev, err := vulkan.NewDevice(0)
 	if err != nil {
-		return failed(name, userVulkanTarget, err)
+		return both(failed(name, userVulkanTarget, err), "")
 	}
 	var devTime func() time.Duration
+	var alone aloneFunc
 	if dev.SetTiming(true) == nil {
 		devTime = dev.LastDeviceTime
+		// The user's shader alone: one vkCmdDispatch in a command buffer
+		// of its own, between the submission's two timestamps.
+		alone = func(d *hal.DispatchCommand, binds []hal.Binding) (time.Duration, error) {
+			cb, err := dev.CreateCommandBuffer(hal.CommandBufferModeOneShot, hal.CommandCategoryAny)
+			if err != nil {
+				return 0, err
+			}
+			if err := cb.Begin(); err != nil {
+				return 0, err
+			}
+			if err := cb.DispatchWith(d.Executable, d.Ordinal, d.Workgroups, d.Constants, binds); err != nil {
+				return 0, err
+			}
+			if err := cb.End(); err != nil {
+				return 0, err
+			}
+			if err := hal.SubmitAndWait(dev, cb); err != nil {
+				return 0, err
+			}
+			return dev.LastDeviceTime(), nil
+		}
 	}
 	queue := dev.QueueFamily()
-	m, err := measureUser(e.user.vulkan, dev, devTime, n, reps)
+	m, err := measureUser(e.user.vulkan, dev, devTime, n, reps, userVulkanExport, alone)
 	if err != nil {
-		return failed(name, userVulkanTarget, err)
+		return both(failed(name, userVulkanTarget, err), "")
 	}
 	bw, refName := m.copyBW, "vkCmdCopyBuffer"
 	if cudaCopy > bw {
@@ -377,8 +599,9 @@ func userVulkanRow(e *env, o *options, name string, n, reps int, cudaCopy float6
 	if devTime != nil {
 		r.note += fmt.Sprintf("; device time (timestamps) %.0f GB/s, vkCmdCopyBuffer %.0f GB/s device", gbps(m.bytes, m.times.device), m.copyDevBW/1e9)
 	}
-	r.note += "; " + m.times.breakdown()
-	return r
+	r.note += "; " + m.times.breakdown() + copyBoundWhy(m, bw)
+	return []row{r, achievableRow(nm.vulkanAchievable, userVulkanAchievableTarget, userVulkanBound, m, bw,
+		"one vkCmdDispatch between two timestamps, the program's workgroup count and push constants")}
 }
 
 // torchUser is what testdata/torch_user.py reports for one size.

@@ -19,50 +19,94 @@ import (
 // driver loop that the host time per dispatch of the HAL path is judged
 // against.
 func (d *Device) RawLaunchLoop(exe hal.Executable, ordinal int, workgroups [3]uint32, constants []uint32, bindings []hal.Binding, count int) (time.Duration, error) {
+	wall, _, err := d.rawLaunch(exe, ordinal, workgroups, constants, bindings, count, false)
+	return wall, err
+}
+
+// RawLaunchTimed is RawLaunchLoop with the launches bracketed by two CUDA
+// events on the stream: it returns the wall time as RawLaunchLoop does and
+// the device time between the events (count kernels back to back, nothing
+// else). With count 1 the device time is that of one kernel alone: the
+// reference that tells a kernel's own time from the runtime's around it.
+func (d *Device) RawLaunchTimed(exe hal.Executable, ordinal int, workgroups [3]uint32, constants []uint32, bindings []hal.Binding, count int) (wall, device time.Duration, err error) {
+	return d.rawLaunch(exe, ordinal, workgroups, constants, bindings, count, true)
+}
+
+func (d *Device) rawLaunch(exe hal.Executable, ordinal int, workgroups [3]uint32, constants []uint32, bindings []hal.Binding, count int, timed bool) (time.Duration, time.Duration, error) {
 	if count < 1 {
-		return 0, status.Errorf(status.InvalidArgument, "raw launch loop: count %d, want at least 1", count)
+		return 0, 0, status.Errorf(status.InvalidArgument, "raw launch loop: count %d, want at least 1", count)
 	}
 	e, ok := exe.(*Executable)
 	if !ok || e.dev != d {
-		return 0, status.Errorf(status.InvalidArgument, "raw launch loop: executable of format %q was not prepared by this cuda device", exe.Format())
+		return 0, 0, status.Errorf(status.InvalidArgument, "raw launch loop: executable of format %q was not prepared by this cuda device", exe.Format())
 	}
 	if e.released.Load() {
-		return 0, status.Errorf(status.FailedPrecondition, "raw launch loop: executable was released")
+		return 0, 0, status.Errorf(status.FailedPrecondition, "raw launch loop: executable was released")
 	}
 	if ordinal < 0 || ordinal >= len(e.kernels) {
-		return 0, status.Errorf(status.OutOfRange, "raw launch loop: entry point ordinal %d out of range: executable has %d export(s)", ordinal, len(e.kernels))
+		return 0, 0, status.Errorf(status.OutOfRange, "raw launch loop: entry point ordinal %d out of range: executable has %d export(s)", ordinal, len(e.kernels))
 	}
 	if len(bindings) > hal.MaxBindings {
-		return 0, status.Errorf(status.OutOfRange, "raw launch loop: %d bindings exceed the limit of %d", len(bindings), hal.MaxBindings)
+		return 0, 0, status.Errorf(status.OutOfRange, "raw launch loop: %d bindings exceed the limit of %d", len(bindings), hal.MaxBindings)
+	}
+	if err := checkGrid(e.exports[ordinal].Name, workgroups); err != nil {
+		return 0, 0, err
 	}
 	ptrs := make([]uint64, len(bindings))
 	for i, b := range bindings {
 		p, err := bindingPointer(hal.BindingRange{Buffer: b.Buffer, Offset: b.Offset, Length: b.Length})
 		if err != nil {
-			return 0, hal.ErrorContext(err, "raw launch loop binding %d", i)
+			return 0, 0, hal.ErrorContext(err, "raw launch loop binding %d", i)
 		}
 		ptrs[i] = p
 	}
 	args, err := PackKernelArgs(make([]byte, MaxArgBytes), ptrs, constants)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	k := &e.kernels[ordinal]
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.closed {
-		return 0, status.Errorf(status.FailedPrecondition, "raw launch loop on closed device %q", d.id)
+		return 0, 0, status.Errorf(status.FailedPrecondition, "raw launch loop on closed device %q", d.id)
+	}
+	var start, end cuEvent
+	if timed {
+		if start, err = eventCreate(d.ctx, eventDefault); err != nil {
+			return 0, 0, err
+		}
+		defer eventDestroy(d.ctx, start)
+		if end, err = eventCreate(d.ctx, eventDefault); err != nil {
+			return 0, 0, err
+		}
+		defer eventDestroy(d.ctx, end)
 	}
 	// Start from an idle stream, so that earlier work is not timed.
 	if err := streamSynchronize(d.ctx, d.stream); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	start := time.Now()
-	err = launchLoop(d.ctx, k.fn, workgroups, k.block, k.shared, d.stream, args, count)
+	t0 := time.Now()
+	if timed {
+		err = eventRecord(d.ctx, start, d.stream)
+	}
+	if err == nil {
+		err = launchLoop(d.ctx, k.fn, workgroups, k.block, k.shared, d.stream, args, count)
+	}
+	if timed && err == nil {
+		err = eventRecord(d.ctx, end, d.stream)
+	}
 	if e := streamSynchronize(d.ctx, d.stream); err == nil {
 		err = e
 	}
-	return time.Since(start), err
+	wall := time.Since(t0)
+	if err != nil || !timed {
+		return wall, 0, err
+	}
+	ms, err := eventElapsed(d.ctx, start, end)
+	if err != nil {
+		return wall, 0, hal.ErrorContext(err, "reading the raw launches' device time")
+	}
+	return wall, time.Duration(float64(ms) * 1e6), nil
 }
 
 // SetTiming turns device-side timing of submissions on or off. While it is

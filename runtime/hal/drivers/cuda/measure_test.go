@@ -43,6 +43,16 @@ func TestMeasurementHooks(t *testing.T) {
 	if got := readF32(t, z); got[0] != 9 || got[n-1] != 9 {
 		t.Errorf("after the raw loop z[0]=%v z[%d]=%v, want 9", got[0], n-1, got[n-1])
 	}
+	submit(t, d, func(cb *hal.CommandBuffer) error { return cb.FillBuffer(z, 0, 4*n, []byte{0, 0, 0, 0}) })
+	if wall, dev, err := d.RawLaunchTimed(exe, 0, wg, []uint32{n}, binds, 2); err != nil || wall <= 0 || dev <= 0 || dev > wall {
+		t.Fatalf("timed raw launches: wall %v, device %v, %v; want 0 < device <= wall", wall, dev, err)
+	}
+	if got := readF32(t, z); got[0] != 9 || got[n-1] != 9 {
+		t.Errorf("after the timed raw launches z[0]=%v z[%d]=%v, want 9", got[0], n-1, got[n-1])
+	}
+	if _, _, err := d.RawLaunchTimed(exe, 0, [3]uint32{1, 1 << 17, 1}, []uint32{n}, binds, 1); err == nil || !strings.Contains(err.Error(), "grid limits") {
+		t.Errorf("RawLaunchTimed beyond the grid limits = %v, want an error naming them", err)
+	}
 	for _, tc := range []struct {
 		ordinal, count int
 		want           string

@@ -35,6 +35,8 @@ type Device struct {
 	// name their commands for errors.
 	batch  launchBatch
 	owners []launchOwner
+	// staged is the reused list of a submission's staged buffers.
+	staged []*stagedMemory
 
 	// Device-side timing (SetTiming): events around each submission's
 	// commands, and the time between them in the latest one.
@@ -175,11 +177,15 @@ func (d *Device) run(cbs []*hal.CommandBuffer) error {
 	// Staged buffers the commands use get their host copies uploaded
 	// first (when the host may have written them), and are marked as
 	// possibly changed by the device afterwards.
-	staged := stagedBuffers(cbs)
+	staged := stagedBuffers(d.staged, cbs)
 	defer func() {
 		for _, m := range staged {
 			m.deviceWrote()
 		}
+		// Keep the slice for the next submission, without holding its
+		// buffers.
+		clear(staged)
+		d.staged = staged[:0]
 	}()
 	var first error
 	for _, m := range staged {
@@ -192,6 +198,7 @@ func (d *Device) run(cbs []*hal.CommandBuffer) error {
 	if timed {
 		if err := eventRecord(d.ctx, d.timeStart, d.stream); err != nil {
 			first = err
+			timed = false
 		}
 	}
 	for i, cb := range cbs {
@@ -202,31 +209,33 @@ func (d *Device) run(cbs []*hal.CommandBuffer) error {
 			first = hal.ErrorContext(err, "command buffer %d", i)
 		}
 	}
-	if timed && first == nil {
-		if err := eventRecord(d.ctx, d.timeEnd, d.stream); err != nil {
-			first = err
-		}
-	}
 	// Wait for whatever was enqueued, also after an error, so that no
-	// command still runs on memory the caller may free.
-	if err := eventRecord(d.ctx, d.done, d.stream); err != nil {
+	// command still runs on memory the caller may free. With timing on,
+	// the timing end event is the one waited for (one event record and
+	// one cgo call fewer per submission).
+	done, start := d.done, cuEvent(nil)
+	if timed && first == nil {
+		done, start = d.timeEnd, d.timeStart
+	}
+	ms, stage, err := finish(d.ctx, d.stream, start, done)
+	switch {
+	case err == nil:
+		if start != nil {
+			d.lastDevice = time.Duration(float64(ms) * 1e6)
+		}
+	case stage == finishRecord:
 		if first == nil {
 			first = err
 		}
 		if err := streamSynchronize(d.ctx, d.stream); err != nil && first == nil {
 			first = err
 		}
-		return first
-	}
-	if err := eventSynchronize(d.ctx, d.done); err != nil && first == nil {
+	case first != nil:
+		// The error of the commands is the one reported.
+	case stage == finishElapsed:
+		first = hal.ErrorContext(err, "reading the submission's device time")
+	default:
 		first = hal.ErrorContext(err, "waiting for the stream")
-	}
-	if timed && first == nil {
-		ms, err := eventElapsed(d.ctx, d.timeStart, d.timeEnd)
-		if err != nil {
-			return hal.ErrorContext(err, "reading the submission's device time")
-		}
-		d.lastDevice = time.Duration(float64(ms) * 1e6)
 	}
 	return first
 }

@@ -152,12 +152,18 @@ const DefaultCacheBytes = int64(8) << 30
 // Device memory comes from a stream-ordered memory pool where the driver
 // has one (cuMemAllocFromPoolAsync and cuMemFreeAsync on the device's
 // stream, the pool keeping up to DefaultCacheBytes of freed memory
-// reserved: IREE's queue alloca and dealloca), else from cuMemAlloc. A
-// released buffer's memory goes back to the pool at once, in stream order,
-// so a transient's memory serves the next allocation of the invocation.
-// Allocations the allocator cannot hand to the pool as they are — pinned
-// host memory, and device memory with a pinned host copy — are kept in
-// size classes (hal.SizeClass) for reuse instead, because pinning is slow.
+// reserved: IREE's queue alloca and dealloca), else from cuMemAlloc.
+// Released memory is kept in size classes (hal.SizeClass) for reuse, up to
+// DefaultCacheBytes, in front of the pool, as torch's caching allocator
+// keeps it: a transient's memory serves the next allocation of its class
+// (the next call's transient) without a driver call, where a round trip
+// through the pool costs cuMemFreeAsync and cuMemAllocFromPoolAsync per
+// transient and call. Memory beyond the cache, and all of it at Trim,
+// goes back to the pool in stream order. Submissions finish before their
+// buffers can be released (QueueExecute waits, and the hal module holds a
+// queued submission's buffers until it ends), so cached memory is idle.
+// Pinned host memory and device memory with a pinned host copy are cached
+// the same way, because pinning is slow.
 type Allocator struct {
 	ctx       cuContext
 	maxCached int64
@@ -285,7 +291,9 @@ func (a *Allocator) take(class int64, kind memoryKind) (*rawAllocation, error) {
 		case kind == kindHostLocal:
 			r.host, r.ptr, err = hostAlloc(a.ctx, class)
 		case a.pool != nil:
-			r.ptr, err = a.pool.alloc(class)
+			// Device-only memory is touched only by work on the stream,
+			// which orders it after the allocation: no wait.
+			r.ptr, err = a.pool.alloc(class, kind != kindDeviceOnly)
 			r.pooled = err == nil
 		default:
 			r.ptr, err = memAlloc(a.ctx, class)
@@ -315,9 +323,8 @@ func (a *Allocator) makeShadow(r *rawAllocation) {
 	a.countHost(r.class)
 }
 
-// give caches a released allocation or frees it. Pool memory without a
-// pinned host copy goes straight back to the pool, which keeps it for the
-// next allocation.
+// give caches a released allocation or frees it (pool memory back to the
+// pool in stream order) when the cache is full.
 func (a *Allocator) give(r *rawAllocation) {
 	a.count(r, -1)
 	a.mu.Lock()
@@ -325,11 +332,6 @@ func (a *Allocator) give(r *rawAllocation) {
 		// The device is closed: its context may be gone, so the memory
 		// is left to the driver, which frees it with the context.
 		a.mu.Unlock()
-		return
-	}
-	if r.pooled && r.host == nil && r.shadow == nil {
-		a.mu.Unlock()
-		a.release(r)
 		return
 	}
 	if a.cached+r.footprint() <= a.maxCached {

@@ -99,15 +99,16 @@ static gp_res gp_pool_create(void* ctx, int dev, uint64_t threshold, void** pool
   return r;
 }
 
-// gp_alloc allocates n bytes from pool in the order of stream s, then
-// waits for s: host copies outside s (staged mapping) may touch the memory
-// at once. The driver's submissions are synchronous, so s is idle here and
-// the wait returns at once.
-static gp_res gp_alloc(void* ctx, void* pool, void* s, unsigned long long* p, size_t n) {
+// gp_alloc allocates n bytes from pool in the order of stream s. With
+// wait set it then waits for s, because host copies outside s (staged
+// mapping) may touch the memory at once; memory that only work on s
+// touches (device-only buffers) needs no wait: s orders its first use
+// after the allocation.
+static gp_res gp_alloc(void* ctx, void* pool, void* s, unsigned long long* p, size_t n, int wait) {
   gp_res r = gp.ctxSetCurrent(ctx);
   if (r) return r;
   r = gp.allocFromPoolAsync(p, n, pool, s);
-  if (r) return r;
+  if (r || !wait) return r;
   r = gp.streamSynchronize(s);
   if (r) {
     gp.freeAsync(*p, s);
@@ -233,9 +234,16 @@ func deviceMemoryBytes(ctx cuContext, dev cuDevice) int64 {
 	return int64(n)
 }
 
-func (p *streamPool) alloc(n int64) (uint64, error) {
+// alloc allocates n bytes in the order of the device's stream; with
+// hostUse it also waits for the stream, so that the host may copy to or
+// from the memory outside the stream at once.
+func (p *streamPool) alloc(n int64, hostUse bool) (uint64, error) {
 	var ptr C.ulonglong
-	err := poolCheck(C.gp_alloc(unsafe.Pointer(p.ctx), p.pool, unsafe.Pointer(p.stream), &ptr, C.size_t(n)), "cuMemAllocFromPoolAsync")
+	wait := C.int(0)
+	if hostUse {
+		wait = 1
+	}
+	err := poolCheck(C.gp_alloc(unsafe.Pointer(p.ctx), p.pool, unsafe.Pointer(p.stream), &ptr, C.size_t(n), wait), "cuMemAllocFromPoolAsync")
 	return uint64(ptr), err
 }
 

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"encoding/binary"
+	"slices"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/vm/status"
@@ -176,18 +177,20 @@ func (d *Device) queueDispatch(c *hal.DispatchCommand) (string, bool, error) {
 }
 
 // stagedBuffers returns the staged allocations the command buffers use,
-// each once, in first-use order.
-func stagedBuffers(cbs []*hal.CommandBuffer) []*stagedMemory {
-	var out []*stagedMemory
-	seen := map[*stagedMemory]bool{}
+// each once, in first-use order, in out[:0]. A submission uses a handful,
+// so a linear search finds repeats faster than a map, which would also be
+// allocated on every submission.
+func stagedBuffers(out []*stagedMemory, cbs []*hal.CommandBuffer) []*stagedMemory {
+	out = out[:0]
 	add := func(b *hal.Buffer) {
 		if b == nil {
 			return
 		}
-		if m, ok := b.Storage().(*stagedMemory); ok && !seen[m] {
-			seen[m] = true
-			out = append(out, m)
+		m, ok := b.Storage().(*stagedMemory)
+		if !ok || slices.Contains(out, m) {
+			return
 		}
+		out = append(out, m)
 	}
 	for _, cb := range cbs {
 		for _, c := range cb.Commands() {

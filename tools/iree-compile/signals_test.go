@@ -7,21 +7,35 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// buildTool builds this command into dir and returns its path.
-func buildTool(t *testing.T, dir string) string {
-	t.Helper()
-	exe := filepath.Join(dir, "iree-compile")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", exe, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+// asToolEnv, set to 1 in a child's environment, makes this test binary run
+// as iree-compile itself (see TestMain). The signal tests need the tool as a
+// separate process, and re-executing the test binary works the same under
+// go test and under Bazel, where no Go toolchain is on hand to build it.
+const asToolEnv = "GOIREE_TEST_RUN_AS_IREE_COMPILE"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(asToolEnv) == "1" {
+		main()
 	}
+	os.Exit(m.Run())
+}
+
+// buildTool returns a path that runs this command: the test binary, which
+// acts as iree-compile while asToolEnv is set (t.Setenv sets it for the
+// test's children).
+func buildTool(t *testing.T, _ string) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("finding the test binary: %v", err)
+	}
+	t.Setenv(asToolEnv, "1")
 	return exe
 }
 

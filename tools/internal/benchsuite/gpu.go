@@ -278,6 +278,10 @@ func roundTrips(e *env, dev *cuda.Device, exe hal.Executable, wg [3]uint32, cons
 type queueTimer struct {
 	hal.Device
 	total time.Duration
+	// alloc times the device allocator's AllocateBuffer calls (made
+	// outside QueueExecute) into allocTotal.
+	alloc      *allocTimer
+	allocTotal time.Duration
 	// capture, when set, makes QueueExecute keep the commands of each
 	// submission in last (the Vulkan cross-check replays them).
 	capture bool
@@ -298,9 +302,34 @@ func (q *queueTimer) QueueExecute(wait, signal *hal.Fence, cbs []*hal.CommandBuf
 	return err
 }
 
+// Allocator implements hal.Device: the device's allocator, its
+// AllocateBuffer timed (the same wrapper on every call, so that the hal
+// module sees one allocator).
+func (q *queueTimer) Allocator() hal.Allocator {
+	if a := q.Device.Allocator(); q.alloc == nil || q.alloc.Allocator != a {
+		q.alloc = &allocTimer{Allocator: a, q: q}
+	}
+	return q.alloc
+}
+
+// allocTimer times AllocateBuffer into its queueTimer's allocTotal.
+type allocTimer struct {
+	hal.Allocator
+	q *queueTimer
+}
+
+// AllocateBuffer implements hal.Allocator.
+func (a *allocTimer) AllocateBuffer(params hal.BufferParams, size int64) (*hal.Buffer, error) {
+	t0 := time.Now()
+	b, err := a.Allocator.AllocateBuffer(params, size)
+	a.q.allocTotal += time.Since(t0)
+	return b, err
+}
+
 // callTimes are per-call medians of timedCalls.
 type callTimes struct {
 	wall, queue, device time.Duration // device is 0 without device timing
+	alloc               time.Duration // in AllocateBuffer (0: not timed)
 	// warmup holds the device time of each warm-up call (with device
 	// timing), to show whether the device time settles or drifts.
 	warmup []time.Duration
@@ -308,7 +337,11 @@ type callTimes struct {
 
 // breakdown describes where a call's wall time goes.
 func (t callTimes) breakdown() string {
-	s := fmt.Sprintf("per call %s wall: %s outside QueueExecute (VM, hal module, allocation, recording), %s in it", fmtDur(t.wall), fmtDur(t.wall-t.queue), fmtDur(t.queue))
+	s := fmt.Sprintf("per call %s wall: %s outside QueueExecute (VM, hal module, allocation, recording", fmtDur(t.wall), fmtDur(t.wall-t.queue))
+	if t.alloc > 0 {
+		s += fmt.Sprintf("; %s of it in AllocateBuffer", fmtDur(t.alloc))
+	}
+	s += fmt.Sprintf("), %s in it", fmtDur(t.queue))
 	if t.device > 0 {
 		s += fmt.Sprintf(" of which %s on the device", fmtDur(t.device))
 	}
@@ -341,11 +374,11 @@ func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs 
 		}
 	}
 	qt, _ := c.dev.(*queueTimer)
-	var queues []time.Duration
+	var queues, allocs []time.Duration
 	for i := 0; i < reps; i++ {
-		var q0 time.Duration
+		var q0, a0 time.Duration
 		if qt != nil {
-			q0 = qt.total
+			q0, a0 = qt.total, qt.allocTotal
 		}
 		t0 := time.Now()
 		if err := c.call(); err != nil {
@@ -354,12 +387,13 @@ func timedCalls(c *caller, reps int, devTime func() time.Duration) (walls, devs 
 		walls = append(walls, time.Since(t0))
 		if qt != nil {
 			queues = append(queues, qt.total-q0)
+			allocs = append(allocs, qt.allocTotal-a0)
 		}
 		if devTime != nil {
 			devs = append(devs, devTime())
 		}
 	}
-	med.wall, med.queue, med.device = median(walls), median(queues), median(devs)
+	med.wall, med.queue, med.device, med.alloc = median(walls), median(queues), median(devs), median(allocs)
 	return walls, devs, med, nil
 }
 

@@ -17,10 +17,12 @@
 //	                     attributes, else the target flags), which IREE
 //	                     does between abi and preprocessing.
 //	global-optimization: empty.
-//	dispatch-creation:   empty: inline flow.dispatch.region ops are written
-//	                     by the program; goiree's own dispatch formation
-//	                     (fusing elementwise tensor math) runs at
-//	                     executable-sources, see below.
+//	dispatch-creation:   every linalg structured op becomes a dispatch of
+//	                     a generated loop-nest executable (package
+//	                     loopnest; no fusion yet). Inline
+//	                     flow.dispatch.region ops are written by the
+//	                     program; the fusion of elementwise tensor math
+//	                     runs at executable-sources, see below.
 //	flow:                flow.dispatch.region ops are outlined into
 //	                     executables and hal.dispatch.extern ops into
 //	                     hal.executables, each dispatched with flow.dispatch
@@ -62,6 +64,7 @@ import (
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/kernelsrc"
+	"github.com/goiree/goiree/compiler/loopnest"
 	"github.com/goiree/goiree/compiler/objects"
 	"github.com/goiree/goiree/compiler/target"
 	"github.com/goiree/goiree/compiler/transforms"
@@ -131,6 +134,7 @@ var Phases = []string{
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
+	{Name: "form-linalg-dispatches", Phase: "dispatch-creation", Run: func(s *State) error { return s.withTargets(loopnest.Form) }},
 	{Name: "outline-dispatch-regions", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchRegions(s.Module.Op, s.Registry) }},
 	{Name: "outline-dispatch-externs", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchExterns(s.Module.Op) }},
 	{Name: "verify-flow", Phase: "flow", Run: verify},
@@ -179,6 +183,16 @@ func (s *State) targets() ([]*hal.ExecutableTargetAttr, error) {
 		}
 	}
 	return s.Targets, nil
+}
+
+// withTargets runs a dispatch-forming pass with the state's targets.
+func (s *State) withTargets(form func(*ir.Operation, []*hal.ExecutableTargetAttr) (int, error)) error {
+	ts, err := s.targets()
+	if err != nil {
+		return err
+	}
+	_, err = form(s.Module.Op, ts)
+	return err
 }
 
 // FormDispatches fuses the elementwise tensor math between dispatches into

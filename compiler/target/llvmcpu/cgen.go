@@ -10,6 +10,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/loopnest"
 )
 
 // ElementwiseAttr marks a compiler-generated elementwise entry function;
@@ -224,6 +225,16 @@ func (g *cgen) entry(ex, fn *ir.Operation, ordinal int) (Export, error) {
 	cname := "gi_entry_" + sanitize(e.Name)
 	if d, ok := fn.Attr(ElementwiseAttr).(*ir.DictAttr); ok {
 		nc, nb, err := g.elementwise(fn, d, cname)
+		if err != nil {
+			return e, err
+		}
+		if e.ConstantCount < 0 {
+			e.ConstantCount, e.BindingCount = nc, nb
+		}
+		return e, nil
+	}
+	if d, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr); ok {
+		nc, nb, err := g.loopNest(fn, d, cname)
 		if err != nil {
 			return e, err
 		}

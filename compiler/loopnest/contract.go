@@ -1,0 +1,238 @@
+package loopnest
+
+import (
+	"fmt"
+
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// The loop-nest kernel contract between this package, which writes the
+// entry functions of the dispatches it forms from linalg ops, and the
+// targets that compile them. It lives here, with the producer, so that no
+// target imports another.
+
+// Attr names the attribute that marks a compiler-generated loop-nest entry
+// function (an entry with no arguments, like the elementwise ones). Its
+// value is the dictionary Kernel.Dict writes:
+//
+//	{body = @scalar_fn, ranges = [M, N, K], iterator_types = ["parallel", ...],
+//	 inputs = [{type = tensor<..>, map = affine_map<..>}, ...],
+//	 outputs = [{type = tensor<..>, map = affine_map<..>, init}, ...],
+//	 tile = T}
+//
+// The kernel runs the loops of ranges, parallel loops outside reduction
+// loops (each in dimension order). Bindings are the inputs, then the
+// init of every output that has one (read-only, with that output's type
+// and map), then the outputs, all dense row-major buffers of their
+// tensor types. For every point of the parallel loops each output's
+// accumulator starts from its init element (or zero without init); for
+// every point of the reduction loops the body is called with the loop
+// indices (index), the input elements at their maps and the accumulators,
+// and returns the new accumulators, in the outputs' element types; at the
+// end each accumulator is stored to its output at its map. The first
+// parallel loop is split in tiles of T iterations, one per workgroup
+// (workgroup_id.x); without parallel loops there is one workgroup.
+const Attr = "goiree.loop_nest"
+
+// Operand is one tensor a kernel reads or writes: its type and the
+// indexing map from the loop indices to its element indices.
+type Operand struct {
+	Type *ir.TensorType
+	Map  *ir.AffineMap
+	// Init is set on outputs whose accumulators start from an init
+	// binding.
+	Init bool
+}
+
+// Kernel is the decoded form of the Attr dictionary.
+type Kernel struct {
+	Body      string
+	Ranges    []int64
+	Iterators []string
+	Inputs    []Operand
+	Outputs   []Operand
+	Tile      int64
+}
+
+// Inits returns the indices of the outputs that have an init binding.
+func (k *Kernel) Inits() []int {
+	var out []int
+	for i, o := range k.Outputs {
+		if o.Init {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// OuterParallel returns the first parallel loop, the one split across
+// workgroups, or -1 when every loop is a reduction.
+func (k *Kernel) OuterParallel() int {
+	for i, it := range k.Iterators {
+		if it == "parallel" {
+			return i
+		}
+	}
+	return -1
+}
+
+// Workgroups returns the number of workgroups the kernel runs on.
+func (k *Kernel) Workgroups() int64 {
+	p := k.OuterParallel()
+	if p < 0 {
+		return 1
+	}
+	return (k.Ranges[p] + k.Tile - 1) / k.Tile
+}
+
+func operandDict(o Operand, output bool) *ir.DictAttr {
+	d := &ir.DictAttr{Entries: []ir.NamedAttr{
+		{Name: "type", Value: ir.TypeAttr{Type: o.Type}},
+		{Name: "map", Value: ir.AffineMapAttr{Map: o.Map}},
+	}}
+	if output && o.Init {
+		d.Entries = append(d.Entries, ir.NamedAttr{Name: "init", Value: ir.UnitAttr{}})
+	}
+	return d
+}
+
+// Dict encodes the kernel as the Attr dictionary.
+func (k *Kernel) Dict() *ir.DictAttr {
+	var ranges, its, ins, outs []ir.Attribute
+	for _, r := range k.Ranges {
+		ranges = append(ranges, ir.IndexAttr(r))
+	}
+	for _, it := range k.Iterators {
+		its = append(its, ir.StringAttr{Value: it})
+	}
+	for _, o := range k.Inputs {
+		ins = append(ins, operandDict(o, false))
+	}
+	for _, o := range k.Outputs {
+		outs = append(outs, operandDict(o, true))
+	}
+	return &ir.DictAttr{Entries: []ir.NamedAttr{
+		{Name: "body", Value: ir.SymbolRefAttr{Root: k.Body}},
+		{Name: "ranges", Value: &ir.ArrayAttr{Elems: ranges}},
+		{Name: "iterator_types", Value: &ir.ArrayAttr{Elems: its}},
+		{Name: "inputs", Value: &ir.ArrayAttr{Elems: ins}},
+		{Name: "outputs", Value: &ir.ArrayAttr{Elems: outs}},
+		{Name: "tile", Value: ir.IndexAttr(k.Tile)},
+	}}
+}
+
+func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) {
+	arr, ok := a.(*ir.ArrayAttr)
+	if !ok {
+		return nil, fmt.Errorf("%s must be an array of dictionaries", what)
+	}
+	var out []Operand
+	for i, e := range arr.Elems {
+		d, ok := e.(*ir.DictAttr)
+		if !ok {
+			return nil, fmt.Errorf("%s #%d must be a dictionary", what, i)
+		}
+		ta, _ := d.Get("type").(ir.TypeAttr)
+		tt, ok := ta.Type.(*ir.TensorType)
+		if !ok || tt.Unranked {
+			return nil, fmt.Errorf("%s #%d needs a ranked tensor type", what, i)
+		}
+		for _, s := range tt.Shape {
+			if s == ir.Dynamic {
+				return nil, fmt.Errorf("%s #%d has a dynamic shape, which loop-nest kernels do not support yet", what, i)
+			}
+		}
+		m, ok := d.Get("map").(ir.AffineMapAttr)
+		if !ok || m.Map.NumDims != nloops || m.Map.NumSyms != 0 || len(m.Map.Results) != len(tt.Shape) {
+			return nil, fmt.Errorf("%s #%d needs an affine map from the %d loops to its %d indices", what, i, nloops, len(tt.Shape))
+		}
+		out = append(out, Operand{Type: tt, Map: m.Map, Init: d.Get("init") != nil})
+	}
+	return out, nil
+}
+
+// Decode reads a kernel from its Attr dictionary.
+func Decode(d *ir.DictAttr) (*Kernel, error) {
+	k := &Kernel{}
+	ref, ok := d.Get("body").(ir.SymbolRefAttr)
+	if !ok {
+		return nil, fmt.Errorf("%s needs a body symbol", Attr)
+	}
+	k.Body = ref.Root
+	rs, ok := d.Get("ranges").(*ir.ArrayAttr)
+	if !ok {
+		return nil, fmt.Errorf("%s needs ranges", Attr)
+	}
+	for _, r := range rs.Elems {
+		v, ok := r.(ir.IntegerAttr)
+		if !ok || v.Value < 0 {
+			return nil, fmt.Errorf("%s ranges must be non-negative integers", Attr)
+		}
+		k.Ranges = append(k.Ranges, v.Value)
+	}
+	its, ok := d.Get("iterator_types").(*ir.ArrayAttr)
+	if !ok || len(its.Elems) != len(k.Ranges) {
+		return nil, fmt.Errorf("%s needs one iterator type per range", Attr)
+	}
+	for _, it := range its.Elems {
+		s, ok := it.(ir.StringAttr)
+		if !ok || s.Value != "parallel" && s.Value != "reduction" {
+			return nil, fmt.Errorf("%s iterator types must be \"parallel\" or \"reduction\"", Attr)
+		}
+		k.Iterators = append(k.Iterators, s.Value)
+	}
+	var err error
+	if k.Inputs, err = decodeOperands(d.Get("inputs"), "input", len(k.Ranges)); err != nil {
+		return nil, err
+	}
+	if k.Outputs, err = decodeOperands(d.Get("outputs"), "output", len(k.Ranges)); err != nil {
+		return nil, err
+	}
+	for i, o := range k.Inputs {
+		// Kernels index inputs by loop indices and constants only, each
+		// within the input's bounds, so they never read outside it.
+		for r, e := range o.Map.Results {
+			size := o.Type.Shape[r]
+			switch {
+			case e.Kind == ir.AffineDim && k.Ranges[e.Pos] <= size:
+			case e.Kind == ir.AffineConst && e.Value >= 0 && e.Value < size:
+			default:
+				return nil, fmt.Errorf("input #%d: index %d (%s) must be a loop index whose range fits dimension %d (size %d), or a constant in it", i, r, e, r, size)
+			}
+		}
+	}
+	if len(k.Outputs) == 0 {
+		return nil, fmt.Errorf("%s needs at least one output", Attr)
+	}
+	for i, o := range k.Outputs {
+		for _, e := range o.Map.Results {
+			if e.Kind != ir.AffineDim || k.Iterators[e.Pos] != "parallel" {
+				return nil, fmt.Errorf("output #%d's map must index by parallel loops only", i)
+			}
+		}
+		for r, e := range o.Map.Results {
+			if k.Ranges[e.Pos] > o.Type.Shape[r] {
+				return nil, fmt.Errorf("output #%d: loop d%d's range %d exceeds dimension %d (size %d)", i, e.Pos, k.Ranges[e.Pos], r, o.Type.Shape[r])
+			}
+		}
+		if len(o.Map.Results) != len(k.Ranges)-len(reductions(k.Iterators)) {
+			return nil, fmt.Errorf("output #%d's map must use every parallel loop once", i)
+		}
+	}
+	t, ok := d.Get("tile").(ir.IntegerAttr)
+	if !ok || t.Value <= 0 {
+		return nil, fmt.Errorf("%s needs a positive tile", Attr)
+	}
+	k.Tile = t.Value
+	return k, nil
+}
+
+func reductions(its []string) []int {
+	var out []int
+	for i, it := range its {
+		if it == "reduction" {
+			out = append(out, i)
+		}
+	}
+	return out
+}

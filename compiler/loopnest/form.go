@@ -1,0 +1,384 @@
+// Package loopnest forms dispatches from linalg structured ops: each op
+// (generalized to linalg.generic) becomes a generated hal.executable whose
+// entry function is a loop-nest kernel (see Attr for the contract the
+// targets compile) over its tensors, with the op's scalar body as a
+// private function, and the op is replaced by a flow.dispatch of it.
+//
+// There is no fusion yet: every linalg op is its own dispatch. Shapes must
+// be static.
+package loopnest
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/dialect/linalg"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/target"
+)
+
+// Backends lists the backends with a loop-nest code generator.
+var Backends = map[string]bool{"llvm-cpu": true}
+
+// MaxWorkgroups bounds the number of workgroups a kernel's first parallel
+// loop is split into; the tile is the loop's range over this, rounded up.
+const MaxWorkgroups = 64
+
+// IsStructured reports whether op is a linalg structured op this package
+// turns into a dispatch.
+func IsStructured(op *ir.Operation) bool {
+	if op.Name == "linalg.generic" {
+		return true
+	}
+	for _, n := range linalg.NamedOps {
+		if op.Name == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Form replaces every linalg structured op in the functions of module by a
+// dispatch of a generated executable with one variant per target (the
+// registry's fallback target when targets is empty). It returns the number
+// of dispatches created.
+func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error) {
+	body := module.Body()
+	if body == nil {
+		return 0, fmt.Errorf("module has no body")
+	}
+	total := 0
+	for _, fn := range append([]*ir.Operation(nil), body.Ops...) {
+		if fn.Name != "func.func" || fn.Body() == nil {
+			continue
+		}
+		next := 0
+		var ops []*ir.Operation
+		ir.Walk(fn, func(o *ir.Operation) bool {
+			if IsStructured(o) {
+				ops = append(ops, o)
+				return false
+			}
+			return true
+		})
+		for _, op := range ops {
+			if len(targets) == 0 {
+				t, err := target.Fallback()
+				if err != nil {
+					return total, ir.OpErrorf(op, "cannot form a dispatch: %v", err)
+				}
+				targets = []*hal.ExecutableTargetAttr{t}
+			}
+			for _, t := range targets {
+				if !Backends[t.Backend] {
+					return total, ir.OpErrorf(op, "cannot compile '%s' for target backend '%s': linalg ops have a code generator only for llvm-cpu so far", op.Name, t.Backend)
+				}
+			}
+			name := fmt.Sprintf("%s_linalg_%d", fn.SymName(), next)
+			for ir.LookupSymbolIn(module, name) != nil {
+				name += "_"
+			}
+			if err := formOne(module, fn, op, name, targets); err != nil {
+				return total, err
+			}
+			next++
+			total++
+		}
+		removeDeadEmpties(fn)
+	}
+	return total, nil
+}
+
+// removeDeadEmpties drops tensor.empty ops whose only users were inits
+// that the kernels do not read.
+func removeDeadEmpties(fn *ir.Operation) {
+	var empties []*ir.Operation
+	ir.Walk(fn, func(o *ir.Operation) bool {
+		if o.Name == "tensor.empty" {
+			empties = append(empties, o)
+		}
+		return true
+	})
+	for _, e := range empties {
+		if !ir.HasUses(fn, e.Results[0]) {
+			e.Remove()
+		}
+	}
+}
+
+// formOne outlines one structured op.
+func formOne(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr) error {
+	g, err := linalg.Generalize(op)
+	if err != nil {
+		return err
+	}
+	def, err := linalg.DefinitionOf(g)
+	if err != nil {
+		return err
+	}
+	ranges, err := def.LoopRanges(g)
+	if err != nil {
+		return err
+	}
+	for i, v := range g.Operands {
+		if _, ok := v.Type.(*ir.MemRefType); ok {
+			return ir.OpErrorf(op, "operand #%d is a memref; only linalg ops on tensors can be dispatched", i)
+		}
+		if tt, ok := v.Type.(*ir.TensorType); ok {
+			for _, s := range tt.Shape {
+				if s == ir.Dynamic {
+					return ir.OpErrorf(op, "operand #%d has a dynamic shape ('%s'); linalg dispatches support static shapes only so far", i, ir.TypeString(v.Type))
+				}
+			}
+		}
+	}
+	ins, outs := linalg.Ins(g), linalg.Outs(g)
+	blk := g.Regions[0].Blocks[0]
+	k := &Kernel{Body: name + "_body", Ranges: ranges, Iterators: def.Iterators}
+	// Inputs: tensors become bindings; scalars must be constants, which
+	// are cloned into the body.
+	var inVals []*ir.Value
+	var scalarConsts []*ir.Operation
+	scalarArg := map[int]*ir.Operation{}
+	for i, v := range ins {
+		if tt, ok := v.Type.(*ir.TensorType); ok {
+			k.Inputs = append(k.Inputs, Operand{Type: tt, Map: def.Maps[i]})
+			inVals = append(inVals, v)
+			continue
+		}
+		if v.Op == nil || v.Op.Name != "arith.constant" {
+			return ir.OpErrorf(op, "scalar input #%d must be an arith.constant for now (scalar operands are not passed to dispatches yet)", i)
+		}
+		scalarArg[i] = v.Op
+		scalarConsts = append(scalarConsts, v.Op)
+	}
+	var initVals []*ir.Value
+	for j, v := range outs {
+		tt := v.Type.(*ir.TensorType)
+		arg := blk.Args[len(ins)+j]
+		read := ir.HasUses(g, arg)
+		fromEmpty := v.Op != nil && v.Op.Name == "tensor.empty"
+		o := Operand{Type: tt, Map: def.Maps[len(ins)+j], Init: read && !fromEmpty}
+		if o.Init {
+			initVals = append(initVals, v)
+		}
+		k.Outputs = append(k.Outputs, o)
+	}
+	k.Tile = 1
+	if p := k.OuterParallel(); p >= 0 {
+		n := ranges[p]
+		wgs := n
+		if wgs > MaxWorkgroups {
+			wgs = MaxWorkgroups
+		}
+		if wgs > 0 {
+			k.Tile = (n + wgs - 1) / wgs
+		}
+	}
+	bodyFn, err := buildBody(g, k, scalarArg)
+	if err != nil {
+		return err
+	}
+	exe := buildExecutable(name, k, bodyFn, len(inVals)+len(initVals), len(outs), targets)
+	module.Body().InsertBefore(fn, exe)
+
+	// Host side: a flow.dispatch with the first parallel loop's range as
+	// workload.
+	workload := int64(1)
+	if p := k.OuterParallel(); p >= 0 {
+		workload = ranges[p]
+	}
+	c := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(workload)}})
+	c.Pos = op.Pos
+	args := append(append([]*ir.Value(nil), inVals...), initVals...)
+	var resultTypes []ir.Type
+	for _, r := range op.Results {
+		resultTypes = append(resultTypes, r.Type)
+	}
+	d := ir.NewOp("flow.dispatch", append([]*ir.Value{c.Results[0]}, args...), resultTypes, nil)
+	d.Attrs = []ir.NamedAttr{
+		{Name: "entry_points", Value: &ir.ArrayAttr{Elems: []ir.Attribute{ir.SymbolRefAttr{Root: name, Nested: []string{name}}}}},
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(args), 0, 0)},
+	}
+	d.Pos, d.Loc = op.Pos, op.Loc
+	b := op.Block
+	b.InsertBefore(op, c)
+	b.InsertBefore(op, d)
+	for i, r := range op.Results {
+		d.Results[i].Name = r.Name
+		ir.ReplaceAllUsesWith(fn, r, d.Results[i])
+	}
+	op.Remove()
+	for _, sc := range scalarConsts {
+		if sc.Block != nil && !ir.HasUses(fn, sc.Results[0]) {
+			sc.Remove()
+		}
+	}
+	return nil
+}
+
+// buildBody turns the generic's region into a private scalar function:
+// (loop indices..., input elements..., accumulators...) -> accumulators.
+func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir.Operation, error) {
+	ins := linalg.Ins(g)
+	blk := g.Regions[0].Blocks[0]
+	if len(g.Regions[0].Blocks) != 1 {
+		return nil, ir.OpErrorf(g, "a linalg body must be a single block")
+	}
+	ft := &ir.FunctionType{}
+	for range k.Ranges {
+		ft.Inputs = append(ft.Inputs, ir.IndexType{})
+	}
+	for _, o := range k.Inputs {
+		ft.Inputs = append(ft.Inputs, o.Type.Elem)
+	}
+	for _, o := range k.Outputs {
+		ft.Inputs = append(ft.Inputs, o.Type.Elem)
+		ft.Results = append(ft.Results, o.Type.Elem)
+	}
+	fn := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
+		{Name: "sym_visibility", Value: ir.StringAttr{Value: "private"}},
+		{Name: "sym_name", Value: ir.StringAttr{Value: k.Body}},
+		{Name: "function_type", Value: ir.TypeAttr{Type: ft}},
+	})
+	fb := fn.AddRegion().AddBlock(ft.Inputs...)
+	for i := range k.Ranges {
+		fb.Args[i].Name = fmt.Sprintf("d%d", i)
+	}
+	mapping := map[*ir.Value]*ir.Value{}
+	next := len(k.Ranges)
+	for i, a := range blk.Args {
+		if i < len(ins) {
+			if c, ok := scalarArg[i]; ok {
+				n := ir.NewOp("arith.constant", nil, []ir.Type{a.Type}, append([]ir.NamedAttr(nil), c.Attrs...))
+				n.Pos = c.Pos
+				n.Results[0].Name = c.Results[0].Name
+				fb.Append(n)
+				mapping[a] = n.Results[0]
+				continue
+			}
+		}
+		fb.Args[next].Name = a.Name
+		mapping[a] = fb.Args[next]
+		next++
+	}
+	for _, o := range blk.Ops {
+		switch {
+		case o.Name == "linalg.yield":
+			var rets []*ir.Value
+			for _, v := range o.Operands {
+				m, ok := mapping[v]
+				if !ok {
+					m = v
+				}
+				rets = append(rets, m)
+			}
+			r := ir.NewOp("func.return", rets, nil, nil)
+			r.Pos = o.Pos
+			fb.Append(r)
+		case o.Name == "linalg.index":
+			dim, _ := o.IntAttr("dim")
+			mapping[o.Results[0]] = fb.Args[dim]
+		case len(o.Regions) == 0 && (strings.HasPrefix(o.Name, "arith.") || strings.HasPrefix(o.Name, "math.")):
+			for _, v := range o.Operands {
+				if _, ok := mapping[v]; !ok && !(v.Op != nil && v.Op.Block == blk) {
+					// A value from outside the body: only scalar constants
+					// can be carried into the kernel.
+					_, shaped := v.Type.(ir.ShapedType)
+					if v.Op == nil || v.Op.Name != "arith.constant" || shaped {
+						return nil, ir.OpErrorf(o, "the body uses %%%s from outside the linalg op; only scalar constants can be used so", v.Name)
+					}
+					n := ir.Clone(v.Op, nil)
+					fb.Append(n)
+					mapping[v] = n.Results[0]
+				}
+			}
+			fb.Append(ir.Clone(o, mapping))
+		default:
+			return nil, ir.OpErrorf(o, "is not supported in a linalg body (only arith and math ops, linalg.index and linalg.yield)")
+		}
+	}
+	return fn, nil
+}
+
+// buildExecutable creates the hal.executable with one variant per target,
+// each exporting the loop-nest entry.
+func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr) *ir.Operation {
+	layout := &hal.PipelineLayoutAttr{}
+	for i := 0; i < nread; i++ {
+		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer", Flags: []string{"ReadOnly"}})
+	}
+	for i := 0; i < nwrite; i++ {
+		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer"})
+	}
+	exe := ir.NewOp("hal.executable", nil, nil, []ir.NamedAttr{
+		{Name: "sym_visibility", Value: ir.StringAttr{Value: "private"}},
+		{Name: "sym_name", Value: ir.StringAttr{Value: name}},
+	})
+	eb := exe.AddRegion().AddBlock()
+	used := map[string]bool{}
+	for _, t := range targets {
+		vname := variantName(t, used)
+		v := ir.NewOp("hal.executable.variant", nil, nil, []ir.NamedAttr{
+			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
+			{Name: "sym_name", Value: ir.StringAttr{Value: vname}},
+			{Name: "target", Value: t},
+		})
+		vb := v.AddRegion().AddBlock()
+		eb.Append(v)
+		ex := ir.NewOp("hal.executable.export", nil, nil, []ir.NamedAttr{
+			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
+			{Name: "sym_name", Value: ir.StringAttr{Value: name}},
+			{Name: "ordinal", Value: ir.IndexAttr(0)},
+			{Name: "layout", Value: layout},
+		})
+		cb := ex.AddRegion().AddBlock(&ir.DialectType{Name: "hal.device"}, ir.IndexType{})
+		cb.Args[0].Name, cb.Args[1].Name = "device", "workload"
+		m := &ir.AffineMap{NumSyms: 1, Results: []*ir.AffineExpr{{Kind: ir.AffineCeilDiv,
+			LHS: &ir.AffineExpr{Kind: ir.AffineSym, Pos: 0}, RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: k.Tile}}}}
+		x := ir.NewOp("affine.apply", []*ir.Value{cb.Args[1]}, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "map", Value: ir.AffineMapAttr{Map: m}}})
+		x.Results[0].Name = "x"
+		one := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(1)}})
+		one.Results[0].Name = "c1"
+		cb.Append(x)
+		cb.Append(one)
+		cb.Append(ir.NewOp("hal.return", []*ir.Value{x.Results[0], one.Results[0], one.Results[0]}, nil, nil))
+		vb.Append(ex)
+		mod := ir.NewOp("builtin.module", nil, nil, nil)
+		mb := mod.AddRegion().AddBlock()
+		vb.Append(mod)
+		mb.Append(ir.Clone(bodyFn, nil))
+		entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
+			{Name: "sym_name", Value: ir.StringAttr{Value: name}},
+			{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},
+			{Name: Attr, Value: k.Dict()},
+		})
+		entry.AddRegion().AddBlock().Append(ir.NewOp("func.return", nil, nil, nil))
+		mb.Append(entry)
+	}
+	return exe
+}
+
+// variantName derives a unique variant name from a target's format
+// (embedded-elf-x86_64 -> x86_64).
+func variantName(t *hal.ExecutableTargetAttr, used map[string]bool) string {
+	f := t.Format
+	if i := strings.LastIndex(f, "-"); i >= 0 && strings.HasPrefix(f, "embedded-elf-") {
+		f = f[i+1:]
+	}
+	var b strings.Builder
+	for _, r := range f {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	name := b.String()
+	for base, n := name, 1; used[name]; n++ {
+		name = fmt.Sprintf("%s_%d", base, n)
+	}
+	used[name] = true
+	return name
+}

@@ -28,9 +28,11 @@
 // device work may have changed them, and the next submission that uses
 // the buffer uploads the host copy first, so kernels run at device memory
 // speed while the host sees ordinary host-visible memory between
-// submissions. Released device memory goes back to the pool at once;
-// allocations with pinned host memory are kept per size class for reuse.
+// submissions. Released memory is kept per size class for reuse, up to
+// DefaultCacheBytes, in front of the pool (a call's transient serves the
+// next call's without a driver call); beyond that, and at Trim, device
+// memory goes back to the pool in stream order.
 // Command buffers are recorded by the runtime's hal.CommandBuffer and
 // replayed on the device's stream at submission; an event recorded after
-// the replay marks completion.
+// the replay marks completion (the timing end event when timing is on).
 package cuda

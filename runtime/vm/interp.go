@@ -174,13 +174,14 @@ func growBank[T any](s []T, n int) []T {
 // registers hold.
 func (ex *executor) pop() {
 	fr := &ex.frames[len(ex.frames)-1]
-	if len(fr.w.refs) > 0 {
-		for i := range fr.w.refs {
-			if r := fr.w.refs[i]; r.obj != nil {
-				fr.w.refs[i] = Ref{}
-				releaseRef(r)
+	if refs := fr.w.refs; len(refs) > 0 {
+		// Only counted refs need a call; one clear then drops them all.
+		for i := range refs {
+			if t := refs[i].typ; t != nil && t.counted.Load() {
+				_ = releaseCounted(refs[i])
 			}
 		}
+		clear(refs)
 	}
 	ex.top = fr.base
 	ex.frames = ex.frames[:len(ex.frames)-1]
@@ -250,6 +251,25 @@ func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error
 	return nil
 }
 
+// refResult returns the ref in register r of a returning frame's window w
+// for result j of the return whose result registers are listed at
+// code[at:] (kinds are the function's result kinds). The frame is about to
+// pop, which would release the register: instead the last result naming r
+// takes the register's reference with it (the register is nulled), and
+// an earlier result naming r too retains one of its own. This saves a
+// retain and a release per returned ref.
+func refResult(w *window, kinds []ValueKind, code []byte, at, j, r int) Ref {
+	ref := w.refs[r]
+	for i := j + 1; i < len(kinds); i++ {
+		if kinds[i] == KindRef && r16(code, at+2*i) == r {
+			retainRef(ref)
+			return ref
+		}
+	}
+	w.refs[r] = Ref{}
+	return ref
+}
+
 // window is the register banks of one frame, resliced to its register
 // counts; the verifier has checked every register operand against them.
 type window struct {
@@ -290,7 +310,7 @@ func (w *window) write(k ValueKind, r int, v *Value) {
 	case KindF64:
 		w.f64[r] = math.Float64frombits(v.bits)
 	case KindRef:
-		assignRef(&w.refs[r], v.ref)
+		assignRef(&w.refs[r], &v.ref)
 	}
 }
 
@@ -353,7 +373,13 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			pc += 3
 		case OpConstRefRodata:
 			in := (*[7]byte)(code[pc : pc+7])
-			assignRef(&w.refs[le16(in[1:])], fr.mi.rodataRefs[(uint32(in[3])|uint32(in[4])<<8|uint32(in[5])<<16|uint32(in[6])<<24)])
+			// assignRef, written out: rodata is never counted, so this
+			// is a plain store unless the register held a counted ref.
+			if dst := &w.refs[le16(in[1:])]; dst.typ.isCounted() {
+				assignCounted(dst, &fr.mi.rodataRefs[(uint32(in[3])|uint32(in[4])<<8|uint32(in[5])<<16|uint32(in[6])<<24)])
+			} else {
+				*dst = fr.mi.rodataRefs[(uint32(in[3]) | uint32(in[4])<<8 | uint32(in[5])<<16 | uint32(in[6])<<24)]
+			}
 			pc += 7
 		case OpGlobalLoadI32:
 			in := (*[7]byte)(code[pc : pc+7])
@@ -389,11 +415,18 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			pc += 7
 		case OpGlobalLoadRef:
 			in := (*[7]byte)(code[pc : pc+7])
-			assignRef(&w.refs[le16(in[1:])], fr.mi.globalRefs[(uint32(in[3])|uint32(in[4])<<8|uint32(in[5])<<16|uint32(in[6])<<24)])
+			// assignRef, written out (the inliner would not): globals
+			// mostly hold uncounted refs (device, executables).
+			dst, src := &w.refs[le16(in[1:])], &fr.mi.globalRefs[(uint32(in[3])|uint32(in[4])<<8|uint32(in[5])<<16|uint32(in[6])<<24)]
+			if src.typ.isCounted() || dst.typ.isCounted() {
+				assignCounted(dst, src)
+			} else {
+				*dst = *src
+			}
 			pc += 7
 		case OpGlobalStoreRef:
 			in := (*[7]byte)(code[pc : pc+7])
-			assignRef(&fr.mi.globalRefs[(uint32(in[1])|uint32(in[2])<<8|uint32(in[3])<<16|uint32(in[4])<<24)], w.refs[le16(in[5:])])
+			assignRef(&fr.mi.globalRefs[(uint32(in[1])|uint32(in[2])<<8|uint32(in[3])<<16|uint32(in[4])<<24)], &w.refs[le16(in[5:])])
 			pc += 7
 		case OpBufferLength:
 			in := (*[5]byte)(code[pc : pc+5])
@@ -629,22 +662,30 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			}
 			return 0, nil
 		case OpReturn:
+			kinds := fr.fn.sig.Results
 			if len(ex.frames) == 1 {
-				// The caller owns the results: each ref is retained here,
-				// and the register's reference goes when the frame pops.
-				for j, k := range fr.fn.sig.Results {
-					results[j] = w.read(k, r16(code, pc+3+2*j))
-					if k == KindRef && results[j].ref.obj != nil {
-						retainRef(results[j].ref)
+				// The caller owns the results: each ref takes the
+				// reference of its register (see refResult).
+				for j, k := range kinds {
+					r := r16(code, pc+3+2*j)
+					if k == KindRef {
+						results[j] = RefValue(refResult(w, kinds, code, pc+3, j, r))
+					} else {
+						results[j] = w.read(k, r)
 					}
 				}
 				return -1, nil
 			}
 			caller := &ex.frames[len(ex.frames)-2]
 			ccode := caller.fn.code
-			for j, k := range fr.fn.sig.Results {
-				v := w.read(k, r16(code, pc+3+2*j))
-				caller.w.write(k, r16(ccode, caller.pc+2+2*j), &v)
+			for j, k := range kinds {
+				r, dst := r16(code, pc+3+2*j), r16(ccode, caller.pc+2+2*j)
+				if k == KindRef {
+					moveRef(&caller.w.refs[dst], refResult(w, kinds, code, pc+3, j, r))
+					continue
+				}
+				v := w.read(k, r)
+				caller.w.write(k, dst, &v)
 			}
 			ex.pop()
 			return caller.pc + 2 + 2*r16(ccode, caller.pc), nil
@@ -1294,9 +1335,9 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 		case OpSelectRef:
 			in := (*[9]byte)(code[pc : pc+9])
 			if w.i32[le16(in[3:])] != 0 {
-				assignRef(&w.refs[le16(in[1:])], w.refs[le16(in[5:])])
+				assignRef(&w.refs[le16(in[1:])], &w.refs[le16(in[5:])])
 			} else {
-				assignRef(&w.refs[le16(in[1:])], w.refs[le16(in[7:])])
+				assignRef(&w.refs[le16(in[1:])], &w.refs[le16(in[7:])])
 			}
 			pc += 9
 		case OpMovI32:
@@ -1317,7 +1358,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			pc += 5
 		case OpMovRef:
 			in := (*[5]byte)(code[pc : pc+5])
-			assignRef(&w.refs[le16(in[1:])], w.refs[le16(in[3:])])
+			assignRef(&w.refs[le16(in[1:])], &w.refs[le16(in[3:])])
 			pc += 5
 		default:
 			return 0, ex.trap(status.Internal, pc, fmt.Sprintf("unverified opcode %d", code[pc]))
@@ -1439,7 +1480,13 @@ func (ex *executor) callNative(w *window, nf *resolvedNative, site *callSite) (i
 		case s.kind == KindRef:
 			// A native result carries a reference the callee made for
 			// the caller: it moves into the register.
-			moveRef(&w.refs[s.reg], v.ref)
+			// moveRef, written out: the register's old ref is mostly
+			// null or uncounted.
+			if dst := &w.refs[s.reg]; dst.typ.isCounted() {
+				moveCounted(dst, &v.ref)
+			} else {
+				*dst = v.ref
+			}
 			if v.ref.obj != nil {
 				v.ref = Ref{}
 			}

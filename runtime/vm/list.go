@@ -9,6 +9,26 @@ import (
 // ListType is the ref type "vm.list" of *List.
 var ListType = RegisterRefType("vm.list")
 
+func init() {
+	ListType.SetCounting(Counting{
+		Retain: func(o any) {
+			if l, ok := o.(*List); ok {
+				l.Retain()
+			}
+		},
+		Release: func(o any) error {
+			if l, ok := o.(*List); ok {
+				return l.Release()
+			}
+			return nil
+		},
+		Released: func(o any) bool {
+			l, ok := o.(*List)
+			return ok && l.Released()
+		},
+	})
+}
+
 // maxListSize bounds list sizes set from bytecode.
 const maxListSize = 1 << 24
 

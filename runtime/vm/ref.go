@@ -15,9 +15,34 @@ import (
 type RefType struct {
 	name string
 	// counted is set once a ref of this type is made to an object that
-	// implements RefCounted, so that moving refs of other types (rodata
-	// buffers, devices) costs no interface assertion.
+	// implements RefCounted (or by SetCounting), so that moving refs of
+	// other types (rodata buffers, devices) costs one load and no call.
 	counted atomic.Bool
+	// counting holds the type's own retain and release (SetCounting):
+	// direct calls where the RefCounted interface would need a type
+	// assertion per retain and release.
+	counting atomic.Pointer[Counting]
+}
+
+// Counting is how the VM retains and releases the objects of one ref type
+// without asserting RefCounted on each: functions that know the object's
+// Go type (see RefType.SetCounting). Each is called with the object of a
+// ref of that type.
+type Counting struct {
+	Retain   func(obj any)
+	Release  func(obj any) error
+	Released func(obj any) bool
+}
+
+// SetCounting makes refs of t reference-counted through c, which must
+// behave as the objects' RefCounted methods do (the VM calls c instead
+// of them). A package that registers a reference-counted ref type calls
+// it once, where it registers the type, before any ref of it is made: the
+// VM retains and releases such refs at every register store, so the
+// interface assertion it saves matters.
+func (t *RefType) SetCounting(c Counting) {
+	t.counting.Store(&c)
+	t.counted.Store(true)
 }
 
 // Name returns the ref type's full name, e.g. "hal.buffer_view".
@@ -103,18 +128,18 @@ func NewRef(t *RefType, obj any) Ref {
 	return Ref{typ: t, obj: obj}
 }
 
-// counted returns r's object as RefCounted, or nil.
-func (r Ref) counted() RefCounted {
-	if r.typ == nil || !r.typ.counted.Load() {
-		return nil
+// retainRef adds a reference to r's object when it is reference-counted.
+// The check is inlined at every register store; only counted refs call.
+func retainRef(r Ref) {
+	if r.typ.isCounted() {
+		retainCounted(r)
 	}
-	rc, _ := r.obj.(RefCounted)
-	return rc
 }
 
-// retainRef adds a reference to r's object when it is reference-counted.
-func retainRef(r Ref) {
-	if rc := r.counted(); rc != nil {
+func retainCounted(r Ref) {
+	if c := r.typ.counting.Load(); c != nil {
+		c.Retain(r.obj)
+	} else if rc, ok := r.obj.(RefCounted); ok {
 		rc.Retain()
 	}
 }
@@ -124,35 +149,67 @@ func retainRef(r Ref) {
 // not own; the object is then already released and the VM has nothing
 // more to do.
 func releaseRef(r Ref) {
-	if rc := r.counted(); rc != nil {
-		_ = rc.Release()
+	if r.typ.isCounted() {
+		_ = releaseCounted(r)
 	}
 }
 
-// assignRef stores src in *dst, retaining src and then releasing the old
-// value (in that order, so that storing a register into itself keeps the
-// object alive).
-func assignRef(dst *Ref, src Ref) {
-	if src.obj != nil {
-		retainRef(src)
+func releaseCounted(r Ref) error {
+	if c := r.typ.counting.Load(); c != nil {
+		return c.Release(r.obj)
 	}
-	if old := *dst; old.obj != nil {
-		*dst = src
-		releaseRef(old)
+	if rc, ok := r.obj.(RefCounted); ok {
+		return rc.Release()
+	}
+	return nil
+}
+
+func releasedCounted(r Ref) bool {
+	if c := r.typ.counting.Load(); c != nil {
+		return c.Released(r.obj)
+	}
+	rc, ok := r.obj.(RefCounted)
+	return ok && rc.Released()
+}
+
+// isCounted reports whether refs of t may hold reference-counted objects
+// (false for the null ref's nil type).
+func (t *RefType) isCounted() bool { return t != nil && t.counted.Load() }
+
+// assignRef stores *src in *dst, retaining it and then releasing the old
+// value (in that order, so that storing a register into itself keeps the
+// object alive). Inlined, it is a plain store when neither ref is
+// counted (devices, executables, rodata: most ref stores).
+func assignRef(dst, src *Ref) {
+	if src.typ.isCounted() || dst.typ.isCounted() {
+		assignCounted(dst, src)
 		return
 	}
-	*dst = src
+	*dst = *src
+}
+
+func assignCounted(dst, src *Ref) {
+	r := *src
+	retainRef(r)
+	old := *dst
+	*dst = r
+	releaseRef(old)
 }
 
 // moveRef stores src in *dst without retaining it (src carries a
 // reference the caller gives up) and releases the old value.
 func moveRef(dst *Ref, src Ref) {
-	if old := *dst; old.obj != nil {
-		*dst = src
-		releaseRef(old)
+	if dst.typ.isCounted() {
+		moveCounted(dst, &src)
 		return
 	}
 	*dst = src
+}
+
+func moveCounted(dst, src *Ref) {
+	old := *dst
+	*dst = *src
+	_ = releaseCounted(old)
 }
 
 // Retain adds a reference to r's object when it is reference-counted (see
@@ -167,8 +224,8 @@ func (r Ref) Retain() {
 // it does nothing for other refs and the null ref. Go code releases each
 // ref it owns once: results returned by Invoke, and refs it retained.
 func (r Ref) Release() error {
-	if rc := r.counted(); rc != nil {
-		if err := rc.Release(); err != nil {
+	if r.typ != nil && r.typ.counted.Load() {
+		if err := releaseCounted(r); err != nil {
 			return fmt.Errorf("releasing %s: %w", r, err)
 		}
 	}
@@ -178,8 +235,7 @@ func (r Ref) Release() error {
 // Released reports whether r refers to a reference-counted object whose
 // last reference is gone (any use of it is an error).
 func (r Ref) Released() bool {
-	rc := r.counted()
-	return rc != nil && rc.Released()
+	return r.typ != nil && r.typ.counted.Load() && releasedCounted(r)
 }
 
 // ReleaseValues releases the ref of every value in vs that holds one (see

@@ -17,6 +17,46 @@ var (
 	SemaphoreType     = vm.RegisterRefType("hal.semaphore")
 )
 
+// Buffers and buffer views are reference-counted (vm.RefCounted); the VM
+// retains and releases them through these functions, which know their Go
+// types, at every register store.
+func init() {
+	BufferType.SetCounting(vm.Counting{
+		Retain: func(o any) {
+			if b, ok := o.(*hal.Buffer); ok {
+				b.Retain()
+			}
+		},
+		Release: func(o any) error {
+			if b, ok := o.(*hal.Buffer); ok {
+				return b.Release()
+			}
+			return nil
+		},
+		Released: func(o any) bool {
+			b, ok := o.(*hal.Buffer)
+			return ok && b.Released()
+		},
+	})
+	BufferViewType.SetCounting(vm.Counting{
+		Retain: func(o any) {
+			if v, ok := o.(*hal.BufferView); ok {
+				v.Retain()
+			}
+		},
+		Release: func(o any) error {
+			if v, ok := o.(*hal.BufferView); ok {
+				return v.Release()
+			}
+			return nil
+		},
+		Released: func(o any) bool {
+			v, ok := o.(*hal.BufferView)
+			return ok && v.Released()
+		},
+	})
+}
+
 // BufferRef wraps b as a "hal.buffer" ref.
 func BufferRef(b *hal.Buffer) vm.Ref { return vm.NewRef(BufferType, b) }
 

@@ -248,3 +248,54 @@ func TestListRelease(t *testing.T) {
 		t.Errorf("release of a released list: %v", err)
 	}
 }
+
+// TestReturnSameRegisterTwice checks that a return naming one ref
+// register twice (a result moves out of its register, a repeated one is
+// retained) gives each result its own reference, from the bottom frame
+// and from a called function.
+func TestReturnSameRegisterTwice(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		build func(b *ModuleBuilder, f *FunctionBuilder)
+	}{
+		{"bottom frame", func(b *ModuleBuilder, f *FunctionBuilder) {
+			f.Return(f.Arg(0), f.Arg(0))
+		}},
+		{"called function", func(b *ModuleBuilder, f *FunctionBuilder) {
+			g := b.Function("twice", "0r_rr")
+			t := g.NewRefReg()
+			g.Emit(OpMovRef, t, g.Arg(0))
+			g.Return(t, t)
+			r, s := f.NewRefReg(), f.NewRefReg()
+			f.Call(g, []Reg{f.Arg(0)}, []Reg{r, s})
+			f.Call(g, []Reg{r}, []Reg{r, s}) // overwrites both
+			f.Return(r, s)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewModuleBuilder("app")
+			f := b.Function("main", "0r_rr")
+			tc.build(b, f)
+			b.Export("main", f)
+			ctx, err := NewInstance().NewContext(buildModule(t, b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ctx.Close()
+			arg := &counted{n: 1}
+			results, err := ctx.Invoke(mustLookup(t, ctx, "main"), []Value{RefValue(NewRef(countedType, arg))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if arg.n != 3 {
+				t.Errorf("count after the call = %d, want 3 (the caller's and one per result)", arg.n)
+			}
+			if err := ReleaseValues(results); err != nil {
+				t.Fatal(err)
+			}
+			if arg.n != 1 || arg.freed != 0 {
+				t.Errorf("after releasing the results: count %d, freed %d; want 1 and 0", arg.n, arg.freed)
+			}
+		})
+	}
+}

@@ -12,9 +12,9 @@ import (
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/drivers"
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
-	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/runtime/tooling/outfile"
+	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
@@ -54,16 +54,14 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var modules []vm.Module
-	var last *vm.BytecodeModule
+	var modules []*vm.BytecodeModule
 	for i, data := range datas {
-		m, err := vm.LoadBytecodeModule(data)
+		m, err := session.LoadModule(names[i], data)
 		if err != nil {
-			return fmt.Errorf("loading module %s: %w", names[i], err)
+			return err
 		}
 		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
 		modules = append(modules, m)
-		last = m
 	}
 	devs, err := o.devices.CreateDevices(reg)
 	if err != nil {
@@ -78,15 +76,11 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	// --device; the others were created to check them, as IREE creates
 	// every device it is given.
 	dev := devs[0]
-	hm, err := halmodule.New(dev)
+	s, err := session.New(dev, modules, session.Options{})
 	if err != nil {
 		return err
 	}
-	ctx, err := vm.NewInstance().NewContext(append([]vm.Module{hm}, modules...)...)
-	if err != nil {
-		return err
-	}
-	fns, err := selectFunctions(ctx, last, o.functions, len(inputs) > 0)
+	fns, err := selectFunctions(s, o.functions, len(inputs) > 0)
 	if err != nil {
 		return err
 	}
@@ -101,15 +95,15 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 		if !cfg.filter.match(name) {
 			continue
 		}
-		args, err := functionio.Values(inputs, fn.Signature(), dev.Allocator())
+		args, err := s.Arguments(fn, inputs)
 		if err != nil {
-			return fmt.Errorf("calling %s: %w", fn.Name(), err)
+			return err
 		}
 		var keep *[]vm.Value
 		if o.processOutputs {
 			keep = &kept
 		}
-		cases = append(cases, benchCase{name: name, args: args, body: invoker(ctx, fn, args, o.releaseResults, keep)})
+		cases = append(cases, benchCase{name: name, args: args, body: invoker(s.Context, fn, args, o.releaseResults, keep)})
 	}
 	if len(cases) == 0 {
 		return fmt.Errorf("--benchmark_filter=%q matches no benchmark", o.filter)
@@ -161,7 +155,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 				return fmt.Errorf("releasing the inputs of %s: %w", c.name, err)
 			}
 		}
-		if err := ctx.Close(); err != nil {
+		if err := s.Close(); err != nil {
 			return err
 		}
 		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
@@ -170,15 +164,14 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // selectFunctions returns the functions to benchmark: the --function list,
-// or every export of the last module that takes no arguments.
-func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, haveInputs bool) ([]*vm.Function, error) {
+// or every export of the main (last) module that takes no arguments.
+func selectFunctions(s *session.Session, names []string, haveInputs bool) ([]*vm.Function, error) {
 	var fns []*vm.Function
 	for _, n := range names {
-		n = strings.TrimPrefix(strings.TrimSpace(n), "@")
-		if n == "" {
+		if strings.TrimPrefix(strings.TrimSpace(n), "@") == "" {
 			return nil, fmt.Errorf("--function is empty")
 		}
-		fn, err := ctx.LookupFunction(n)
+		fn, err := s.Lookup(n)
 		if err != nil {
 			return nil, err
 		}
@@ -187,29 +180,22 @@ func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, h
 	if len(fns) > 0 {
 		return fns, nil
 	}
+	main := s.Main()
+	exports := session.ExportedFunctions(main)
 	if haveInputs {
 		// Inputs belong to one function: the module's only export (as in
 		// iree-run-module), or the one --function names.
-		var names []string
-		for _, e := range last.Exports() {
-			if !strings.HasPrefix(e.Name, "__") && !strings.Contains(e.Name, "$") {
-				names = append(names, e.Name)
-			}
+		if len(exports) != 1 {
+			return nil, fmt.Errorf("--input given without --function and module %q exports %d functions: name the function the inputs are for", main.Name(), len(exports))
 		}
-		if len(names) != 1 {
-			return nil, fmt.Errorf("--input given without --function and module %q exports %d functions: name the function the inputs are for", last.Name(), len(names))
-		}
-		fn, err := ctx.LookupFunction(names[0])
+		fn, err := s.Lookup(exports[0])
 		if err != nil {
 			return nil, err
 		}
 		return []*vm.Function{fn}, nil
 	}
-	for _, e := range last.Exports() {
-		if strings.HasPrefix(e.Name, "__") || strings.Contains(e.Name, "$") {
-			continue
-		}
-		fn, err := ctx.LookupFunction(e.Name)
+	for _, name := range exports {
+		fn, err := s.Lookup(name)
 		if err != nil {
 			return nil, err
 		}
@@ -218,7 +204,7 @@ func selectFunctions(ctx *vm.Context, last *vm.BytecodeModule, names []string, h
 		}
 	}
 	if len(fns) == 0 {
-		return nil, fmt.Errorf("module %s exports no function without arguments: give --function=<name> and its --input values", last.Name())
+		return nil, fmt.Errorf("module %s exports no function without arguments: give --function=<name> and its --input values", main.Name())
 	}
 	return fns, nil
 }

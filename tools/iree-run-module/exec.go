@@ -9,8 +9,8 @@ import (
 	"github.com/golang/glog"
 
 	"github.com/goiree/goiree/runtime/hal"
-	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
@@ -47,22 +47,21 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	var modules []vm.Module
-	var main *vm.BytecodeModule
+	var modules []*vm.BytecodeModule
 	for i, data := range datas {
-		m, err := vm.LoadBytecodeModule(data)
+		m, err := session.LoadModule(names[i], data)
 		if err != nil {
-			return 0, fmt.Errorf("loading module %s: %w", names[i], err)
+			return 0, err
 		}
 		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
 		modules = append(modules, m)
-		main = m
 	}
 	// As in IREE, the function comes from the last module, and may be left
-	// out when that module exports exactly one.
+	// out when that module exports exactly one; that is settled before any
+	// device is created.
 	fnName := strings.TrimPrefix(strings.TrimSpace(o.function), "@")
 	if fnName == "" {
-		if fnName, err = singleExport(main); err != nil {
+		if fnName, err = session.DefaultFunction(modules[len(modules)-1]); err != nil {
 			return 0, err
 		}
 	}
@@ -84,33 +83,29 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	}
 	glog.V(1).Infof("created device %s (executable formats: %s)", dev.ID(), strings.Join(dev.ExecutableFormats(), ", "))
 
-	hm, err := halmodule.New(dev)
-	if err != nil {
-		return 0, err
-	}
+	opts := session.Options{}
 	if o.traceExecution {
-		hm.SetTrace(stderr)
+		opts.Trace = stderr
 	}
-	inst := vm.NewInstance()
-	ctx, err := inst.NewContext(append([]vm.Module{hm}, modules...)...)
+	s, err := session.New(dev, modules, opts)
 	if err != nil {
 		return 0, err
 	}
-	fn, err := ctx.LookupFunction(fnName)
+	fn, err := s.Lookup(fnName)
 	if err != nil {
 		return 0, err
 	}
-	args, err := functionio.Values(inputs, fn.Signature(), dev.Allocator())
+	args, err := s.Arguments(fn, inputs)
 	if err != nil {
-		return 0, fmt.Errorf("calling %s: %w", fn.Name(), err)
+		return 0, err
 	}
 	fmt.Fprintf(stdout, "EXEC @%s\n", fn.Name())
 	start := time.Now()
-	results, err := ctx.Invoke(fn, args)
+	results, err := s.Invoke(fn, args)
 	// What system plugins printed during the call comes before the results.
 	plugins.Flush()
 	if err != nil {
-		return 0, fmt.Errorf("executing %s: %w", fn.Name(), err)
+		return 0, err
 	}
 	glog.V(1).Infof("%s (%s) returned %d result(s) in %v", fn.FullName(), fn.CallingConvention(), len(results), time.Since(start))
 	code := 0
@@ -133,31 +128,11 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	if err := vm.ReleaseValues(args); err != nil {
 		return 0, fmt.Errorf("releasing the inputs of %s: %w", fn.Name(), err)
 	}
-	if err := ctx.Close(); err != nil {
+	if err := s.Close(); err != nil {
 		return 0, err
 	}
 	if o.printStats {
 		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
 	}
 	return code, nil
-}
-
-// singleExport returns the name of the one function m exports for
-// callers, as IREE's tools pick the function when --function is left out:
-// internal ("__init") and special ("f$async") exports do not count.
-func singleExport(m *vm.BytecodeModule) (string, error) {
-	var names []string
-	for _, e := range m.Exports() {
-		if strings.HasPrefix(e.Name, "__") || strings.Contains(e.Name, "$") {
-			continue
-		}
-		names = append(names, e.Name)
-	}
-	switch len(names) {
-	case 0:
-		return "", fmt.Errorf("module %q exports no function; at least one must be present", m.Name())
-	case 1:
-		return names[0], nil
-	}
-	return "", fmt.Errorf("module %q exports %d functions (%s); --function= must be given", m.Name(), len(names), strings.Join(names, ", "))
 }

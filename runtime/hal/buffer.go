@@ -28,7 +28,11 @@ type allocation struct {
 	size    int64
 	memType MemoryType
 	usage   BufferUsage
-	refs    atomic.Int64
+	// extra counts the Buffers over the allocation beyond the first
+	// (subspans); it drops to -1 with the last. Counting from the one a
+	// new allocation has, the zero value needs no store (an atomic store
+	// is a locked instruction, on the path of every allocation).
+	extra atomic.Int64
 	// decommitted is set once the storage has been released, by the last
 	// reference or early by Decommit.
 	decommitted atomic.Bool
@@ -53,7 +57,10 @@ type Buffer struct {
 	alloc  *allocation
 	offset int64
 	length int64
-	refs   atomic.Int64
+	// extra counts b's references beyond the one it is created with
+	// (zero for a new buffer: no atomic store to make one); -1 once the
+	// last is released.
+	extra atomic.Int64
 }
 
 // NewBuffer wraps storage of size bytes as a buffer with one reference.
@@ -69,14 +76,12 @@ func NewBuffer(storage Storage, size int64, memType MemoryType, usage BufferUsag
 	return new(bufferBlock).init(storage, size, memType, usage)
 }
 
-// init makes blk a buffer of size bytes over storage with one reference;
-// the caller has checked the size.
+// init makes blk, newly allocated (zero), a buffer of size bytes over
+// storage with one reference; the caller has checked the size.
 func (blk *bufferBlock) init(storage Storage, size int64, memType MemoryType, usage BufferUsage) (*Buffer, error) {
 	blk.a = allocation{storage: storage, size: size, memType: memType, usage: usage}
-	blk.a.refs.Store(1)
 	blk.b.alloc = &blk.a
 	blk.b.length = size
-	blk.b.refs.Store(1)
 	if leakReporter.Load() != nil {
 		watchLeak(blk)
 	}
@@ -142,7 +147,7 @@ func rangeEnd(offset, length int64) string {
 }
 
 func (b *Buffer) live() error {
-	if b.refs.Load() <= 0 {
+	if b.extra.Load() < 0 {
 		return status.Errorf(status.FailedPrecondition, "use of a released buffer")
 	}
 	if b.alloc.decommitted.Load() {
@@ -152,7 +157,7 @@ func (b *Buffer) live() error {
 }
 
 // unusable reports whether live would fail, without building the error.
-func (b *Buffer) unusable() bool { return b.refs.Load() <= 0 || b.alloc.decommitted.Load() }
+func (b *Buffer) unusable() bool { return b.extra.Load() < 0 || b.alloc.decommitted.Load() }
 
 // Live returns nil while b may be used, or the FAILED_PRECONDITION error a
 // use would report: released, or its memory deallocated.
@@ -168,18 +173,16 @@ func (b *Buffer) Subspan(offset, length int64) (*Buffer, error) {
 	if err != nil {
 		return nil, errContext(err, "subspan")
 	}
-	b.alloc.refs.Add(1)
-	sub := &Buffer{alloc: b.alloc, offset: b.offset + offset, length: n}
-	sub.refs.Store(1)
-	return sub, nil
+	b.alloc.extra.Add(1)
+	return &Buffer{alloc: b.alloc, offset: b.offset + offset, length: n}, nil
 }
 
 // Retain adds a reference to b (vm.RefCounted). Retaining a released
 // buffer does nothing: it stays released.
 func (b *Buffer) Retain() {
 	for {
-		n := b.refs.Load()
-		if n <= 0 || b.refs.CompareAndSwap(n, n+1) {
+		n := b.extra.Load()
+		if n < 0 || b.extra.CompareAndSwap(n, n+1) {
 			return
 		}
 	}
@@ -191,12 +194,12 @@ func (b *Buffer) Retain() {
 // FAILED_PRECONDITION error ("buffer released twice").
 func (b *Buffer) Release() error {
 	for {
-		n := b.refs.Load()
-		if n <= 0 {
+		n := b.extra.Load()
+		if n < 0 {
 			return status.Errorf(status.FailedPrecondition, "buffer released twice (%d bytes)", b.length)
 		}
-		if b.refs.CompareAndSwap(n, n-1) {
-			if n == 1 {
+		if b.extra.CompareAndSwap(n, n-1) {
+			if n == 0 {
 				b.alloc.drop()
 			}
 			return nil
@@ -206,12 +209,12 @@ func (b *Buffer) Release() error {
 
 // Released reports whether b's last reference has been released
 // (vm.RefCounted).
-func (b *Buffer) Released() bool { return b.refs.Load() <= 0 }
+func (b *Buffer) Released() bool { return b.extra.Load() < 0 }
 
 // drop releases one reference on the allocation, returning the memory on
 // the last unless Decommit already did.
 func (a *allocation) drop() {
-	if a.refs.Add(-1) == 0 && a.decommitted.CompareAndSwap(false, true) {
+	if a.extra.Add(-1) < 0 && a.decommitted.CompareAndSwap(false, true) {
 		a.free()
 	}
 }

@@ -34,7 +34,9 @@ func (e Encoding) String() string {
 // releases. Results of VM functions are buffer views the caller owns and
 // releases (vm.ReleaseValues or Release).
 type BufferView struct {
-	refs        atomic.Int64
+	// extra counts the view's references beyond the one it is created
+	// with (no atomic store for a new view); -1 once the last is released.
+	extra       atomic.Int64
 	buffer      *Buffer
 	shape       Shape
 	elementType ElementType
@@ -86,7 +88,6 @@ func NewBufferView(buffer *Buffer, shape Shape, elementType ElementType, encodin
 		return nil, status.Errorf(status.OutOfRange, "buffer view %s needs %d bytes but the buffer has %d", viewTypeString(shape, elementType), need, buffer.ByteLength())
 	}
 	v := &BufferView{buffer: buffer, elementType: elementType, encoding: encoding}
-	v.refs.Store(1)
 	if len(shape) <= len(v.dims) {
 		v.shape = v.dims[:len(shape):len(shape)]
 		copy(v.shape, shape)
@@ -111,8 +112,8 @@ func (v *BufferView) Buffer() *Buffer { return v.buffer }
 // does nothing.
 func (v *BufferView) Retain() {
 	for {
-		n := v.refs.Load()
-		if n <= 0 || v.refs.CompareAndSwap(n, n+1) {
+		n := v.extra.Load()
+		if n < 0 || v.extra.CompareAndSwap(n, n+1) {
 			return
 		}
 	}
@@ -123,12 +124,12 @@ func (v *BufferView) Retain() {
 // FAILED_PRECONDITION error.
 func (v *BufferView) Release() error {
 	for {
-		n := v.refs.Load()
-		if n <= 0 {
+		n := v.extra.Load()
+		if n < 0 {
 			return status.Errorf(status.FailedPrecondition, "buffer view %s released twice", v)
 		}
-		if v.refs.CompareAndSwap(n, n-1) {
-			if n == 1 {
+		if v.extra.CompareAndSwap(n, n-1) {
+			if n == 0 {
 				if err := v.buffer.Release(); err != nil {
 					return errContext(err, "releasing buffer view %s", v)
 				}
@@ -140,12 +141,12 @@ func (v *BufferView) Release() error {
 
 // Released reports whether v's last reference has been released
 // (vm.RefCounted).
-func (v *BufferView) Released() bool { return v.refs.Load() <= 0 }
+func (v *BufferView) Released() bool { return v.extra.Load() < 0 }
 
 // Live returns nil while v and its buffer may be used, or the
 // FAILED_PRECONDITION error a use would report.
 func (v *BufferView) Live() error {
-	if v.refs.Load() <= 0 {
+	if v.extra.Load() < 0 {
 		return status.Errorf(status.FailedPrecondition, "use of a released buffer view %s", v)
 	}
 	return v.buffer.live()

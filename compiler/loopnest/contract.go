@@ -15,7 +15,7 @@ import (
 // function (an entry with no arguments, like the elementwise ones). Its
 // value is the dictionary Kernel.Dict writes:
 //
-//	{body = @scalar_fn, ranges = [M, N, K], iterator_types = ["parallel", ...],
+//	{body = @scalar_fn, ranges = [M, N, -1], iterator_types = ["parallel", ...],
 //	 inputs = [{type = tensor<..>, map = affine_map<..>}, ...],
 //	 outputs = [{type = tensor<..>, map = affine_map<..>, init}, ...],
 //	 tile = T}
@@ -23,15 +23,24 @@ import (
 // The kernel runs the loops of ranges, parallel loops outside reduction
 // loops (each in dimension order). Bindings are the inputs, then the
 // init of every output that has one (read-only, with that output's type
-// and map), then the outputs, all dense row-major buffers of their
-// tensor types. For every point of the parallel loops each output's
-// accumulator starts from its init element (or zero without init); for
-// every point of the reduction loops the body is called with the loop
-// indices (index), the input elements at their maps and the accumulators,
-// and returns the new accumulators, in the outputs' element types; at the
-// end each accumulator is stored to its output at its map. The first
-// parallel loop is split in tiles of T iterations, one per workgroup
-// (workgroup_id.x); without parallel loops there is one workgroup.
+// and map), then the outputs (Kernel.Bindings), all dense row-major
+// buffers of their tensor types. The dynamic dimensions of the bindings,
+// in binding and then dimension order, are the dispatch's 32-bit push
+// constants; a range of -1 is dynamic and is the size of a binding
+// dimension its loop indexes directly. A kernel fails the dispatch
+// (non-zero status) when a binding is shorter than its shape, when two
+// dimensions indexed directly by one loop differ, or when a constant index
+// is outside its dimension, rather than touching memory outside a buffer.
+//
+// For every point of the parallel loops each output's accumulator starts
+// from its init element (or zero without init); for every point of the
+// reduction loops the body is called with the loop indices (index), the
+// input elements at their maps and the accumulators, and returns the new
+// accumulators, in the outputs' element types; at the end each
+// accumulator is stored to its output at its map. The first parallel loop
+// is split in tiles of T iterations, one per workgroup (workgroup_id.x);
+// its range is the dispatch's workload. Without parallel loops there is
+// one workgroup.
 const Attr = "goiree.loop_nest"
 
 // Operand is one tensor a kernel reads or writes: its type and the
@@ -76,13 +85,38 @@ func (k *Kernel) OuterParallel() int {
 	return -1
 }
 
-// Workgroups returns the number of workgroups the kernel runs on.
-func (k *Kernel) Workgroups() int64 {
-	p := k.OuterParallel()
-	if p < 0 {
-		return 1
+// Binding is one buffer of a kernel, in binding order.
+type Binding struct {
+	Operand
+	// Role is "in", "init" or "out"; Index is the input's or output's
+	// position.
+	Role  string
+	Index int
+}
+
+// Bindings lists the kernel's bindings in order: inputs, inits, outputs.
+func (k *Kernel) Bindings() []Binding {
+	var out []Binding
+	for i, o := range k.Inputs {
+		out = append(out, Binding{Operand: o, Role: "in", Index: i})
 	}
-	return (k.Ranges[p] + k.Tile - 1) / k.Tile
+	for _, i := range k.Inits() {
+		out = append(out, Binding{Operand: k.Outputs[i], Role: "init", Index: i})
+	}
+	for i, o := range k.Outputs {
+		out = append(out, Binding{Operand: o, Role: "out", Index: i})
+	}
+	return out
+}
+
+// NumConstants is the number of push constants: one per dynamic
+// dimension of the bindings.
+func (k *Kernel) NumConstants() int {
+	n := 0
+	for _, b := range k.Bindings() {
+		n += ir.NumDynamicDims(b.Type)
+	}
+	return n
 }
 
 func operandDict(o Operand, output bool) *ir.DictAttr {
@@ -137,11 +171,6 @@ func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) 
 		if !ok || tt.Unranked {
 			return nil, fmt.Errorf("%s #%d needs a ranked tensor type", what, i)
 		}
-		for _, s := range tt.Shape {
-			if s == ir.Dynamic {
-				return nil, fmt.Errorf("%s #%d has a dynamic shape, which loop-nest kernels do not support yet", what, i)
-			}
-		}
 		m, ok := d.Get("map").(ir.AffineMapAttr)
 		if !ok || m.Map.NumDims != nloops || m.Map.NumSyms != 0 || len(m.Map.Results) != len(tt.Shape) {
 			return nil, fmt.Errorf("%s #%d needs an affine map from the %d loops to its %d indices", what, i, nloops, len(tt.Shape))
@@ -165,8 +194,8 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 	}
 	for _, r := range rs.Elems {
 		v, ok := r.(ir.IntegerAttr)
-		if !ok || v.Value < 0 {
-			return nil, fmt.Errorf("%s ranges must be non-negative integers", Attr)
+		if !ok || v.Value < 0 && v.Value != ir.Dynamic {
+			return nil, fmt.Errorf("%s ranges must be non-negative integers or -1 (dynamic)", Attr)
 		}
 		k.Ranges = append(k.Ranges, v.Value)
 	}
@@ -194,11 +223,25 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 		for r, e := range o.Map.Results {
 			size := o.Type.Shape[r]
 			switch {
-			case e.Kind == ir.AffineDim && k.Ranges[e.Pos] <= size:
-			case e.Kind == ir.AffineConst && e.Value >= 0 && e.Value < size:
+			case e.Kind == ir.AffineDim && (k.Ranges[e.Pos] == ir.Dynamic || size == ir.Dynamic || k.Ranges[e.Pos] <= size):
+			case e.Kind == ir.AffineConst && e.Value >= 0 && (size == ir.Dynamic || e.Value < size):
 			default:
 				return nil, fmt.Errorf("input #%d: index %d (%s) must be a loop index whose range fits dimension %d (size %d), or a constant in it", i, r, e, r, size)
 			}
+		}
+	}
+	for l, r := range k.Ranges {
+		if r != ir.Dynamic {
+			continue
+		}
+		found := false
+		for _, b := range append(append([]Operand(nil), k.Inputs...), k.Outputs...) {
+			for _, e := range b.Map.Results {
+				found = found || e.Kind == ir.AffineDim && e.Pos == l
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("dynamic loop d%d is not the bare index of any operand dimension", l)
 		}
 	}
 	if len(k.Outputs) == 0 {
@@ -211,7 +254,7 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 			}
 		}
 		for r, e := range o.Map.Results {
-			if k.Ranges[e.Pos] > o.Type.Shape[r] {
+			if k.Ranges[e.Pos] != ir.Dynamic && o.Type.Shape[r] != ir.Dynamic && k.Ranges[e.Pos] > o.Type.Shape[r] {
 				return nil, fmt.Errorf("output #%d: loop d%d's range %d exceeds dimension %d (size %d)", i, e.Pos, k.Ranges[e.Pos], r, o.Type.Shape[r])
 			}
 		}

@@ -4,8 +4,8 @@
 // targets compile) over its tensors, with the op's scalar body as a
 // private function, and the op is replaced by a flow.dispatch of it.
 //
-// There is no fusion yet: every linalg op is its own dispatch. Shapes must
-// be static.
+// There is no fusion yet: every linalg op is its own dispatch. Dynamic
+// dimensions reach the kernel as push constants.
 package loopnest
 
 import (
@@ -125,12 +125,8 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 		if _, ok := v.Type.(*ir.MemRefType); ok {
 			return ir.OpErrorf(op, "operand #%d is a memref; only linalg ops on tensors can be dispatched", i)
 		}
-		if tt, ok := v.Type.(*ir.TensorType); ok {
-			for _, s := range tt.Shape {
-				if s == ir.Dynamic {
-					return ir.OpErrorf(op, "operand #%d has a dynamic shape ('%s'); linalg dispatches support static shapes only so far", i, ir.TypeString(v.Type))
-				}
-			}
+		if tt, ok := v.Type.(*ir.TensorType); ok && tt.Unranked {
+			return ir.OpErrorf(op, "operand #%d is unranked; linalg dispatches need ranked tensors", i)
 		}
 	}
 	ins, outs := linalg.Ins(g), linalg.Outs(g)
@@ -183,27 +179,96 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 	exe := buildExecutable(name, k, bodyFn, len(inVals)+len(initVals), len(outs), targets)
 	module.Body().InsertBefore(fn, exe)
 
-	// Host side: a flow.dispatch with the first parallel loop's range as
-	// workload.
-	workload := int64(1)
-	if p := k.OuterParallel(); p >= 0 {
-		workload = ranges[p]
+	// Host side: the dynamic dimensions of every binding (as i32 push
+	// constants, and as the dims of the tensor arguments and results),
+	// the first parallel loop's range as workload, and the flow.dispatch.
+	var pre []*ir.Operation
+	emit := func(o *ir.Operation) *ir.Value {
+		o.Pos = op.Pos
+		pre = append(pre, o)
+		return o.Results[0]
 	}
-	c := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(workload)}})
-	c.Pos = op.Pos
-	args := append(append([]*ir.Value(nil), inVals...), initVals...)
+	index := func(v int64) *ir.Value {
+		return emit(ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(v)}}))
+	}
+	dims := map[*ir.Value][]*ir.Value{}
+	dynDims := func(v *ir.Value) []*ir.Value {
+		if ds, ok := dims[v]; ok {
+			return ds
+		}
+		var ds []*ir.Value
+		tt := v.Type.(*ir.TensorType)
+		n := 0
+		for r, sz := range tt.Shape {
+			if sz != ir.Dynamic {
+				continue
+			}
+			if v.Op != nil && v.Op.Name == "tensor.empty" && n < len(v.Op.Operands) {
+				// The sizes the empty tensor was made with.
+				ds = append(ds, v.Op.Operands[n])
+			} else {
+				ds = append(ds, emit(ir.NewOp("tensor.dim", []*ir.Value{v, index(int64(r))}, []ir.Type{ir.IndexType{}}, nil)))
+			}
+			n++
+		}
+		dims[v] = ds
+		return ds
+	}
+	bindingVals := append(append(append([]*ir.Value(nil), inVals...), initVals...), outs...)
+	var consts, argDims, resultDims []*ir.Value
+	for i, v := range bindingVals {
+		ds := dynDims(v)
+		for _, dv := range ds {
+			consts = append(consts, emit(ir.NewOp("arith.index_cast", []*ir.Value{dv}, []ir.Type{ir.I32}, nil)))
+		}
+		if i < len(inVals)+len(initVals) {
+			argDims = append(argDims, ds...)
+		} else {
+			resultDims = append(resultDims, ds...)
+		}
+	}
+	var workload *ir.Value
+	if p := k.OuterParallel(); p < 0 {
+		workload = index(1)
+	} else if ranges[p] != ir.Dynamic {
+		workload = index(ranges[p])
+	} else {
+		for bi, b := range k.Bindings() {
+			for r, e := range b.Map.Results {
+				if workload == nil && e.Kind == ir.AffineDim && e.Pos == p {
+					if b.Type.Shape[r] != ir.Dynamic {
+						workload = index(b.Type.Shape[r])
+					} else {
+						// The dimension's value computed above: count the
+						// dynamic dimensions before it.
+						n := 0
+						for _, sz := range b.Type.Shape[:r] {
+							if sz == ir.Dynamic {
+								n++
+							}
+						}
+						workload = dims[bindingVals[bi]][n]
+					}
+				}
+			}
+		}
+	}
+	args := append(append(append([]*ir.Value(nil), consts...), inVals...), initVals...)
 	var resultTypes []ir.Type
 	for _, r := range op.Results {
 		resultTypes = append(resultTypes, r.Type)
 	}
-	d := ir.NewOp("flow.dispatch", append([]*ir.Value{c.Results[0]}, args...), resultTypes, nil)
+	operands := append(append(append([]*ir.Value{workload}, args...), argDims...), resultDims...)
+	d := ir.NewOp("flow.dispatch", operands, resultTypes, nil)
 	d.Attrs = []ir.NamedAttr{
 		{Name: "entry_points", Value: &ir.ArrayAttr{Elems: []ir.Attribute{ir.SymbolRefAttr{Root: name, Nested: []string{name}}}}},
-		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(args), 0, 0)},
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(args), len(argDims), len(resultDims))},
 	}
 	d.Pos, d.Loc = op.Pos, op.Loc
 	b := op.Block
-	b.InsertBefore(op, c)
+	for _, o := range pre {
+		b.InsertBefore(op, o)
+	}
 	b.InsertBefore(op, d)
 	for i, r := range op.Results {
 		d.Results[i].Name = r.Name
@@ -305,7 +370,7 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 // buildExecutable creates the hal.executable with one variant per target,
 // each exporting the loop-nest entry.
 func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr) *ir.Operation {
-	layout := &hal.PipelineLayoutAttr{}
+	layout := &hal.PipelineLayoutAttr{Constants: int64(k.NumConstants())}
 	for i := 0; i < nread; i++ {
 		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer", Flags: []string{"ReadOnly"}})
 	}

@@ -37,63 +37,114 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	for i := range dims {
 		dims[i] = "d" + strconv.Itoa(i)
 	}
-	// offset is the row-major element offset of an operand at its map.
-	offset := func(o loopnest.Operand) (string, error) {
-		if len(o.Map.Results) == 0 {
-			return "0", nil
-		}
-		var terms []string
-		stride := int64(1)
-		for r := len(o.Type.Shape) - 1; r >= 0; r-- {
-			e, err := affineC(o.Map.Results[r], dims, nil)
-			if err != nil {
-				return "", err
-			}
-			terms = append(terms, fmt.Sprintf("(%s) * %dLL", e, stride))
-			stride *= o.Type.Shape[r]
-		}
-		return strings.Join(terms, " + "), nil
-	}
 	w := &g.body
 	fmt.Fprintf(w, "static int %s(const gi_environment_t* env, const gi_dispatch_state_t* ds, const gi_workgroup_state_t* ws) {\n", cname)
 	w.WriteString("  (void)env; (void)ws;\n")
-	nb := 0
-	binding := func(prefix string, i int, o loopnest.Operand, ro bool) error {
-		ct, err := cType(o.Type.Elem)
+	// Sizes and row-major strides of every binding: static ones are
+	// literals, dynamic ones come from the push constants in order.
+	bindings := k.Bindings()
+	sizes := make([][]string, len(bindings))
+	strides := make([][]string, len(bindings))
+	names := make([]string, len(bindings))
+	nc := 0
+	for bi, b := range bindings {
+		ct, err := cType(b.Type.Elem)
 		if err != nil {
-			return ir.OpErrorf(fn, "%v", err)
+			return 0, 0, ir.OpErrorf(fn, "%v", err)
 		}
+		names[bi] = b.Role + strconv.Itoa(b.Index)
+		rank := len(b.Type.Shape)
+		sizes[bi] = make([]string, rank)
+		strides[bi] = make([]string, rank)
+		for r, sz := range b.Type.Shape {
+			if sz == ir.Dynamic {
+				sizes[bi][r] = fmt.Sprintf("gi_%s_size%d", names[bi], r)
+				fmt.Fprintf(w, "  const int64_t %s = (int64_t)(uint32_t)ds->constants[%d];\n", sizes[bi][r], nc)
+				nc++
+			} else {
+				sizes[bi][r] = strconv.FormatInt(sz, 10) + "LL"
+			}
+		}
+		total := "1LL"
+		for r := rank - 1; r >= 0; r-- {
+			strides[bi][r] = total
+			if r < rank-1 {
+				strides[bi][r] = fmt.Sprintf("gi_%s_stride%d", names[bi], r)
+				fmt.Fprintf(w, "  const int64_t %s = %s;\n", strides[bi][r], total)
+			}
+			total = fmt.Sprintf("%s * %s", strides[bi][r], sizes[bi][r])
+		}
+		// A binding shorter than its shape fails the dispatch rather than
+		// reading or writing past it (in 128 bits: sizes come from 32-bit
+		// constants, so their product cannot wrap).
+		need := fmt.Sprintf("(unsigned __int128)%d", elemSize(b.Type.Elem))
+		for _, sz := range sizes[bi] {
+			need += " * (unsigned __int128)" + sz
+		}
+		fmt.Fprintf(w, "  if ((unsigned __int128)ds->binding_lengths[%d] < %s) return 1;\n", bi, need)
 		q := ""
-		if ro {
+		if b.Role != "out" {
 			q = "const "
 		}
-		bytes := ir.NumElements(o.Type) * int64(elemSize(o.Type.Elem))
-		// A binding shorter than its static shape fails the dispatch
-		// rather than reading or writing past it.
-		fmt.Fprintf(w, "  if (ds->binding_lengths[%d] < %dull) return 1;\n", nb, bytes)
-		fmt.Fprintf(w, "  %s%s* restrict %s%d = (%s%s*)ds->binding_ptrs[%d];\n", q, ct, prefix, i, q, ct, nb)
-		nb++
-		return nil
+		fmt.Fprintf(w, "  %s%s* restrict %s = (%s%s*)ds->binding_ptrs[%d];\n", q, ct, names[bi], q, ct, bi)
 	}
-	for i, o := range k.Inputs {
-		if err := binding("in", i, o, true); err != nil {
-			return 0, 0, err
+	// Loop ranges: static ones are literals; a dynamic one is the first
+	// dimension its loop indexes directly. Every dimension a loop indexes
+	// directly must equal its range, and constant indices must be inside
+	// their dimensions.
+	ranges := make([]string, nl)
+	for l, r := range k.Ranges {
+		if r != ir.Dynamic {
+			ranges[l] = strconv.FormatInt(r, 10) + "LL"
 		}
 	}
-	for _, i := range k.Inits() {
-		if err := binding("init", i, k.Outputs[i], true); err != nil {
-			return 0, 0, err
+	for bi, b := range bindings {
+		for r, e := range b.Map.Results {
+			if e.Kind == ir.AffineDim && ranges[e.Pos] == "" {
+				ranges[e.Pos] = "gi_range" + strconv.Itoa(e.Pos)
+				fmt.Fprintf(w, "  const int64_t %s = %s;\n", ranges[e.Pos], sizes[bi][r])
+			}
 		}
 	}
-	for i, o := range k.Outputs {
-		if err := binding("out", i, o, false); err != nil {
-			return 0, 0, err
+	for bi, b := range bindings {
+		for r, e := range b.Map.Results {
+			dyn := b.Type.Shape[r] == ir.Dynamic
+			switch {
+			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic):
+				fmt.Fprintf(w, "  if (%s != %s) return 1;\n", ranges[e.Pos], sizes[bi][r])
+			case e.Kind == ir.AffineConst && dyn:
+				fmt.Fprintf(w, "  if (%dLL >= %s) return 1;\n", e.Value, sizes[bi][r])
+			}
 		}
+	}
+	// offset is the row-major element offset of a binding at its map.
+	offset := func(bi int) (string, error) {
+		m := bindings[bi].Map
+		if len(m.Results) == 0 {
+			return "0", nil
+		}
+		var terms []string
+		for r, e := range m.Results {
+			x, err := affineC(e, dims, nil)
+			if err != nil {
+				return "", err
+			}
+			terms = append(terms, fmt.Sprintf("(%s) * %s", x, strides[bi][r]))
+		}
+		return strings.Join(terms, " + "), nil
+	}
+	find := func(role string, i int) int {
+		for bi, b := range bindings {
+			if b.Role == role && b.Index == i {
+				return bi
+			}
+		}
+		return -1
 	}
 	outer := k.OuterParallel()
 	if outer >= 0 {
 		fmt.Fprintf(w, "  const int64_t gi_lo = (int64_t)ws->workgroup_id_x * %dLL;\n", k.Tile)
-		fmt.Fprintf(w, "  const int64_t gi_hi = gi_lo + %dLL < %dLL ? gi_lo + %dLL : %dLL;\n", k.Tile, k.Ranges[outer], k.Tile, k.Ranges[outer])
+		fmt.Fprintf(w, "  const int64_t gi_hi = gi_lo + %dLL < %s ? gi_lo + %dLL : %s;\n", k.Tile, ranges[outer], k.Tile, ranges[outer])
 	} else {
 		w.WriteString("  if (ws->workgroup_id_x != 0) return 0;\n")
 	}
@@ -102,7 +153,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		if i == outer {
 			fmt.Fprintf(w, "%sfor (int64_t d%d = gi_lo; d%d < gi_hi; ++d%d) {\n", indent, i, i, i)
 		} else {
-			fmt.Fprintf(w, "%sfor (int64_t d%d = 0; d%d < %dLL; ++d%d) {\n", indent, i, i, k.Ranges[i], i)
+			fmt.Fprintf(w, "%sfor (int64_t d%d = 0; d%d < %s; ++d%d) {\n", indent, i, i, ranges[i], i)
 		}
 		indent += "  "
 	}
@@ -121,12 +172,13 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	offs := make([]string, no)
 	for i, o := range k.Outputs {
 		ct, _ := cType(o.Type.Elem)
-		off, err := offset(o)
+		off, err := offset(find("out", i))
 		if err != nil {
 			return 0, 0, ir.OpErrorf(fn, "%v", err)
 		}
 		offs[i] = off
 		if o.Init {
+			// The init has the output's type and map, so the same offset.
 			fmt.Fprintf(w, "%s%s acc%d = init%d[%s];\n", indent, ct, i, i, off)
 		} else {
 			fmt.Fprintf(w, "%s%s acc%d = (%s)0;\n", indent, ct, i, ct)
@@ -136,8 +188,8 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		open(r)
 	}
 	args := append([]string(nil), dims...)
-	for i, o := range k.Inputs {
-		off, err := offset(o)
+	for i := range k.Inputs {
+		off, err := offset(find("in", i))
 		if err != nil {
 			return 0, 0, ir.OpErrorf(fn, "%v", err)
 		}
@@ -160,7 +212,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		closeLoop()
 	}
 	w.WriteString("  return 0;\n}\n\n")
-	return 0, nb, nil
+	return nc, len(bindings), nil
 }
 
 // elemSize is the byte size of a scalar element type in a buffer.

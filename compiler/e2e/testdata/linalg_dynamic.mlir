@@ -1,0 +1,25 @@
+// Dynamic shapes: the sizes reach the kernels as push constants.
+func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// Sum of each row of a ?x8 tensor, then the transpose of the input.
+func.func @rowsum_transpose(%x: tensor<?x8xf32>) -> (tensor<?xf32>, tensor<8x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %rows = tensor.dim %x, %c0 : tensor<?x8xf32>
+  %e = tensor.empty(%rows) : tensor<?xf32>
+  %i = linalg.fill ins(%zero : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<?x8xf32>) outs(%i : tensor<?xf32>) dimensions = [1]
+  %et = tensor.empty(%rows) : tensor<8x?xf32>
+  %t = linalg.transpose ins(%x : tensor<?x8xf32>) outs(%et : tensor<8x?xf32>) permutation = [1, 0]
+  return %s, %t : tensor<?xf32>, tensor<8x?xf32>
+}

@@ -2,6 +2,7 @@ package vmgen
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -320,7 +321,7 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 			return ir.OpErrorf(op, "binds two resources to set %d binding %d", binds[order[i]].set, binds[order[i]].ordinal)
 		}
 	}
-	counts, err := fe.workgroupCount(op, c.export, workload)
+	counts, fits, err := fe.workgroupCount(op, c.export, workload)
 	if err != nil {
 		return err
 	}
@@ -328,7 +329,7 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 	if n, ok := c.export.IntAttr("ordinal"); ok {
 		ordinal = n
 	}
-	fe.checkCounts(c.export, counts)
+	fe.checkCounts(c.export, counts, fits)
 	args := []vm.Reg{fe.cb, exe, fe.i32(int32(ordinal))}
 	for _, r := range counts {
 		t := f.NewI32()
@@ -349,16 +350,33 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 // checkCounts emits the check that the workgroup counts (index values) fit
 // the HAL's 32-bit unsigned counts before they are truncated for
 // hal.command_buffer.dispatch.inline: a count of 2^32 would otherwise become
-// 0 and the kernel would silently not run. The common path costs three ALU
-// ops and a branch; a count out of range calls hal.ex.workgroup_count_error,
-// which fails naming the dispatch and the three counts (the VM adds the
-// source location of the dispatch).
-func (fe *fnEmitter) checkCounts(export *ir.Operation, counts []vm.Reg) {
+// 0 and the kernel would silently not run. Counts that are constants in
+// range need no check (often two of the three are 1), so the common path
+// costs an or per further computed count, a shift, a compare and a branch
+// (nothing when all three are such constants); a count out of range calls
+// hal.ex.workgroup_count_error, which fails naming the dispatch and the
+// three counts (the VM adds the source location of the dispatch).
+//
+// fits[i] is set when counts[i] is a constant in range.
+func (fe *fnEmitter) checkCounts(export *ir.Operation, counts []vm.Reg, fits []bool) {
 	f := fe.f
+	var computed []vm.Reg
+	for i, r := range counts {
+		if !fits[i] {
+			computed = append(computed, r)
+		}
+	}
+	if len(computed) == 0 {
+		return
+	}
 	shift := fe.i64(32)
-	xy, all, high := f.NewI64(), f.NewI64(), f.NewI64()
-	f.Emit(vm.OpOrI64, xy, counts[0], counts[1])
-	f.Emit(vm.OpOrI64, all, xy, counts[2])
+	all := computed[0]
+	for _, r := range computed[1:] {
+		or := f.NewI64()
+		f.Emit(vm.OpOrI64, or, all, r)
+		all = or
+	}
+	high := f.NewI64()
 	f.Emit(vm.OpShrI64U, high, all, shift)
 	bad := f.NewI32()
 	f.Emit(vm.OpCmpNzI64, bad, high)
@@ -383,13 +401,16 @@ func (fe *fnEmitter) checkCounts(export *ir.Operation, counts []vm.Reg) {
 	f.Bind(okL)
 }
 
-// workgroupCount evaluates the export's count region on the workload.
-func (fe *fnEmitter) workgroupCount(op, export *ir.Operation, workload []vm.Reg) ([]vm.Reg, error) {
+// workgroupCount evaluates the export's count region on the workload. It
+// returns the three count registers and, for each, whether it is a
+// constant that fits the HAL's 32-bit unsigned counts (checkCounts needs
+// not test it).
+func (fe *fnEmitter) workgroupCount(op, export *ir.Operation, workload []vm.Reg) ([]vm.Reg, []bool, error) {
 	if len(export.Regions) == 0 || len(export.Regions[0].Blocks) == 0 {
-		return nil, ir.OpErrorf(op, "export @%s has no workgroup count region", export.SymName())
+		return nil, nil, ir.OpErrorf(op, "export @%s has no workgroup count region", export.SymName())
 	}
 	if len(export.Regions[0].Blocks) != 1 {
-		return nil, ir.OpErrorf(export, "workgroup count regions must have one block")
+		return nil, nil, ir.OpErrorf(export, "workgroup count regions must have one block")
 	}
 	blk := export.Regions[0].Blocks[0]
 	wi := 0
@@ -399,36 +420,39 @@ func (fe *fnEmitter) workgroupCount(op, export *ir.Operation, workload []vm.Reg)
 			continue
 		}
 		if wi >= len(workload) {
-			return nil, ir.OpErrorf(op, "export @%s's count region takes %d workload values but the dispatch passes %d", export.SymName(), len(blk.Args)-1, len(workload))
+			return nil, nil, ir.OpErrorf(op, "export @%s's count region takes %d workload values but the dispatch passes %d", export.SymName(), len(blk.Args)-1, len(workload))
 		}
 		fe.scalars[a] = workload[wi]
 		delete(fe.consts, a)
 		wi++
 	}
 	if wi != len(workload) {
-		return nil, ir.OpErrorf(op, "export @%s's count region takes %d workload values but the dispatch passes %d", export.SymName(), wi, len(workload))
+		return nil, nil, ir.OpErrorf(op, "export @%s's count region takes %d workload values but the dispatch passes %d", export.SymName(), wi, len(workload))
 	}
 	for _, o := range blk.Ops {
 		if o.Name == "hal.return" || o.Name == "stream.return" {
 			if len(o.Operands) != 3 {
-				return nil, ir.OpErrorf(o, "workgroup count region must return 3 values")
+				return nil, nil, ir.OpErrorf(o, "workgroup count region must return 3 values")
 			}
 			var out []vm.Reg
+			var fits []bool
 			for _, v := range o.Operands {
 				r, err := fe.scalar(o, v)
 				if err != nil {
-					return nil, err
+					return nil, nil, err
 				}
 				if r.Kind() != vm.KindI64 {
-					return nil, ir.OpErrorf(o, "workgroup counts must be index values")
+					return nil, nil, ir.OpErrorf(o, "workgroup counts must be index values")
 				}
 				out = append(out, r)
+				n, isConst := fe.consts[v]
+				fits = append(fits, isConst && n >= 0 && n <= math.MaxUint32)
 			}
-			return out, nil
+			return out, fits, nil
 		}
 		if err := fe.regionOp(o, "a workgroup count region"); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return nil, ir.OpErrorf(export, "workgroup count region has no terminator")
+	return nil, nil, ir.OpErrorf(export, "workgroup count region has no terminator")
 }

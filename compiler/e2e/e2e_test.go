@@ -17,7 +17,7 @@ import (
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
-	"github.com/goiree/goiree/runtime/vm"
+	"github.com/goiree/goiree/runtime/tooling/session"
 )
 
 // tools returns clang, skipping the test when clang or ld.lld is missing.
@@ -96,39 +96,12 @@ func run(t testing.TB, dev rhal.Device, module []byte, fn string, inputs ...stri
 }
 
 func tryRun(dev rhal.Device, module []byte, fn string, inputs ...string) (string, error) {
-	m, err := vm.LoadBytecodeModule(module)
-	if err != nil {
-		return "", fmt.Errorf("loading module: %w", err)
-	}
-	hm, err := halmodule.New(dev)
+	s, err := session.Open(dev, module)
 	if err != nil {
 		return "", err
 	}
-	ctx, err := vm.NewInstance().NewContext(hm, m)
-	if err != nil {
-		return "", err
-	}
-	f, err := ctx.LookupFunction(fn)
-	if err != nil {
-		return "", err
-	}
-	in, err := functionio.ParseInputs(inputs)
-	if err != nil {
-		return "", err
-	}
-	args, err := functionio.Values(in, f.Signature(), dev.Allocator())
-	if err != nil {
-		return "", err
-	}
-	results, err := ctx.Invoke(f, args)
-	if err != nil {
-		return "", err
-	}
-	var b bytes.Buffer
-	if err := functionio.PrintResults(&b, results, 1024); err != nil {
-		return "", err
-	}
-	return b.String(), nil
+	defer s.Close()
+	return s.Run(fn, inputs...)
 }
 
 func repeat(s string, n int) string {
@@ -189,26 +162,13 @@ func TestLargeResultAllCorrect(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	m, err := vm.LoadBytecodeModule(module)
+	s, err := session.Open(dev, module)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm, _ := halmodule.New(dev)
-	ctx, err := vm.NewInstance().NewContext(hm, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ctx.LookupFunction("mixed_invocation")
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer s.Close()
 	const n = 1000003
-	in, _ := functionio.ParseInputs([]string{fmt.Sprintf("%dxf32=2", n), fmt.Sprintf("%dxf32=4", n)})
-	args, err := functionio.Values(in, f.Signature(), dev.Allocator())
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := ctx.Invoke(f, args)
+	res, err := s.Call("mixed_invocation", fmt.Sprintf("%dxf32=2", n), fmt.Sprintf("%dxf32=4", n))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,19 +471,12 @@ func BenchmarkInvokeSmall(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer dev.Close()
-			m, err := vm.LoadBytecodeModule(module)
+			s, err := session.Open(dev, module)
 			if err != nil {
 				b.Fatal(err)
 			}
-			hm, err := halmodule.New(dev)
-			if err != nil {
-				b.Fatal(err)
-			}
-			ctx, err := vm.NewInstance().NewContext(hm, m)
-			if err != nil {
-				b.Fatal(err)
-			}
-			f, err := ctx.LookupFunction("mixed_invocation")
+			defer s.Close()
+			f, err := s.Lookup("mixed_invocation")
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -531,13 +484,13 @@ func BenchmarkInvokeSmall(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			args, err := functionio.Values(in, f.Signature(), dev.Allocator())
+			args, err := s.Arguments(f, in)
 			if err != nil {
 				b.Fatal(err)
 			}
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				if _, err := ctx.Invoke(f, args); err != nil {
+				if _, err := s.Invoke(f, args); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -19,6 +19,7 @@ import (
 	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
 	vkdriver "github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 	"github.com/goiree/goiree/runtime/vm/status"
 )
@@ -152,23 +153,15 @@ type lifetimeSession struct {
 
 func newLifetimeSession(t *testing.T, dev rhal.Device, module []byte) *lifetimeSession {
 	t.Helper()
-	m, err := vm.LoadBytecodeModule(module)
+	ss, err := session.Open(dev, module)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm, err := halmodule.New(dev)
+	fn, err := ss.Lookup("step")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := vm.NewInstance().NewContext(hm, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := ctx.LookupFunction("step")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &lifetimeSession{dev: dev, ctx: ctx, fn: fn}
+	s := &lifetimeSession{dev: dev, ctx: ss.Context, fn: fn}
 	s.a, s.b = make([]float32, lifetimeElements), make([]float32, lifetimeElements)
 	for i := range s.a {
 		// Small integers: every step is exact in float32.

@@ -21,6 +21,7 @@ import (
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 )
 
@@ -63,19 +64,12 @@ func compile(t *testing.T, file string) ([]byte, *pipeline.State) {
 // invoke runs fn of module on dev and returns its f32 results.
 func invoke(t *testing.T, dev rhal.Device, module []byte, fn string, args ...*bufferfmt.Buffer) [][]float32 {
 	t.Helper()
-	m, err := vm.LoadBytecodeModule(module)
+	s, err := session.Open(dev, module)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm, err := halmodule.New(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := vm.NewInstance().NewContext(hm, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ctx.LookupFunction(fn)
+	defer s.Close()
+	f, err := s.Lookup(fn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +81,7 @@ func invoke(t *testing.T, dev rhal.Device, module []byte, fn string, args ...*bu
 		}
 		in = append(in, vm.RefValue(halmodule.BufferViewRef(v)))
 	}
-	res, err := ctx.Invoke(f, in)
+	res, err := s.Invoke(f, in)
 	if err != nil {
 		t.Fatal(err)
 	}

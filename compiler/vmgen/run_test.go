@@ -8,6 +8,7 @@ import (
 	"github.com/goiree/goiree/runtime/hal"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 )
 
@@ -28,15 +29,11 @@ func TestRepeatedCalls(t *testing.T) {
 	}
 	defer dev.Close()
 	for c := 0; c < 2; c++ {
-		hm, err := halmodule.New(dev)
+		s, err := session.New(dev, []*vm.BytecodeModule{m}, session.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, err := vm.NewInstance().NewContext(hm, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fn, err := ctx.LookupFunction("octuple")
+		fn, err := s.Lookup("octuple")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +50,7 @@ func TestRepeatedCalls(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res, err := ctx.Invoke(fn, []vm.Value{vm.RefValue(halmodule.BufferViewRef(view))})
+			res, err := s.Context.Invoke(fn, []vm.Value{vm.RefValue(halmodule.BufferViewRef(view))})
 			if err != nil {
 				t.Fatalf("context %d call %d: %v", c, call, err)
 			}

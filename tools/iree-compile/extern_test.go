@@ -11,9 +11,7 @@ import (
 
 	rhal "github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/drivers"
-	halmodule "github.com/goiree/goiree/runtime/modules/hal"
-	"github.com/goiree/goiree/runtime/tooling/functionio"
-	"github.com/goiree/goiree/runtime/vm"
+	"github.com/goiree/goiree/runtime/tooling/session"
 )
 
 // externProgram dispatches one hal.dispatch.extern with four targets: two
@@ -107,45 +105,22 @@ func invoke(t *testing.T, uri string, module []byte, fn string, a, b []float32) 
 	if err != nil {
 		return "", fmt.Errorf("no %s device: %w", uri, err)
 	}
-	m, err := vm.LoadBytecodeModule(module)
-	if err != nil {
-		t.Fatalf("loading module: %v", err)
-	}
-	hm, err := halmodule.New(dev)
+	s, err := session.Open(dev, module)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, err := vm.NewInstance().NewContext(hm, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ctx.LookupFunction(fn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	defer s.Close()
 	// Three calls in one context: the first creates the executables, the
 	// later ones find them cached, and every call must choose the same
 	// variant (a cached executable shared by variants must not bypass a
 	// variant's condition).
 	var first string
 	for call := 0; call < 3; call++ {
-		in, err := functionio.ParseInputs([]string{vec(a), vec(b)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		args, err := functionio.Values(in, f.Signature(), dev.Allocator())
-		if err != nil {
-			t.Fatal(err)
-		}
-		results, err := ctx.Invoke(f, args)
+		out, err := s.Run(fn, vec(a), vec(b))
 		if err != nil {
 			t.Fatalf("%s on %s, call %d: %v", fn, uri, call, err)
 		}
-		var out bytes.Buffer
-		if err := functionio.PrintResults(&out, results, 1024); err != nil {
-			t.Fatal(err)
-		}
-		got := strings.TrimSpace(out.String())
+		got := strings.TrimSpace(out)
 		if call == 0 {
 			first = got
 		} else if got != first {

@@ -17,7 +17,7 @@ import (
 	rhal "github.com/goiree/goiree/runtime/hal"
 	cudadriver "github.com/goiree/goiree/runtime/hal/drivers/cuda"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
-	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 )
 
@@ -75,55 +75,34 @@ func cudaDevice(t testing.TB) rhal.Device {
 	return dev
 }
 
-type session struct {
-	ctx *vm.Context
-	dev rhal.Device
-}
+// testSession is a runtime session whose failures end the test.
+type testSession struct{ *session.Session }
 
-func load(t testing.TB, dev rhal.Device, module []byte) *session {
+// load makes a session of module on dev, closed when the test ends.
+func load(t testing.TB, dev rhal.Device, module []byte) *testSession {
 	t.Helper()
-	m, err := vm.LoadBytecodeModule(module)
+	s, err := session.Open(dev, module)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm, err := halmodule.New(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := vm.NewInstance().NewContext(hm, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &session{ctx: ctx, dev: dev}
+	t.Cleanup(func() { s.Close() })
+	return &testSession{s}
 }
 
 // run invokes fn with --input style inputs and returns what
 // iree-run-module prints.
-func (s *session) run(t testing.TB, fn string, inputs ...string) string {
+func (s *testSession) run(t testing.TB, fn string, inputs ...string) string {
 	t.Helper()
-	results := s.invoke(t, fn, inputs...)
-	var b bytes.Buffer
-	if err := functionio.PrintResults(&b, results, 1024); err != nil {
+	out, err := s.Run(fn, inputs...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.String()
+	return out
 }
 
-func (s *session) invoke(t testing.TB, fn string, inputs ...string) []vm.Value {
+func (s *testSession) invoke(t testing.TB, fn string, inputs ...string) []vm.Value {
 	t.Helper()
-	f, err := s.ctx.LookupFunction(fn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	in, err := functionio.ParseInputs(inputs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	args, err := functionio.Values(in, f.Signature(), s.dev.Allocator())
-	if err != nil {
-		t.Fatal(err)
-	}
-	results, err := s.ctx.Invoke(f, args)
+	results, err := s.Call(fn, inputs...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +170,7 @@ func TestLargeOnCUDA(t *testing.T) {
 		}
 		return vm.RefValue(halmodule.BufferViewRef(v))
 	}
-	f, err := s.ctx.LookupFunction("mixed_invocation")
+	f, err := s.Lookup("mixed_invocation")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +180,7 @@ func TestLargeOnCUDA(t *testing.T) {
 	var best time.Duration
 	for c := 0; c < calls; c++ {
 		start := time.Now()
-		results, err = s.ctx.Invoke(f, args)
+		results, err = s.Context.Invoke(f, args)
 		if err != nil {
 			t.Fatal(err)
 		}

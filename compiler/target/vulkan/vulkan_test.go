@@ -23,6 +23,7 @@ import (
 	"github.com/goiree/goiree/runtime/schemas/spirv"
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 )
 
@@ -128,19 +129,11 @@ func device(t testing.TB) rhal.Device {
 // invoke runs fn of module on dev with the given argument buffers.
 func invoke(t testing.TB, dev rhal.Device, module []byte, fn string, args ...*bufferfmt.Buffer) []vm.Value {
 	t.Helper()
-	m, err := vm.LoadBytecodeModule(module)
+	s, err := session.Open(dev, module)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hm, err := halmodule.New(dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, err := vm.NewInstance().NewContext(hm, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := ctx.LookupFunction(fn)
+	f, err := s.Lookup(fn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +145,7 @@ func invoke(t testing.TB, dev rhal.Device, module []byte, fn string, args ...*bu
 		}
 		in = append(in, vm.RefValue(halmodule.BufferViewRef(v)))
 	}
-	res, err := ctx.Invoke(f, in)
+	res, err := s.Invoke(f, in)
 	if err != nil {
 		t.Fatal(err)
 	}

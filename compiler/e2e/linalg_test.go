@@ -379,6 +379,11 @@ func TestLinalgBadInput(t *testing.T) {
   } -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }`, "bad.mlir:5:5: error: 'linalg.yield' op type of yield operand #0 ('f32') does not match the element type of output #0 ('i32')"},
+		{"unsupported-element-type", `func.func @f(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+  %e = tensor.empty() : tensor<4xbf16>
+  %r = linalg.copy ins(%x : tensor<4xbf16>) outs(%e : tensor<4xbf16>) -> tensor<4xbf16>
+  return %r : tensor<4xbf16>
+}`, "bad.mlir:3:8: error: 'func.func' op type 'bf16' is not supported by llvm-cpu code generation"},
 		{"scalar-argument", `func.func @f(%v: f32) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.fill ins(%v : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>

@@ -177,6 +177,14 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 		return err
 	}
 	exe := buildExecutable(name, k, bodyFn, len(inVals)+len(initVals), len(outs), targets)
+	// The generated ops carry the linalg op's position, so that a target
+	// that cannot compile the kernel (an element type it lacks) names it.
+	ir.Walk(exe, func(o *ir.Operation) bool {
+		if !o.Pos.IsValid() {
+			o.Pos = op.Pos
+		}
+		return true
+	})
 	module.Body().InsertBefore(fn, exe)
 
 	// Host side: the dynamic dimensions of every binding (as i32 push

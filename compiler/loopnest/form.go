@@ -55,13 +55,23 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 		}
 		next := 0
 		var ops []*ir.Operation
+		var nested *ir.Operation
 		ir.Walk(fn, func(o *ir.Operation) bool {
 			if IsStructured(o) {
-				ops = append(ops, o)
+				if o.ParentOp() == fn {
+					ops = append(ops, o)
+				} else if nested == nil {
+					nested = o
+				}
 				return false
 			}
 			return true
 		})
+		if nested != nil {
+			// Inside a flow.dispatch.region (or any other op) the linalg op
+			// would be outlined into an executable no target compiles.
+			return total, ir.OpErrorf(nested, "linalg ops are dispatched only from a function's body; this one is inside '%s'", nested.ParentOp().Name)
+		}
 		for _, op := range ops {
 			if len(targets) == 0 {
 				t, err := target.Fallback()

@@ -107,6 +107,13 @@ func TestFormDynamic(t *testing.T) {
 // TestFormErrors checks what cannot be dispatched yet fails at the op.
 func TestFormErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
+		{"in-region", `func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = flow.dispatch.region -> (tensor<4xf32>) {
+    %c = linalg.copy ins(%x : tensor<4xf32>) outs(%x : tensor<4xf32>) -> tensor<4xf32>
+    flow.return %c : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}`, "in.mlir:3:10: error: 'linalg.copy' op linalg ops are dispatched only from a function's body; this one is inside 'flow.dispatch.region'"},
 		{"scalar-arg", `func.func @f(%v: f32, %o: tensor<4xf32>) -> tensor<4xf32> {
   %r = linalg.fill ins(%v : f32) outs(%o : tensor<4xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>

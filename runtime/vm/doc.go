@@ -72,7 +72,12 @@
 // released, and when the context is closed (Context.Close, the globals).
 // Native functions borrow their ref arguments and hand over one reference
 // per ref result. Go callers keep ownership of the arguments they pass;
-// the results of Invoke are theirs to release (ReleaseValues).
+// the results of Invoke are theirs to release (ReleaseValues). A bytecode
+// function that never writes its argument registers (the verifier finds
+// out at load) borrows its ref arguments too, as the caller's reference
+// outlives the call; a returned ref moves its register's reference to the
+// caller. Neither changes what is released when, only saves the retain and
+// release in between.
 //
 // # Embedding
 //

@@ -18,6 +18,12 @@ type frame struct {
 	at   int              // in a caller: offset of its call instruction
 	base [KindRef + 1]int // first register of each bank
 	w    window           // the frame's registers (re-sliced when the stacks grow)
+	// borrowed is the number of leading ref registers holding arguments
+	// borrowed from the caller (not retained, not released on pop): set
+	// for functions that never write their argument registers
+	// (function.argRefsReadOnly), whose caller keeps the arguments alive
+	// for the call.
+	borrowed int
 }
 
 // executor runs bytecode for one context. Its register stacks and native
@@ -105,7 +111,7 @@ func (ex *executor) push(mi *moduleInstance, fi int) error {
 	// costs wide copies that stall on the narrow stores just made.
 	ex.frames = ex.frames[:n+1]
 	fr := &ex.frames[n]
-	fr.mi, fr.fi, fr.fn, fr.pc, fr.at = mi, fi, f, 0, 0
+	fr.mi, fr.fi, fr.fn, fr.pc, fr.at, fr.borrowed = mi, fi, f, 0, 0, 0
 	fr.base = b
 	ex.top = e
 	// Most functions use only some banks; an unused bank's window keeps
@@ -175,8 +181,9 @@ func growBank[T any](s []T, n int) []T {
 func (ex *executor) pop() {
 	fr := &ex.frames[len(ex.frames)-1]
 	if refs := fr.w.refs; len(refs) > 0 {
-		// Only counted refs need a call; one clear then drops them all.
-		for i := range refs {
+		// Only counted refs the frame owns need a call; one clear then
+		// drops them all.
+		for i := fr.borrowed; i < len(refs); i++ {
 			if t := refs[i].typ; t != nil && t.counted.Load() {
 				_ = releaseCounted(refs[i])
 			}
@@ -233,7 +240,7 @@ func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error
 	}
 	var next [KindRef + 1]int
 	for i, a := range fr.fn.sig.Args {
-		fr.w.write(a.Kind, next[a.Kind], &args[i])
+		fr.writeArg(a.Kind, next[a.Kind], &args[i])
 		next[a.Kind]++
 	}
 	if err := ex.loop(results); err != nil {
@@ -251,15 +258,21 @@ func (ex *executor) run(mi *moduleInstance, fi int, args, results []Value) error
 	return nil
 }
 
-// refResult returns the ref in register r of a returning frame's window w
-// for result j of the return whose result registers are listed at
-// code[at:] (kinds are the function's result kinds). The frame is about to
-// pop, which would release the register: instead the last result naming r
+// refResult returns the ref in register r of a returning frame fr for
+// result j of the return whose result registers are listed at code[at:]
+// (kinds are the function's result kinds). The frame is about to pop,
+// which would release the register: instead the last result naming r
 // takes the register's reference with it (the register is nulled), and
 // an earlier result naming r too retains one of its own. This saves a
-// retain and a release per returned ref.
-func refResult(w *window, kinds []ValueKind, code []byte, at, j, r int) Ref {
+// retain and a release per returned ref. A borrowed argument register
+// has no reference to give: its result is retained.
+func refResult(fr *frame, kinds []ValueKind, code []byte, at, j, r int) Ref {
+	w := &fr.w
 	ref := w.refs[r]
+	if r < fr.borrowed {
+		retainRef(ref)
+		return ref
+	}
 	for i := j + 1; i < len(kinds); i++ {
 		if kinds[i] == KindRef && r16(code, at+2*i) == r {
 			retainRef(ref)
@@ -268,6 +281,21 @@ func refResult(w *window, kinds []ValueKind, code []byte, at, j, r int) Ref {
 	}
 	w.refs[r] = Ref{}
 	return ref
+}
+
+// writeArg stores an argument of the newly pushed frame fr in register r
+// of bank k (arguments are stored in order). A function that never writes
+// its argument registers borrows its ref arguments (the caller's
+// reference outlives the call: a Go caller's for the call, a bytecode
+// caller's register while it waits), saving a retain and a release per
+// ref argument; others retain them as any register store does.
+func (fr *frame) writeArg(k ValueKind, r int, v *Value) {
+	if k == KindRef && fr.fn.argRefsReadOnly {
+		fr.w.refs[r] = v.ref
+		fr.borrowed = r + 1
+		return
+	}
+	fr.w.write(k, r, v)
 }
 
 // window is the register banks of one frame, resliced to its register
@@ -655,9 +683,8 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			callee := &ex.frames[len(ex.frames)-1]
 			var next [KindRef + 1]int
 			for j, a := range callee.fn.sig.Args {
-				src := r16(code, p+2+2*j)
-				v := caller.w.read(a.Kind, src)
-				callee.w.write(a.Kind, next[a.Kind], &v)
+				v := caller.w.read(a.Kind, r16(code, p+2+2*j))
+				callee.writeArg(a.Kind, next[a.Kind], &v)
 				next[a.Kind]++
 			}
 			return 0, nil
@@ -669,7 +696,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 				for j, k := range kinds {
 					r := r16(code, pc+3+2*j)
 					if k == KindRef {
-						results[j] = RefValue(refResult(w, kinds, code, pc+3, j, r))
+						results[j] = RefValue(refResult(fr, kinds, code, pc+3, j, r))
 					} else {
 						results[j] = w.read(k, r)
 					}
@@ -681,7 +708,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			for j, k := range kinds {
 				r, dst := r16(code, pc+3+2*j), r16(ccode, caller.pc+2+2*j)
 				if k == KindRef {
-					moveRef(&caller.w.refs[dst], refResult(w, kinds, code, pc+3, j, r))
+					moveRef(&caller.w.refs[dst], refResult(fr, kinds, code, pc+3, j, r))
 					continue
 				}
 				v := w.read(k, r)

@@ -75,6 +75,10 @@ type function struct {
 	// siteShift, to its index.
 	sites  []callSite
 	siteAt []int32
+	// argRefsReadOnly is set by the verifier when no instruction writes
+	// a register that holds a ref argument: calls then borrow the
+	// arguments (frame.borrowed).
+	argRefsReadOnly bool
 }
 
 // RodataSegment is one read-only data segment of a module.

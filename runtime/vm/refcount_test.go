@@ -299,3 +299,82 @@ func TestReturnSameRegisterTwice(t *testing.T) {
 		})
 	}
 }
+
+// TestBorrowedArguments checks both ways a function receives ref
+// arguments: one that never writes its argument registers borrows them
+// (no reference of its own during the call), one that overwrites an
+// argument register retains them, so that the overwrite releases only the
+// function's reference; either way the caller's count is back after the
+// call, and a borrowed argument returned is retained for the caller.
+func TestBorrowedArguments(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		// build emits main(%arg) -> ref; peek is obj.peek, which records
+		// the argument's count while the function runs.
+		build     func(b *ModuleBuilder, f *FunctionBuilder, peek ImportRef) Reg
+		during    int64 // the argument's count inside the call
+		afterCall int64
+		readOnly  bool
+	}{
+		{"read-only arguments are borrowed", func(b *ModuleBuilder, f *FunctionBuilder, peek ImportRef) Reg {
+			f.CallImport(peek, []Reg{f.Arg(0)}, nil)
+			return f.Arg(0)
+		}, 1, 2, true},
+		{"a written argument register is retained", func(b *ModuleBuilder, f *FunctionBuilder, peek ImportRef) Reg {
+			r := f.NewRefReg()
+			f.Emit(OpMovRef, r, f.Arg(0))
+			f.CallImport(peek, []Reg{f.Arg(0)}, nil)
+			f.Emit(OpConstRefZero, f.Arg(0))
+			return r
+		}, 3, 2, false}, // the caller's, the argument register's and r's
+		{"a called function borrows from its caller's register", func(b *ModuleBuilder, f *FunctionBuilder, peek ImportRef) Reg {
+			g := b.Function("inner", "0r_v")
+			g.CallImport(peek, []Reg{g.Arg(0)}, nil)
+			g.Return()
+			r := f.NewRefReg()
+			f.Emit(OpMovRef, r, f.Arg(0)) // f writes no argument register: r holds f's own reference
+			f.Call(g, []Reg{r}, nil)
+			return r
+		}, 2, 2, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var during []int64
+			peekMod := NewNativeModule("obj", []NativeFunction{{Name: "peek", CallingConvention: "0r_v", Func: func(c *NativeCall) error {
+				during = append(during, c.Args[0].Ref().Object().(*counted).n)
+				return nil
+			}}})
+			b := NewModuleBuilder("app")
+			peek := b.Import("obj.peek", "0r_v")
+			f := b.Function("main", "0r_r")
+			f.Return(tc.build(b, f, peek))
+			b.Export("main", f)
+			m := buildModule(t, b)
+			ctx, err := NewInstance().NewContext(peekMod, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ctx.Close()
+			fn := mustLookup(t, ctx, "main")
+			if got := fn.inst.module.funcs[fn.fn].argRefsReadOnly; got != tc.readOnly {
+				t.Errorf("argRefsReadOnly = %v, want %v", got, tc.readOnly)
+			}
+			arg := &counted{n: 1}
+			results, err := ctx.Invoke(fn, []Value{RefValue(NewRef(countedType, arg))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(during) != 1 || during[0] != tc.during {
+				t.Errorf("count inside the call = %v, want [%d]", during, tc.during)
+			}
+			if arg.n != tc.afterCall {
+				t.Errorf("count after the call = %d, want %d", arg.n, tc.afterCall)
+			}
+			if err := ReleaseValues(results); err != nil {
+				t.Fatal(err)
+			}
+			if arg.n != 1 || arg.freed != 0 {
+				t.Errorf("after releasing the result: count %d, freed %d; want 1 and 0", arg.n, arg.freed)
+			}
+		})
+	}
+}

@@ -24,6 +24,15 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 	pc := 0
 	lastTerm := false
 	var sites []callSite
+	// Ref arguments occupy the first ref registers; writesArgRef records
+	// an instruction writing one of them (see function.argRefsReadOnly).
+	refArgs := 0
+	for _, a := range f.sig.Args {
+		if a.Kind == KindRef {
+			refArgs++
+		}
+	}
+	writesArgRef := false
 	for pc < len(code) {
 		start := pc
 		boundary[pc] = true
@@ -52,6 +61,9 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 				r := int(binary.LittleEndian.Uint16(code[pc:]))
 				if r >= f.regCounts[rk] {
 					return fail(start, "%s: register %s out of range (function has %d %s registers)", info.name, regName(rk, r), f.regCounts[rk], rk)
+				}
+				if rk == KindRef && oi < info.dsts && r < refArgs {
+					writesArgRef = true
 				}
 				pc += 2
 				continue
@@ -146,6 +158,10 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 					if r >= f.regCounts[k] {
 						bad = fail(start, "%s: register %s out of range (function has %d %s registers)", info.name, regName(k, r), f.regCounts[k], k)
 					}
+					// A call's results are written; a return's are read.
+					if kind == oResults && op != OpReturn && k == KindRef && r < refArgs {
+						writesArgRef = true
+					}
 					j++
 				}
 				if kind == oArgs {
@@ -192,6 +208,7 @@ func (m *BytecodeModule) verifyFunction(fi int) error {
 		}
 	}
 	f.setSites(sites)
+	f.argRefsReadOnly = !writesArgRef
 	return nil
 }
 

@@ -348,6 +348,15 @@ func TestLinalgDynamic(t *testing.T) {
 			checkF32(t, fmt.Sprintf("transpose %d", rows), shapes[1], data[1], tr)
 		}
 		a, b := randF32(r, 3, 4), randF32(r, 5, 2)
+		for _, n := range []int{1, 300} {
+			x := randF32(r, n)
+			want := f32s{shape: []int{n}, v: make([]float32, n)}
+			for i := range want.v {
+				want.v[i] = x.v[i]*float32(-3) + 2.5
+			}
+			shapes, data := invoke(t, dev, module, "scalars", x.arg(), "f32=2.5", "i32=-3")
+			checkF32(t, fmt.Sprintf("scalars %d", n), shapes[0], data[0], want)
+		}
 		const want = `dispatch of export 0 ("matmul_linalg_1") failed with status 1`
 		if out, err := tryRun(dev, module, "matmul", a.arg(), b.arg()); err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("3x4 @ 5x2: got %q, %v; want an error containing %q", out, err, want)
@@ -384,11 +393,11 @@ func TestLinalgBadInput(t *testing.T) {
   %r = linalg.copy ins(%x : tensor<4xbf16>) outs(%e : tensor<4xbf16>) -> tensor<4xbf16>
   return %r : tensor<4xbf16>
 }`, "bad.mlir:3:8: error: 'func.func' op type 'bf16' is not supported by llvm-cpu code generation"},
-		{"scalar-argument", `func.func @f(%v: f32) -> tensor<4xf32> {
-  %e = tensor.empty() : tensor<4xf32>
-  %r = linalg.fill ins(%v : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
-  return %r : tensor<4xf32>
-}`, "bad.mlir:3:8: error: 'linalg.fill' op scalar input #0 must be an arith.constant for now"},
+		{"scalar-argument", `func.func @f(%v: i64) -> tensor<4xi64> {
+  %e = tensor.empty() : tensor<4xi64>
+  %r = linalg.fill ins(%v : i64) outs(%e : tensor<4xi64>) -> tensor<4xi64>
+  return %r : tensor<4xi64>
+}`, "bad.mlir:3:8: error: 'linalg.fill' op scalar input #0 of type 'i64' cannot be passed to a dispatch"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			module, err := compileSource("bad.mlir", []byte(tc.src), nil)

@@ -24,9 +24,11 @@ import (
 // loops (each in dimension order). Bindings are the inputs, then the
 // init of every output that has one (read-only, with that output's type
 // and map), then the outputs (Kernel.Bindings), all dense row-major
-// buffers of their tensor types. The dynamic dimensions of the bindings,
-// in binding and then dimension order, are the dispatch's 32-bit push
-// constants; a range of -1 is dynamic and is the size of a binding
+// buffers of their tensor types. The dispatch's 32-bit push constants are
+// the scalar inputs ({scalar = type} entries of inputs, in input order,
+// each in one constant as IREE passes primitives: f32 by its bits,
+// narrower integers in the low bits, index truncated), then the dynamic
+// dimensions of the bindings, in binding and then dimension order; a range of -1 is dynamic and is the size of a binding
 // dimension its loop indexes directly. A kernel fails the dispatch
 // (non-zero status) when a binding is shorter than its shape, when two
 // dimensions indexed directly by one loop differ, or when a constant index
@@ -35,7 +37,7 @@ import (
 // For every point of the parallel loops each output's accumulator starts
 // from its init element (or zero without init); for every point of the
 // reduction loops the body is called with the loop indices (index), the
-// input elements at their maps and the accumulators, and returns the new
+// inputs (elements at their maps, or the scalars) and the accumulators, and returns the new
 // accumulators, in the outputs' element types; at the end each
 // accumulator is stored to its output at its map. The first parallel loop
 // is split in tiles of T iterations, one per workgroup (workgroup_id.x);
@@ -44,10 +46,12 @@ import (
 const Attr = "goiree.loop_nest"
 
 // Operand is one tensor a kernel reads or writes: its type and the
-// indexing map from the loop indices to its element indices.
+// indexing map from the loop indices to its element indices. A scalar
+// input has Scalar set instead (and no type or map).
 type Operand struct {
-	Type *ir.TensorType
-	Map  *ir.AffineMap
+	Type   *ir.TensorType
+	Map    *ir.AffineMap
+	Scalar ir.Type
 	// Init is set on outputs whose accumulators start from an init
 	// binding.
 	Init bool
@@ -98,7 +102,9 @@ type Binding struct {
 func (k *Kernel) Bindings() []Binding {
 	var out []Binding
 	for i, o := range k.Inputs {
-		out = append(out, Binding{Operand: o, Role: "in", Index: i})
+		if o.Scalar == nil {
+			out = append(out, Binding{Operand: o, Role: "in", Index: i})
+		}
 	}
 	for _, i := range k.Inits() {
 		out = append(out, Binding{Operand: k.Outputs[i], Role: "init", Index: i})
@@ -109,10 +115,15 @@ func (k *Kernel) Bindings() []Binding {
 	return out
 }
 
-// NumConstants is the number of push constants: one per dynamic
-// dimension of the bindings.
+// NumConstants is the number of push constants: one per scalar input and
+// one per dynamic dimension of the bindings.
 func (k *Kernel) NumConstants() int {
 	n := 0
+	for _, o := range k.Inputs {
+		if o.Scalar != nil {
+			n++
+		}
+	}
 	for _, b := range k.Bindings() {
 		n += ir.NumDynamicDims(b.Type)
 	}
@@ -120,6 +131,9 @@ func (k *Kernel) NumConstants() int {
 }
 
 func operandDict(o Operand, output bool) *ir.DictAttr {
+	if o.Scalar != nil {
+		return &ir.DictAttr{Entries: []ir.NamedAttr{{Name: "scalar", Value: ir.TypeAttr{Type: o.Scalar}}}}
+	}
 	d := &ir.DictAttr{Entries: []ir.NamedAttr{
 		{Name: "type", Value: ir.TypeAttr{Type: o.Type}},
 		{Name: "map", Value: ir.AffineMapAttr{Map: o.Map}},
@@ -165,6 +179,14 @@ func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) 
 		d, ok := e.(*ir.DictAttr)
 		if !ok {
 			return nil, fmt.Errorf("%s #%d must be a dictionary", what, i)
+		}
+		if sa, ok := d.Get("scalar").(ir.TypeAttr); ok && what == "input" {
+			switch sa.Type.(type) {
+			case ir.IntegerType, ir.FloatType, ir.IndexType:
+				out = append(out, Operand{Scalar: sa.Type})
+				continue
+			}
+			return nil, fmt.Errorf("input #%d: scalar type '%s' is not an integer, float or index type", i, ir.TypeString(sa.Type))
 		}
 		ta, _ := d.Get("type").(ir.TypeAttr)
 		tt, ok := ta.Type.(*ir.TensorType)
@@ -218,6 +240,9 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 		return nil, err
 	}
 	for i, o := range k.Inputs {
+		if o.Scalar != nil {
+			continue
+		}
 		// Kernels index inputs by loop indices and constants only, each
 		// within the input's bounds, so they never read outside it.
 		for r, e := range o.Map.Results {
@@ -235,7 +260,7 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 			continue
 		}
 		found := false
-		for _, b := range append(append([]Operand(nil), k.Inputs...), k.Outputs...) {
+		for _, b := range k.Bindings() {
 			for _, e := range b.Map.Results {
 				found = found || e.Kind == ir.AffineDim && e.Pos == l
 			}

@@ -100,6 +100,21 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 	return total, nil
 }
 
+// pushable reports whether a scalar fits one 32-bit push constant the way
+// the VM passes primitives (f32 bits, integers of 32 bits or fewer, index
+// truncated).
+func pushable(t ir.Type) bool {
+	switch t := t.(type) {
+	case ir.FloatType:
+		return t.Name == "f32"
+	case ir.IntegerType:
+		return t.Width <= 32
+	case ir.IndexType:
+		return true
+	}
+	return false
+}
+
 // removeDeadEmpties drops tensor.empty ops whose only users were inits
 // that the kernels do not read.
 func removeDeadEmpties(fn *ir.Operation) {
@@ -144,7 +159,7 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 	k := &Kernel{Body: name + "_body", Ranges: ranges, Iterators: def.Iterators}
 	// Inputs: tensors become bindings; scalars must be constants, which
 	// are cloned into the body.
-	var inVals []*ir.Value
+	var inVals, scalarVals []*ir.Value
 	var scalarConsts []*ir.Operation
 	scalarArg := map[int]*ir.Operation{}
 	for i, v := range ins {
@@ -153,11 +168,17 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 			inVals = append(inVals, v)
 			continue
 		}
-		if v.Op == nil || v.Op.Name != "arith.constant" {
-			return ir.OpErrorf(op, "scalar input #%d must be an arith.constant for now (scalar operands are not passed to dispatches yet)", i)
+		if v.Op != nil && v.Op.Name == "arith.constant" {
+			// Constants are cloned into the body rather than passed.
+			scalarArg[i] = v.Op
+			scalarConsts = append(scalarConsts, v.Op)
+			continue
 		}
-		scalarArg[i] = v.Op
-		scalarConsts = append(scalarConsts, v.Op)
+		if !pushable(v.Type) {
+			return ir.OpErrorf(op, "scalar input #%d of type '%s' cannot be passed to a dispatch (push constants are 32 bits: f32, i32 or narrower integers, index)", i, ir.TypeString(v.Type))
+		}
+		k.Inputs = append(k.Inputs, Operand{Scalar: v.Type})
+		scalarVals = append(scalarVals, v)
 	}
 	var initVals []*ir.Value
 	for j, v := range outs {
@@ -271,7 +292,7 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 			}
 		}
 	}
-	args := append(append(append([]*ir.Value(nil), consts...), inVals...), initVals...)
+	args := append(append(append(append([]*ir.Value(nil), scalarVals...), consts...), inVals...), initVals...)
 	var resultTypes []ir.Type
 	for _, r := range op.Results {
 		resultTypes = append(resultTypes, r.Type)
@@ -314,7 +335,11 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 		ft.Inputs = append(ft.Inputs, ir.IndexType{})
 	}
 	for _, o := range k.Inputs {
-		ft.Inputs = append(ft.Inputs, o.Type.Elem)
+		if o.Scalar != nil {
+			ft.Inputs = append(ft.Inputs, o.Scalar)
+		} else {
+			ft.Inputs = append(ft.Inputs, o.Type.Elem)
+		}
 	}
 	for _, o := range k.Outputs {
 		ft.Inputs = append(ft.Inputs, o.Type.Elem)

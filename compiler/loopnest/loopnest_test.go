@@ -114,10 +114,10 @@ func TestFormErrors(t *testing.T) {
   }
   return %r : tensor<4xf32>
 }`, "in.mlir:3:10: error: 'linalg.copy' op linalg ops are dispatched only from a function's body; this one is inside 'flow.dispatch.region'"},
-		{"scalar-arg", `func.func @f(%v: f32, %o: tensor<4xf32>) -> tensor<4xf32> {
-  %r = linalg.fill ins(%v : f32) outs(%o : tensor<4xf32>) -> tensor<4xf32>
-  return %r : tensor<4xf32>
-}`, "in.mlir:2:8: error: 'linalg.fill' op scalar input #0 must be an arith.constant"},
+		{"scalar-f64", `func.func @f(%v: f64, %o: tensor<4xf64>) -> tensor<4xf64> {
+  %r = linalg.fill ins(%v : f64) outs(%o : tensor<4xf64>) -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}`, "in.mlir:2:8: error: 'linalg.fill' op scalar input #0 of type 'f64' cannot be passed to a dispatch (push constants are 32 bits"},
 		{"body-op", `func.func @f(%x: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
   %r = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%o : tensor<4xf32>) {
   ^bb0(%in: f32, %out: f32):

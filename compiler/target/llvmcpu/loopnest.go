@@ -47,6 +47,20 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	strides := make([][]string, len(bindings))
 	names := make([]string, len(bindings))
 	nc := 0
+	// Scalar inputs come first among the push constants.
+	scalars := map[int]string{}
+	for i, o := range k.Inputs {
+		if o.Scalar == nil {
+			continue
+		}
+		ct, err := cType(o.Scalar)
+		if err != nil {
+			return 0, 0, ir.OpErrorf(fn, "%v", err)
+		}
+		scalars[i] = "gi_scalar" + strconv.Itoa(i)
+		fmt.Fprintf(w, "  const %s %s = %s;\n", ct, scalars[i], fromConstant(o.Scalar, "ds->constants["+strconv.Itoa(nc)+"]"))
+		nc++
+	}
 	for bi, b := range bindings {
 		ct, err := cType(b.Type.Elem)
 		if err != nil {
@@ -189,6 +203,10 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	}
 	args := append([]string(nil), dims...)
 	for i := range k.Inputs {
+		if n, ok := scalars[i]; ok {
+			args = append(args, n)
+			continue
+		}
 		off, err := offset(find("in", i))
 		if err != nil {
 			return 0, 0, ir.OpErrorf(fn, "%v", err)

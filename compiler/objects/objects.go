@@ -236,8 +236,11 @@ func (r *Resolver) compileSource(variant *ir.Operation, path string, lang kernel
 		compiledFrom.Store(res.Path, path)
 		return &hal.ExecutableObjectAttr{Path: res.Path, HasPath: true}, nil
 	}
+	// No usable cache: the output is embedded, and the source's path stays
+	// beside it (as IREE keeps a path on an object it has embedded) so that
+	// diagnostics still name the file the user wrote.
 	data := &ir.DenseAttr{Type: &ir.TensorType{Shape: []int64{int64(len(res.Data))}, Elem: ir.I8}, Hex: res.Data, IsHex: true}
-	return &hal.ExecutableObjectAttr{Data: data}, nil
+	return &hal.ExecutableObjectAttr{Path: path, HasPath: true, Data: data}, nil
 }
 
 // cpuTriples maps the architecture of an embedded-elf format to the

@@ -19,8 +19,19 @@ import (
 // go test and under Bazel, where no Go toolchain is on hand to build it.
 const asToolEnv = "GOIREE_TEST_RUN_AS_IREE_COMPILE"
 
+// toolDirEnv names the directory the child runs the tool in: under Bazel
+// the test binary moves to its runfiles directory before TestMain, so the
+// working directory the child inherited has to be restored by hand.
+const toolDirEnv = "GOIREE_TEST_TOOL_DIR"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(asToolEnv) == "1" {
+		if dir := os.Getenv(toolDirEnv); dir != "" {
+			if err := os.Chdir(dir); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+		}
 		main()
 	}
 	os.Exit(m.Run())
@@ -37,6 +48,17 @@ func buildTool(t *testing.T, _ string) string {
 	}
 	t.Setenv(asToolEnv, "1")
 	return exe
+}
+
+// toolEnv is the environment of a tool run in the current directory with
+// TMPDIR set to tmp.
+func toolEnv(t *testing.T, tmp string) []string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(os.Environ(), "TMPDIR="+tmp, toolDirEnv+"="+dir)
 }
 
 // TestSignalStopsChildrenAndRemovesTemporaries interrupts a compile while
@@ -65,7 +87,7 @@ func TestSignalStopsChildrenAndRemovesTemporaries(t *testing.T) {
 				t.Fatal(err)
 			}
 			cmd := exec.Command(exe, "prog.mlir", "-o", "out.vmfb", "--iree-hal-clang-path=clang-16", "--iree-hal-kernel-cache-dir="+filepath.Join(work, "cache"))
-			cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+			cmd.Env = toolEnv(t, tmp)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			if err := cmd.Start(); err != nil {
@@ -138,7 +160,7 @@ func TestNoTemporariesLeft(t *testing.T) {
 		{"missing.mlir", "-o", "out2.vmfb"},
 	} {
 		cmd := exec.Command(exe, args...)
-		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		cmd.Env = toolEnv(t, tmp)
 		out, _ := cmd.CombinedOutput()
 		if entries, _ := os.ReadDir(tmp); len(entries) != 0 {
 			t.Errorf("%v left %d entries in TMPDIR, e.g. %s\n%s", args, len(entries), entries[0].Name(), out)

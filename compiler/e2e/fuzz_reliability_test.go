@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/tooling/exeinfo"
 	"github.com/goiree/goiree/runtime/vm"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/fuzz/FuzzLoadCompiledModule (modules compiled from testdata programs) from a fresh compile")

@@ -13,6 +13,7 @@ import (
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
 	"github.com/goiree/goiree/compiler/target/vulkan"
+	"github.com/goiree/goiree/runtime/base/status"
 	rhal "github.com/goiree/goiree/runtime/hal"
 	cudadriver "github.com/goiree/goiree/runtime/hal/drivers/cuda"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
@@ -21,7 +22,6 @@ import (
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Lifetime tests: a compiled program (user kernels and generated

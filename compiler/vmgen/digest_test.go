@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/vm"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // TestExecutableDigests: every executable the compiler embeds carries its

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 func newTestBuffer(t *testing.T, size int64) *Buffer {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // Device executes work. Implementations are safe for concurrent use.

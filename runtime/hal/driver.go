@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // Driver creates devices of one kind (for example "local-task").

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 func TestParseDeviceURI(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // TestBufferReferences checks the reference counts of buffers, subspans

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // InfiniteTimeout makes a wait block until the semaphore reaches its value.

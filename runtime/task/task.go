@@ -45,7 +45,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // MaxWorkers bounds the number of worker goroutines.

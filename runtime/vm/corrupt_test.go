@@ -12,8 +12,8 @@ import (
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/schemas/bytecode"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // corpusModule builds a module using every part of the format: imports,

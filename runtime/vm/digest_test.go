@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // TestRodataDigest: a segment added with RodataChecked carries its SHA-256

@@ -87,6 +87,6 @@
 //	results, err := ctx.Invoke(fn, []vm.Value{vm.RefValue(view), vm.I32(4)})
 //	defer vm.ReleaseValues(results)                // the caller owns the results
 //
-// Errors use runtime/vm/status codes. A Context is not safe for concurrent
+// Errors use runtime/base/status codes. A Context is not safe for concurrent
 // use; modules are.
 package vm

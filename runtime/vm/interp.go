@@ -6,7 +6,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // frame is one activation on the executor's call stack.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 func TestSpecialOpcodes(t *testing.T) {

@@ -3,7 +3,7 @@ package vm
 import (
 	"sync/atomic"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // ListType is the ref type "vm.list" of *List.

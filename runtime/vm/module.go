@@ -11,9 +11,9 @@ import (
 
 	flatbuffers "github.com/google/flatbuffers/go"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/schemas/bytecode"
 	"github.com/goiree/goiree/runtime/schemas/fbverify"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Loader limits, enforced before anything is allocated for a module.

@@ -1,7 +1,7 @@
 package vm
 
 import (
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // NativeModule is a module implemented in Go whose functions bytecode

@@ -3,7 +3,7 @@ package vm
 import (
 	"strings"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // Signature is a parsed calling convention string (see the package doc):

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // ValueKind is the type of a Value and of a register bank.

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Executable is a loaded CPU executable library. It implements

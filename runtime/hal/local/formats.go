@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"slices"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Format names.

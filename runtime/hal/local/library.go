@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/local/elf"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Limits of the ABI (executable_library.h).

@@ -327,7 +327,7 @@ import (
 
 	"github.com/golang/glog"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // environment is the per-executable environment, kept in C memory so that

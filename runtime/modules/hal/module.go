@@ -12,9 +12,9 @@ import (
 
 	"github.com/golang/glog"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/vm"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Module is the "hal" native module bound to one device. Create it with New

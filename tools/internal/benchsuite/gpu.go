@@ -13,12 +13,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/drivers/cuda"
 	"github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 //go:embed testdata/torch_mul.py

@@ -367,7 +367,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // LibraryName is the shared library the driver opens at run time.

@@ -3,8 +3,8 @@ package cuda
 import (
 	"encoding/binary"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Kernel argument layout: the parameters of a kernel are the binding

@@ -5,8 +5,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Format is the executable format CUDA devices run.

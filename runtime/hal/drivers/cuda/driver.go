@@ -3,8 +3,8 @@ package cuda
 import (
 	"errors"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // DriverName is the name used in device URIs.

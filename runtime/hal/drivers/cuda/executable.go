@@ -8,9 +8,9 @@ import (
 
 	"github.com/golang/glog"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // maxStaticShared is the shared memory a kernel may use without opting in

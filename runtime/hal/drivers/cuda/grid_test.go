@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // TestCheckGrid: counts up to CUDA's grid limits pass; one more in any

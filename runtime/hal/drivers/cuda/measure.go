@@ -3,8 +3,8 @@ package cuda
 import (
 	"time"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Measurement hooks for benchmarks (tools/internal/benchsuite): the raw

@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Memory kinds. A buffer's memory type picks one:

@@ -160,7 +160,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 var (

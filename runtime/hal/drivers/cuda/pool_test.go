@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // TestStreamOrderedPool (GPU only): device memory comes from the stream

@@ -4,8 +4,8 @@ import (
 	"encoding/binary"
 	"slices"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // replay enqueues the commands of cb on the stream. The stream runs them

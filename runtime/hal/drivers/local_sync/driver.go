@@ -5,9 +5,9 @@
 package localsync
 
 import (
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/local"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // DriverName is the name used in device URIs.

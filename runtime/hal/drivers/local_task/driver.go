@@ -7,10 +7,10 @@ package localtask
 import (
 	"sync"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/local"
 	"github.com/goiree/goiree/runtime/task"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // DriverName is the name used in device URIs.

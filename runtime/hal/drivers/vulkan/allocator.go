@@ -12,8 +12,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 func unsafePointer[T any](p *T) unsafe.Pointer { return unsafe.Pointer(p) }

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Device is a hal.Device on one Vulkan physical device. It is safe for

@@ -3,8 +3,8 @@ package vulkan
 import (
 	"fmt"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // DriverName is the name used in device URIs ("vulkan", "vulkan://1").

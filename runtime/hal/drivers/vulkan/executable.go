@@ -13,9 +13,9 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // executableCache prepares SPIR-V executables for one device.

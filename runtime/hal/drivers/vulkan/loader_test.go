@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // TestMissingLoader checks the message a machine without Vulkan gets: the

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // stream is a command stream for gvk_submit being built from hal commands.

@@ -13,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 var (

@@ -3,7 +3,7 @@ package elf
 import (
 	"math"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // dynamicInfo holds the dynamic-section values the loader uses.

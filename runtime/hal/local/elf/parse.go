@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"sort"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // file is the validated program-header view of an ELF shared object.

@@ -1,7 +1,7 @@
 package elf
 
 import (
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // protect sets each page's protection to the union of the permissions of

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal/local"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // provider is what the manager needs of a plugin: resolution and a name

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goiree/goiree/runtime/vm/status"
+	"github.com/goiree/goiree/runtime/base/status"
 )
 
 // fakeProvider resolves the symbols in provides (name without '?') to the

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal/local/elf"
-	"github.com/goiree/goiree/runtime/vm/status"
 )
 
 // Sizes and offsets of the plugin ABI structs (executable_plugin.h pins

@@ -1,7 +1,8 @@
 // Package status defines a small error type carrying a canonical status
 // code (the codes IREE and gRPC share: INVALID_ARGUMENT, NOT_FOUND, ...).
-// The VM returns these errors and native modules and the HAL may use them
-// so that tools can report a code along with the message.
+// It is a base package: the VM, the HAL and its drivers, the task system
+// and the native modules all return these errors, so that tools can report
+// a code along with the message.
 //
 //	err := status.Errorf(status.NotFound, "function %q not found", name)
 //	if status.CodeOf(err) == status.NotFound { ... }

@@ -175,31 +175,21 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		indent = indent[2:]
 		fmt.Fprintf(w, "%s}\n", indent)
 	}
-	var reds []int
+	var pars, reds []int
 	for i, it := range k.Iterators {
 		if it == "parallel" {
-			open(i)
+			pars = append(pars, i)
 		} else {
 			reds = append(reds, i)
 		}
 	}
 	offs := make([]string, no)
-	for i, o := range k.Outputs {
-		ct, _ := cType(o.Type.Elem)
+	for i := range k.Outputs {
 		off, err := offset(find("out", i))
 		if err != nil {
 			return 0, 0, ir.OpErrorf(fn, "%v", err)
 		}
 		offs[i] = off
-		if o.Init {
-			// The init has the output's type and map, so the same offset.
-			fmt.Fprintf(w, "%s%s acc%d = init%d[%s];\n", indent, ct, i, i, off)
-		} else {
-			fmt.Fprintf(w, "%s%s acc%d = (%s)0;\n", indent, ct, i, ct)
-		}
-	}
-	for _, r := range reds {
-		open(r)
 	}
 	args := append([]string(nil), dims...)
 	for i := range k.Inputs {
@@ -219,12 +209,76 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	for i := range k.Outputs {
 		args = append(args, "&acc"+strconv.Itoa(i))
 	}
-	fmt.Fprintf(w, "%s%s(%s);\n", indent, bname, strings.Join(args, ", "))
-	for range reds {
-		closeLoop()
+	call := fmt.Sprintf("%s(%s);", bname, strings.Join(args, ", "))
+	initAcc := func(i int, o loopnest.Operand) string {
+		ct, _ := cType(o.Type.Elem)
+		if o.Init {
+			// The init has the output's type and map, so the same offset.
+			return fmt.Sprintf("init%d[%s]", i, offs[i])
+		}
+		return "(" + ct + ")0"
 	}
-	for i := range k.Outputs {
-		fmt.Fprintf(w, "%sout%d[%s] = acc%d;\n", indent, i, offs[i], i)
+	// Loop order. By default the parallel loops are outside the reduction
+	// loops and each output element accumulates in a local. When the last
+	// parallel loop is the contiguous index of more operands than the
+	// innermost reduction loop (a matmul's j against its k), it goes
+	// innermost instead and the outputs accumulate in place: each output
+	// element still sees its reduction in order, and the inner loop walks
+	// memory with stride 1, which clang vectorizes.
+	interchange := false
+	if len(reds) > 0 && len(pars) > 0 {
+		q, r := pars[len(pars)-1], reds[len(reds)-1]
+		unit := func(l int) int {
+			n := 0
+			for _, b := range bindings {
+				if m := b.Map.Results; len(m) > 0 && m[len(m)-1].Kind == ir.AffineDim && m[len(m)-1].Pos == l {
+					n++
+				}
+			}
+			return n
+		}
+		interchange = unit(q) > unit(r)
+	}
+	if !interchange {
+		for _, p := range pars {
+			open(p)
+		}
+		for i, o := range k.Outputs {
+			ct, _ := cType(o.Type.Elem)
+			fmt.Fprintf(w, "%s%s acc%d = %s;\n", indent, ct, i, initAcc(i, o))
+		}
+		for _, r := range reds {
+			open(r)
+		}
+		fmt.Fprintf(w, "%s%s\n", indent, call)
+		for range reds {
+			closeLoop()
+		}
+		for i := range k.Outputs {
+			fmt.Fprintf(w, "%sout%d[%s] = acc%d;\n", indent, i, offs[i], i)
+		}
+	} else {
+		q := pars[len(pars)-1]
+		for _, p := range pars[:len(pars)-1] {
+			open(p)
+		}
+		open(q)
+		for i, o := range k.Outputs {
+			fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], initAcc(i, o))
+		}
+		closeLoop()
+		for _, r := range reds {
+			open(r)
+		}
+		open(q)
+		for i, o := range k.Outputs {
+			ct, _ := cType(o.Type.Elem)
+			fmt.Fprintf(w, "%s%s acc%d = out%d[%s];\n", indent, ct, i, i, offs[i])
+		}
+		fmt.Fprintf(w, "%s%s\n", indent, call)
+		for i := range k.Outputs {
+			fmt.Fprintf(w, "%sout%d[%s] = acc%d;\n", indent, i, offs[i], i)
+		}
 	}
 	for indent != "  " {
 		closeLoop()

@@ -20,8 +20,10 @@ import (
 //	 outputs = [{type = tensor<..>, map = affine_map<..>, init}, ...],
 //	 tile = T}
 //
-// The kernel runs the loops of ranges, parallel loops outside reduction
-// loops (each in dimension order). Bindings are the inputs, then the
+// The kernel computes what running the loops of ranges does with the
+// parallel loops outside the reduction loops (each in dimension order); a
+// target may reorder loops as long as every output element sees its
+// reduction steps in that order. Bindings are the inputs, then the
 // init of every output that has one (read-only, with that output's type
 // and map), then the outputs (Kernel.Bindings), all dense row-major
 // buffers of their tensor types. The dispatch's 32-bit push constants are

@@ -89,7 +89,7 @@ func TestInputErrors(t *testing.T) {
 		{[]string{"128xf32=@testdata/two_arrays.npy"}, "0r_v", "holds 273 bytes but 128xf32 needs 512"},
 		{[]string{"8xf32=1"}, "0rr_v", "takes 2 argument(s) (0rr_r"[:19]},
 		{[]string{"5"}, "0r_v", "expects a buffer view here, not the scalar"},
-		{[]string{"4xf32=1"}, "0i_v", "expects a i32 scalar here, not a buffer view"},
+		{[]string{"4xf32=1"}, "0i_v", "expects an i32 scalar here, not a buffer view"},
 		{[]string{"abc"}, "0i_v", "missing '=' between shape/type and values"},
 		{[]string{"1.5"}, "0i_v", "invalid i32 value"},
 		{[]string{"f32=1"}, "0i_v", "expects i32, not f32"},

@@ -182,7 +182,7 @@ func TestInputGrammarErrors(t *testing.T) {
 		{[]string{"4xf32=@six.bin", "3xf32=+six.bin"}, "0rr_v", "--input=3xf32=+six.bin: six.bin holds 8 bytes from byte 16 on but 3xf32 needs 12"},
 		{[]string{"4xf32=@"}, "0r_v", "missing file name"},
 		{[]string{"4xq9=@six.bin"}, "0r_v", "q9"},
-		{[]string{"&4xf32"}, "0i_v", "expects a i32 scalar here, not a buffer view"},
+		{[]string{"&4xf32"}, "0i_v", "expects an i32 scalar here, not a buffer view"},
 		{[]string{"&"}, "0r_v", "parsing buffer view"},
 		{[]string{"2xq9"}, "0r_v", "missing '=' between shape/type and values"},
 		{[]string{"xx"}, "0r_v", "missing '=' between shape/type and values"},

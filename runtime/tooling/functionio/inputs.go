@@ -164,7 +164,8 @@ func value(in Input, kind vm.ValueKind, alloc hal.Allocator) (vm.Value, error) {
 		// IREE passes 0 for (null) given to a scalar argument.
 		return map[vm.ValueKind]vm.Value{vm.KindI32: vm.I32(0), vm.KindI64: vm.I64(0), vm.KindF32: vm.F32(0), vm.KindF64: vm.F64(0)}[kind], nil
 	case in.Buffer != nil:
-		return vm.Value{}, fmt.Errorf("the function expects a %s scalar here, not a buffer view", kind)
+		// "an": every scalar kind (i32, i64, f32, f64) is read with a vowel sound.
+		return vm.Value{}, fmt.Errorf("the function expects an %s scalar here, not a buffer view", kind)
 	}
 	et := map[vm.ValueKind]hal.ElementType{
 		vm.KindI32: hal.ElementTypeI32, vm.KindI64: hal.ElementTypeI64,

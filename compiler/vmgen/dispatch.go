@@ -352,8 +352,8 @@ func (fe *fnEmitter) record(op *ir.Operation, c candidate, exe vm.Reg, consts []
 // hal.command_buffer.dispatch.inline: a count of 2^32 would otherwise become
 // 0 and the kernel would silently not run. Counts that are constants in
 // range need no check (often two of the three are 1), so the common path
-// costs an or per further computed count, a shift, a compare and a branch
-// (nothing when all three are such constants); a count out of range calls
+// costs an or per further computed count, one unsigned compare and a
+// branch (nothing when all three are such constants); a count out of range calls
 // hal.ex.workgroup_count_error, which fails naming the dispatch and the
 // three counts (the VM adds the source location of the dispatch).
 //
@@ -369,17 +369,16 @@ func (fe *fnEmitter) checkCounts(export *ir.Operation, counts []vm.Reg, fits []b
 	if len(computed) == 0 {
 		return
 	}
-	shift := fe.i64(32)
+	limit := fe.i64(math.MaxUint32)
 	all := computed[0]
 	for _, r := range computed[1:] {
 		or := f.NewI64()
 		f.Emit(vm.OpOrI64, or, all, r)
 		all = or
 	}
-	high := f.NewI64()
-	f.Emit(vm.OpShrI64U, high, all, shift)
+	// Unsigned: a negative count is out of range too.
 	bad := f.NewI32()
-	f.Emit(vm.OpCmpNzI64, bad, high)
+	f.Emit(vm.OpCmpGtI64U, bad, all, limit)
 	badL, okL := f.NewLabel(), f.NewLabel()
 	f.CondBr(bad, badL, okL)
 	f.Bind(badL)

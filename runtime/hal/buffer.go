@@ -214,7 +214,10 @@ func (b *Buffer) Released() bool { return b.extra.Load() < 0 }
 // drop releases one reference on the allocation, returning the memory on
 // the last unless Decommit already did.
 func (a *allocation) drop() {
-	if a.extra.Add(-1) < 0 && a.decommitted.CompareAndSwap(false, true) {
+	// extra 0: the buffer being released was the allocation's only one,
+	// so no other can add to the count (subspans are made from live
+	// buffers) and the locked decrement is skipped.
+	if (a.extra.Load() == 0 || a.extra.Add(-1) < 0) && a.decommitted.CompareAndSwap(false, true) {
 		a.free()
 	}
 }

@@ -35,6 +35,7 @@ import (
 	"github.com/goiree/goiree/compiler/transforms"
 	"github.com/goiree/goiree/compiler/vmgen"
 	"github.com/goiree/goiree/runtime/tooling/outfile"
+	"github.com/goiree/goiree/tools/internal/flagsuggest"
 )
 
 func main() {
@@ -287,7 +288,7 @@ func parseFlags(args []string) (*options, error) {
 				o.targetFlags[f.Name] = value
 				continue
 			}
-			if s := closestFlag(name); s != "" {
+			if s := flagsuggest.Closest(name, flagNames()); s != "" {
 				return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'; did you mean '--%s'?", a, s)
 			}
 			return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'", a)
@@ -374,41 +375,6 @@ func flagNames() []string {
 		}
 	}
 	return names
-}
-
-// closestFlag returns the known flag nearest to name by edit distance, or
-// "" when none is close enough to be a typo of it (at most 2 edits, or one
-// per 8 characters of a long name): a different flag with a similar name
-// (--compile-mode, --compile-to) is no suggestion.
-func closestFlag(name string) string {
-	best, bestD := "", max(2, len(name)/8)+1
-	for _, f := range flagNames() {
-		if d := editDistance(name, f); d < bestD {
-			best, bestD = f, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {

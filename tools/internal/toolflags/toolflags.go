@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/goiree/goiree/tools/internal/flagsuggest"
 	"github.com/golang/glog"
 )
 
@@ -115,7 +116,7 @@ func Parse(fs *flag.FlagSet, args []string) error {
 	}
 	if err != nil {
 		if name, ok := unknownFlag(err); ok {
-			if s := Closest(name, flagNames(fs)); s != "" {
+			if s := flagsuggest.Closest(name, flagNames(fs)); s != "" {
 				return fmt.Errorf("[ERROR] %v; did you mean --%s? (see --help)", err, s)
 			}
 		}

@@ -444,9 +444,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 1
 	}
 	timer := &passTimer{}
+	var prog *progress
+	if !o.printBefore && !o.printAfter {
+		// IR dumps on stderr would interleave with the line.
+		prog = startProgress(stderr)
+	}
+	defer prog.stop()
 	for i, chunk := range chunks {
-		text, err := compileChunk(name, chunk, popts, o, stop, emitIR, stderr, timer)
+		text, err := compileChunk(name, chunk, popts, o, stop, emitIR, stderr, timer, prog)
 		if err != nil {
+			prog.stop()
 			fmt.Fprint(stderr, ir.FormatDiagnostic(err, name, src))
 			failed = true
 			continue
@@ -456,6 +463,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		out.WriteString(text)
 	}
+	prog.stop()
 	if o.timing {
 		timer.report(stderr)
 	}
@@ -472,7 +480,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // compileChunk parses one input chunk and runs the pipeline's passes from
 // --compile-from to stop, returning the output text: the IR, or the
 // bytecode module (or its VM assembly).
-func compileChunk(name string, chunk []byte, popts pipeline.Options, o *options, stop string, emitIR bool, stderr io.Writer, timer *passTimer) (string, error) {
+func compileChunk(name string, chunk []byte, popts pipeline.Options, o *options, stop string, emitIR bool, stderr io.Writer, timer *passTimer, prog *progress) (string, error) {
 	start := time.Now()
 	s, err := pipeline.Parse(name, chunk, popts)
 	timer.add("Parser", time.Since(start))
@@ -491,8 +499,9 @@ func compileChunk(name string, chunk []byte, popts pipeline.Options, o *options,
 		return s.Print()
 	}
 	ro := pipeline.RunOptions{From: o.compileFrom, To: stop}
-	if o.printBefore {
-		ro.BeforePass = func(p pipeline.Pass, s *pipeline.State) {
+	ro.BeforePass = func(p pipeline.Pass, s *pipeline.State) {
+		prog.set(p.Phase, p.Name)
+		if o.printBefore {
 			fmt.Fprintf(stderr, "// -----// IR Dump Before %s (%s) //----- //\n%s\n", camel(p.Name), p.Name, print(s))
 		}
 	}

@@ -84,6 +84,10 @@ func (g *guardedWriter) Write(p []byte) (int, error) {
 	return g.w.Write(p)
 }
 
+// Unwrap returns the writer underneath, so that a terminal behind the
+// guard is still recognised as one.
+func (g *guardedWriter) Unwrap() io.Writer { return g.w }
+
 func signalName(s syscall.Signal) string {
 	switch s {
 	case syscall.SIGINT:

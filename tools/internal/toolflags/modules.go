@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/goiree/goiree/tools/internal/terminal"
 )
 
 // ErrNoModule is IREE's message for a run without a module.
@@ -19,7 +21,7 @@ var ErrNoModule = errors.New("no user module specified; use --module=file.vmfb t
 func ReadModules(paths []string, stdin io.Reader) (datas [][]byte, names []string, err error) {
 	implicit := len(paths) == 0
 	if implicit {
-		if f, ok := stdin.(*os.File); ok && isTerminal(f) {
+		if f, ok := stdin.(*os.File); ok && terminal.Is(f) {
 			return nil, nil, ErrNoModule
 		}
 		paths = []string{"-"}

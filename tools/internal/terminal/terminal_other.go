@@ -1,12 +1,12 @@
 //go:build !linux
 
-package toolflags
+package terminal
 
 import "os"
 
-// isTerminal approximates isatty(3) where the TCGETS ioctl is not at hand:
+// Is approximates isatty(3) where the TCGETS ioctl is not at hand:
 // a character device (a terminal, or /dev/null).
-func isTerminal(f *os.File) bool {
+func Is(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -398,60 +398,34 @@ func buildExecutable(g *group, name string, inputs, outputs []*ir.Value, targets
 	for range outputs {
 		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer"})
 	}
-	exe := ir.NewOp("hal.executable", nil, nil, []ir.NamedAttr{
-		{Name: "sym_visibility", Value: ir.StringAttr{Value: "private"}},
-		{Name: "sym_name", Value: ir.StringAttr{Value: name}},
-	})
-	eb := exe.AddRegion().AddBlock()
 	exportName := name + "_elementwise"
-	used := map[string]bool{}
-	for _, t := range targets {
-		vname := uniqueVariantName(t, used)
-		v := ir.NewOp("hal.executable.variant", nil, nil, []ir.NamedAttr{
-			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
-			{Name: "sym_name", Value: ir.StringAttr{Value: vname}},
-			{Name: "target", Value: t},
-		})
-		vb := v.AddRegion().AddBlock()
-		eb.Append(v)
-		ex := ir.NewOp("hal.executable.export", nil, nil, []ir.NamedAttr{
-			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
-			{Name: "sym_name", Value: ir.StringAttr{Value: exportName}},
-			{Name: "ordinal", Value: ir.IndexAttr(0)},
-			{Name: "layout", Value: layout},
-		})
-		cb := ex.AddRegion().AddBlock(&ir.DialectType{Name: "hal.device"}, ir.IndexType{})
-		cb.Args[0].Name, cb.Args[1].Name = "device", "workload"
-		m := &ir.AffineMap{NumSyms: 1, Results: []*ir.AffineExpr{{Kind: ir.AffineCeilDiv,
-			LHS: &ir.AffineExpr{Kind: ir.AffineSym, Pos: 0}, RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: tile}}}}
-		x := ir.NewOp("affine.apply", []*ir.Value{cb.Args[1]}, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "map", Value: ir.AffineMapAttr{Map: m}}})
-		x.Results[0].Name = "x"
-		one := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(1)}})
-		one.Results[0].Name = "c1"
-		cb.Append(x)
-		cb.Append(one)
-		cb.Append(ir.NewOp("hal.return", []*ir.Value{x.Results[0], one.Results[0], one.Results[0]}, nil, nil))
-		vb.Append(ex)
-		mod := ir.NewOp("builtin.module", nil, nil, nil)
-		mb := mod.AddRegion().AddBlock()
-		vb.Append(mod)
-		bodyFn, err := buildBody(g, exportName+"_body", inputs, outputs)
-		if err != nil {
-			return nil, err
-		}
-		mb.Append(bodyFn)
-		entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
-			{Name: "sym_name", Value: ir.StringAttr{Value: exportName}},
-			{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},
-			{Name: Attr, Value: &ir.DictAttr{Entries: []ir.NamedAttr{
-				{Name: "body", Value: ir.SymbolRefAttr{Root: exportName + "_body"}},
-				{Name: "tile_size", Value: ir.IndexAttr(tile)},
-			}}},
-		})
-		entry.AddRegion().AddBlock().Append(ir.NewOp("func.return", nil, nil, nil))
-		mb.Append(entry)
+	gen := &hal.GeneratedExecutable{
+		Name:        name,
+		Export:      exportName,
+		Layout:      layout,
+		Tile:        tile,
+		Targets:     targets,
+		VariantName: uniqueVariantName,
+		Module: func(_ *hal.ExecutableTargetAttr, mb *ir.Block) error {
+			bodyFn, err := buildBody(g, exportName+"_body", inputs, outputs)
+			if err != nil {
+				return err
+			}
+			mb.Append(bodyFn)
+			entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
+				{Name: "sym_name", Value: ir.StringAttr{Value: exportName}},
+				{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},
+				{Name: Attr, Value: &ir.DictAttr{Entries: []ir.NamedAttr{
+					{Name: "body", Value: ir.SymbolRefAttr{Root: exportName + "_body"}},
+					{Name: "tile_size", Value: ir.IndexAttr(tile)},
+				}}},
+			})
+			entry.AddRegion().AddBlock().Append(ir.NewOp("func.return", nil, nil, nil))
+			mb.Append(entry)
+			return nil
+		},
 	}
-	return exe, nil
+	return gen.Build()
 }
 
 // targetName derives a variant name from a target: the architecture part

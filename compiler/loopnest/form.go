@@ -207,7 +207,10 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 	if err != nil {
 		return err
 	}
-	exe := buildExecutable(name, k, bodyFn, len(inVals)+len(initVals), len(outs), targets)
+	exe, err := buildExecutable(name, k, bodyFn, len(inVals)+len(initVals), len(outs), targets)
+	if err != nil {
+		return err
+	}
 	// The generated ops carry the linalg op's position, so that a target
 	// that cannot compile the kernel (an element type it lacks) names it.
 	ir.Walk(exe, func(o *ir.Operation) bool {
@@ -412,7 +415,7 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 
 // buildExecutable creates the hal.executable with one variant per target,
 // each exporting the loop-nest entry.
-func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr) *ir.Operation {
+func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr) (*ir.Operation, error) {
 	layout := &hal.PipelineLayoutAttr{Constants: int64(k.NumConstants())}
 	for i := 0; i < nread; i++ {
 		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer", Flags: []string{"ReadOnly"}})
@@ -420,52 +423,26 @@ func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite
 	for i := 0; i < nwrite; i++ {
 		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer"})
 	}
-	exe := ir.NewOp("hal.executable", nil, nil, []ir.NamedAttr{
-		{Name: "sym_visibility", Value: ir.StringAttr{Value: "private"}},
-		{Name: "sym_name", Value: ir.StringAttr{Value: name}},
-	})
-	eb := exe.AddRegion().AddBlock()
-	used := map[string]bool{}
-	for _, t := range targets {
-		vname := variantName(t, used)
-		v := ir.NewOp("hal.executable.variant", nil, nil, []ir.NamedAttr{
-			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
-			{Name: "sym_name", Value: ir.StringAttr{Value: vname}},
-			{Name: "target", Value: t},
-		})
-		vb := v.AddRegion().AddBlock()
-		eb.Append(v)
-		ex := ir.NewOp("hal.executable.export", nil, nil, []ir.NamedAttr{
-			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
-			{Name: "sym_name", Value: ir.StringAttr{Value: name}},
-			{Name: "ordinal", Value: ir.IndexAttr(0)},
-			{Name: "layout", Value: layout},
-		})
-		cb := ex.AddRegion().AddBlock(&ir.DialectType{Name: "hal.device"}, ir.IndexType{})
-		cb.Args[0].Name, cb.Args[1].Name = "device", "workload"
-		m := &ir.AffineMap{NumSyms: 1, Results: []*ir.AffineExpr{{Kind: ir.AffineCeilDiv,
-			LHS: &ir.AffineExpr{Kind: ir.AffineSym, Pos: 0}, RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: k.Tile}}}}
-		x := ir.NewOp("affine.apply", []*ir.Value{cb.Args[1]}, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "map", Value: ir.AffineMapAttr{Map: m}}})
-		x.Results[0].Name = "x"
-		one := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(1)}})
-		one.Results[0].Name = "c1"
-		cb.Append(x)
-		cb.Append(one)
-		cb.Append(ir.NewOp("hal.return", []*ir.Value{x.Results[0], one.Results[0], one.Results[0]}, nil, nil))
-		vb.Append(ex)
-		mod := ir.NewOp("builtin.module", nil, nil, nil)
-		mb := mod.AddRegion().AddBlock()
-		vb.Append(mod)
-		mb.Append(ir.Clone(bodyFn, nil))
-		entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
-			{Name: "sym_name", Value: ir.StringAttr{Value: name}},
-			{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},
-			{Name: Attr, Value: k.Dict()},
-		})
-		entry.AddRegion().AddBlock().Append(ir.NewOp("func.return", nil, nil, nil))
-		mb.Append(entry)
+	gen := &hal.GeneratedExecutable{
+		Name:        name,
+		Export:      name,
+		Layout:      layout,
+		Tile:        k.Tile,
+		Targets:     targets,
+		VariantName: variantName,
+		Module: func(_ *hal.ExecutableTargetAttr, mb *ir.Block) error {
+			mb.Append(ir.Clone(bodyFn, nil))
+			entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
+				{Name: "sym_name", Value: ir.StringAttr{Value: name}},
+				{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},
+				{Name: Attr, Value: k.Dict()},
+			})
+			entry.AddRegion().AddBlock().Append(ir.NewOp("func.return", nil, nil, nil))
+			mb.Append(entry)
+			return nil
+		},
 	}
-	return exe
+	return gen.Build()
 }
 
 // variantName derives a unique variant name from a target's format

@@ -1,0 +1,65 @@
+package hal
+
+import "github.com/goiree/goiree/compiler/ir"
+
+// GeneratedExecutable describes a compiler-generated executable: one
+// export, tiled in one dimension (ceildiv(workload, Tile) x 1 x 1
+// workgroups), with one variant per target.
+type GeneratedExecutable struct {
+	// Name is the executable's symbol; Export the export's (and its entry
+	// function's) symbol.
+	Name, Export string
+	Layout       *PipelineLayoutAttr
+	Tile         int64
+	Targets      []*ExecutableTargetAttr
+	// VariantName picks a variant's symbol; used holds the names taken.
+	VariantName func(t *ExecutableTargetAttr, used map[string]bool) string
+	// Module fills one variant's builtin.module (the kernel's functions).
+	Module func(t *ExecutableTargetAttr, module *ir.Block) error
+}
+
+// Build creates the hal.executable. Generated dispatches of every kind
+// (elementwise groups, linalg loop nests) share this shape, so they print
+// and lower alike.
+func (g *GeneratedExecutable) Build() (*ir.Operation, error) {
+	exe := ir.NewOp("hal.executable", nil, nil, []ir.NamedAttr{
+		{Name: "sym_visibility", Value: ir.StringAttr{Value: "private"}},
+		{Name: "sym_name", Value: ir.StringAttr{Value: g.Name}},
+	})
+	eb := exe.AddRegion().AddBlock()
+	used := map[string]bool{}
+	for _, t := range g.Targets {
+		v := ir.NewOp("hal.executable.variant", nil, nil, []ir.NamedAttr{
+			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
+			{Name: "sym_name", Value: ir.StringAttr{Value: g.VariantName(t, used)}},
+			{Name: "target", Value: t},
+		})
+		vb := v.AddRegion().AddBlock()
+		eb.Append(v)
+		ex := ir.NewOp("hal.executable.export", nil, nil, []ir.NamedAttr{
+			{Name: "sym_visibility", Value: ir.StringAttr{Value: "public"}},
+			{Name: "sym_name", Value: ir.StringAttr{Value: g.Export}},
+			{Name: "ordinal", Value: ir.IndexAttr(0)},
+			{Name: "layout", Value: g.Layout},
+		})
+		cb := ex.AddRegion().AddBlock(&ir.DialectType{Name: "hal.device"}, ir.IndexType{})
+		cb.Args[0].Name, cb.Args[1].Name = "device", "workload"
+		m := &ir.AffineMap{NumSyms: 1, Results: []*ir.AffineExpr{{Kind: ir.AffineCeilDiv,
+			LHS: &ir.AffineExpr{Kind: ir.AffineSym, Pos: 0}, RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: g.Tile}}}}
+		x := ir.NewOp("affine.apply", []*ir.Value{cb.Args[1]}, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "map", Value: ir.AffineMapAttr{Map: m}}})
+		x.Results[0].Name = "x"
+		one := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(1)}})
+		one.Results[0].Name = "c1"
+		cb.Append(x)
+		cb.Append(one)
+		cb.Append(ir.NewOp("hal.return", []*ir.Value{x.Results[0], one.Results[0], one.Results[0]}, nil, nil))
+		vb.Append(ex)
+		mod := ir.NewOp("builtin.module", nil, nil, nil)
+		mb := mod.AddRegion().AddBlock()
+		vb.Append(mod)
+		if err := g.Module(t, mb); err != nil {
+			return nil, err
+		}
+	}
+	return exe, nil
+}

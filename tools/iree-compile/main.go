@@ -38,6 +38,10 @@ import (
 	"github.com/goiree/goiree/tools/internal/flagsuggest"
 )
 
+// Executable dumps go through the same writer as -o: a dump path that is a
+// device or FIFO is written in place, never replaced.
+func init() { target.WriteDump = outfile.Write }
+
 func main() {
 	os.Exit(withCleanup(os.Stderr, func(stderr io.Writer) int { return run(os.Args[1:], os.Stdin, os.Stdout, stderr) }))
 }

@@ -3,15 +3,14 @@ package cuda
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/kernelabi"
 	"github.com/goiree/goiree/compiler/objects"
+	"github.com/goiree/goiree/compiler/target"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
-	"github.com/goiree/goiree/runtime/tooling/outfile"
 )
 
 // Backend is the target backend name this package builds.
@@ -93,13 +92,13 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 			if src == "" {
 				continue
 			}
-			if err := dump(opts.DumpSourcesTo, base+"_"+sanitize(group[i].SymName())+".ptx", []byte(src)); err != nil {
+			if err := target.Dump(opts.DumpSourcesTo, base+"_"+sanitize(group[i].SymName())+".ptx", []byte(src)); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if opts.DumpBinariesTo != "" {
-		if err := dump(opts.DumpBinariesTo, base+".cudafb", data); err != nil {
+		if err := target.Dump(opts.DumpBinariesTo, base+".cudafb", data); err != nil {
 			return nil, err
 		}
 	}
@@ -406,16 +405,4 @@ func loadObject(o *hal.ExecutableObjectAttr, loader ObjectLoader) ([]byte, error
 		return nil, fmt.Errorf("reading object %s: %w", o.Path, err)
 	}
 	return b, nil
-}
-
-func dump(dir, name string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating dump directory: %w", err)
-	}
-	// Through outfile, as every output of the tools: a dump file that is a
-	// device or FIFO is written in place, never replaced.
-	if err := outfile.Write(filepath.Join(dir, name), data); err != nil {
-		return fmt.Errorf("dumping %s: %w", name, err)
-	}
-	return nil
 }

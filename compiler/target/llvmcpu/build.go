@@ -13,7 +13,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
-	"github.com/goiree/goiree/runtime/tooling/outfile"
+	"github.com/goiree/goiree/compiler/target"
 )
 
 // Flag names for the tool paths, used in error messages.
@@ -142,7 +142,7 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 		return nil, fmt.Errorf("writing generated source: %w", err)
 	}
 	if opts.DumpSourcesTo != "" {
-		if err := dump(opts.DumpSourcesTo, base+".c", []byte(lib.Source)); err != nil {
+		if err := target.Dump(opts.DumpSourcesTo, base+".c", []byte(lib.Source)); err != nil {
 			return nil, err
 		}
 	}
@@ -172,23 +172,11 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 		return nil, fmt.Errorf("reading linked library: %w", err)
 	}
 	if opts.DumpBinariesTo != "" {
-		if err := dump(opts.DumpBinariesTo, base+".so", elf); err != nil {
+		if err := target.Dump(opts.DumpBinariesTo, base+".so", elf); err != nil {
 			return nil, err
 		}
 	}
 	return elf, nil
-}
-
-func dump(dir, name string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating dump directory: %w", err)
-	}
-	// Through outfile, as every output of the tools: a dump file that is a
-	// device or FIFO is written in place, never replaced.
-	if err := outfile.Write(filepath.Join(dir, name), data); err != nil {
-		return fmt.Errorf("dumping %s: %w", name, err)
-	}
-	return nil
 }
 
 // objectFile returns a path lld can read for an object: the resolved file

@@ -13,8 +13,8 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/target"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
-	"github.com/goiree/goiree/runtime/tooling/outfile"
 )
 
 // GlslcPathFlag is the iree-compile flag that sets the glslc binary.
@@ -181,7 +181,7 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 		}
 	}
 	if opts.DumpBinariesTo != "" {
-		if err := dump(opts.DumpBinariesTo, dumpName(variant)+".spv", wordBytes(exe.Code)); err != nil {
+		if err := target.Dump(opts.DumpBinariesTo, dumpName(variant)+".spv", wordBytes(exe.Code)); err != nil {
 			return nil, err
 		}
 	}
@@ -248,18 +248,6 @@ func dumpName(variant *ir.Operation) string {
 	}, name)
 }
 
-func dump(dir, name string, data []byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating dump directory: %w", err)
-	}
-	// Through outfile, as every output of the tools: a dump file that is a
-	// device or FIFO is written in place, never replaced.
-	if err := outfile.Write(filepath.Join(dir, name), data); err != nil {
-		return fmt.Errorf("dumping %s: %w", name, err)
-	}
-	return nil
-}
-
 // generate emits the GLSL of a generated elementwise variant and compiles
 // it with glslc.
 func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, error) {
@@ -269,7 +257,7 @@ func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, e
 	}
 	base := dumpName(variant)
 	if opts.DumpSourcesTo != "" {
-		if err := dump(opts.DumpSourcesTo, base+".glsl", []byte(src)); err != nil {
+		if err := target.Dump(opts.DumpSourcesTo, base+".glsl", []byte(src)); err != nil {
 			return nil, err
 		}
 	}

@@ -353,19 +353,5 @@ func verifyRegionOp(op *ir.Operation) error {
 			return ir.OpErrorf(op, "workload value %d type mismatch; operand is '%s' but region captures '%s'", i, ir.TypeString(r.Workload()[i].Type), ir.TypeString(a.Type))
 		}
 	}
-	for _, b := range count.Blocks {
-		t := b.Terminator()
-		if t == nil || t.Name != "flow.return" {
-			return ir.OpErrorf(op, "workgroup count region must end with 'flow.return'")
-		}
-		if len(t.Operands) != 3 {
-			return ir.OpErrorf(op, "workgroup count region must return 3 values (x, y, z), found %d", len(t.Operands))
-		}
-		for _, v := range t.Operands {
-			if _, ok := v.Type.(ir.IndexType); !ok {
-				return ir.OpErrorf(op, "workgroup count region must return index values, found '%s'", ir.TypeString(v.Type))
-			}
-		}
-	}
-	return nil
+	return ir.VerifyCountReturns(op, count, "flow.return")
 }

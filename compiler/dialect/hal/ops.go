@@ -374,21 +374,7 @@ func verifyCountRegion(op *ir.Operation, r *ir.Region, ret string) error {
 			return ir.OpErrorf(op, "workgroup count argument #%d must be index, found '%s'", i, ir.TypeString(a.Type))
 		}
 	}
-	for _, b := range r.Blocks {
-		t := b.Terminator()
-		if t == nil || t.Name != ret {
-			return ir.OpErrorf(op, "workgroup count region must end with '%s'", ret)
-		}
-		if len(t.Operands) != 3 {
-			return ir.OpErrorf(op, "workgroup count region must return 3 values (x, y, z), found %d", len(t.Operands))
-		}
-		for _, v := range t.Operands {
-			if _, ok := v.Type.(ir.IndexType); !ok {
-				return ir.OpErrorf(op, "workgroup count region must return index values, found '%s'", ir.TypeString(v.Type))
-			}
-		}
-	}
-	return nil
+	return ir.VerifyCountReturns(op, r, ret)
 }
 
 func verifyExport(op *ir.Operation) error {

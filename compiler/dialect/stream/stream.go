@@ -117,23 +117,9 @@ func verifyExport(op *ir.Operation) error {
 			return ir.OpErrorf(op, "workgroups argument #%d must be index, found '%s'", i, ir.TypeString(a.Type))
 		}
 	}
-	for _, b := range r.Blocks {
-		t := b.Terminator()
-		// IREE's own samples end stream count regions with hal.return as
-		// often as with stream.return; both mean the same here.
-		if t == nil || t.Name != "stream.return" && t.Name != "hal.return" {
-			return ir.OpErrorf(op, "workgroup count region must end with 'stream.return' or 'hal.return'")
-		}
-		if len(t.Operands) != 3 {
-			return ir.OpErrorf(op, "workgroup count region must return 3 values (x, y, z), found %d", len(t.Operands))
-		}
-		for _, v := range t.Operands {
-			if _, ok := v.Type.(ir.IndexType); !ok {
-				return ir.OpErrorf(op, "workgroup count region must return index values, found '%s'", ir.TypeString(v.Type))
-			}
-		}
-	}
-	return nil
+	// IREE's own samples end stream count regions with hal.return as often
+	// as with stream.return; both mean the same here.
+	return ir.VerifyCountReturns(op, r, "stream.return", "hal.return")
 }
 
 func parseSubspan(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {

@@ -18,9 +18,6 @@ import (
 	"github.com/goiree/goiree/compiler/target"
 )
 
-// Backends lists the backends with a loop-nest code generator.
-var Backends = map[string]bool{"llvm-cpu": true}
-
 // MaxWorkgroups bounds the number of workgroups a kernel's first parallel
 // loop is split into; the tile is the loop's range over this, rounded up.
 const MaxWorkgroups = 64
@@ -81,8 +78,8 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 				targets = []*hal.ExecutableTargetAttr{t}
 			}
 			for _, t := range targets {
-				if !Backends[t.Backend] {
-					return total, ir.OpErrorf(op, "cannot compile '%s' for target backend '%s': linalg ops have a code generator only for llvm-cpu so far", op.Name, t.Backend)
+				if tg, ok := target.Lookup(t.Backend); !ok || !tg.LoopNests {
+					return total, ir.OpErrorf(op, "cannot compile '%s' for target backend '%s': %s", op.Name, t.Backend, loopNestBackends())
 				}
 			}
 			name := fmt.Sprintf("%s_linalg_%d", fn.SymName(), next)
@@ -98,6 +95,20 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 		removeDeadEmpties(fn)
 	}
 	return total, nil
+}
+
+// loopNestBackends says which registered backends compile linalg ops.
+func loopNestBackends() string {
+	var names []string
+	for _, t := range target.All() {
+		if t.LoopNests {
+			names = append(names, t.Name)
+		}
+	}
+	if len(names) == 0 {
+		return "no registered target generates code for linalg ops"
+	}
+	return "linalg ops have a code generator only for " + strings.Join(names, ", ") + " so far"
 }
 
 // pushable reports whether a scalar fits one 32-bit push constant the way

@@ -70,6 +70,11 @@ type Target struct {
 	// DefaultExecutableTarget returns a new copy of the executable target
 	// used when a flag names the backend or its device without details.
 	DefaultExecutableTarget func() *hal.ExecutableTargetAttr
+	// LoopNests marks a target whose builder compiles the loop-nest
+	// kernels that dispatches formed from linalg ops carry (the contract
+	// in compiler/loopnest); dispatch formation refuses linalg ops for
+	// targets without it rather than emit kernels nothing compiles.
+	LoopNests bool
 	// Flags are the target's own options.
 	Flags []Flag
 	// NewBuilder returns the builder of the target's variants.

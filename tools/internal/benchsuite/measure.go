@@ -96,12 +96,9 @@ func (c *caller) call() error {
 	if err := c.ctx.InvokeInto(c.fn, c.args, c.results); err != nil {
 		return fmt.Errorf("calling %s: %w", c.fn.Name(), err)
 	}
-	v, err := halmodule.BufferViewOf(c.results[0])
-	if err != nil {
-		return err
-	}
-	c.results[0] = vm.Value{}
-	return v.Buffer().Release()
+	// The result view is the caller's: releasing it returns its buffer
+	// to the device's pool for the next call.
+	return vm.ReleaseValues(c.results)
 }
 
 // check makes one call and verifies its result (c.want, 2 * 4 = 8 for
@@ -127,8 +124,7 @@ func (c *caller) check() error {
 	if i, ok := checkProduct(z, c.want); !ok {
 		return fmt.Errorf("%s result is wrong at element %d: %g (want %g in every element)", c.fn.Name(), i, z[i], c.want)
 	}
-	c.results[0] = vm.Value{}
-	return v.Buffer().Release()
+	return vm.ReleaseValues(c.results)
 }
 
 // checkProduct checks that z holds want: every element of short results,

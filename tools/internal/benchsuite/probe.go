@@ -517,10 +517,8 @@ func vulkanCross(e *env, o *options, dev *vulkan.Device, c *caller, qt *queueTim
 	}
 	// Re-allocated inputs (the old ones released, the cache trimmed).
 	var realloc time.Duration
-	for _, a := range c.args {
-		if v, err := halmodule.BufferViewOf(a); err == nil {
-			v.Buffer().Release()
-		}
+	if err := vm.ReleaseValues(c.args); err != nil {
+		say("[C'] releasing the inputs: %v", err)
 	}
 	dev.Allocator().Trim()
 	in, err := functionio.ParseInputs([]string{fmt.Sprintf("%dxf32=2", n), fmt.Sprintf("%dxf32=4", n)})

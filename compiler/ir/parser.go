@@ -1012,10 +1012,13 @@ func (p *Parser) parseLocation() (Attribute, error) {
 
 // rawBalanced consumes a balanced group starting at the current token
 // (which must be the open character) and returns the text inside it.
+// Inside a '<' group, (), [] and {} nest too, and each closer must match
+// the innermost opener: `<-)` is unbalanced, not a group holding "-".
 func (p *Parser) rawBalanced(open, close byte) (string, error) {
 	src := p.lex.src
 	start := p.tok.off
-	depth := 0
+	closer := map[byte]byte{'<': '>', '(': ')', '[': ']', '{': '}'}
+	var want []byte // the closers still expected, innermost last
 	for i := start; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -1028,10 +1031,13 @@ func (p *Parser) rawBalanced(open, close byte) (string, error) {
 		case c == '-' && i+1 < len(src) && src[i+1] == '>':
 			i++
 		case c == open || (open == '<' && (c == '(' || c == '[' || c == '{')):
-			depth++
+			want = append(want, closer[c])
 		case c == close || (open == '<' && (c == ')' || c == ']' || c == '}')):
-			depth--
-			if depth == 0 {
+			if len(want) == 0 || want[len(want)-1] != c {
+				return "", Errorf(p.lex.pos(i), "unbalanced '%c' in '%c' group", c, open)
+			}
+			want = want[:len(want)-1]
+			if len(want) == 0 {
 				body := src[start+1 : i]
 				p.reset(i + 1)
 				return body, nil

@@ -45,6 +45,9 @@ type Options struct {
 	// Instance is the VM instance the context is made in; nil makes a new
 	// one.
 	Instance *vm.Instance
+	// Natives are more native modules (iree-check-module's "check"),
+	// placed after the hal module and before the program's modules.
+	Natives []vm.NativeModule
 }
 
 // LoadModule loads the bytes of a compiled module; name (a file name, or
@@ -57,9 +60,9 @@ func LoadModule(name string, data []byte) (*vm.BytecodeModule, error) {
 	return m, nil
 }
 
-// New makes the hal module for dev and a context of it and modules, in
-// that order (imports resolve against the modules before them). At least
-// one module is needed.
+// New makes the hal module for dev and a context of it, opts.Natives and
+// modules, in that order (imports resolve against the modules before
+// them). At least one module is needed.
 func New(dev hal.Device, modules []*vm.BytecodeModule, opts Options) (*Session, error) {
 	if len(modules) == 0 {
 		return nil, fmt.Errorf("no module to run")
@@ -75,8 +78,11 @@ func New(dev hal.Device, modules []*vm.BytecodeModule, opts Options) (*Session, 
 	if inst == nil {
 		inst = vm.NewInstance()
 	}
-	vms := make([]vm.Module, 0, len(modules)+1)
+	vms := make([]vm.Module, 0, len(modules)+len(opts.Natives)+1)
 	vms = append(vms, hm)
+	for _, n := range opts.Natives {
+		vms = append(vms, n)
+	}
 	for _, m := range modules {
 		vms = append(vms, m)
 	}

@@ -225,3 +225,41 @@ func TestTraceAndArguments(t *testing.T) {
 		t.Errorf("the trace does not show %s:\n%s", want, trace.String())
 	}
 }
+
+// TestNatives: native modules in Options.Natives sit between the hal module
+// and the program, so the program's imports of them resolve; without them
+// the context cannot be made.
+func TestNatives(t *testing.T) {
+	dev := newDevice(t)
+	b := vm.NewModuleBuilder("prog")
+	twice := b.Import("util2.twice", "0i_i")
+	f := b.Function("four", "0v_i")
+	two, out := f.NewI32(), f.NewI32()
+	f.ConstI32(two, 2)
+	f.CallImport(twice, []vm.Reg{two}, []vm.Reg{out})
+	f.Return(out)
+	b.Export("four", f)
+	data, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := session.LoadModule("prog", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	native := vm.NewNativeModule("util2", []vm.NativeFunction{{
+		Name: "twice", CallingConvention: "0i_i",
+		Func: func(c *vm.NativeCall) error { c.Results[0] = vm.I32(2 * c.Args[0].I32()); return nil },
+	}})
+	s, err := session.New(dev, []*vm.BytecodeModule{m}, session.Options{Natives: []vm.NativeModule{native}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got, err := s.Run("four"); err != nil || got != "result[0]: i32=4\n" {
+		t.Errorf("Run(four) = %q, %v; want result[0]: i32=4", got, err)
+	}
+	if _, err := session.New(dev, []*vm.BytecodeModule{m}, session.Options{}); err == nil || !strings.Contains(err.Error(), "util2.twice") {
+		t.Errorf("without the native module: %v, want an error naming util2.twice", err)
+	}
+}

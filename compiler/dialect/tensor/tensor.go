@@ -1,5 +1,8 @@
-// Package tensor registers tensor.dim, tensor.empty, and the slicing ops
-// tensor.extract_slice and tensor.insert_slice.
+// Package tensor registers MLIR's tensor dialect: dim, empty, the slicing
+// ops extract_slice and insert_slice (static or dynamic offsets, sizes and
+// strides), cast, bitcast, extract, insert, expand_shape, collapse_shape,
+// pad (with its tensor.yield region), concat, splat, from_elements and
+// generate.
 package tensor
 
 import (
@@ -15,6 +18,7 @@ func Register(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "tensor.empty", Parse: parseEmpty, Print: printEmpty, Verify: verifyEmpty})
 	r.RegisterOp(&ir.OpDef{Name: "tensor.extract_slice", Parse: parseExtractSlice, Print: printExtractSlice, Verify: verifyExtractSlice})
 	r.RegisterOp(&ir.OpDef{Name: "tensor.insert_slice", Parse: parseInsertSlice, Print: printInsertSlice, Verify: verifyInsertSlice})
+	registerOps(r)
 }
 
 func parseDim(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
@@ -282,6 +286,9 @@ func verifyExtractSlice(op *ir.Operation) error {
 	if err := verifySliceLists(op, 1, len(src.Shape)); err != nil {
 		return err
 	}
+	if err := verifyInBounds(op, src); err != nil {
+		return err
+	}
 	return verifySliceType(op, res, src.Elem, "result")
 }
 
@@ -364,6 +371,9 @@ func verifyInsertSlice(op *ir.Operation) error {
 	if err := verifySliceLists(op, 2, len(dst.Shape)); err != nil {
 		return err
 	}
+	if err := verifyInBounds(op, dst); err != nil {
+		return err
+	}
 	return verifySliceType(op, src, dst.Elem, "source")
 }
 
@@ -428,4 +438,42 @@ func rankReducedFrom(got, full []int64) bool {
 		}
 	}
 	return i == len(got)
+}
+
+// SliceParams returns a slice op's static offsets, sizes and strides
+// (DynamicIndex where a value gives the entry).
+func SliceParams(op *ir.Operation) (offsets, sizes, strides []int64) {
+	var out [3][]int64
+	for i, name := range sliceAttrs {
+		if a, ok := op.Attr(name).(*ir.DenseArrayAttr); ok {
+			out[i] = a.Values
+		}
+	}
+	return out[0], out[1], out[2]
+}
+
+// verifyInBounds checks, where the offsets, sizes, strides and the sliced
+// dimension are all static, that the slice lies inside the tensor, as
+// MLIR's verifier does.
+func verifyInBounds(op *ir.Operation, t *ir.TensorType) error {
+	offs, sizes, strides := SliceParams(op)
+	for d, dim := range t.Shape {
+		o, n, s := offs[d], sizes[d], strides[d]
+		if o == DynamicIndex || n == DynamicIndex || s == DynamicIndex || dim == ir.Dynamic {
+			continue
+		}
+		if o < 0 || n < 0 {
+			return ir.OpErrorf(op, "offset %d and size %d of dimension %d must be non-negative", o, n, d)
+		}
+		if n == 0 {
+			continue
+		}
+		if o >= dim {
+			return ir.OpErrorf(op, "offset %d is out-of-bounds: %d >= %d", d, o, dim)
+		}
+		if last := o + (n-1)*s; last >= dim || last < 0 {
+			return ir.OpErrorf(op, "slice along dimension %d runs out-of-bounds: %d >= %d", d, last, dim)
+		}
+	}
+	return nil
 }

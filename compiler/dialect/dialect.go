@@ -6,12 +6,14 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/affine"
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/builtin"
+	"github.com/goiree/goiree/compiler/dialect/cf"
 	"github.com/goiree/goiree/compiler/dialect/codegen"
 	"github.com/goiree/goiree/compiler/dialect/flow"
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/dialect/linalg"
 	"github.com/goiree/goiree/compiler/dialect/math"
+	"github.com/goiree/goiree/compiler/dialect/scf"
 	"github.com/goiree/goiree/compiler/dialect/stream"
 	"github.com/goiree/goiree/compiler/dialect/tensor"
 	"github.com/goiree/goiree/compiler/ir"
@@ -31,6 +33,8 @@ func NewRegistry() *ir.Registry {
 	hal.Register(r)
 	stream.Register(r)
 	codegen.Register(r)
+	cf.Register(r)
+	scf.Register(r)
 	return r
 }
 

@@ -300,6 +300,18 @@ func (p *Printer) DynamicDims(vs []*Value) {
 // (as MLIR's generic form does, so that `{^bb0:}`, one empty block, reads
 // back differently from `{}`, no block).
 func (p *Printer) Region(r *Region, printEntryArgs bool) {
+	p.region(r, printEntryArgs, true)
+}
+
+// RegionElidingTerminators prints r like Region but leaves out the last op
+// of each block, as MLIR does for ops whose terminator is implicit (an
+// scf.for or scf.if yielding nothing); the parser of such an op puts the
+// terminator back.
+func (p *Printer) RegionElidingTerminators(r *Region, printEntryArgs bool) {
+	p.region(r, printEntryArgs, false)
+}
+
+func (p *Printer) region(r *Region, printEntryArgs, terminators bool) {
 	p.w.WriteString("{\n")
 	p.indent++
 	for i, b := range r.Blocks {
@@ -313,7 +325,11 @@ func (p *Printer) Region(r *Region, printEntryArgs bool) {
 			p.w.WriteString(":\n")
 			p.indent++
 		}
-		for _, o := range b.Ops {
+		ops := b.Ops
+		if !terminators && len(ops) > 0 {
+			ops = ops[:len(ops)-1]
+		}
+		for _, o := range ops {
 			p.newline()
 			p.printOp(o)
 			p.w.WriteString("\n")

@@ -94,6 +94,8 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 	}
 	args := d.Arguments()
 	tied := ir.TiedOperands(op)
+	// Every candidate records into the same command buffer.
+	fe.ensureCB()
 
 	// Primitive operands become 32-bit constants, in order.
 	var consts []vm.Reg
@@ -154,7 +156,7 @@ func (fe *fnEmitter) dispatch(op *ir.Operation) error {
 		}
 		nextDim += nd
 		buf := tv.buf
-		if tiedTo[i] && !(buf.owned && buf.refs == 1 && fe.lastUse[a] == fe.index) {
+		if tiedTo[i] && !(buf.owned && !buf.pinned && buf.refs == 1 && fe.lastUse[a] == fe.index) {
 			nb := fe.allocate(tv.bytes, tv.dims)
 			size := fe.byteSize(tv.bytes, tv.dims)
 			fe.beforeCommand()

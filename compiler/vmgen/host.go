@@ -2,12 +2,12 @@ package vmgen
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/affine"
 	"github.com/goiree/goiree/compiler/dialect/arith"
-	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/runtime/vm"
 )
@@ -40,10 +40,16 @@ type bufState struct {
 	owned bool // allocated by this function, so reusable when dead
 	refs  int  // live tensor values backed by it
 	key   string
+	// pinned: the buffer outlives the block's own accounting (a value
+	// backed by it is used in another block, passed along a branch or to
+	// a call, or stored in a global), so it is never reused or released
+	// early and never updated in place.
+	pinned bool
 }
 
 // tensorVal is the host form of a tensor SSA value.
 type tensorVal struct {
+	def     *ir.Block // where the value is defined
 	typ     *ir.TensorType
 	buf     *bufState
 	view    vm.Reg
@@ -57,18 +63,28 @@ type fnEmitter struct {
 	e       *emitter
 	f       *vm.FunctionBuilder
 	fn      *ir.Operation
+	public  bool // exported: arguments come from outside and are checked
+	block   *ir.Block
+	labels  map[*ir.Block]vm.Label
+	escapes map[*ir.Value]bool
 	scalars map[*ir.Value]vm.Reg
 	consts  map[*ir.Value]int64
 	tensors map[*ir.Value]*tensorVal
+	// lastUse maps each value used in the current block to the index of
+	// its last use there.
 	lastUse map[*ir.Value]int
 	dev     vm.Reg
 	alloc   vm.Reg
-	cb      vm.Reg
-	hasCB   bool
+	// cb is the register of the pending command buffer; hasCB says one is
+	// being recorded at this point of the block. It is created by the
+	// first command after a flush.
+	cb    vm.Reg
+	hasCB bool
 	// needBarrier: a recorded command must be ordered before the next one.
 	needBarrier bool
 	free        []*bufState
-	// owned lists every buffer this function allocated, in order.
+	// owned lists the buffers allocated in the current block and not yet
+	// released, in order.
 	owned []*bufState
 	index int // index of the op being lowered
 	// memo maps constants and byte sizes already computed on every path to
@@ -76,48 +92,82 @@ type fnEmitter struct {
 	memo map[string]vm.Reg
 }
 
+// function lowers one function (func.func or util.func) into the VM
+// function declared for it; public functions are exported with IREE's
+// ABI. Blocks are emitted in reverse postorder, so every value is defined
+// before the blocks it dominates use it.
 func (e *emitter) function(fn *ir.Operation) error {
-	cc, err := callingConvention(fn)
-	if err != nil {
-		return err
+	if len(fn.Regions) != 1 || len(fn.Regions[0].Blocks) == 0 {
+		return ir.OpErrorf(fn, "function @%s has no body", fn.SymName())
 	}
-	if len(fn.Regions) != 1 || len(fn.Regions[0].Blocks) != 1 {
-		return ir.OpErrorf(fn, "host functions must have exactly one block (control flow is not supported)")
-	}
-	name := fn.SymName()
-	f := e.b.Function(name, cc)
-	fe := &fnEmitter{e: e, f: f, fn: fn, scalars: map[*ir.Value]vm.Reg{}, consts: map[*ir.Value]int64{},
-		tensors: map[*ir.Value]*tensorVal{}, lastUse: map[*ir.Value]int{}, memo: map[string]vm.Reg{}}
-	blk := fn.Body()
-	for i, op := range blk.Ops {
-		ir.Walk(op, func(o *ir.Operation) bool {
-			for _, v := range o.Operands {
-				fe.lastUse[v] = i
-			}
-			return true
-		})
-	}
+	f := e.funcs[fn]
+	public := isPublic(fn)
+	fe := &fnEmitter{e: e, f: f, fn: fn, public: public, scalars: map[*ir.Value]vm.Reg{}, consts: map[*ir.Value]int64{},
+		tensors: map[*ir.Value]*tensorVal{}, memo: map[string]vm.Reg{}, labels: map[*ir.Block]vm.Label{}}
+	region := fn.Regions[0]
+	blocks := reversePostorder(region)
+	fe.escapes = escapingValues(region)
+	entry := region.Blocks[0]
+	fe.startBlock(entry)
 	fe.loc(fn)
 	fe.prologue()
-	ft := function.Type(fn)
-	if ft == nil || len(ft.Inputs) != len(blk.Args) {
+	ft := functionType(fn)
+	if ft == nil || len(ft.Inputs) != len(entry.Args) {
 		return ir.OpErrorf(fn, "function type does not match its arguments")
 	}
-	for i, a := range blk.Args {
+	for i, a := range entry.Args {
 		if err := fe.argument(i, a, ft.Inputs[i]); err != nil {
 			return err
 		}
 	}
-	for i, op := range blk.Ops {
+	// Every other block gets a label and registers for its arguments,
+	// which the branches to it fill.
+	for _, b := range blocks[1:] {
+		fe.labels[b] = f.NewLabel()
+		if err := fe.blockArgs(b); err != nil {
+			return err
+		}
+	}
+	var entryMemo map[string]vm.Reg
+	for bi, b := range blocks {
+		if bi > 0 {
+			// Registers loaded in the entry block hold on every path;
+			// those of other blocks only on the paths through them.
+			fe.memo = maps.Clone(entryMemo)
+			fe.startBlock(b)
+			f.Bind(fe.labels[b])
+		}
+		if err := fe.emitBlock(b); err != nil {
+			return err
+		}
+		if bi == 0 {
+			entryMemo = maps.Clone(fe.memo)
+		}
+	}
+	if public {
+		e.b.Export(fn.SymName(), f, vm.Attr{Key: "iree.abi", Value: abiAttr(ft)})
+		e.exported = append(e.exported, fn.SymName())
+	}
+	return nil
+}
+
+// emitBlock lowers the ops of one block; the last must be a terminator.
+func (fe *fnEmitter) emitBlock(b *ir.Block) error {
+	if len(b.Ops) == 0 {
+		return ir.OpErrorf(fe.fn, "block ^%s of @%s has no terminator", b.Name, fe.fn.SymName())
+	}
+	for i, op := range b.Ops {
 		fe.index = i
 		fe.loc(op)
 		if err := fe.op(op); err != nil {
 			return err
 		}
+		fe.pinEscaping(op)
 		fe.releaseDead(op, i)
 	}
-	e.b.Export(name, f, vm.Attr{Key: "iree.abi", Value: abiAttr(ft)})
-	e.exported = append(e.exported, name)
+	if !isTerminator(b.Ops[len(b.Ops)-1]) {
+		return ir.OpErrorf(b.Ops[len(b.Ops)-1], "block does not end with a terminator (found '%s')", b.Ops[len(b.Ops)-1].Name)
+	}
 	return nil
 }
 
@@ -178,9 +228,49 @@ func (fe *fnEmitter) prologue() {
 	fe.alloc = f.NewRefReg()
 	f.Emit(vm.OpGlobalLoadRef, fe.alloc, e.allocGlobal)
 	fe.cb = f.NewRefReg()
+}
+
+// ensureCB starts a command buffer unless one is being recorded. Call it
+// before any branching code that records commands, so that every path
+// records into the same one.
+func (fe *fnEmitter) ensureCB() {
+	if fe.hasCB {
+		return
+	}
 	// One-shot, any category, any queue, no capacity hint.
-	f.CallImport(e.imp("hal.command_buffer.create"), []vm.Reg{fe.dev, fe.i32(1), fe.i32(0), fe.i64(-1), fe.i32(0)}, []vm.Reg{fe.cb})
+	fe.f.CallImport(fe.e.imp("hal.command_buffer.create"), []vm.Reg{fe.dev, fe.i32(1), fe.i32(0), fe.i64(-1), fe.i32(0)}, []vm.Reg{fe.cb})
 	fe.hasCB = true
+	fe.needBarrier = false
+}
+
+// flush submits the pending command buffer and waits for it, so the host
+// may read what it wrote (a load, a check, a call, leaving the block).
+// Right after the wait, the command buffer's register and those of the
+// block's dead transients are overwritten with null, which releases the
+// VM's references (as IREE's vm.discard.refs does): their memory is back
+// in the allocator's pool. At a return (final), every buffer of the block
+// except those in keep is released.
+func (fe *fnEmitter) flush(keep map[*bufState]bool, final bool) {
+	if !fe.hasCB {
+		return
+	}
+	f := fe.f
+	f.CallImport(fe.e.imp("hal.command_buffer.end"), []vm.Reg{fe.cb}, nil)
+	f.CallImport(fe.e.imp("hal.ex.submit_and_wait"), []vm.Reg{fe.dev, fe.cb}, nil)
+	f.Emit(vm.OpConstRefZero, fe.cb)
+	fe.hasCB = false
+	fe.needBarrier = false
+	var still []*bufState
+	for _, b := range fe.owned {
+		dead := b.refs <= 0 && !b.pinned
+		if keep[b] || !(final || dead) {
+			still = append(still, b)
+			continue
+		}
+		f.Emit(vm.OpConstRefZero, b.reg)
+	}
+	fe.owned = still
+	fe.free = nil
 }
 
 // i32 returns a register holding v: one already loaded on every path to
@@ -244,6 +334,11 @@ func (fe *fnEmitter) argument(i int, a *ir.Value, t ir.Type) error {
 	reg := f.Arg(i)
 	tt, ok := t.(*ir.TensorType)
 	if !ok {
+		if w := intWidth(t); w > 0 && w < 32 && fe.public {
+			// Narrow integers live zero-extended in i32 registers; a
+			// caller may pass them sign-extended.
+			reg = fe.normalize(t, reg)
+		}
 		fe.scalars[a] = reg
 		return nil
 	}
@@ -255,6 +350,11 @@ func (fe *fnEmitter) argument(i int, a *ir.Value, t ir.Type) error {
 		return ir.OpErrorf(fe.fn, "argument %d: %v", i, err)
 	}
 	tv := &tensorVal{typ: tt, view: reg, hasView: true, bytes: size, etype: et}
+	if !fe.public {
+		// An internal function's callers are this module's own code,
+		// which passes views of the declared types.
+		return fe.adoptView(a, tv)
+	}
 	nz := f.NewI32()
 	f.Emit(vm.OpCmpNzRef, nz, reg)
 	fe.failUnless(nz, codeInvalidArgument, fmt.Sprintf("input %d of @%s must be a %s buffer view, got null", i, fe.fn.SymName(), ir.TypeString(tt)))
@@ -273,7 +373,16 @@ func (fe *fnEmitter) argument(i int, a *ir.Value, t ir.Type) error {
 	}
 	args := append([]vm.Reg{reg, fe.strRef(fmt.Sprintf("input %d", i)), fe.i32(et), fe.i32(1)}, dimRegs...)
 	f.CallImportVariadic(fe.e.imp("hal.buffer_view.assert"), []int{len(dimRegs)}, args, nil)
-	for d, n := range tt.Shape {
+	return fe.adoptView(a, tv)
+}
+
+// adoptView completes the host form of a tensor value arriving as a
+// buffer view (tv.view, of type tv.typ): its dynamic extents and its
+// buffer, which this function does not own.
+func (fe *fnEmitter) adoptView(a *ir.Value, tv *tensorVal) error {
+	f := fe.f
+	reg := tv.view
+	for d, n := range tv.typ.Shape {
 		if n == ir.Dynamic {
 			r := f.NewI64()
 			f.CallImport(fe.e.imp("hal.buffer_view.dim"), []vm.Reg{reg, fe.i32(int32(d))}, []vm.Reg{r})
@@ -305,8 +414,11 @@ func (fe *fnEmitter) releaseDead(op *ir.Operation, i int) {
 		if !ok || tv.buf == nil {
 			return
 		}
+		if tv.buf.pinned || v.ParentBlock() != fe.block {
+			return
+		}
 		tv.buf.refs--
-		if tv.buf.refs == 0 && tv.buf.owned && op.Name != "func.return" {
+		if tv.buf.refs == 0 && tv.buf.owned && !isReturn(op) {
 			fe.free = append(fe.free, tv.buf)
 		}
 	}
@@ -462,8 +574,12 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return nil
 	case "flow.dispatch":
 		return fe.dispatch(op)
-	case "func.return":
+	case "func.return", "util.return":
 		return fe.ret(op)
+	case "cf.br", "cf.cond_br", "cf.switch":
+		return fe.branchOp(op)
+	case "cf.assert":
+		return fe.assertOp(op)
 	}
 	if IsElementwiseTensorOp(op) {
 		return ir.OpErrorf(op, "elementwise tensor op '%s' reached host code generation; run elementwise dispatch formation first", op.Name)
@@ -559,6 +675,7 @@ func (fe *fnEmitter) barrier() {
 // beforeCommand records the barrier a previous command asked for; call it
 // before emitting each command-buffer command.
 func (fe *fnEmitter) beforeCommand() {
+	fe.ensureCB()
 	if fe.needBarrier {
 		fe.f.CallImport(fe.e.imp("hal.command_buffer.execution_barrier"), []vm.Reg{fe.cb, fe.i32(0), fe.i32(0), fe.i64(0)}, nil)
 		fe.needBarrier = false
@@ -567,66 +684,71 @@ func (fe *fnEmitter) beforeCommand() {
 
 func (fe *fnEmitter) ret(op *ir.Operation) error {
 	f := fe.f
-	if fe.hasCB {
-		f.CallImport(fe.e.imp("hal.command_buffer.end"), []vm.Reg{fe.cb}, nil)
-		f.CallImport(fe.e.imp("hal.ex.submit_and_wait"), []vm.Reg{fe.dev, fe.cb}, nil)
-		fe.releaseTransients(op)
-	}
-	var regs []vm.Reg
+	keep := map[*bufState]bool{}
 	for _, v := range op.Operands {
+		if tv, ok := fe.tensors[v]; ok && tv.buf != nil {
+			keep[tv.buf] = true
+		}
+	}
+	fe.flush(keep, true)
+	regs, err := fe.valueRegs(op, op.Operands)
+	if err != nil {
+		return err
+	}
+	f.Return(regs...)
+	return nil
+}
+
+// valueRegs returns the registers that pass values across a VM call
+// boundary: scalars as they are, tensors as buffer views (made here for
+// tensors that have none).
+func (fe *fnEmitter) valueRegs(op *ir.Operation, vals []*ir.Value) ([]vm.Reg, error) {
+	var regs []vm.Reg
+	for _, v := range vals {
 		if _, ok := v.Type.(*ir.TensorType); !ok {
 			r, err := fe.scalar(op, v)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			regs = append(regs, r)
 			continue
 		}
 		tv, err := fe.tensor(op, v)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if tv.hasView {
-			regs = append(regs, tv.view)
-			continue
-		}
-		var dimRegs []vm.Reg
-		for _, d := range tv.dims {
-			if d.static {
-				dimRegs = append(dimRegs, fe.i64(d.n))
-			} else {
-				dimRegs = append(dimRegs, d.reg)
-			}
-		}
-		view := f.NewRefReg()
-		args := append([]vm.Reg{tv.buf.reg, fe.i64(0), fe.byteSize(tv.bytes, tv.dims), fe.i32(tv.etype), fe.i32(1)}, dimRegs...)
-		f.CallImportVariadic(fe.e.imp("hal.buffer_view.create"), []int{len(dimRegs)}, args, []vm.Reg{view})
-		tv.view, tv.hasView = view, true
-		regs = append(regs, view)
+		regs = append(regs, fe.view(tv))
 	}
-	f.Return(regs...)
-	return nil
+	return regs, nil
 }
 
-// releaseTransients releases, right after the submission that last used
-// them has finished, the command buffer and every buffer this function
-// allocated that no result is backed by: overwriting a ref register with
-// null drops the VM's reference (as IREE's vm.discard.refs does), so the
-// memory is back in the device allocator's pool before the result views
-// are made and the function returns.
-func (fe *fnEmitter) releaseTransients(ret *ir.Operation) {
-	keep := map[*bufState]bool{}
-	for _, v := range ret.Operands {
-		if tv, ok := fe.tensors[v]; ok && tv.buf != nil {
-			keep[tv.buf] = true
-		}
+// view returns a buffer view of a tensor, creating it on first use.
+func (fe *fnEmitter) view(tv *tensorVal) vm.Reg {
+	if tv.hasView {
+		return tv.view
 	}
-	fe.f.Emit(vm.OpConstRefZero, fe.cb)
-	for _, b := range fe.owned {
-		if !keep[b] {
-			fe.f.Emit(vm.OpConstRefZero, b.reg)
-		}
+	f := fe.f
+	var dimRegs []vm.Reg
+	for _, d := range tv.dims {
+		dimRegs = append(dimRegs, fe.dimReg(d))
 	}
+	view := f.NewRefReg()
+	args := append([]vm.Reg{tv.buf.reg, fe.i64(0), fe.byteSize(tv.bytes, tv.dims), fe.i32(tv.etype), fe.i32(1)}, dimRegs...)
+	f.CallImportVariadic(fe.e.imp("hal.buffer_view.create"), []int{len(dimRegs)}, args, []vm.Reg{view})
+	// The view is only valid on the paths through here: a tensor defined
+	// in one block and viewed in two others must not share it.
+	if tv.def == fe.block {
+		tv.view, tv.hasView = view, true
+	}
+	return view
+}
+
+// dimReg returns an i64 register holding a dimension.
+func (fe *fnEmitter) dimReg(d dimVal) vm.Reg {
+	if d.static {
+		return fe.i64(d.n)
+	}
+	return d.reg
 }
 
 // ---- scalar host math ----
@@ -704,7 +826,7 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 		switch a := op.Attr("value").(type) {
 		case ir.IntegerAttr:
 			if k == vm.KindI32 {
-				f.ConstI32(dst, int32(a.Value))
+				f.ConstI32(dst, int32(fe.maskConst(r.Type, a.Value)))
 			} else {
 				f.ConstI64(dst, a.Value)
 			}
@@ -748,13 +870,22 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 		return true, ir.OpErrorf(op, "expects %d operands, found %d", want, len(args))
 	}
 	dst := f.NewReg(k)
+	fe.scalars[r] = dst
+	var at ir.Type
+	if len(op.Operands) > 0 {
+		at = op.Operands[0].Type
+	}
 	if io, ok := intBinary[op.Name]; ok {
 		code := io.i32
 		if k == vm.KindI64 {
 			code = io.i64
 		}
-		f.Emit(code, dst, args[0], args[1])
-		fe.scalars[r] = dst
+		a, b := args[0], args[1]
+		if signedIntOps[op.Name] {
+			a, b = fe.signExtend(r.Type, a), fe.signExtend(r.Type, b)
+		}
+		f.Emit(code, dst, a, b)
+		fe.narrow(r, dst)
 		fe.fold(op, r)
 		return true, nil
 	}
@@ -764,49 +895,15 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 			code = fo.f64
 		}
 		f.Emit(code, dst, args[0], args[1])
-		fe.scalars[r] = dst
 		return true, nil
 	}
-	var at ir.Type
-	if len(op.Operands) > 0 {
-		at = op.Operands[0].Type
-	}
 	switch op.Name {
+	case "arith.maxnumf", "arith.minnumf":
+		fe.numMinMax(op.Name == "arith.maxnumf", k, dst, args[0], args[1])
+		return true, nil
 	case "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci":
-		from, to := intWidth(at), intWidth(r.Type)
 		signed := op.Name == "arith.index_cast" || op.Name == "arith.extsi"
-		switch {
-		case from == 64 && to == 64, from <= 32 && to <= 32 && from == to:
-			if k == vm.KindI64 {
-				f.Emit(vm.OpMovI64, dst, args[0])
-			} else {
-				f.Emit(vm.OpMovI32, dst, args[0])
-			}
-		case from == 64:
-			f.Emit(vm.OpTruncI64I32, dst, args[0])
-			if to < 32 {
-				t := f.NewI32()
-				f.Emit(truncOp(to), t, dst)
-				dst = t
-			}
-		case to == 64:
-			src := args[0]
-			if from < 32 {
-				t := f.NewI32()
-				f.Emit(extOp(from, signed), t, src)
-				src = t
-			}
-			if signed {
-				f.Emit(vm.OpExtI32I64S, dst, src)
-			} else {
-				f.Emit(vm.OpExtI32I64U, dst, src)
-			}
-		case to < from:
-			f.Emit(truncOp(to), dst, args[0])
-		default:
-			f.Emit(extOp(from, signed), dst, args[0])
-		}
-		fe.scalars[r] = dst
+		fe.intCast(at, r.Type, signed, dst, args[0])
 		fe.fold(op, r)
 		return true, nil
 	case "arith.cmpi":
@@ -814,18 +911,29 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 		if n < 0 || int(n) >= len(arith.CmpIPredicates) {
 			return true, ir.OpErrorf(op, "bad predicate")
 		}
-		io := cmpiOps[arith.CmpIPredicates[n]]
+		pred := arith.CmpIPredicates[n]
+		io := cmpiOps[pred]
 		code := io.i32
 		if intWidth(at) == 64 {
 			code = io.i64
 		}
-		f.Emit(code, dst, args[0], args[1])
-		fe.scalars[r] = dst
+		a, b := args[0], args[1]
+		if pred[0] == 's' {
+			a, b = fe.signExtend(at, a), fe.signExtend(at, b)
+		}
+		f.Emit(code, dst, a, b)
+		return true, nil
+	case "arith.cmpf":
+		n, _ := op.IntAttr("predicate")
+		if n < 0 || int(n) >= len(arith.CmpFPredicates) {
+			return true, ir.OpErrorf(op, "bad predicate")
+		}
+		ak, _ := kindOf(at)
+		fe.cmpf(arith.CmpFPredicates[n], ak == vm.KindF64, dst, args[0], args[1])
 		return true, nil
 	case "arith.select":
 		code := map[vm.ValueKind]vm.Opcode{vm.KindI32: vm.OpSelectI32, vm.KindI64: vm.OpSelectI64, vm.KindF32: vm.OpSelectF32, vm.KindF64: vm.OpSelectF64}[k]
 		f.Emit(code, dst, args[0], args[1], args[2])
-		fe.scalars[r] = dst
 		return true, nil
 	case "arith.negf":
 		if k == vm.KindF32 {
@@ -833,40 +941,264 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 		} else {
 			f.Emit(vm.OpNegF64, dst, args[0])
 		}
-		fe.scalars[r] = dst
 		return true, nil
 	case "arith.floordivsi":
-		fe.scalars[r] = fe.floorDiv(k, args[0], args[1])
+		fe.scalars[r] = fe.floorDiv(k, fe.signExtend(r.Type, args[0]), fe.signExtend(r.Type, args[1]))
+		if w := intWidth(r.Type); w < 32 {
+			fe.scalars[r] = fe.normalize(r.Type, fe.scalars[r])
+		}
 		return true, nil
 	case "arith.sitofp", "arith.uitofp":
-		ak, _ := kindOf(at)
-		signed := op.Name == "arith.sitofp"
-		switch {
-		case ak == vm.KindI32 && k == vm.KindF32 && signed:
-			f.Emit(vm.OpCastSI32F32, dst, args[0])
-		case ak == vm.KindI32 && k == vm.KindF32:
-			f.Emit(vm.OpCastUI32F32, dst, args[0])
-		case ak == vm.KindI64 && k == vm.KindF32 && signed:
-			f.Emit(vm.OpCastSI64F32, dst, args[0])
-		case ak == vm.KindI64 && k == vm.KindF64 && signed:
-			f.Emit(vm.OpCastSI64F64, dst, args[0])
-		case ak == vm.KindI64 && k == vm.KindF64:
-			f.Emit(vm.OpCastUI64F64, dst, args[0])
-		default:
-			return true, ir.OpErrorf(op, "conversion '%s' to '%s' is not supported in host code", ir.TypeString(at), ir.TypeString(r.Type))
+		if err := fe.intToFloat(at, op.Name == "arith.sitofp", k, dst, args[0]); err != nil {
+			return true, ir.OpErrorf(op, "%v", err)
 		}
-		fe.scalars[r] = dst
+		return true, nil
+	case "arith.fptosi", "arith.fptoui":
+		fe.floatToInt(at, r.Type, op.Name == "arith.fptosi", dst, args[0])
+		return true, nil
+	case "arith.bitcast":
+		ak, _ := kindOf(at)
+		switch {
+		case ak == k:
+			f.Emit(movOps[k], dst, args[0])
+		case ak == vm.KindI32 && k == vm.KindF32:
+			f.Emit(vm.OpBitcastI32F32, dst, args[0])
+		case ak == vm.KindF32 && k == vm.KindI32:
+			f.Emit(vm.OpBitcastF32I32, dst, args[0])
+		case ak == vm.KindI64 && k == vm.KindF64:
+			f.Emit(vm.OpBitcastI64F64, dst, args[0])
+		case ak == vm.KindF64 && k == vm.KindI64:
+			f.Emit(vm.OpBitcastF64I64, dst, args[0])
+		default:
+			return true, ir.OpErrorf(op, "bitcast '%s' to '%s' is not supported in host code", ir.TypeString(at), ir.TypeString(r.Type))
+		}
 		return true, nil
 	case "arith.extf", "arith.truncf":
-		if k == vm.KindF64 {
+		ak, _ := kindOf(at)
+		if ak == k {
+			f.Emit(movOps[k], dst, args[0])
+		} else if k == vm.KindF64 {
 			f.Emit(vm.OpExtF32F64, dst, args[0])
 		} else {
 			f.Emit(vm.OpTruncF64F32, dst, args[0])
 		}
-		fe.scalars[r] = dst
 		return true, nil
 	}
 	return true, ir.OpErrorf(op, "'%s' is not supported in host code", op.Name)
+}
+
+// signedIntOps are the integer ops that read their operands as signed.
+var signedIntOps = map[string]bool{
+	"arith.divsi": true, "arith.remsi": true, "arith.ceildivsi": true, "arith.shrsi": true,
+	"arith.maxsi": true, "arith.minsi": true,
+}
+
+// narrow keeps an integer result narrower than 32 bits zero-extended.
+func (fe *fnEmitter) narrow(r *ir.Value, dst vm.Reg) {
+	w := intWidth(r.Type)
+	if w == 0 || w >= 32 {
+		return
+	}
+	fe.scalars[r] = fe.normalize(r.Type, dst)
+}
+
+// intCast converts between integer types (index is i64): truncation keeps
+// the low bits, extension is signed or not.
+func (fe *fnEmitter) intCast(from, to ir.Type, signed bool, dst, src vm.Reg) {
+	f := fe.f
+	fw, tw := intWidth(from), intWidth(to)
+	if signed && fw < 32 {
+		src = fe.signExtend(from, src)
+	}
+	switch {
+	case fw == 64 && tw == 64:
+		f.Emit(vm.OpMovI64, dst, src)
+	case fw == 64:
+		if tw == 32 {
+			f.Emit(vm.OpTruncI64I32, dst, src)
+			return
+		}
+		t := f.NewI32()
+		f.Emit(vm.OpTruncI64I32, t, src)
+		f.Emit(vm.OpMovI32, dst, fe.normalize(to, t))
+	case tw == 64:
+		if signed {
+			f.Emit(vm.OpExtI32I64S, dst, src)
+		} else {
+			f.Emit(vm.OpExtI32I64U, dst, src)
+		}
+	case tw < 32:
+		f.Emit(vm.OpMovI32, dst, fe.normalize(to, src))
+	default:
+		f.Emit(vm.OpMovI32, dst, src)
+	}
+}
+
+// cmpf emits an arith.cmpf predicate: ordered predicates are false when
+// either operand is NaN, unordered ones true.
+func (fe *fnEmitter) cmpf(pred string, wide bool, dst, a, b vm.Reg) {
+	f := fe.f
+	pick := func(o32, o64 vm.Opcode) vm.Opcode {
+		if wide {
+			return o64
+		}
+		return o32
+	}
+	isNaN := func() vm.Reg {
+		x, y, o := f.NewI32(), f.NewI32(), f.NewI32()
+		f.Emit(pick(vm.OpCmpNaNF32, vm.OpCmpNaNF64), x, a)
+		f.Emit(pick(vm.OpCmpNaNF32, vm.OpCmpNaNF64), y, b)
+		f.Emit(vm.OpOrI32, o, x, y)
+		return o
+	}
+	base := map[string][2]vm.Opcode{
+		"eq": {vm.OpCmpEqF32, vm.OpCmpEqF64}, "gt": {vm.OpCmpGtF32, vm.OpCmpGtF64},
+		"ge": {vm.OpCmpGteF32, vm.OpCmpGteF64}, "lt": {vm.OpCmpLtF32, vm.OpCmpLtF64},
+		"le": {vm.OpCmpLteF32, vm.OpCmpLteF64},
+	}
+	switch pred {
+	case "false":
+		f.ConstI32(dst, 0)
+	case "true":
+		f.ConstI32(dst, 1)
+	case "ord":
+		n := isNaN()
+		f.Emit(vm.OpXorI32, dst, n, fe.i32(1))
+	case "uno":
+		f.Emit(vm.OpMovI32, dst, isNaN())
+	case "one":
+		// Ordered and not equal: neither is NaN and a != b.
+		ne, n, ord := f.NewI32(), isNaN(), f.NewI32()
+		f.Emit(pick(vm.OpCmpNeF32, vm.OpCmpNeF64), ne, a, b)
+		f.Emit(vm.OpXorI32, ord, n, fe.i32(1))
+		f.Emit(vm.OpAndI32, dst, ne, ord)
+	case "une":
+		f.Emit(pick(vm.OpCmpNeF32, vm.OpCmpNeF64), dst, a, b)
+	default:
+		ops := base[pred[1:]]
+		if pred[0] == 'o' {
+			// The VM's comparisons are ordered already.
+			f.Emit(pick(ops[0], ops[1]), dst, a, b)
+			return
+		}
+		// Unordered: NaN or the ordered comparison.
+		c := f.NewI32()
+		f.Emit(pick(ops[0], ops[1]), c, a, b)
+		f.Emit(vm.OpOrI32, dst, c, isNaN())
+	}
+}
+
+// numMinMax emits maxnumf/minnumf: a NaN operand yields the other one.
+func (fe *fnEmitter) numMinMax(isMax bool, k vm.ValueKind, dst, a, b vm.Reg) {
+	f := fe.f
+	wide := k == vm.KindF64
+	op, nan, sel := vm.OpMinF32, vm.OpCmpNaNF32, vm.OpSelectF32
+	switch {
+	case isMax && wide:
+		op, nan, sel = vm.OpMaxF64, vm.OpCmpNaNF64, vm.OpSelectF64
+	case isMax:
+		op = vm.OpMaxF32
+	case wide:
+		op, nan, sel = vm.OpMinF64, vm.OpCmpNaNF64, vm.OpSelectF64
+	}
+	m, t := f.NewReg(k), f.NewReg(k)
+	an, bn := f.NewI32(), f.NewI32()
+	f.Emit(op, m, a, b)
+	f.Emit(nan, bn, b)
+	f.Emit(sel, t, bn, a, m)
+	f.Emit(nan, an, a)
+	f.Emit(sel, dst, an, b, t)
+}
+
+// intToFloat emits sitofp/uitofp from any integer width to f32 or f64.
+func (fe *fnEmitter) intToFloat(from ir.Type, signed bool, k vm.ValueKind, dst, src vm.Reg) error {
+	f := fe.f
+	w := intWidth(from)
+	if w < 32 {
+		if signed {
+			src = fe.signExtend(from, src)
+		}
+		w = 32
+	}
+	if w == 32 {
+		if k == vm.KindF32 {
+			if signed {
+				f.Emit(vm.OpCastSI32F32, dst, src)
+			} else {
+				f.Emit(vm.OpCastUI32F32, dst, src)
+			}
+			return nil
+		}
+		wide := f.NewI64()
+		if signed {
+			f.Emit(vm.OpExtI32I64S, wide, src)
+		} else {
+			f.Emit(vm.OpExtI32I64U, wide, src)
+		}
+		src = wide
+	}
+	switch {
+	case k == vm.KindF32 && signed:
+		f.Emit(vm.OpCastSI64F32, dst, src)
+	case k == vm.KindF32:
+		d := f.NewF64()
+		f.Emit(vm.OpCastUI64F64, d, src)
+		f.Emit(vm.OpTruncF64F32, dst, d)
+	case signed:
+		f.Emit(vm.OpCastSI64F64, dst, src)
+	default:
+		f.Emit(vm.OpCastUI64F64, dst, src)
+	}
+	return nil
+}
+
+// floatToInt emits fptosi/fptoui (toward zero, saturating at the
+// intermediate width).
+func (fe *fnEmitter) floatToInt(from, to ir.Type, signed bool, dst, src vm.Reg) {
+	f := fe.f
+	fk, _ := kindOf(from)
+	w := intWidth(to)
+	if fk == vm.KindF32 && w <= 32 {
+		out := dst
+		if w < 32 {
+			out = f.NewI32()
+		}
+		if signed {
+			f.Emit(vm.OpCastF32SI32, out, src)
+		} else {
+			f.Emit(vm.OpCastF32UI32, out, src)
+		}
+		if w < 32 {
+			f.Emit(vm.OpMovI32, dst, fe.normalize(to, out))
+		}
+		return
+	}
+	if fk == vm.KindF32 {
+		if signed {
+			f.Emit(vm.OpCastF32SI64, dst, src)
+			return
+		}
+		d := f.NewF64()
+		f.Emit(vm.OpExtF32F64, d, src)
+		src = d
+	}
+	out := dst
+	if w < 64 {
+		out = f.NewI64()
+	}
+	if signed {
+		f.Emit(vm.OpCastF64SI64, out, src)
+	} else {
+		f.Emit(vm.OpCastF64UI64, out, src)
+	}
+	if w < 64 {
+		t := f.NewI32()
+		f.Emit(vm.OpTruncI64I32, t, out)
+		if w < 32 {
+			t = fe.normalize(to, t)
+		}
+		f.Emit(vm.OpMovI32, dst, t)
+	}
 }
 
 func truncOp(to int) vm.Opcode {

@@ -1,13 +1,18 @@
-// Package vmgen lowers a host program to VM bytecode: every public
-// func.func over tensors and scalars becomes an exported VM function with
-// IREE's calling convention (tensors are hal.buffer_view refs, so
-// `(tensor, tensor) -> tensor` is "0rr_r"), and its body becomes calls to
-// the `hal` native module (runtime/modules/hal/IMPORTS.md):
+// Package vmgen lowers a host program to VM bytecode: every func.func or
+// util.func over tensors and scalars becomes a VM function with IREE's
+// calling convention (tensors are hal.buffer_view refs, so
+// `(tensor, tensor) -> tensor` is "0rr_r"); public ones are exported.
+// Function bodies become calls to the `hal` native module
+// (runtime/modules/hal/IMPORTS.md):
 //
-//   - arguments are checked with hal.buffer_view.assert and their dynamic
-//     dims read with hal.buffer_view.dim;
-//   - index and integer scalar math (arith, affine.apply, tensor.dim) runs
-//     in VM registers (index is i64);
+//   - arguments of exported functions are checked with
+//     hal.buffer_view.assert and their dynamic dims read with
+//     hal.buffer_view.dim;
+//   - scalar math (arith on i1 to i64, index, f32 and f64; affine.apply;
+//     tensor.dim) runs in VM registers (index is i64; integers narrower
+//     than 32 bits are kept zero-extended in i32 registers);
+//   - blocks and cf.br/cond_br/switch become labels and branches (see
+//     control.go), cf.assert a fail with its message;
 //   - each flow.dispatch records one hal.command_buffer.dispatch.inline:
 //     the 32-bit constants (primitive operands in order, index truncated to
 //     i32) and the bindings (tensor operands, then untied results, placed in
@@ -17,14 +22,16 @@
 //     code; a barrier follows;
 //   - results are allocated from the device allocator; buffers of dead
 //     transients are reused for later results of the same size;
-//   - the command buffer is submitted and waited on before returning;
-//     right after the wait, the last use of every transient, the command
-//     buffer's and each transient buffer's register is overwritten with
-//     null, which releases the VM's reference (refs are reference-counted,
-//     see runtime/vm), so their memory is back in the allocator's pool
-//     before the result views are made. Everything else the function
-//     holds is released when it returns; the results belong to the
-//     caller.
+//   - one command buffer is pending at a time, created by the first
+//     command after a flush; it is submitted and waited on ("flushed")
+//     before anything that needs its results on the host and before every
+//     branch and return. Right after the wait, the command buffer's
+//     register and those of the block's dead transients are overwritten
+//     with null, which releases the VM's reference (refs are
+//     reference-counted, see runtime/vm), so their memory is back in the
+//     allocator's pool before the result views are made. Everything else
+//     the function holds is released when it returns; the results belong
+//     to the caller.
 //
 // The device and its allocator are resolved once per context, by the
 // internal function __device_init that the first call finding the device
@@ -56,7 +63,6 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/dialect/flow"
-	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/runtime/vm"
@@ -141,7 +147,10 @@ func Assemble(module *ir.Operation, opts Options) (*vm.ModuleBuilder, error) {
 	if err := e.prebuild(); err != nil {
 		return nil, err
 	}
-	for _, op := range e.publicFuncs() {
+	if err := e.declareFunctions(); err != nil {
+		return nil, err
+	}
+	for _, op := range e.hostFunctions() {
 		if err := e.function(op); err != nil {
 			return nil, err
 		}
@@ -164,6 +173,10 @@ type emitter struct {
 	byBinary map[[sha256.Size]byte]*exeInfo // format and binary -> embedded executable
 	exeOrder []*exeInfo
 	exported []string
+	// funcs are the VM functions of the module's host functions, declared
+	// before any is lowered; bySym finds them by name.
+	funcs map[*ir.Operation]*vm.FunctionBuilder
+	bySym map[string]*ir.Operation
 
 	// The device and its allocator are resolved once per context, by
 	// devInit on the first call that finds devGlobal null, and kept in ref
@@ -343,21 +356,6 @@ func (e *emitter) executable(variant *ir.Operation) (*exeInfo, error) {
 	return x, nil
 }
 
-// publicFuncs lists the functions that become exports, in module order.
-func (e *emitter) publicFuncs() []*ir.Operation {
-	var out []*ir.Operation
-	for _, op := range e.module.Body().Ops {
-		if op.Name != "func.func" || op.Body() == nil {
-			continue
-		}
-		if v, ok := op.Attr("sym_visibility").(ir.StringAttr); ok && v.Value != "public" {
-			continue
-		}
-		out = append(out, op)
-	}
-	return out
-}
-
 // prebuild builds every variant the exported functions dispatch to, in
 // parallel (each build runs clang and lld), so that lowering finds the
 // binaries ready. Errors are reported for the first variant in module
@@ -368,7 +366,7 @@ func (e *emitter) prebuild() error {
 	}
 	var variants []*ir.Operation
 	seen := map[*ir.Operation]bool{}
-	for _, fn := range e.publicFuncs() {
+	for _, fn := range e.hostFunctions() {
 		ir.Walk(fn, func(op *ir.Operation) bool {
 			if op.Name != "flow.dispatch" {
 				return true
@@ -486,9 +484,10 @@ func ccChar(t ir.Type) (byte, error) {
 	return 'F', nil
 }
 
-// callingConvention returns the VM calling convention of a func.func.
+// callingConvention returns the VM calling convention of a func.func or
+// util.func.
 func callingConvention(fn *ir.Operation) (string, error) {
-	ft := function.Type(fn)
+	ft := functionType(fn)
 	if ft == nil {
 		return "", ir.OpErrorf(fn, "function has no type")
 	}

@@ -17,4 +17,20 @@
 // of the generated CPU code: push constant 0 is the element count, the
 // inputs and then the results are storage buffers 0, 1, ... of set 0, and
 // workgroup x covers elements [x*tile, (x+1)*tile).
+//
+// Linalg loop nests (functions marked with loopnest.Attr) become shaders of
+// LoopNestWorkgroupSize invocations (loopnest.go): the workgroup owns one
+// tile of the first parallel loop, its invocations share the tile's
+// parallel iterations with the last parallel loop fastest, and each runs
+// the reduction loops of its output elements in order. Bindings and push
+// constants follow the loop-nest contract. Element types narrower than 32
+// bits are packed into words (read with bitfieldExtract, written with
+// atomics); f64, f16 and i64 would need device features (shaderFloat64,
+// shaderFloat16 with storageBuffer16BitAccess, shaderInt64) that the
+// runtime does not enable, and are refused at compile time with the
+// feature named. Vulkan has no status for a dispatch, so a kernel whose
+// bindings are shorter than their shapes, or whose dynamic sizes disagree,
+// returns without writing anything: the contract's failure touches no
+// memory, but the caller sees stale outputs rather than an error. Sizes
+// and indices are 32-bit.
 package vulkan

@@ -10,6 +10,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/loopnest"
 )
 
 // WorkgroupSize is the local size of generated shaders. 128 is the
@@ -45,8 +46,8 @@ func glslType(t ir.Type, storage bool) (string, error) {
 	return "", fmt.Errorf("element type '%s' is not supported %s", ir.TypeString(t), where)
 }
 
-// GenerateGLSL returns the compute shader of the generated elementwise
-// entry function entry in module.
+// GenerateGLSL returns the compute shader of the generated entry function
+// entry in module: an elementwise group or a linalg loop nest.
 func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 	funcs := map[string]*ir.Operation{}
 	if b := module.Body(); b != nil {
@@ -60,9 +61,12 @@ func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 	if fn == nil {
 		return "", ir.OpErrorf(module, "module has no function @%s for the export", entry)
 	}
+	if ln, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr); ok {
+		return generateLoopNest(funcs, fn, ln)
+	}
 	d, ok := fn.Attr(elementwiseAttr).(*ir.DictAttr)
 	if !ok {
-		return "", ir.OpErrorf(fn, "vulkan-spirv generates code only for elementwise dispatches (%s functions); @%s is not one: give the variant one .spv object instead", elementwiseAttr, entry)
+		return "", ir.OpErrorf(fn, "vulkan-spirv generates code only for elementwise dispatches (%s functions) and linalg loop nests (%s); @%s is neither: give the variant one .spv object instead", elementwiseAttr, loopnest.Attr, entry)
 	}
 	ref, ok := d.Get("body").(ir.SymbolRefAttr)
 	if !ok {

@@ -21,6 +21,8 @@ func init() {
 		Name:    Backends[0],
 		Aliases: Backends[1:],
 		Device:  "vulkan",
+		// Loop-nest kernels become GLSL compute shaders (loopnest.go).
+		LoopNests: true,
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
 		},

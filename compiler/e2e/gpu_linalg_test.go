@@ -1,0 +1,244 @@
+package e2e_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/target/vulkan"
+	"github.com/goiree/goiree/compiler/transforms"
+	rhal "github.com/goiree/goiree/runtime/hal"
+	cudadriver "github.com/goiree/goiree/runtime/hal/drivers/cuda"
+)
+
+// The linalg programs of linalg_test.go compiled for the GPU targets and
+// run on their devices: vulkan-spirv on the first Vulkan device (lavapipe
+// where no GPU is installed), cuda on the first CUDA device. Each skips
+// with the reason when its device or tools are missing. Results are
+// checked against the same plain Go loops.
+
+// gpuTarget is a backend and how to open its device.
+type gpuTarget struct {
+	backend string
+	device  func(t *testing.T) rhal.Device
+}
+
+var gpuTargets = []gpuTarget{
+	{"vulkan-spirv", func(t *testing.T) rhal.Device {
+		if _, err := (vulkan.Options{}).FindGlslc(); err != nil {
+			t.Skipf("skipping: %v", err)
+		}
+		return vulkanLifetimeDevice(t)
+	}},
+	{"cuda", func(t *testing.T) rhal.Device {
+		if err := cudadriver.Available(); err != nil {
+			t.Skipf("skipping: no CUDA device: %v", err)
+		}
+		return must(t)(cudadriver.NewDevice(0))
+	}},
+}
+
+// compileGPU compiles a testdata program for one backend.
+func compileGPU(t *testing.T, file, backend string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.Compile(file, src, pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{backend}}}, "vm")
+	if err != nil {
+		t.Fatalf("compiling %s for %s: %v", file, backend, err)
+	}
+	return s.Output
+}
+
+// forGPUs runs fn on every GPU target's device with file compiled for it.
+func forGPUs(t *testing.T, file string, fn func(t *testing.T, dev rhal.Device, module []byte)) {
+	for _, g := range gpuTargets {
+		t.Run(g.backend, func(t *testing.T) {
+			dev := g.device(t)
+			fn(t, dev, compileGPU(t, file, g.backend))
+		})
+	}
+}
+
+func TestGPULinalgDenseLayer(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	x, w, b := randF32(r, 37, 53), randF32(r, 53, 29), randF32(r, 29)
+	want := matmulRef(x, w, 0)
+	for i := range want.v {
+		want.v[i] = float32(math.Max(float64(want.v[i]+b.v[i%29]), 0))
+	}
+	a2, b2 := randF32(r, 70, 9), randF32(r, 9, 130)
+	want2 := matmulRef(a2, b2, 1.5)
+	// i8 operands, sign-extended and accumulated in i32 onto 7.
+	av := []int32{1, -2, 3, -4, 5, -6, 7, -8, 9, -10, 11, -12}
+	bv := []int32{127, -128, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, -1, -2, -3, -4, -5}
+	var wantI []int32
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 5; j++ {
+			acc := int32(7)
+			for l := 0; l < 4; l++ {
+				acc += av[i*4+l] * bv[l*5+j]
+			}
+			wantI = append(wantI, acc)
+		}
+	}
+	forGPUs(t, "linalg_dense.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		shapes, data := invoke(t, dev, module, "dense", x.arg(), w.arg(), b.arg())
+		checkF32(t, "dense", shapes[0], data[0], want)
+		shapes, data = invoke(t, dev, module, "fill_matmul", a2.arg(), b2.arg())
+		checkF32(t, "fill_matmul", shapes[0], data[0], want2)
+		_, data = invoke(t, dev, module, "fill_matmul_i8", "3x4xi8="+ints(av), "4x5xi8="+ints(bv))
+		checkI32(t, "fill_matmul_i8", data[0], wantI)
+	})
+}
+
+func ints(v []int32) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, " ")
+}
+
+func TestGPULinalgSoftmax(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	x := randF32(r, 16, 1000)
+	want := f32s{shape: x.shape, v: make([]float32, len(x.v))}
+	for i := range x.v {
+		x.v[i] *= 20
+	}
+	for i := 0; i < 16; i++ {
+		row := x.v[i*1000 : (i+1)*1000]
+		mx := math.Inf(-1)
+		for _, v := range row {
+			mx = math.Max(mx, float64(v))
+		}
+		sum := 0.0
+		for _, v := range row {
+			sum += math.Exp(float64(v) - mx)
+		}
+		for j, v := range row {
+			want.v[i*1000+j] = float32(math.Exp(float64(v)-mx) / sum)
+		}
+	}
+	forGPUs(t, "linalg_softmax.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		shapes, data := invoke(t, dev, module, "softmax", x.arg())
+		checkF32(t, "softmax", shapes[0], data[0], want)
+	})
+}
+
+func TestGPULinalgShapes(t *testing.T) {
+	r := rand.New(rand.NewSource(13))
+	x := randF32(r, 4, 5, 6)
+	wantT := f32s{shape: []int{6, 4, 5}, v: make([]float32, 120)}
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 5; j++ {
+			for k := 0; k < 6; k++ {
+				wantT.v[k*20+i*5+j] = x.v[i*30+j*6+k]
+			}
+		}
+	}
+	xb, y := randF32(r, 4, 6), randF32(r, 4, 3, 6)
+	wantB := f32s{shape: []int{4, 3, 6}, v: make([]float32, 72)}
+	wantM := f32s{shape: []int{4, 3, 6}, v: make([]float32, 72)}
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 6; k++ {
+				wantB.v[i*18+j*6+k] = xb.v[i*6+k]
+				wantM.v[i*18+j*6+k] = xb.v[i*6+k] * y.v[i*18+j*6+k]
+			}
+		}
+	}
+	xr := randF32(r, 5, 8, 3)
+	wantR := f32s{shape: []int{5, 3}, v: make([]float32, 15)}
+	for i := 0; i < 5; i++ {
+		for k := 0; k < 3; k++ {
+			for j := 0; j < 8; j++ {
+				wantR.v[i*3+k] += xr.v[i*24+j*3+k]
+			}
+		}
+	}
+	a, b, m, v, w := randF32(r, 2, 3, 4), randF32(r, 2, 4, 5), randF32(r, 3, 4), randF32(r, 4), randF32(r, 3)
+	wantBM := f32s{shape: []int{2, 3, 5}}
+	for n := 0; n < 2; n++ {
+		p := matmulRef(f32s{shape: []int{3, 4}, v: a.v[n*12 : n*12+12]}, f32s{shape: []int{4, 5}, v: b.v[n*20 : n*20+20]}, 0)
+		wantBM.v = append(wantBM.v, p.v...)
+	}
+	wantMV := matmulRef(m, f32s{shape: []int{4, 1}, v: v.v}, 0)
+	wantMV.shape = []int{3}
+	wantVM := matmulRef(f32s{shape: []int{1, 3}, v: w.v}, m, 0)
+	wantVM.shape = []int{4}
+	wantD := matmulRef(f32s{shape: []int{1, 4}, v: v.v}, f32s{shape: []int{4, 1}, v: v.v}, 0)
+	wantD.shape = nil
+	var in, wantTI []int32
+	for i := int32(0); i < 21; i++ {
+		in = append(in, i)
+	}
+	for j := 0; j < 7; j++ {
+		for i := 0; i < 3; i++ {
+			wantTI = append(wantTI, int32(i*7+j))
+		}
+	}
+	forGPUs(t, "linalg_shapes.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		shapes, data := invoke(t, dev, module, "transpose", x.arg())
+		checkF32(t, "transpose", shapes[0], data[0], wantT)
+		_, data = invoke(t, dev, module, "transpose_i32", "3x7xi32="+ints(in))
+		checkI32(t, "transpose_i32", data[0], wantTI)
+		shapes, data = invoke(t, dev, module, "broadcast_map_copy", xb.arg(), y.arg())
+		checkF32(t, "map", shapes[0], data[0], wantM)
+		checkF32(t, "broadcast+copy", shapes[1], data[1], wantB)
+		shapes, data = invoke(t, dev, module, "reduce_cols", xr.arg())
+		checkF32(t, "reduce", shapes[0], data[0], wantR)
+		shapes, data = invoke(t, dev, module, "contractions", a.arg(), b.arg(), m.arg(), v.arg(), w.arg())
+		checkF32(t, "batch_matmul", shapes[0], data[0], wantBM)
+		checkF32(t, "matvec", shapes[1], data[1], wantMV)
+		checkF32(t, "vecmat", shapes[2], data[2], wantVM)
+		checkF32(t, "dot", shapes[3], data[3], wantD)
+		_, data = invoke(t, dev, module, "iota")
+		checkI32(t, "iota", data[0], []int32{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23})
+	})
+}
+
+// TestGPULinalgDynamic runs kernels whose sizes are push constants at
+// several sizes, including empty ones and sizes that leave the last
+// workgroup's tile partly empty.
+func TestGPULinalgDynamic(t *testing.T) {
+	forGPUs(t, "linalg_dynamic.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		r := rand.New(rand.NewSource(14))
+		for _, sz := range [][3]int{{1, 1, 1}, {5, 7, 3}, {67, 3, 129}, {0, 4, 2}, {130, 33, 70}} {
+			a, b := randF32(r, sz[0], sz[1]), randF32(r, sz[1], sz[2])
+			shapes, data := invoke(t, dev, module, "matmul", a.arg(), b.arg())
+			checkF32(t, fmt.Sprintf("matmul %v", sz), shapes[0], data[0], matmulRef(a, b, 0))
+		}
+		for _, rows := range []int{1, 9, 200} {
+			x := randF32(r, rows, 8)
+			sums := f32s{shape: []int{rows}, v: make([]float32, rows)}
+			tr := f32s{shape: []int{8, rows}, v: make([]float32, 8*rows)}
+			for i := 0; i < rows; i++ {
+				for j := 0; j < 8; j++ {
+					sums.v[i] += x.v[i*8+j]
+					tr.v[j*rows+i] = x.v[i*8+j]
+				}
+			}
+			shapes, data := invoke(t, dev, module, "rowsum_transpose", x.arg())
+			checkF32(t, fmt.Sprintf("rowsum %d", rows), shapes[0], data[0], sums)
+			checkF32(t, fmt.Sprintf("transpose %d", rows), shapes[1], data[1], tr)
+		}
+		for _, n := range []int{1, 300} {
+			x := randF32(r, n)
+			want := f32s{shape: []int{n}, v: make([]float32, n)}
+			for i := range want.v {
+				want.v[i] = x.v[i]*float32(-3) + 2.5
+			}
+			shapes, data := invoke(t, dev, module, "scalars", x.arg(), "f32=2.5", "i32=-3")
+			checkF32(t, fmt.Sprintf("scalars %d", n), shapes[0], data[0], want)
+		}
+	})
+}

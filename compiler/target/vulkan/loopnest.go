@@ -1,0 +1,568 @@
+package vulkan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect/arith"
+	"github.com/goiree/goiree/compiler/dialect/function"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/loopnest"
+)
+
+// LoopNestWorkgroupSize is the local size of loop-nest shaders. 128 is the
+// largest size every Vulkan device accepts (maxComputeWorkGroupInvocations
+// is at least 128), and a multiple of every common subgroup size (lavapipe
+// 8, Intel 8-32, NVIDIA 32, AMD 64), so whole subgroups stay busy. The size
+// is in the SPIR-V's LocalSize execution mode, which iree-dump-module shows.
+const LoopNestWorkgroupSize = 128
+
+// elemKind is how a tensor element type lives in a storage buffer and in
+// shader values. Types narrower than 32 bits are packed into uint words
+// (perWord elements each, low bytes first, as the host lays them out),
+// because 8- and 16-bit storage are device features the target does not
+// assume; they are read with bitfieldExtract and written with atomics on
+// their word, since neighbouring elements may belong to other invocations.
+type elemKind struct {
+	buf     string // element type of the buffer's runtime array
+	value   string // GLSL type of values: float, int or bool
+	bits    int    // width of the IR type (1 for i1, stored in a byte)
+	perWord int    // elements per buffer element: 1, 2 or 4
+}
+
+// loopNestKind maps an IR scalar type to its storage and value form, or
+// explains which device feature a type would need.
+func loopNestKind(t ir.Type) (elemKind, error) {
+	switch t := t.(type) {
+	case ir.FloatType:
+		switch t.Name {
+		case "f32":
+			return elemKind{buf: "float", value: "float", bits: 32, perWord: 1}, nil
+		case "f64":
+			return elemKind{}, fmt.Errorf("element type 'f64' needs the Vulkan device feature shaderFloat64 (Float64 capability), which generated vulkan-spirv dispatches do not require of devices; use f32")
+		case "f16":
+			return elemKind{}, fmt.Errorf("element type 'f16' needs the Vulkan device features shaderFloat16 and storageBuffer16BitAccess (Float16 and StorageBuffer16BitAccess capabilities), which generated vulkan-spirv dispatches do not require of devices; use f32")
+		}
+	case ir.IntegerType:
+		switch t.Width {
+		case 32:
+			return elemKind{buf: "int", value: "int", bits: 32, perWord: 1}, nil
+		case 16:
+			return elemKind{buf: "uint", value: "int", bits: 16, perWord: 2}, nil
+		case 8:
+			return elemKind{buf: "uint", value: "int", bits: 8, perWord: 4}, nil
+		case 1:
+			return elemKind{buf: "uint", value: "bool", bits: 1, perWord: 4}, nil
+		case 64:
+			return elemKind{}, fmt.Errorf("element type '%s' needs the Vulkan device feature shaderInt64 (Int64 capability), which generated vulkan-spirv dispatches do not require of devices; use i32", ir.TypeString(t))
+		}
+	case ir.IndexType:
+		// Shader indices are 32-bit, as IREE's SPIR-V path uses them.
+		return elemKind{buf: "int", value: "int", bits: 32, perWord: 1}, nil
+	}
+	return elemKind{}, fmt.Errorf("element type '%s' is not supported by vulkan-spirv code generation (f32, i32, i16, i8, i1 and index are)", ir.TypeString(t))
+}
+
+// narrow reports whether values of the kind are integers narrower than 32
+// bits, kept sign-extended in an int.
+func (k elemKind) narrow() bool { return k.value == "int" && k.bits < 32 }
+
+// lnGen writes one loop-nest shader.
+type lnGen struct {
+	k        *loopnest.Kernel
+	bindings []loopnest.Binding
+	kinds    []elemKind // per binding
+	w        strings.Builder
+	nconst   int
+	sizes    [][]string // per binding and dimension: a literal or a name
+	ranges   []string   // per loop
+	scalars  map[int]string
+}
+
+// generateLoopNest returns the compute shader of a loop-nest entry
+// function (the loopnest.Attr contract): the parallel loops are spread
+// over the LoopNestWorkgroupSize invocations of each workgroup, which owns
+// one tile of the first parallel loop, and every invocation runs the
+// reduction loops of its output elements in order.
+func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.DictAttr) (string, error) {
+	k, err := loopnest.Decode(d)
+	if err != nil {
+		return "", ir.OpErrorf(fn, "%v", err)
+	}
+	body := funcs[k.Body]
+	if body == nil || body.Body() == nil {
+		return "", ir.OpErrorf(fn, "loop-nest body @%s is not defined in the module", k.Body)
+	}
+	ft := function.Type(body)
+	nl, ni, no := len(k.Ranges), len(k.Inputs), len(k.Outputs)
+	if ft == nil || len(ft.Inputs) != nl+ni+no || len(ft.Results) != no {
+		return "", ir.OpErrorf(body, "loop-nest body must take %d indices, %d inputs and %d accumulators and return %d values", nl, ni, no, no)
+	}
+	g := &lnGen{k: k, bindings: k.Bindings(), scalars: map[int]string{}}
+	for _, b := range g.bindings {
+		kind, err := loopNestKind(b.Type.Elem)
+		if err != nil {
+			return "", ir.OpErrorf(fn, "%s #%d: %v", roleName(b.Role), b.Index, err)
+		}
+		g.kinds = append(g.kinds, kind)
+	}
+	w := &g.w
+	w.WriteString("#version 450\n// Generated by goiree's vulkan-spirv target: a linalg loop nest.\n")
+	fmt.Fprintf(w, "layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;\n", LoopNestWorkgroupSize)
+	for bi, b := range g.bindings {
+		q := "readonly "
+		if b.Role == "out" {
+			q = ""
+		}
+		fmt.Fprintf(w, "layout(set = 0, binding = %d) %srestrict buffer B%d { %s v[]; } b%d;\n", bi, q, bi, g.kinds[bi].buf, bi)
+	}
+	if n := k.NumConstants(); n > 0 {
+		fmt.Fprintf(w, "layout(push_constant) uniform Constants { uint c[%d]; } pc;\n", n)
+	}
+	w.WriteString("\n")
+	if err := g.bodyFunction(body, ft); err != nil {
+		return "", err
+	}
+	w.WriteString(mulSatGLSL)
+	w.WriteString("void main() {\n")
+	if err := g.prologue(); err != nil {
+		return "", ir.OpErrorf(fn, "%v", err)
+	}
+	if err := g.loops(); err != nil {
+		return "", ir.OpErrorf(fn, "%v", err)
+	}
+	w.WriteString("}\n")
+	return w.String(), nil
+}
+
+func roleName(role string) string {
+	switch role {
+	case "in":
+		return "input"
+	case "init":
+		return "init of output"
+	}
+	return "output"
+}
+
+// mulSatGLSL multiplies sizes, saturating at 2^32-1, so that a binding's
+// needed length cannot wrap around to something small.
+const mulSatGLSL = `uint mulSat(uint a, uint b) {
+  uint hi, lo;
+  umulExtended(a, b, hi, lo);
+  return hi != 0u ? 0xffffffffu : lo;
+}
+
+`
+
+// prologue reads the scalar inputs and dynamic sizes from the push
+// constants, derives the loop ranges, and returns (writing nothing) when a
+// binding is shorter than its shape, two dimensions a loop indexes differ
+// or a constant index is outside its dimension: Vulkan has no status for
+// one dispatch, so the contract's failure leaves the outputs unwritten.
+func (g *lnGen) prologue() error {
+	w := &g.w
+	for i, o := range g.k.Inputs {
+		if o.Scalar == nil {
+			continue
+		}
+		kind, err := loopNestKind(o.Scalar)
+		if err != nil {
+			return fmt.Errorf("scalar input #%d: %v", i, err)
+		}
+		c := fmt.Sprintf("pc.c[%d]", g.nconst)
+		g.nconst++
+		var v string
+		switch {
+		case kind.value == "float":
+			v = "uintBitsToFloat(" + c + ")"
+		case kind.value == "bool":
+			v = "((" + c + " & 1u) != 0u)"
+		case kind.narrow():
+			v = fmt.Sprintf("bitfieldExtract(int(%s), 0, %d)", c, kind.bits)
+		default:
+			v = "int(" + c + ")"
+		}
+		g.scalars[i] = "s" + strconv.Itoa(i)
+		fmt.Fprintf(w, "  %s %s = %s;\n", kind.value, g.scalars[i], v)
+	}
+	g.sizes = make([][]string, len(g.bindings))
+	for bi, b := range g.bindings {
+		g.sizes[bi] = make([]string, len(b.Type.Shape))
+		for r, sz := range b.Type.Shape {
+			if sz == ir.Dynamic {
+				g.sizes[bi][r] = fmt.Sprintf("n%d_%d", bi, r)
+				fmt.Fprintf(w, "  uint %s = pc.c[%d];\n", g.sizes[bi][r], g.nconst)
+				g.nconst++
+			} else {
+				if sz > 0xffffffff {
+					return fmt.Errorf("%s #%d: dimension %d (size %d) does not fit the 32-bit indices of vulkan-spirv dispatches", roleName(b.Role), b.Index, r, sz)
+				}
+				g.sizes[bi][r] = strconv.FormatInt(sz, 10) + "u"
+			}
+		}
+	}
+	g.ranges = make([]string, len(g.k.Ranges))
+	for l, r := range g.k.Ranges {
+		if r != ir.Dynamic {
+			g.ranges[l] = strconv.FormatInt(r, 10) + "u"
+		}
+	}
+	for bi, b := range g.bindings {
+		for r, e := range b.Map.Results {
+			if e.Kind == ir.AffineDim && g.ranges[e.Pos] == "" {
+				g.ranges[e.Pos] = g.sizes[bi][r]
+			}
+		}
+	}
+	var conds []string
+	for bi, b := range g.bindings {
+		need := "1u"
+		for _, sz := range g.sizes[bi] {
+			need = fmt.Sprintf("mulSat(%s, %s)", need, sz)
+		}
+		if per := g.kinds[bi].perWord; per > 1 {
+			// Whole words: the runtime rounds binding ranges up to them.
+			need = fmt.Sprintf("((%s / %du) + (%s %% %du == 0u ? 0u : 1u))", need, per, need, per)
+		}
+		conds = append(conds, fmt.Sprintf("uint(b%d.v.length()) < %s", bi, need))
+		for r, e := range b.Map.Results {
+			dyn := b.Type.Shape[r] == ir.Dynamic
+			switch {
+			case e.Kind == ir.AffineDim && (dyn || g.k.Ranges[e.Pos] == ir.Dynamic) && g.ranges[e.Pos] != g.sizes[bi][r]:
+				conds = append(conds, fmt.Sprintf("%s != %s", g.ranges[e.Pos], g.sizes[bi][r]))
+			case e.Kind == ir.AffineConst && dyn:
+				conds = append(conds, fmt.Sprintf("%du >= %s", e.Value, g.sizes[bi][r]))
+			}
+		}
+	}
+	fmt.Fprintf(w, "  if (%s) {\n    return;\n  }\n", strings.Join(conds, " ||\n      "))
+	return nil
+}
+
+// offset is the row-major element offset of binding bi at its map, in
+// terms of the loop index variables d0, d1, ....
+func (g *lnGen) offset(bi int) (string, error) {
+	m := g.bindings[bi].Map
+	if len(m.Results) == 0 {
+		return "0u", nil
+	}
+	off := ""
+	for r, e := range m.Results {
+		var x string
+		switch e.Kind {
+		case ir.AffineDim:
+			x = "d" + strconv.Itoa(e.Pos)
+		case ir.AffineConst:
+			x = strconv.FormatInt(e.Value, 10) + "u"
+		default:
+			return "", fmt.Errorf("%s #%d: index %d (%s) is not a loop index or a constant", roleName(g.bindings[bi].Role), g.bindings[bi].Index, r, e)
+		}
+		if off == "" {
+			off = x
+		} else {
+			off = fmt.Sprintf("(%s) * %s + %s", off, g.sizes[bi][r], x)
+		}
+	}
+	return off, nil
+}
+
+// load is the value of binding bi's element at offset off.
+func (g *lnGen) load(bi int, off string) string {
+	k := g.kinds[bi]
+	if k.perWord == 1 {
+		return fmt.Sprintf("b%d.v[%s]", bi, off)
+	}
+	shift := log2(k.perWord)
+	word := fmt.Sprintf("b%d.v[(%s) >> %du]", bi, off, shift)
+	pos := fmt.Sprintf("int(((%s) & %du) * %du)", off, k.perWord-1, 32/k.perWord)
+	if k.value == "bool" {
+		return fmt.Sprintf("(bitfieldExtract(%s, %s, 8) != 0u)", word, pos)
+	}
+	return fmt.Sprintf("bitfieldExtract(int(%s), %s, %d)", word, pos, 32/k.perWord)
+}
+
+// store writes v to binding bi's element at offset off.
+func (g *lnGen) store(indent string, bi int, off, v string) string {
+	k := g.kinds[bi]
+	if k.perWord == 1 {
+		return fmt.Sprintf("%sb%d.v[%s] = %s;\n", indent, bi, off, v)
+	}
+	bits := 32 / k.perWord
+	mask := fmt.Sprintf("0x%xu", uint32(1)<<bits-1)
+	val := fmt.Sprintf("(uint(%s) & %s)", v, mask)
+	if k.value == "bool" {
+		val = fmt.Sprintf("(%s ? 1u : 0u)", v)
+	}
+	word := fmt.Sprintf("b%d.v[(%s) >> %du]", bi, off, log2(k.perWord))
+	shift := fmt.Sprintf("(((%s) & %du) * %du)", off, k.perWord-1, bits)
+	return fmt.Sprintf("%[1]satomicAnd(%[2]s, ~(%[3]s << %[4]s));\n%[1]satomicOr(%[2]s, %[5]s << %[4]s);\n", indent, word, mask, shift, val)
+}
+
+func log2(n int) int {
+	s := 0
+	for 1<<s < n {
+		s++
+	}
+	return s
+}
+
+func (g *lnGen) find(role string, i int) int {
+	for bi, b := range g.bindings {
+		if b.Role == role && b.Index == i {
+			return bi
+		}
+	}
+	return -1
+}
+
+// loops writes the parallel loops, spread over the workgroup's
+// invocations with the last parallel loop fastest (neighbouring
+// invocations write neighbouring output elements), and the sequential
+// reduction loops of each output element.
+func (g *lnGen) loops() error {
+	w := &g.w
+	k := g.k
+	var pars, reds []int
+	for i, it := range k.Iterators {
+		if it == "parallel" {
+			pars = append(pars, i)
+		} else {
+			reds = append(reds, i)
+		}
+	}
+	outer := k.OuterParallel()
+	// The tile is the workgroup's linear index over a grid that may be
+	// split into rows when it exceeds a device's limit in x.
+	w.WriteString("  uint tile = gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x;\n")
+	if outer >= 0 {
+		fmt.Fprintf(w, "  uint lo = tile * %du;\n", k.Tile)
+		fmt.Fprintf(w, "  uint hi = min(%s, lo + %du);\n", g.ranges[outer], k.Tile)
+		w.WriteString("  if (lo >= hi) {\n    return;\n  }\n")
+		count := "(hi - lo)"
+		for _, p := range pars[1:] {
+			count = fmt.Sprintf("mulSat(%s, %s)", count, g.ranges[p])
+		}
+		fmt.Fprintf(w, "  uint count = %s;\n", count)
+	} else {
+		w.WriteString("  if (tile != 0u) {\n    return;\n  }\n  uint count = 1u;\n")
+	}
+	fmt.Fprintf(w, "  for (uint i = gl_LocalInvocationID.x; i < count; i += %du) {\n", LoopNestWorkgroupSize)
+	if outer >= 0 {
+		w.WriteString("    uint rest = i;\n")
+		for j := len(pars) - 1; j >= 1; j-- {
+			p := pars[j]
+			fmt.Fprintf(w, "    uint d%d = rest %% %s;\n    rest /= %s;\n", p, g.ranges[p], g.ranges[p])
+		}
+		fmt.Fprintf(w, "    uint d%d = lo + rest;\n", outer)
+	}
+	offs := make([]string, len(k.Outputs))
+	for i, o := range k.Outputs {
+		off, err := g.offset(g.find("out", i))
+		if err != nil {
+			return err
+		}
+		offs[i] = off
+		kind := g.kinds[g.find("out", i)]
+		init := zero(kind)
+		if o.Init {
+			init = g.load(g.find("init", i), off)
+		}
+		fmt.Fprintf(w, "    %s acc%d = %s;\n", kind.value, i, init)
+	}
+	indent := "    "
+	for _, r := range reds {
+		fmt.Fprintf(w, "%sfor (uint d%d = 0u; d%d < %s; d%d++) {\n", indent, r, r, g.ranges[r], r)
+		indent += "  "
+	}
+	var args []string
+	for l := range k.Ranges {
+		args = append(args, fmt.Sprintf("int(d%d)", l))
+	}
+	for i, o := range k.Inputs {
+		if o.Scalar != nil {
+			args = append(args, g.scalars[i])
+			continue
+		}
+		bi := g.find("in", i)
+		off, err := g.offset(bi)
+		if err != nil {
+			return err
+		}
+		args = append(args, g.load(bi, off))
+	}
+	for i := range k.Outputs {
+		args = append(args, "acc"+strconv.Itoa(i))
+	}
+	for i := range k.Outputs {
+		args = append(args, "acc"+strconv.Itoa(i))
+	}
+	fmt.Fprintf(w, "%sbody(%s);\n", indent, strings.Join(args, ", "))
+	for range reds {
+		indent = indent[2:]
+		fmt.Fprintf(w, "%s}\n", indent)
+	}
+	for i := range k.Outputs {
+		w.WriteString(g.store(indent, g.find("out", i), offs[i], "acc"+strconv.Itoa(i)))
+	}
+	w.WriteString("  }\n")
+	return nil
+}
+
+func zero(k elemKind) string {
+	switch k.value {
+	case "float":
+		return "0.0"
+	case "bool":
+		return "false"
+	}
+	return "0"
+}
+
+// bodyFunction writes the scalar body as a GLSL function taking the loop
+// indices, the input elements and the accumulators, with the new
+// accumulators as out parameters (GLSL copies them out on return, so an
+// accumulator may be passed as both).
+func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
+	w := &g.w
+	sg := &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{}}}
+	blk := body.Body()
+	if len(body.Regions[0].Blocks) != 1 {
+		return ir.OpErrorf(body, "loop-nest bodies must have a single block")
+	}
+	var params []string
+	for i, a := range blk.Args {
+		kind, err := loopNestKind(ft.Inputs[i])
+		if err != nil {
+			return ir.OpErrorf(body, "argument %d: %v", i, err)
+		}
+		n := "a" + strconv.Itoa(i)
+		sg.names[a] = n
+		sg.kinds = append(sg.kinds, kind)
+		params = append(params, kind.value+" "+n)
+	}
+	var rkinds []elemKind
+	for i, t := range ft.Results {
+		kind, err := loopNestKind(t)
+		if err != nil {
+			return ir.OpErrorf(body, "result %d: %v", i, err)
+		}
+		rkinds = append(rkinds, kind)
+		params = append(params, fmt.Sprintf("out %s r%d", kind.value, i))
+	}
+	fmt.Fprintf(w, "void body(%s) {\n", strings.Join(params, ", "))
+	returned := false
+	for _, op := range blk.Ops {
+		if op.Name == "func.return" {
+			if len(op.Operands) != len(ft.Results) {
+				return ir.OpErrorf(op, "returns %d values, the body type has %d results", len(op.Operands), len(ft.Results))
+			}
+			for i, v := range op.Operands {
+				n, err := sg.use(op, v)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "  r%d = %s;\n", i, n)
+			}
+			returned = true
+			continue
+		}
+		line, err := sg.op(op)
+		if err != nil {
+			return err
+		}
+		w.WriteString("  " + line + "\n")
+	}
+	if !returned {
+		return ir.OpErrorf(body, "loop-nest body has no func.return")
+	}
+	w.WriteString("}\n\n")
+	return nil
+}
+
+// scalarGen translates the scalar ops of a loop-nest body. It extends the
+// elementwise translation with index values (32-bit ints), index casts
+// and integers narrower than 32 bits, which live sign-extended in ints:
+// results are re-extended from their width after every op, and unsigned
+// ops see their operands zero-extended.
+type scalarGen struct {
+	glslGen
+	kinds []elemKind
+}
+
+var unsignedOperands = map[string]bool{
+	"arith.divui": true, "arith.remui": true, "arith.shrui": true, "arith.maxui": true,
+	"arith.minui": true, "arith.uitofp": true, "arith.extui": true, "arith.index_castui": true,
+}
+
+func (g *scalarGen) op(op *ir.Operation) (string, error) {
+	if len(op.Results) != 1 {
+		return "", ir.OpErrorf(op, "'%s' is not supported by vulkan-spirv code generation", op.Name)
+	}
+	rk, err := loopNestKind(arith.ElementType(op.Results[0].Type))
+	if err != nil {
+		return "", ir.OpErrorf(op, "%v", err)
+	}
+	if op.Name == "arith.constant" {
+		lit, err := constant(op, arith.ElementType(op.Results[0].Type), rk.value)
+		if err != nil {
+			return "", err
+		}
+		if rk.narrow() {
+			lit = fmt.Sprintf("bitfieldExtract(%s, 0, %d)", lit, rk.bits)
+		}
+		return fmt.Sprintf("%s %s = %s;", rk.value, g.define(op.Results[0]), lit), nil
+	}
+	a := make([]string, len(op.Operands))
+	var ak elemKind
+	for i, v := range op.Operands {
+		if a[i], err = g.use(op, v); err != nil {
+			return "", err
+		}
+		k, err := loopNestKind(arith.ElementType(v.Type))
+		if err != nil {
+			return "", ir.OpErrorf(op, "%v", err)
+		}
+		if i == 0 {
+			ak = k
+		}
+		if k.narrow() && (unsignedOperands[op.Name] || op.Name == "arith.cmpi" && isUnsignedCmp(op)) {
+			a[i] = fmt.Sprintf("int(uint(%s) & 0x%xu)", a[i], uint32(1)<<k.bits-1)
+		}
+	}
+	var expr string
+	switch op.Name {
+	case "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci":
+		if err := arity(op, 1, a); err != nil {
+			return "", err
+		}
+		switch {
+		case ak.value == "bool" && rk.value == "int":
+			expr = map[bool]string{true: "(%s ? 1 : 0)", false: "(%s ? -1 : 0)"}[op.Name == "arith.extui"]
+			expr = fmt.Sprintf(expr, a[0])
+		case ak.value == "int" && rk.value == "bool":
+			expr = fmt.Sprintf("((%s & 1) != 0)", a[0])
+		case ak.value == "int" && rk.value == "int":
+			expr = a[0]
+		default:
+			return "", ir.OpErrorf(op, "'%s' from %s to %s is not supported by vulkan-spirv code generation", op.Name, ir.TypeString(op.Operands[0].Type), ir.TypeString(op.Results[0].Type))
+		}
+	default:
+		// Wrapping int arithmetic agrees with every narrower width up to
+		// the re-extension below.
+		expr, err = expression(op, rk.value, ak.value, a)
+		if err != nil {
+			return "", err
+		}
+	}
+	if rk.narrow() {
+		expr = fmt.Sprintf("bitfieldExtract(int(%s), 0, %d)", expr, rk.bits)
+	}
+	return fmt.Sprintf("%s %s = %s;", rk.value, g.define(op.Results[0]), expr), nil
+}
+
+func isUnsignedCmp(op *ir.Operation) bool {
+	n, _ := op.IntAttr("predicate")
+	return n >= 0 && int(n) < len(arith.CmpIPredicates) && arith.CmpIPredicates[n][0] == 'u'
+}

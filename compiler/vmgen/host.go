@@ -580,6 +580,8 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.branchOp(op)
 	case "cf.assert":
 		return fe.assertOp(op)
+	case "func.call", "util.call":
+		return fe.callOp(op)
 	}
 	if IsElementwiseTensorOp(op) {
 		return ir.OpErrorf(op, "elementwise tensor op '%s' reached host code generation; run elementwise dispatch formation first", op.Name)

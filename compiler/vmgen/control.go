@@ -233,6 +233,10 @@ func (fe *fnEmitter) jump(op *ir.Operation, succ *ir.Block, operands []*ir.Value
 // which must list want groups.
 func segments(op *ir.Operation, want int) ([][]*ir.Value, error) {
 	a, ok := op.Attr("operandSegmentSizes").(*ir.DenseArrayAttr)
+	if !ok {
+		// The attribute's name before MLIR 18.
+		a, ok = op.Attr("operand_segment_sizes").(*ir.DenseArrayAttr)
+	}
 	if !ok || len(a.Values) != want {
 		return nil, ir.OpErrorf(op, "'%s' needs an operandSegmentSizes attribute with %d entries", op.Name, want)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/scf"
 	"github.com/goiree/goiree/compiler/dialect/stream"
 	"github.com/goiree/goiree/compiler/dialect/tensor"
+	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -35,6 +36,7 @@ func NewRegistry() *ir.Registry {
 	codegen.Register(r)
 	cf.Register(r)
 	scf.Register(r)
+	util.Register(r)
 	return r
 }
 

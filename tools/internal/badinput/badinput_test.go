@@ -1,4 +1,4 @@
-// Package badinput holds one table-driven test of how the four tools fail:
+// Package badinput holds one table-driven test of how the five tools fail:
 // bad flags, inputs, modules and programs, crashing kernels and workgroup
 // counts out of range, each with its exit code and exact first stderr line.
 // Print the table as Markdown with
@@ -29,10 +29,10 @@ import (
 
 var printTable = flag.Bool("table", false, "print the bad-input table as Markdown on stdout (case, command, exit code, first line of stderr)")
 
-// tools are the four command-line tools the table runs.
-var tools = []string{"iree-compile", "iree-run-module", "iree-benchmark-module", "iree-dump-module"}
+// tools are the command-line tools the table runs.
+var tools = []string{"iree-compile", "iree-run-module", "iree-benchmark-module", "iree-dump-module", "iree-check-module"}
 
-// buildTools returns a directory holding the four tools. Under Bazel they
+// buildTools returns a directory holding the tools. Under Bazel they
 // are the go_binary data dependencies found in the runfiles; under go test
 // they are built with the go command (from the build cache after the
 // first time).
@@ -163,7 +163,7 @@ type badCase struct {
 	first string
 }
 
-// TestBadInputTable runs the four tools on bad flags, bad inputs, bad
+// TestBadInputTable runs the five tools on bad flags, bad inputs, bad
 // modules, bad programs, crashing kernels and out-of-range workgroup
 // counts. Every case must end with its exit code, print exactly its first
 // stderr line (a clear message naming the problem and where) and leave
@@ -196,6 +196,11 @@ func TestBadInputTable(t *testing.T) {
 	// The module every runtime case uses, compiled by the tool under test.
 	if r := runTool(t, filepath.Join(bin, "iree-compile"), "", []string{"failures.mlir", "-o", "f.vmfb"}); r.code != 0 {
 		t.Fatalf("compiling failures.mlir: exit %d\n%s", r.code, r.stderr)
+	}
+	// A test program for iree-check-module: one export taking nothing.
+	write("nothing.mlir", "func.func @nothing() {\n  return\n}\n")
+	if r := runTool(t, filepath.Join(bin, "iree-compile"), "", []string{"nothing.mlir", "-o", "nothing.vmfb"}); r.code != 0 {
+		t.Fatalf("compiling nothing.mlir: exit %d\n%s", r.code, r.stderr)
 	}
 	module, err := os.ReadFile("f.vmfb")
 	if err != nil {
@@ -248,6 +253,7 @@ func TestBadInputTable(t *testing.T) {
 		run     = "iree-run-module"
 		bench   = "iree-benchmark-module"
 		dump    = "iree-dump-module"
+		check   = "iree-check-module"
 	)
 	mod := "--module=f.vmfb"
 	cases := []badCase{
@@ -339,6 +345,21 @@ func TestBadInputTable(t *testing.T) {
 		{"flatbuffer-json of a truncated module", dump, []string{"--output=flatbuffer-json", "truncated.vmfb"}, "", 1, "[ERROR] loading truncated.vmfb: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size {N} exceeds the {N} bytes after the prefix"},
 		{"unknown output", dump, []string{"--output=yaml", "f.vmfb"}, "", 1, "[ERROR] unknown --output=yaml (want all, metadata, executables, disassembly, flatbuffer-json or flatbuffer-binary)"},
 		{"unknown function", dump, []string{"--output=disassembly", "--function=nope", "f.vmfb"}, "", 1, "[ERROR] --function=nope: no such function (functions: count, __device_init, __exe_count_dispatch_0_embedded_elf_x86_64, write_null, __exe_write_null_dispatch_0_embedded_elf_x86_64, divide, __exe_divide_dispatch_0_embedded_elf_x86_64, trap, __exe_trap_dispatch_0_embedded_elf_x86_64)"},
+
+		// iree-check-module. The failures program's exports take
+		// arguments, so it is no test program: that is refused before any
+		// device is made.
+		{"unknown flag", check, []string{mod, "--expect_failures"}, "", 1, "[ERROR] flag provided but not defined: -expect_failures; did you mean --expect_failure? (see --help)"},
+		{"missing module", check, []string{"--module=nope.vmfb"}, "", 1, "[ERROR] reading module: open nope.vmfb: no such file or directory"},
+		{"missing positional module", check, []string{"nope.vmfb"}, "", 1, "[ERROR] reading module: open nope.vmfb: no such file or directory"},
+		{"empty stdin", check, []string{"-"}, "", 1, "[ERROR] reading module from stdin: no data (give --module=file.vmfb or pipe a module in)"},
+		{"truncated module", check, []string{"--module=truncated.vmfb"}, "", 1, "[ERROR] loading module truncated.vmfb: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size {N} exceeds the {N} bytes after the prefix"},
+		{"text instead of a module", check, []string{"--module=text.vmfb", "--expect_failure"}, "", 1, "[ERROR] loading module text.vmfb: loading bytecode module: INVALID_ARGUMENT; module of 13 bytes is too short (need at least 16)"},
+		{"damaged executable", check, []string{"--module=damaged.vmfb"}, "", 1, "[ERROR] loading module damaged.vmfb: loading bytecode module: DATA_LOSS; module failures: executable @trap_dispatch_0::@embedded_elf_x86_64 (rodata segment {N}) is damaged: the SHA-256 of its {N} bytes differs from the one the compiler recorded; rebuild or re-copy the module"},
+		{"exports that take arguments", check, []string{mod}, "", 1, "[ERROR] expected function with no inputs or outputs, but export 'count' has signature '0Ir_r'"},
+		{"bad test filter", check, []string{mod, "--gtest_filter=:-count"}, "", 1, "[ERROR] --gtest_filter=\":-count\" has no pattern before '-'"},
+		{"unknown device", check, []string{"--module=nothing.vmfb", "--device=nope"}, "", 1, "[ERROR] NOT_FOUND; unknown driver \"nope\" (available drivers: cuda, local-sync, local-task, vulkan)"},
+		{"no test failed under --expect_failure", check, []string{"--module=nothing.vmfb", "--expect_failure"}, "", 1, "[ERROR] --expect_failure: all 1 test passed"},
 
 		// iree-compile.
 		{"missing input", compile, []string{"nope.mlir", "-o", "out.vmfb"}, "", 1, "iree-compile: error: could not read input 'nope.mlir': no such file or directory"},

@@ -30,4 +30,16 @@
 // arch (maximumf and minimumf use max.NaN/min.NaN from sm_80, tanh uses
 // tanh.approx from sm_75) become sequences of older instructions there. No
 // CUDA toolkit is needed; the driver JIT-compiles the PTX.
+//
+// Linalg loop nests (functions marked with loopnest.Attr) become entries of
+// LoopNestBlockSize threads (loopnest.go) taking the binding pointers and
+// the contract's constants: block b, counted over a grid that may be split
+// into rows, owns tile b of the first parallel loop, its threads share the
+// tile's parallel iterations with the last parallel loop fastest, and each
+// runs the reduction loops of its output elements in order. Index values
+// are 64-bit; i8 and i16 live sign-extended in 32-bit registers. Kernel
+// parameters carry no buffer lengths, so of the contract's failures only
+// those the constants decide (dynamic sizes that disagree, a constant index
+// outside a dynamic dimension) are detected, and there the kernel returns
+// without writing, since a dispatch has no status to report.
 package cuda

@@ -11,6 +11,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/loopnest"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
 )
 
@@ -142,6 +143,17 @@ type fngen struct {
 	names map[*ir.Value]string
 	kinds map[*ir.Value]ptxKind
 	body  strings.Builder
+	// loopNest widens the scalar types to those of loop-nest bodies
+	// (loopNestKind).
+	loopNest bool
+}
+
+// kind maps a scalar type to its PTX kind for this function.
+func (f *fngen) kind(t ir.Type) (ptxKind, error) {
+	if f.loopNest {
+		return loopNestKind(t)
+	}
+	return kindOf(t)
 }
 
 func (f *fngen) reg(class string) string {
@@ -200,11 +212,15 @@ func GeneratePTX(variant *ir.Operation, arch string) (*Module, error) {
 		if fn == nil {
 			return nil, ir.OpErrorf(ex, "export @%s has no function @%s in the variant's builtin.module", ex.SymName(), ex.SymName())
 		}
-		d, ok := fn.Attr(elementwise.Attr).(*ir.DictAttr)
-		if !ok {
-			return nil, ir.OpErrorf(fn, "cuda code generation handles only generated elementwise kernels (%s); bring hand-written kernels as an external variant with a .ptx object", elementwise.Attr)
+		var k Kernel
+		var err error
+		if ln, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr); ok {
+			k, err = g.loopNest(ex, fn, ln)
+		} else if d, ok := fn.Attr(elementwise.Attr).(*ir.DictAttr); ok {
+			k, err = g.elementwise(ex, fn, d)
+		} else {
+			return nil, ir.OpErrorf(fn, "cuda code generation handles only generated elementwise kernels (%s) and linalg loop nests (%s); bring hand-written kernels as an external variant with a .ptx object", elementwise.Attr, loopnest.Attr)
 		}
-		k, err := g.elementwise(ex, fn, d)
 		if err != nil {
 			return nil, err
 		}
@@ -341,18 +357,7 @@ func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, erro
 	f.line("bra.uni \t$L__loop;")
 	f.body.WriteString("$L__done:\n\tret;\n")
 
-	fmt.Fprintf(&g.out, "\n.visible .entry %s(\n%s\n)\n.maxntid %d, 1, 1\n{\n", name, strings.Join(params, ",\n"), ElementwiseBlockSize)
-	classes := []struct{ class, decl string }{
-		{"%p", ".pred"}, {"%rs", ".b16"}, {"%r", ".b32"}, {"%rd", ".b64"}, {"%f", ".f32"}, {"%fd", ".f64"},
-	}
-	for _, c := range classes {
-		if n := f.regs[c.class]; n > 0 {
-			fmt.Fprintf(&g.out, "\t.reg %s \t%s<%d>;\n", c.decl, c.class, n+1)
-		}
-	}
-	g.out.WriteString("\n")
-	g.out.WriteString(f.body.String())
-	g.out.WriteString("}\n")
+	f.emit(params, ElementwiseBlockSize)
 	return Kernel{Name: name, BlockSize: [3]uint32{ElementwiseBlockSize, 1, 1}, ConstantCount: consts, BindingCount: nb}, nil
 }
 
@@ -526,7 +531,7 @@ func (f *fngen) op(op *ir.Operation) error {
 	if len(op.Results) != 1 {
 		return ir.OpErrorf(op, "'%s' cannot be used in a cuda elementwise body", op.Name)
 	}
-	rk, err := kindOf(op.Results[0].Type)
+	rk, err := f.kind(op.Results[0].Type)
 	if err != nil {
 		return ir.OpErrorf(op, "%v", err)
 	}
@@ -842,7 +847,7 @@ func (f *fngen) constant(op *ir.Operation) error {
 	if len(op.Results) != 1 {
 		return ir.OpErrorf(op, "expected one result")
 	}
-	k, err := kindOf(op.Results[0].Type)
+	k, err := f.kind(op.Results[0].Type)
 	if err != nil {
 		return ir.OpErrorf(op, "%v", err)
 	}
@@ -875,6 +880,10 @@ func (f *fngen) constant(op *ir.Operation) error {
 		f.line("mov.f64 \t%s, %s;", r, f64Lit(fv))
 	case kindI32:
 		f.line("mov.b32 \t%s, %d;", r, int32(iv))
+	case kindI8:
+		f.line("mov.b32 \t%s, %d;", r, int8(iv))
+	case kindI16:
+		f.line("mov.b32 \t%s, %d;", r, int16(iv))
 	case kindI64:
 		f.line("mov.b64 \t%s, %d;", r, iv)
 	case kindPred:

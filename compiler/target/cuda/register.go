@@ -19,6 +19,8 @@ func init() {
 		Name:                    Backend,
 		Device:                  "cuda",
 		DefaultExecutableTarget: DefaultExecutableTarget,
+		// Loop-nest kernels become PTX (loopnest.go).
+		LoopNests: true,
 		NewBuilder: func(env target.Env) target.Builder {
 			o := Options{DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
 			if env.Objects != nil {

@@ -1,0 +1,560 @@
+package cuda
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect/arith"
+	"github.com/goiree/goiree/compiler/dialect/function"
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/loopnest"
+)
+
+// LoopNestBlockSize is the thread block size of loop-nest kernels: eight
+// warps, enough to hide latency on every arch from sm_52 to sm_90 while
+// leaving room for several blocks per multiprocessor.
+const LoopNestBlockSize = 256
+
+// Narrow integers live in 32-bit registers, sign-extended from their
+// width (re-extended with bfe after every op; unsigned ops mask their
+// operands first), as the Vulkan target keeps them in ints. Index values
+// are 64-bit.
+var (
+	kindI8  = ptxKind{reg: "%r", typ: "s32", bits: "b32", mem: "s8", size: 1}
+	kindI16 = ptxKind{reg: "%r", typ: "s32", bits: "b32", mem: "s16", size: 2}
+)
+
+// loopNestKind extends kindOf with the types loop-nest bodies and tensors
+// use beyond elementwise ones: i8, i16 and index.
+func loopNestKind(t ir.Type) (ptxKind, error) {
+	switch t := arith.ElementType(t).(type) {
+	case ir.IndexType:
+		return kindI64, nil
+	case ir.IntegerType:
+		switch t.Width {
+		case 8:
+			return kindI8, nil
+		case 16:
+			return kindI16, nil
+		}
+	}
+	k, err := kindOf(t)
+	if err != nil {
+		return k, fmt.Errorf("element type %s is not supported by cuda code generation (supported: f32, f64, i1, i8, i16, i32, i64, index)", ir.TypeString(t))
+	}
+	return k, nil
+}
+
+// narrowBits is the width of a narrow integer kind, or 0.
+func narrowBits(k ptxKind) int {
+	switch k {
+	case kindI8:
+		return 8
+	case kindI16:
+		return 16
+	}
+	return 0
+}
+
+// loopNest emits the entry point of a linalg loop nest (the loopnest.Attr
+// contract). Parameters are the binding pointers and then the 32-bit
+// constants. Block b (linearly, ctaid.y * nctaid.x + ctaid.x, so a grid
+// split into rows still covers every tile) owns tile b of the first
+// parallel loop; its threads share the tile's parallel iterations with the
+// last parallel loop fastest, and each runs the reduction loops of its
+// output elements in order. Kernel parameters carry no buffer lengths, so
+// only the conditions the constants decide are checked: when two
+// dimensions one loop indexes differ, or a constant index is outside a
+// dynamic dimension, the kernel returns without writing (CUDA has no
+// per-dispatch status either).
+func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) {
+	k, err := loopnest.Decode(d)
+	if err != nil {
+		return Kernel{}, ir.OpErrorf(fn, "%v", err)
+	}
+	body := g.funcs[k.Body]
+	if body == nil || body.Body() == nil {
+		return Kernel{}, ir.OpErrorf(fn, "loop-nest body @%s is not defined in the module", k.Body)
+	}
+	if len(body.Regions[0].Blocks) != 1 {
+		return Kernel{}, ir.OpErrorf(body, "loop-nest bodies must have a single block")
+	}
+	ft := function.Type(body)
+	nl, ni, no := len(k.Ranges), len(k.Inputs), len(k.Outputs)
+	if ft == nil || len(ft.Inputs) != nl+ni+no || len(ft.Results) != no {
+		return Kernel{}, ir.OpErrorf(body, "loop-nest body must take %d indices, %d inputs and %d accumulators and return %d values", nl, ni, no, no)
+	}
+	bindings := k.Bindings()
+	kinds := make([]ptxKind, len(bindings))
+	for bi, b := range bindings {
+		if kinds[bi], err = loopNestKind(b.Type.Elem); err != nil {
+			return Kernel{}, ir.OpErrorf(fn, "%s #%d: %v", map[string]string{"in": "input", "init": "init of output", "out": "output"}[b.Role], b.Index, err)
+		}
+	}
+	nc := k.NumConstants()
+	if l := hal.ExportLayout(ex); l != nil && (len(l.AllBindings()) != len(bindings) || int(l.ConstantCount()) != nc) {
+		return Kernel{}, ir.OpErrorf(ex, "layout has %d bindings and %d constants; the loop nest needs %d and %d", len(l.AllBindings()), l.ConstantCount(), len(bindings), nc)
+	}
+	name := sanitize(ex.SymName())
+	f := &fngen{g: g, name: name, regs: map[string]int{}, names: map[*ir.Value]string{}, kinds: map[*ir.Value]ptxKind{}, loopNest: true}
+	var params []string
+	for i := range bindings {
+		params = append(params, fmt.Sprintf("\t.param .u64 %s_param_%d", name, i))
+	}
+	for i := 0; i < nc; i++ {
+		params = append(params, fmt.Sprintf("\t.param .u32 %s_param_%d", name, len(bindings)+i))
+	}
+	bases := make([]string, len(bindings))
+	for bi := range bindings {
+		bases[bi] = f.reg("%rd")
+		f.line("ld.param.u64 \t%s, [%s_param_%d];", bases[bi], name, bi)
+		f.line("cvta.to.global.u64 \t%s, %s;", bases[bi], bases[bi])
+	}
+	// Scalars, then dynamic sizes, from the constants.
+	ci := 0
+	constant := func() string {
+		r := f.reg("%r")
+		f.line("ld.param.u32 \t%s, [%s_param_%d];", r, name, len(bindings)+ci)
+		ci++
+		return r
+	}
+	scalars := map[int]string{}
+	for i, o := range k.Inputs {
+		if o.Scalar == nil {
+			continue
+		}
+		sk, err := loopNestKind(o.Scalar)
+		if err != nil {
+			return Kernel{}, ir.OpErrorf(fn, "scalar input #%d: %v", i, err)
+		}
+		c := constant()
+		r := f.reg(sk.reg)
+		switch {
+		case sk == kindF32:
+			f.line("mov.b32 \t%s, %s;", r, c)
+		case sk == kindI32:
+			f.line("mov.b32 \t%s, %s;", r, c)
+		case narrowBits(sk) > 0:
+			f.line("bfe.s32 \t%s, %s, 0, %d;", r, c, narrowBits(sk))
+		case sk == kindI64:
+			f.line("cvt.u64.u32 \t%s, %s;", r, c)
+		case sk == kindPred:
+			t := f.reg("%r")
+			f.line("and.b32 \t%s, %s, 1;", t, c)
+			f.line("setp.ne.u32 \t%s, %s, 0;", r, t)
+		default:
+			return Kernel{}, ir.OpErrorf(fn, "scalar input #%d of type %s cannot come from a 32-bit constant", i, ir.TypeString(o.Scalar))
+		}
+		scalars[i] = r
+	}
+	sizes := make([][]string, len(bindings))
+	for bi, b := range bindings {
+		sizes[bi] = make([]string, len(b.Type.Shape))
+		for r, sz := range b.Type.Shape {
+			s := f.reg("%rd")
+			if sz == ir.Dynamic {
+				f.line("cvt.u64.u32 \t%s, %s;", s, constant())
+			} else {
+				f.line("mov.u64 \t%s, %d;", s, sz)
+			}
+			sizes[bi][r] = s
+		}
+	}
+	ranges := make([]string, nl)
+	for l, r := range k.Ranges {
+		if r != ir.Dynamic {
+			ranges[l] = f.reg("%rd")
+			f.line("mov.u64 \t%s, %d;", ranges[l], r)
+		}
+	}
+	for bi, b := range bindings {
+		for r, e := range b.Map.Results {
+			if e.Kind == ir.AffineDim && ranges[e.Pos] == "" {
+				ranges[e.Pos] = sizes[bi][r]
+			}
+		}
+	}
+	bad := f.reg("%p")
+	for bi, b := range bindings {
+		for r, e := range b.Map.Results {
+			dyn := b.Type.Shape[r] == ir.Dynamic
+			switch {
+			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic) && ranges[e.Pos] != sizes[bi][r]:
+				f.line("setp.ne.u64 \t%s, %s, %s;", bad, ranges[e.Pos], sizes[bi][r])
+				f.line("@%s bra \t$L__exit;", bad)
+			case e.Kind == ir.AffineConst && dyn:
+				f.line("setp.le.u64 \t%s, %s, %d;", bad, sizes[bi][r], e.Value)
+				f.line("@%s bra \t$L__exit;", bad)
+			}
+		}
+	}
+	// This block's tile and its count of parallel iterations.
+	cy, nx, cx := f.reg("%r"), f.reg("%r"), f.reg("%r")
+	f.line("mov.u32 \t%s, %%ctaid.y;", cy)
+	f.line("mov.u32 \t%s, %%nctaid.x;", nx)
+	f.line("mov.u32 \t%s, %%ctaid.x;", cx)
+	tile := f.reg("%rd")
+	f.line("mul.wide.u32 \t%s, %s, %s;", tile, cy, nx)
+	cx64 := f.reg("%rd")
+	f.line("cvt.u64.u32 \t%s, %s;", cx64, cx)
+	f.line("add.s64 \t%s, %s, %s;", tile, tile, cx64)
+	var pars, reds []int
+	for i, it := range k.Iterators {
+		if it == "parallel" {
+			pars = append(pars, i)
+		} else {
+			reds = append(reds, i)
+		}
+	}
+	outer := k.OuterParallel()
+	count, lo := f.reg("%rd"), f.reg("%rd")
+	if outer >= 0 {
+		hi := f.reg("%rd")
+		f.line("mul.lo.s64 \t%s, %s, %d;", lo, tile, k.Tile)
+		f.line("add.s64 \t%s, %s, %d;", hi, lo, k.Tile)
+		f.line("min.u64 \t%s, %s, %s;", hi, hi, ranges[outer])
+		f.line("setp.ge.u64 \t%s, %s, %s;", bad, lo, hi)
+		f.line("@%s bra \t$L__exit;", bad)
+		f.line("sub.s64 \t%s, %s, %s;", count, hi, lo)
+		for _, p := range pars[1:] {
+			f.line("mul.lo.s64 \t%s, %s, %s;", count, count, ranges[p])
+		}
+	} else {
+		f.line("setp.ne.s64 \t%s, %s, 0;", bad, tile)
+		f.line("@%s bra \t$L__exit;", bad)
+		f.line("mov.u64 \t%s, 1;", count)
+	}
+	tid := f.reg("%r")
+	f.line("mov.u32 \t%s, %%tid.x;", tid)
+	iter := f.reg("%rd")
+	f.line("cvt.u64.u32 \t%s, %s;", iter, tid)
+	dims := make([]string, nl)
+	for l := range dims {
+		dims[l] = f.reg("%rd")
+	}
+	f.body.WriteString("$L__par:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", bad, iter, count)
+	f.line("@%s bra \t$L__exit;", bad)
+	if outer >= 0 {
+		rest := f.reg("%rd")
+		f.line("mov.u64 \t%s, %s;", rest, iter)
+		for j := len(pars) - 1; j >= 1; j-- {
+			p := pars[j]
+			f.line("rem.u64 \t%s, %s, %s;", dims[p], rest, ranges[p])
+			f.line("div.u64 \t%s, %s, %s;", rest, rest, ranges[p])
+		}
+		f.line("add.s64 \t%s, %s, %s;", dims[outer], lo, rest)
+	}
+	// addr is the address of binding bi's element at its map.
+	addr := func(bi int) (string, error) {
+		off := f.reg("%rd")
+		f.line("mov.u64 \t%s, 0;", off)
+		for r, e := range bindings[bi].Map.Results {
+			var x string
+			switch e.Kind {
+			case ir.AffineDim:
+				x = dims[e.Pos]
+			case ir.AffineConst:
+				x = f.reg("%rd")
+				f.line("mov.u64 \t%s, %d;", x, e.Value)
+			default:
+				return "", fmt.Errorf("binding %d: index %d (%s) is not a loop index or a constant", bi, r, e)
+			}
+			f.line("mad.lo.s64 \t%s, %s, %s, %s;", off, off, sizes[bi][r], x)
+		}
+		a := f.reg("%rd")
+		if s := kinds[bi].size; s > 1 {
+			f.line("shl.b64 \t%s, %s, %d;", off, off, log2(s))
+		}
+		f.line("add.s64 \t%s, %s, %s;", a, bases[bi], off)
+		return a, nil
+	}
+	load := func(bi int, dst string) error {
+		a, err := addr(bi)
+		if err != nil {
+			return err
+		}
+		if kinds[bi] == kindPred {
+			h := f.reg("%rs")
+			f.line("ld.global.u8 \t%s, [%s];", h, a)
+			f.line("setp.ne.s16 \t%s, %s, 0;", dst, h)
+			return nil
+		}
+		f.line("ld.global.%s \t%s, [%s];", kinds[bi].mem, dst, a)
+		return nil
+	}
+	store := func(bi int, src string) error {
+		a, err := addr(bi)
+		if err != nil {
+			return err
+		}
+		kind := kinds[bi]
+		switch {
+		case kind == kindPred:
+			h := f.reg("%rs")
+			f.line("selp.u16 \t%s, 1, 0, %s;", h, src)
+			f.line("st.global.u8 \t[%s], %s;", a, h)
+		case narrowBits(kind) > 0:
+			f.line("st.global.u%d \t[%s], %s;", narrowBits(kind), a, src)
+		default:
+			f.line("st.global.%s \t[%s], %s;", kind.mem, a, src)
+		}
+		return nil
+	}
+	find := func(role string, i int) int {
+		for bi, b := range bindings {
+			if b.Role == role && b.Index == i {
+				return bi
+			}
+		}
+		return -1
+	}
+	blk := body.Body()
+	accs := make([]string, no)
+	for i, o := range k.Outputs {
+		bi := find("out", i)
+		accs[i] = f.reg(kinds[bi].reg)
+		f.names[blk.Args[nl+ni+i]] = accs[i]
+		f.kinds[blk.Args[nl+ni+i]] = kinds[bi]
+		if o.Init {
+			if err := load(find("init", i), accs[i]); err != nil {
+				return Kernel{}, ir.OpErrorf(fn, "%v", err)
+			}
+			continue
+		}
+		f.zero(accs[i], kinds[bi])
+	}
+	for l := 0; l < nl; l++ {
+		f.names[blk.Args[l]] = dims[l]
+		f.kinds[blk.Args[l]] = kindI64
+	}
+	for _, r := range reds {
+		f.line("mov.u64 \t%s, 0;", dims[r])
+		f.body.WriteString(fmt.Sprintf("$L__red%d:\n", r))
+		f.line("setp.ge.u64 \t%s, %s, %s;", bad, dims[r], ranges[r])
+		f.line("@%s bra \t$L__red%d_end;", bad, r)
+	}
+	for i, o := range k.Inputs {
+		a := blk.Args[nl+i]
+		if o.Scalar != nil {
+			sk, _ := loopNestKind(o.Scalar)
+			f.names[a], f.kinds[a] = scalars[i], sk
+			continue
+		}
+		bi := find("in", i)
+		r := f.define(a, kinds[bi])
+		if err := load(bi, r); err != nil {
+			return Kernel{}, ir.OpErrorf(fn, "%v", err)
+		}
+	}
+	returned := false
+	for _, op := range blk.Ops {
+		if op.Name == "func.return" {
+			if len(op.Operands) != no {
+				return Kernel{}, ir.OpErrorf(op, "returns %d values; the body declares %d results", len(op.Operands), no)
+			}
+			// Through temporaries: a result may be another accumulator.
+			tmps := make([]string, no)
+			for i, v := range op.Operands {
+				src, kind, err := f.value(v)
+				if err != nil {
+					return Kernel{}, ir.OpErrorf(op, "%v", err)
+				}
+				tmps[i] = f.reg(kind.reg)
+				f.mov(tmps[i], src, kind)
+			}
+			for i, t := range tmps {
+				f.mov(accs[i], t, kinds[find("out", i)])
+			}
+			returned = true
+			continue
+		}
+		if err := f.loopNestOp(op); err != nil {
+			return Kernel{}, err
+		}
+	}
+	if !returned {
+		return Kernel{}, ir.OpErrorf(body, "loop-nest body has no func.return")
+	}
+	for j := len(reds) - 1; j >= 0; j-- {
+		r := reds[j]
+		f.line("add.s64 \t%s, %s, 1;", dims[r], dims[r])
+		f.line("bra.uni \t$L__red%d;", r)
+		f.body.WriteString(fmt.Sprintf("$L__red%d_end:\n", r))
+	}
+	for i := range k.Outputs {
+		if err := store(find("out", i), accs[i]); err != nil {
+			return Kernel{}, ir.OpErrorf(fn, "%v", err)
+		}
+	}
+	f.line("add.s64 \t%s, %s, %d;", iter, iter, LoopNestBlockSize)
+	f.line("bra.uni \t$L__par;")
+	f.body.WriteString("$L__exit:\n\tret;\n")
+	f.emit(params, LoopNestBlockSize)
+	return Kernel{Name: name, BlockSize: [3]uint32{LoopNestBlockSize, 1, 1}, ConstantCount: nc, BindingCount: len(bindings)}, nil
+}
+
+// emit writes the function: its parameters, register declarations and
+// body.
+func (f *fngen) emit(params []string, block int) {
+	g := f.g
+	fmt.Fprintf(&g.out, "\n.visible .entry %s(\n%s\n)\n.maxntid %d, 1, 1\n{\n", f.name, strings.Join(params, ",\n"), block)
+	classes := []struct{ class, decl string }{
+		{"%p", ".pred"}, {"%rs", ".b16"}, {"%r", ".b32"}, {"%rd", ".b64"}, {"%f", ".f32"}, {"%fd", ".f64"},
+	}
+	for _, c := range classes {
+		if n := f.regs[c.class]; n > 0 {
+			fmt.Fprintf(&g.out, "\t.reg %s \t%s<%d>;\n", c.decl, c.class, n+1)
+		}
+	}
+	g.out.WriteString("\n")
+	g.out.WriteString(f.body.String())
+	g.out.WriteString("}\n")
+}
+
+// zero sets r to the zero of its kind.
+func (f *fngen) zero(r string, k ptxKind) {
+	switch {
+	case k == kindPred:
+		t := f.reg("%r")
+		f.line("mov.u32 \t%s, 0;", t)
+		f.line("setp.ne.u32 \t%s, %s, 0;", r, t)
+	case k == kindF32:
+		f.line("mov.f32 \t%s, 0f00000000;", r)
+	case k == kindF64:
+		f.line("mov.f64 \t%s, 0d0000000000000000;", r)
+	default:
+		f.line("mov.%s \t%s, 0;", k.bits, r)
+	}
+}
+
+// mov copies a register of kind k.
+func (f *fngen) mov(dst, src string, k ptxKind) {
+	if k == kindPred {
+		f.line("mov.pred \t%s, %s;", dst, src)
+		return
+	}
+	f.line("mov.%s \t%s, %s;", k.bits, dst, src)
+}
+
+// unsignedOperand lists the ops that read their integer operands as
+// unsigned, so narrow ones are zero-extended first.
+var unsignedOperand = map[string]bool{
+	"arith.divui": true, "arith.remui": true, "arith.shrui": true, "arith.maxui": true,
+	"arith.minui": true, "arith.uitofp": true,
+}
+
+// loopNestOp emits one scalar op of a loop-nest body: casts involving
+// index and narrow integers here, everything else through op, with narrow
+// results re-extended.
+func (f *fngen) loopNestOp(op *ir.Operation) error {
+	if len(op.Results) != 1 {
+		return ir.OpErrorf(op, "'%s' cannot be used in a cuda loop-nest body", op.Name)
+	}
+	rk, err := loopNestKind(op.Results[0].Type)
+	if err != nil {
+		return ir.OpErrorf(op, "%v", err)
+	}
+	var sk ptxKind
+	if len(op.Operands) > 0 {
+		if sk, err = loopNestKind(op.Operands[0].Type); err != nil {
+			return ir.OpErrorf(op, "%v", err)
+		}
+	}
+	switch op.Name {
+	case "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci":
+		if narrowBits(sk) > 0 || narrowBits(rk) > 0 || op.Name == "arith.index_cast" || op.Name == "arith.index_castui" {
+			return f.intCast(op, sk, rk)
+		}
+	case "arith.cmpi":
+		if n := narrowBits(sk); n > 0 && isUnsignedCmp(op) {
+			return f.withZeroExtended(op, n)
+		}
+	case "arith.sitofp":
+		if narrowBits(sk) > 0 {
+			// Already sign-extended in 32 bits.
+			return f.op(op)
+		}
+	}
+	if n := narrowBits(sk); n > 0 && unsignedOperand[op.Name] {
+		if err := f.withZeroExtended(op, n); err != nil {
+			return err
+		}
+	} else if err := f.op(op); err != nil {
+		return err
+	}
+	if n := narrowBits(rk); n > 0 {
+		r := f.names[op.Results[0]]
+		f.line("bfe.s32 \t%s, %s, 0, %d;", r, r, n)
+	}
+	return nil
+}
+
+// withZeroExtended emits op with its narrow operands masked to n bits.
+func (f *fngen) withZeroExtended(op *ir.Operation, n int) error {
+	saved := map[*ir.Value]string{}
+	for _, v := range op.Operands {
+		r, k, err := f.value(v)
+		if err != nil {
+			return ir.OpErrorf(op, "%v", err)
+		}
+		if narrowBits(k) == 0 {
+			continue
+		}
+		if _, done := saved[v]; done {
+			continue
+		}
+		m := f.reg("%r")
+		f.line("and.b32 \t%s, %s, %d;", m, r, 1<<n-1)
+		saved[v] = r
+		f.names[v] = m
+	}
+	err := f.op(op)
+	for v, r := range saved {
+		f.names[v] = r
+	}
+	return err
+}
+
+func isUnsignedCmp(op *ir.Operation) bool {
+	n, _ := op.IntAttr("predicate")
+	return n >= 0 && int(n) < len(arith.CmpIPredicates) && arith.CmpIPredicates[n][0] == 'u'
+}
+
+// intCast emits integer casts where index or a narrow integer is involved.
+func (f *fngen) intCast(op *ir.Operation, sk, rk ptxKind) error {
+	if len(op.Operands) != 1 {
+		return ir.OpErrorf(op, "expects 1 operand, found %d", len(op.Operands))
+	}
+	src, _, err := f.value(op.Operands[0])
+	if err != nil {
+		return ir.OpErrorf(op, "%v", err)
+	}
+	if sk.float || rk.float || sk == kindPred || rk == kindPred {
+		return f.op(op)
+	}
+	r := f.define(op.Results[0], rk)
+	zext := op.Name == "arith.extui" || op.Name == "arith.index_castui"
+	if n := narrowBits(sk); n > 0 && zext {
+		m := f.reg("%r")
+		f.line("and.b32 \t%s, %s, %d;", m, src, 1<<n-1)
+		src = m
+	}
+	switch {
+	case sk.size <= 4 && rk == kindI64 && zext:
+		f.line("cvt.u64.u32 \t%s, %s;", r, src)
+	case sk.size <= 4 && rk == kindI64:
+		f.line("cvt.s64.s32 \t%s, %s;", r, src)
+	case sk == kindI64 && rk == kindI64:
+		f.line("mov.b64 \t%s, %s;", r, src)
+	case sk == kindI64:
+		f.line("cvt.u32.u64 \t%s, %s;", r, src)
+	default:
+		f.line("mov.b32 \t%s, %s;", r, src)
+	}
+	if n := narrowBits(rk); n > 0 {
+		f.line("bfe.s32 \t%s, %s, 0, %d;", r, r, n)
+	}
+	return nil
+}

@@ -1,0 +1,47 @@
+// Loop-nest kernels for the cuda target: a matmul with dynamic sizes, an
+// elementwise generic over narrow integers (i8, i16 and i1 results) with a
+// scalar argument, and a row reduction in f64.
+func.func @matmul(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %m = tensor.dim %a, %c0 : tensor<?x?xf32>
+  %n = tensor.dim %b, %c1 : tensor<?x?xf32>
+  %e = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %acc = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%acc : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
+
+// For each i: x[i] truncated to i8, y[i] + y[i] wrapped in i16 plus the
+// loop index, x[i] < y[i] (signed), and (x[i] as u8) / (k as u8).
+#id = affine_map<(d0) -> (d0)>
+#scalar = affine_map<(d0) -> ()>
+func.func @narrow(%x: tensor<37xi32>, %y: tensor<37xi16>, %k: i32) -> (tensor<37xi8>, tensor<37xi16>, tensor<37xi1>, tensor<37xi8>) {
+  %e8 = tensor.empty() : tensor<37xi8>
+  %e16 = tensor.empty() : tensor<37xi16>
+  %e1 = tensor.empty() : tensor<37xi1>
+  %r:4 = linalg.generic {indexing_maps = [#id, #id, #scalar, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y, %k : tensor<37xi32>, tensor<37xi16>, i32) outs(%e8, %e16, %e1, %e8 : tensor<37xi8>, tensor<37xi16>, tensor<37xi1>, tensor<37xi8>) {
+  ^bb0(%a: i32, %b: i16, %k32: i32, %o1: i8, %o2: i16, %o3: i1, %o4: i8):
+    %t = arith.trunci %a : i32 to i8
+    %d = arith.addi %b, %b : i16
+    %i = linalg.index 0 : index
+    %i16 = arith.index_cast %i : index to i16
+    %d2 = arith.addi %d, %i16 : i16
+    %w = arith.extsi %b : i16 to i32
+    %lt = arith.cmpi slt, %a, %w : i32
+    %s = arith.trunci %k32 : i32 to i8
+    %q = arith.divui %t, %s : i8
+    linalg.yield %t, %d2, %lt, %q : i8, i16, i1, i8
+  } -> (tensor<37xi8>, tensor<37xi16>, tensor<37xi1>, tensor<37xi8>)
+  return %r#0, %r#1, %r#2, %r#3 : tensor<37xi8>, tensor<37xi16>, tensor<37xi1>, tensor<37xi8>
+}
+
+// The largest element of each row, in f64.
+func.func @rowmax(%x: tensor<5x300xf64>) -> tensor<5xf64> {
+  %lowest = arith.constant -1.0e+300 : f64
+  %e = tensor.empty() : tensor<5xf64>
+  %i = linalg.fill ins(%lowest : f64) outs(%e : tensor<5xf64>) -> tensor<5xf64>
+  %r = linalg.reduce { arith.maxnumf } ins(%x : tensor<5x300xf64>) outs(%i : tensor<5xf64>) dimensions = [1]
+  return %r : tensor<5xf64>
+}

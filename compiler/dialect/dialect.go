@@ -7,6 +7,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/builtin"
 	"github.com/goiree/goiree/compiler/dialect/cf"
+	"github.com/goiree/goiree/compiler/dialect/check"
 	"github.com/goiree/goiree/compiler/dialect/codegen"
 	"github.com/goiree/goiree/compiler/dialect/flow"
 	"github.com/goiree/goiree/compiler/dialect/function"
@@ -37,6 +38,7 @@ func NewRegistry() *ir.Registry {
 	cf.Register(r)
 	scf.Register(r)
 	util.Register(r)
+	check.Register(r)
 	return r
 }
 

@@ -103,3 +103,14 @@ func (p *Parser) ParseValueName() (string, Pos, error) {
 	p.next()
 	return name, pos, nil
 }
+
+// IsKeywordAfter reports whether the current token is the punctuation
+// punct and the token after it is the bare identifier kw, as in an
+// optional `, atol 1.0e-4` group.
+func (p *Parser) IsKeywordAfter(punct, kw string) bool {
+	if !p.Is(punct) {
+		return false
+	}
+	t := p.lex.lex(p.tok.end)
+	return t.kind == tokIdent && t.text == kw
+}

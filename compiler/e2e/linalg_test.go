@@ -388,11 +388,11 @@ func TestLinalgBadInput(t *testing.T) {
   } -> tensor<4xi32>
   return %0 : tensor<4xi32>
 }`, "bad.mlir:5:5: error: 'linalg.yield' op type of yield operand #0 ('f32') does not match the element type of output #0 ('i32')"},
-		{"unsupported-element-type", `func.func @f(%x: tensor<4xbf16>) -> tensor<4xbf16> {
-  %e = tensor.empty() : tensor<4xbf16>
-  %r = linalg.copy ins(%x : tensor<4xbf16>) outs(%e : tensor<4xbf16>) -> tensor<4xbf16>
-  return %r : tensor<4xbf16>
-}`, "bad.mlir:3:8: error: 'func.func' op type 'bf16' is not supported by llvm-cpu code generation"},
+		{"unsupported-element-type", `func.func @f(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %e = tensor.empty() : tensor<4xf8E4M3FN>
+  %r = linalg.copy ins(%x : tensor<4xf8E4M3FN>) outs(%e : tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return %r : tensor<4xf8E4M3FN>
+}`, "bad.mlir:3:8: error: 'func.func' op type 'f8E4M3FN' is not supported by llvm-cpu code generation"},
 		{"scalar-argument", `func.func @f(%v: i64) -> tensor<4xi64> {
   %e = tensor.empty() : tensor<4xi64>
   %r = linalg.fill ins(%v : i64) outs(%e : tensor<4xi64>) -> tensor<4xi64>

@@ -398,7 +398,7 @@ func (g *cgen) subspan(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operat
 		}
 		dims = op.Operands[nOff:]
 	}
-	et := mustCType(mt.Elem)
+	et, _ := storageType(mt.Elem)
 	n := s.define(op.Results[0])
 	mem[op.Results[0]] = m
 	fmt.Fprintf(s.out, "  %s %s;\n", st, n)
@@ -510,7 +510,7 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 			return ir.OpErrorf(op, "%v", err)
 		}
 		if mt, ok := ft.Inputs[i].(*ir.MemRefType); ok {
-			et, err := cType(mt.Elem)
+			et, err := storageType(mt.Elem)
 			if err != nil {
 				return ir.OpErrorf(op, "%v", err)
 			}
@@ -533,6 +533,9 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 				args = append(args, n+".strides["+strconv.Itoa(d)+"]")
 			}
 			continue
+		}
+		if halfKind(ft.Inputs[i]) != "" {
+			return ir.OpErrorf(op, "argument %d: %s scalars cannot be passed to external functions (pass them in a memref)", i, ir.TypeString(ft.Inputs[i]))
 		}
 		ct, err := cType(ft.Inputs[i])
 		if err != nil {
@@ -702,7 +705,7 @@ func (g *cgen) elementwise(fn *ir.Operation, d *ir.DictAttr, cname string) (int,
 	w.WriteString("  (void)env;\n  uint64_t n = ds->constants[0];\n")
 	nb := 0
 	for i, t := range ft.Inputs {
-		ct, err := cType(t)
+		ct, err := storageType(t)
 		if err != nil {
 			return 0, 0, ir.OpErrorf(body, "%v", err)
 		}
@@ -711,7 +714,7 @@ func (g *cgen) elementwise(fn *ir.Operation, d *ir.DictAttr, cname string) (int,
 		nb++
 	}
 	for i, t := range ft.Results {
-		ct, err := cType(t)
+		ct, err := storageType(t)
 		if err != nil {
 			return 0, 0, ir.OpErrorf(body, "%v", err)
 		}
@@ -721,14 +724,21 @@ func (g *cgen) elementwise(fn *ir.Operation, d *ir.DictAttr, cname string) (int,
 	}
 	fmt.Fprintf(w, "  uint64_t begin = (uint64_t)ws->workgroup_id_x * %dull;\n  uint64_t end = begin + %dull;\n  if (end > n) end = n;\n", tile, tile)
 	w.WriteString("  for (uint64_t i = begin; i < end; ++i) {\n")
-	var call []string
-	for i := range ft.Inputs {
-		call = append(call, "in"+strconv.Itoa(i)+"[i]")
+	var call, pre, post []string
+	for i, t := range ft.Inputs {
+		call = append(call, loadValue(g.helpers, t, "in"+strconv.Itoa(i)+"[i]"))
 	}
-	for i := range ft.Results {
-		call = append(call, "&out"+strconv.Itoa(i)+"[i]")
+	for i, t := range ft.Results {
+		if halfKind(t) == "" {
+			call = append(call, "&out"+strconv.Itoa(i)+"[i]")
+			continue
+		}
+		// f16/bf16 results come back as floats and are stored as bits.
+		pre = append(pre, fmt.Sprintf("    float r%d;\n", i))
+		call = append(call, "&r"+strconv.Itoa(i))
+		post = append(post, fmt.Sprintf("    out%d[i] = %s;\n", i, storeValue(g.helpers, t, "r"+strconv.Itoa(i))))
 	}
-	fmt.Fprintf(w, "    %s(%s);\n  }\n  return 0;\n}\n\n", bname, strings.Join(call, ", "))
+	fmt.Fprintf(w, "%s    %s(%s);\n%s  }\n  return 0;\n}\n\n", strings.Join(pre, ""), bname, strings.Join(call, ", "), strings.Join(post, ""))
 	return 1, nb, nil
 }
 
@@ -790,7 +800,7 @@ func (g *cgen) assemble() string {
 	b.WriteString("\n")
 	for _, h := range helperOrder {
 		if g.helpers[h] {
-			b.WriteString(helperSource[h])
+			b.WriteString(helperSource[h].src)
 		}
 	}
 	var names []string
@@ -800,7 +810,7 @@ func (g *cgen) assemble() string {
 	sort.Strings(names)
 	for _, n := range names {
 		m := g.structs[n]
-		et := mustCType(m.elem)
+		et, _ := storageType(m.elem)
 		if m.rank == 0 {
 			fmt.Fprintf(&b, "typedef struct { %s* base; %s* aligned; int64_t offset; } %s;\n", et, et, n)
 		} else {

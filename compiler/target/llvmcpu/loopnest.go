@@ -62,7 +62,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		nc++
 	}
 	for bi, b := range bindings {
-		ct, err := cType(b.Type.Elem)
+		ct, err := storageType(b.Type.Elem)
 		if err != nil {
 			return 0, 0, ir.OpErrorf(fn, "%v", err)
 		}
@@ -201,7 +201,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		if err != nil {
 			return 0, 0, ir.OpErrorf(fn, "%v", err)
 		}
-		args = append(args, fmt.Sprintf("in%d[%s]", i, off))
+		args = append(args, loadValue(g.helpers, k.Inputs[i].Type.Elem, fmt.Sprintf("in%d[%s]", i, off)))
 	}
 	for i := range k.Outputs {
 		args = append(args, "acc"+strconv.Itoa(i))
@@ -214,7 +214,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		ct, _ := cType(o.Type.Elem)
 		if o.Init {
 			// The init has the output's type and map, so the same offset.
-			return fmt.Sprintf("init%d[%s]", i, offs[i])
+			return loadValue(g.helpers, o.Type.Elem, fmt.Sprintf("init%d[%s]", i, offs[i]))
 		}
 		return "(" + ct + ")0"
 	}
@@ -254,8 +254,8 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		for range reds {
 			closeLoop()
 		}
-		for i := range k.Outputs {
-			fmt.Fprintf(w, "%sout%d[%s] = acc%d;\n", indent, i, offs[i], i)
+		for i, o := range k.Outputs {
+			fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], storeValue(g.helpers, o.Type.Elem, "acc"+strconv.Itoa(i)))
 		}
 	} else {
 		q := pars[len(pars)-1]
@@ -264,7 +264,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		}
 		open(q)
 		for i, o := range k.Outputs {
-			fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], initAcc(i, o))
+			fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], storeValue(g.helpers, o.Type.Elem, initAcc(i, o)))
 		}
 		closeLoop()
 		for _, r := range reds {
@@ -273,11 +273,11 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		open(q)
 		for i, o := range k.Outputs {
 			ct, _ := cType(o.Type.Elem)
-			fmt.Fprintf(w, "%s%s acc%d = out%d[%s];\n", indent, ct, i, i, offs[i])
+			fmt.Fprintf(w, "%s%s acc%d = %s;\n", indent, ct, i, loadValue(g.helpers, o.Type.Elem, fmt.Sprintf("out%d[%s]", i, offs[i])))
 		}
 		fmt.Fprintf(w, "%s%s\n", indent, call)
-		for i := range k.Outputs {
-			fmt.Fprintf(w, "%sout%d[%s] = acc%d;\n", indent, i, offs[i], i)
+		for i, o := range k.Outputs {
+			fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], storeValue(g.helpers, o.Type.Elem, "acc"+strconv.Itoa(i)))
 		}
 	}
 	for indent != "  " {

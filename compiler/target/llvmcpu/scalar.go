@@ -11,7 +11,9 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// cType returns the C spelling of a scalar IR type.
+// cType returns the C type that holds values of a scalar IR type. f16
+// and bf16 values are held in floats (always a representable value, see
+// mathlib.go); storageType gives their 16-bit memory form.
 func cType(t ir.Type) (string, error) {
 	switch t := t.(type) {
 	case ir.IndexType:
@@ -28,15 +30,56 @@ func cType(t ir.Type) (string, error) {
 		}
 	case ir.FloatType:
 		switch t.Name {
-		case "f16":
-			return "_Float16", nil
-		case "f32":
+		case "f16", "bf16", "f32":
 			return "float", nil
 		case "f64":
 			return "double", nil
 		}
 	}
 	return "", fmt.Errorf("type '%s' is not supported by llvm-cpu code generation", ir.TypeString(t))
+}
+
+// halfKind returns "f16" or "bf16" for those types and "" otherwise.
+func halfKind(t ir.Type) string {
+	if f, ok := t.(ir.FloatType); ok && (f.Name == "f16" || f.Name == "bf16") {
+		return f.Name
+	}
+	return ""
+}
+
+// storageType returns the C type of a scalar IR type's elements in
+// memory: the 16-bit pattern for f16 and bf16, cType otherwise.
+func storageType(t ir.Type) (string, error) {
+	if halfKind(t) != "" {
+		return "uint16_t", nil
+	}
+	return cType(t)
+}
+
+// loadValue converts an element read from memory (x, of storageType) to
+// its value; storeValue converts back. Both mark the helpers they use.
+func loadValue(helpers map[string]bool, t ir.Type, x string) string {
+	switch halfKind(t) {
+	case "f16":
+		needHelper(helpers, "half")
+		return "gi_h2f(" + x + ")"
+	case "bf16":
+		needHelper(helpers, "half")
+		return "gi_bf2f(" + x + ")"
+	}
+	return x
+}
+
+func storeValue(helpers map[string]bool, t ir.Type, x string) string {
+	switch halfKind(t) {
+	case "f16":
+		needHelper(helpers, "half")
+		return "gi_f2h(" + x + ")"
+	case "bf16":
+		needHelper(helpers, "half")
+		return "gi_f2bf(" + x + ")"
+	}
+	return x
 }
 
 // unsignedOf returns the unsigned C type of the same width as a signless
@@ -63,6 +106,9 @@ type scalarEmitter struct {
 	next    *int
 	helpers map[string]bool
 	indent  string
+	// rounded is set while emitting an op whose expression already
+	// rounds to its f16/bf16 result type.
+	rounded bool
 }
 
 func (e *scalarEmitter) name(v *ir.Value) (string, error) {
@@ -152,13 +198,21 @@ func (e *scalarEmitter) constant(op *ir.Operation) error {
 	var lit string
 	switch a := a.(type) {
 	case ir.IntegerAttr:
-		if isFloatType(t) {
+		if k := halfKind(t); k != "" {
+			e.need("half")
+			lit = map[string]string{"f16": "gi_rh_d", "bf16": "gi_rbf_d"}[k] + "(" + strconv.FormatInt(a.Value, 10) + ".0)"
+		} else if isFloatType(t) {
 			lit = floatLiteral(float64(a.Value), t)
 		} else {
 			lit = intLiteral(a.Value, t)
 		}
 	case ir.FloatAttr:
 		lit = floatLiteral(a.Value, t)
+		if k := halfKind(t); k != "" && !math.IsNaN(a.Value) && !math.IsInf(a.Value, 0) {
+			// The literal rounded to the type's precision.
+			e.need("half")
+			lit = map[string]string{"f16": "gi_rh_d", "bf16": "gi_rbf_d"}[k] + "(" + strconv.FormatFloat(a.Value, 'e', -1, 64) + ")"
+		}
 	case ir.BoolAttr:
 		lit = "0"
 		if a.Value {
@@ -183,6 +237,26 @@ var floatBinary = map[string]string{
 	"arith.addf": "+", "arith.subf": "-", "arith.mulf": "*", "arith.divf": "/",
 }
 
+// mathFuncs maps the math ops computed by a library function to its
+// helper and C name (gi_<name>_f64; f32 has its own for exp and log).
+var mathFuncs = map[string]struct{ helper, name string }{
+	"math.exp": {"exp_f64", "exp"}, "math.exp2": {"exp2_f64", "exp2"}, "math.expm1": {"expm1_f64", "expm1"},
+	"math.log": {"log_f64", "log"}, "math.log2": {"log_f64", "log2"}, "math.log10": {"log_f64", "log10"},
+	"math.log1p": {"log1p_f64", "log1p"}, "math.tanh": {"tanh_f64", "tanh"}, "math.erf": {"erf_f64", "erf"},
+	"math.sin": {"trig_f64", "sin"}, "math.cos": {"trig_f64", "cos"}, "math.tan": {"trig_f64", "tan"},
+	"math.atan": {"atan_f64", "atan"}, "math.atan2": {"atan_f64", "atan2"}, "math.powf": {"pow_f64", "pow"},
+	"arith.remf": {"fmod_f64", "fmod"},
+}
+
+// exactFloatOps produce a representable value of their result type from
+// representable operands, so f16/bf16 results need no rounding.
+var exactFloatOps = map[string]bool{
+	"arith.negf": true, "arith.select": true, "arith.maximumf": true, "arith.minimumf": true,
+	"arith.maxnumf": true, "arith.minnumf": true, "math.absf": true, "math.copysign": true,
+	"math.floor": true, "math.ceil": true, "math.trunc": true, "math.round": true, "math.roundeven": true,
+	"arith.extf": true, "arith.constant": true,
+}
+
 // emit emits one scalar op; handled is false when the op is not scalar
 // arithmetic.
 func (e *scalarEmitter) emit(op *ir.Operation) (handled bool, err error) {
@@ -200,7 +274,7 @@ func (e *scalarEmitter) emit(op *ir.Operation) (handled bool, err error) {
 		return false, nil
 	}
 	if len(op.Results) != 1 {
-		return true, ir.OpErrorf(op, "expected one result")
+		return true, ir.OpErrorf(op, "'%s' with %d results is not supported by llvm-cpu code generation", name, len(op.Results))
 	}
 	r := op.Results[0]
 	rt := arith.ElementType(r.Type)
@@ -222,6 +296,9 @@ func (e *scalarEmitter) emit(op *ir.Operation) (handled bool, err error) {
 	var expr string
 	u := unsignedOf(rt)
 	switch {
+	case wrapBinary[name] != "" && isBool(rt):
+		// i1 arithmetic is modulo 2.
+		expr = fmt.Sprintf("(_Bool)(((unsigned)%s %s (unsigned)%s) & 1u)", args[0], wrapBinary[name], args[1])
 	case wrapBinary[name] != "":
 		expr = fmt.Sprintf("(%s)((%s)%s %s (%s)%s)", ct, u, args[0], wrapBinary[name], u, args[1])
 	case intBinary[name] != "":
@@ -229,16 +306,42 @@ func (e *scalarEmitter) emit(op *ir.Operation) (handled bool, err error) {
 	case floatBinary[name] != "":
 		expr = fmt.Sprintf("(%s)(%s %s %s)", ct, args[0], floatBinary[name], args[1])
 	default:
-		expr, err = e.special(op, ct, u, at, args)
+		expr, err = e.special(op, ct, u, rt, at, args)
 		if err != nil {
 			return true, err
 		}
 	}
+	if k := halfKind(rt); k != "" && !exactFloatOps[name] && !e.rounded {
+		// Computed in float: round to the result's precision.
+		e.need("half")
+		if k == "f16" {
+			expr = "gi_rh(" + expr + ")"
+		} else {
+			expr = "gi_rbf(" + expr + ")"
+		}
+	}
+	e.rounded = false
 	e.line("const %s %s = %s;", ct, e.define(r), expr)
 	return true, nil
 }
 
-func (e *scalarEmitter) need(h string) { e.helpers[h] = true }
+func (e *scalarEmitter) need(h string) { needHelper(e.helpers, h) }
+
+func isBool(t ir.Type) bool {
+	i, ok := t.(ir.IntegerType)
+	return ok && i.Width == 1
+}
+
+// intWidth is the bit width of an integer or index type.
+func intWidth(t ir.Type) int {
+	switch t := t.(type) {
+	case ir.IntegerType:
+		return t.Width
+	case ir.IndexType:
+		return 64
+	}
+	return 0
+}
 
 // arity returns the operand count of a scalar op, or -1 when unknown.
 func arity(name string) int {
@@ -248,6 +351,8 @@ func arity(name string) int {
 	case "arith.negf", "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci",
 		"arith.sitofp", "arith.uitofp", "arith.fptosi", "arith.fptoui", "arith.extf", "arith.truncf", "arith.bitcast":
 		return 1
+	case "math.powf", "math.atan2", "math.copysign", "math.fpowi":
+		return 2
 	}
 	if strings.HasPrefix(name, "math.") {
 		return 1
@@ -255,18 +360,58 @@ func arity(name string) int {
 	return 2
 }
 
-func (e *scalarEmitter) special(op *ir.Operation, ct, u string, at ir.Type, a []string) (string, error) {
+// fromDouble rounds a double C expression to a value of float type rt,
+// marking the op's result as already rounded for f16 and bf16.
+func (e *scalarEmitter) fromDouble(rt ir.Type, x string) string {
+	switch halfKind(rt) {
+	case "f16":
+		e.need("half")
+		e.rounded = true
+		return "gi_rh_d(" + x + ")"
+	case "bf16":
+		e.need("half")
+		e.rounded = true
+		return "gi_rbf_d(" + x + ")"
+	}
+	if ft, ok := rt.(ir.FloatType); ok && ft.Name == "f64" {
+		return x
+	}
+	return "(float)(" + x + ")"
+}
+
+func (e *scalarEmitter) special(op *ir.Operation, ct, u string, rt, at ir.Type, a []string) (string, error) {
+	isF64 := func(t ir.Type) bool { f, ok := t.(ir.FloatType); return ok && f.Name == "f64" }
+	dbl := func(x string) string { return "(double)" + x }
+	if f, ok := mathFuncs[op.Name]; ok {
+		e.need(f.helper)
+		ft, _ := rt.(ir.FloatType)
+		if ft.Name == "f32" && (f.name == "exp" || f.name == "log") {
+			// Branch-free float versions, which clang vectorizes.
+			e.need(f.name + "_f32")
+			return fmt.Sprintf("gi_%s_f32(%s)", f.name, a[0]), nil
+		}
+		var ds []string
+		for _, x := range a {
+			ds = append(ds, dbl(x))
+		}
+		return e.fromDouble(rt, fmt.Sprintf("gi_%s_f64(%s)", f.name, strings.Join(ds, ", "))), nil
+	}
+	w := intWidth(rt)
 	switch op.Name {
-	case "arith.divsi":
-		return fmt.Sprintf("(%s)(%s / %s)", ct, a[0], a[1]), nil
-	case "arith.remsi":
-		return fmt.Sprintf("(%s)(%s %% %s)", ct, a[0], a[1]), nil
+	case "arith.divsi", "arith.remsi":
+		// x86 traps on a zero divisor and on INT_MIN / -1: a zero divisor
+		// gives 0 (remainder: the dividend), -1 negates with wrapping
+		// (remainder 0).
+		if op.Name == "arith.divsi" {
+			return fmt.Sprintf("({ const %[1]s gi_n = %[3]s, gi_d = %[4]s; gi_d == 0 ? (%[1]s)0 : gi_d == (%[1]s)-1 ? (%[1]s)((%[2]s)0 - (%[2]s)gi_n) : (%[1]s)(gi_n / gi_d); })", ct, u, a[0], a[1]), nil
+		}
+		return fmt.Sprintf("({ const %[1]s gi_n = %[2]s, gi_d = %[3]s; gi_d == 0 ? gi_n : gi_d == (%[1]s)-1 ? (%[1]s)0 : (%[1]s)(gi_n %% gi_d); })", ct, a[0], a[1]), nil
 	case "arith.divui":
-		return fmt.Sprintf("(%s)((%s)%s / (%s)%s)", ct, u, a[0], u, a[1]), nil
+		return fmt.Sprintf("({ const %[2]s gi_d = (%[2]s)%[4]s; gi_d == 0 ? (%[1]s)0 : (%[1]s)((%[2]s)%[3]s / gi_d); })", ct, u, a[0], a[1]), nil
 	case "arith.remui":
-		return fmt.Sprintf("(%s)((%s)%s %% (%s)%s)", ct, u, a[0], u, a[1]), nil
+		return fmt.Sprintf("({ const %[2]s gi_d = (%[2]s)%[4]s; gi_d == 0 ? %[3]s : (%[1]s)((%[2]s)%[3]s %% gi_d); })", ct, u, a[0], a[1]), nil
 	case "arith.ceildivui":
-		return fmt.Sprintf("(%s)((%s)%s / (%s)%s + ((%s)%s %% (%s)%s != 0))", ct, u, a[0], u, a[1], u, a[0], u, a[1]), nil
+		return fmt.Sprintf("({ const %[2]s gi_n = (%[2]s)%[3]s, gi_d = (%[2]s)%[4]s; gi_d == 0 ? (%[1]s)0 : (%[1]s)(gi_n / gi_d + (gi_n %% gi_d != 0)); })", ct, u, a[0], a[1]), nil
 	case "arith.ceildivsi":
 		e.need("divs")
 		return fmt.Sprintf("(%s)gi_ceildiv((int64_t)%s, (int64_t)%s)", ct, a[0], a[1]), nil
@@ -274,41 +419,75 @@ func (e *scalarEmitter) special(op *ir.Operation, ct, u string, at ir.Type, a []
 		e.need("divs")
 		return fmt.Sprintf("(%s)gi_floordiv((int64_t)%s, (int64_t)%s)", ct, a[0], a[1]), nil
 	case "arith.shli":
-		return fmt.Sprintf("(%s)((%s)%s << %s)", ct, u, a[0], a[1]), nil
+		// Shifting by the width or more is poison in MLIR and undefined in
+		// C: it gives 0 (or the sign for shrsi).
+		return fmt.Sprintf("((%[2]s)%[4]s >= %[5]d ? (%[1]s)0 : (%[1]s)((%[2]s)%[3]s << (%[2]s)%[4]s))", ct, u, a[0], a[1], w), nil
 	case "arith.shrsi":
-		return fmt.Sprintf("(%s)(%s >> %s)", ct, a[0], a[1]), nil
+		if isBool(rt) {
+			return a[0], nil
+		}
+		return fmt.Sprintf("((%[2]s)%[4]s >= %[5]d ? (%[1]s)(%[3]s < 0 ? -1 : 0) : (%[1]s)(%[3]s >> (%[2]s)%[4]s))", ct, u, a[0], a[1], w), nil
 	case "arith.shrui":
-		return fmt.Sprintf("(%s)((%s)%s >> %s)", ct, u, a[0], a[1]), nil
-	case "arith.maxsi", "arith.maxnumf":
-		if op.Name == "arith.maxnumf" {
-			return fmt.Sprintf("(%[1]s != %[1]s ? %[2]s : (%[2]s != %[2]s ? %[1]s : (%[1]s > %[2]s ? %[1]s : %[2]s)))", a[0], a[1]), nil
-		}
+		return fmt.Sprintf("((%[2]s)%[4]s >= %[5]d ? (%[1]s)0 : (%[1]s)((%[2]s)%[3]s >> (%[2]s)%[4]s))", ct, u, a[0], a[1], w), nil
+	case "arith.maxnumf":
+		return fmt.Sprintf("(%[1]s != %[1]s ? %[2]s : (%[2]s != %[2]s ? %[1]s : (%[1]s > %[2]s ? %[1]s : %[2]s)))", a[0], a[1]), nil
+	case "arith.minnumf":
+		return fmt.Sprintf("(%[1]s != %[1]s ? %[2]s : (%[2]s != %[2]s ? %[1]s : (%[1]s < %[2]s ? %[1]s : %[2]s)))", a[0], a[1]), nil
+	case "arith.maxsi":
 		return fmt.Sprintf("(%[1]s > %[2]s ? %[1]s : %[2]s)", a[0], a[1]), nil
-	case "arith.minsi", "arith.minnumf":
-		if op.Name == "arith.minnumf" {
-			return fmt.Sprintf("(%[1]s != %[1]s ? %[2]s : (%[2]s != %[2]s ? %[1]s : (%[1]s < %[2]s ? %[1]s : %[2]s)))", a[0], a[1]), nil
-		}
+	case "arith.minsi":
 		return fmt.Sprintf("(%[1]s < %[2]s ? %[1]s : %[2]s)", a[0], a[1]), nil
 	case "arith.maxui":
 		return fmt.Sprintf("(%[3]s)((%[1]s)%[2]s > (%[1]s)%[4]s ? %[2]s : %[4]s)", u, a[0], ct, a[1]), nil
 	case "arith.minui":
 		return fmt.Sprintf("(%[3]s)((%[1]s)%[2]s < (%[1]s)%[4]s ? %[2]s : %[4]s)", u, a[0], ct, a[1]), nil
-	case "arith.maximumf":
-		return fmt.Sprintf("(%[1]s != %[1]s || %[2]s != %[2]s ? (%[3]s)__builtin_nanf(\"\") : (%[1]s > %[2]s ? %[1]s : %[2]s))", a[0], a[1], ct), nil
-	case "arith.minimumf":
-		return fmt.Sprintf("(%[1]s != %[1]s || %[2]s != %[2]s ? (%[3]s)__builtin_nanf(\"\") : (%[1]s < %[2]s ? %[1]s : %[2]s))", a[0], a[1], ct), nil
+	case "arith.maximumf", "arith.minimumf":
+		// NaN propagates; -0 is below +0.
+		rel := ">"
+		if op.Name == "arith.minimumf" {
+			rel = "<"
+		}
+		return fmt.Sprintf("(%[1]s != %[1]s || %[2]s != %[2]s ? (%[3]s)__builtin_nan(\"\") : (%[1]s == %[2]s ? (__builtin_signbit(%[1]s) %[4]s __builtin_signbit(%[2]s) ? %[2]s : %[1]s) : (%[1]s %[4]s %[2]s ? %[1]s : %[2]s)))", a[0], a[1], ct, rel), nil
 	case "arith.negf":
 		return fmt.Sprintf("(%s)(-%s)", ct, a[0]), nil
-	case "arith.index_cast", "arith.extsi", "arith.trunci", "arith.sitofp", "arith.fptosi", "arith.extf", "arith.truncf":
+	case "arith.extsi":
+		if isBool(at) {
+			return fmt.Sprintf("(%s)(0 - (%s)%s)", ct, ct, a[0]), nil
+		}
 		return fmt.Sprintf("(%s)%s", ct, a[0]), nil
-	case "arith.index_castui", "arith.extui", "arith.uitofp":
+	case "arith.trunci":
+		if isBool(rt) {
+			return fmt.Sprintf("(_Bool)(%s & 1)", a[0]), nil
+		}
+		return fmt.Sprintf("(%s)%s", ct, a[0]), nil
+	case "arith.index_cast":
+		return fmt.Sprintf("(%s)%s", ct, a[0]), nil
+	case "arith.sitofp":
+		x := a[0]
+		if isBool(at) {
+			x = "(0 - (int)" + x + ")"
+		}
+		return e.fromDouble(rt, "(double)"+x), nil
+	case "arith.uitofp":
+		return e.fromDouble(rt, fmt.Sprintf("(double)(%s)%s", unsignedOf(at), a[0])), nil
+	case "arith.extf":
+		return fmt.Sprintf("(%s)%s", ct, a[0]), nil
+	case "arith.truncf":
+		if isF64(at) {
+			return e.fromDouble(rt, a[0]), nil
+		}
+		return fmt.Sprintf("(%s)%s", ct, a[0]), nil
+	case "arith.fptosi":
+		if isBool(rt) {
+			return fmt.Sprintf("(_Bool)(%s != 0)", a[0]), nil
+		}
+		return fmt.Sprintf("(%s)%s", ct, a[0]), nil
+	case "arith.index_castui", "arith.extui":
 		return fmt.Sprintf("(%s)(%s)%s", ct, unsignedOf(at), a[0]), nil
 	case "arith.fptoui":
 		return fmt.Sprintf("(%s)(%s)%s", ct, u, a[0]), nil
 	case "arith.bitcast":
-		src := mustCType(at)
-		e.need("bitcast")
-		return fmt.Sprintf("({ %s gi_tmp; __builtin_memcpy(&gi_tmp, &(%s){%s}, sizeof gi_tmp); gi_tmp; })", ct, src, a[0]), nil
+		return e.bitcast(rt, at, a[0])
 	case "arith.select":
 		return fmt.Sprintf("(%s ? %s : %s)", a[0], a[1], a[2]), nil
 	case "arith.cmpi":
@@ -316,29 +495,79 @@ func (e *scalarEmitter) special(op *ir.Operation, ct, u string, at ir.Type, a []
 	case "arith.cmpf":
 		return cmpf(op, a)
 	case "math.absf":
-		return fmt.Sprintf("(%[2]s)(%[1]s < 0 ? -%[1]s : (%[1]s == 0 ? (%[2]s)0 : %[1]s))", a[0], ct), nil
+		if ct == "double" {
+			return fmt.Sprintf("__builtin_fabs(%s)", a[0]), nil
+		}
+		return fmt.Sprintf("__builtin_fabsf(%s)", a[0]), nil
+	case "math.copysign":
+		if ct == "double" {
+			return fmt.Sprintf("__builtin_copysign(%s, %s)", a[0], a[1]), nil
+		}
+		return fmt.Sprintf("__builtin_copysignf(%s, %s)", a[0], a[1]), nil
 	case "math.absi":
 		return fmt.Sprintf("(%[2]s)(%[1]s < 0 ? (%[3]s)0 - (%[3]s)%[1]s : (%[3]s)%[1]s)", a[0], ct, u), nil
+	case "math.ctpop":
+		return fmt.Sprintf("(%s)__builtin_popcountll((uint64_t)(%s)%s)", ct, u, a[0]), nil
+	case "math.ctlz":
+		return fmt.Sprintf("({ const uint64_t gi_x = (uint64_t)(%[2]s)%[3]s; (%[1]s)(gi_x == 0 ? %[4]d : __builtin_clzll(gi_x) - %[5]d); })", ct, u, a[0], w, 64-w), nil
+	case "math.cttz":
+		return fmt.Sprintf("({ const uint64_t gi_x = (uint64_t)(%[2]s)%[3]s; (%[1]s)(gi_x == 0 ? %[4]d : __builtin_ctzll(gi_x)); })", ct, u, a[0], w), nil
+	case "math.isnan":
+		return fmt.Sprintf("(%[1]s != %[1]s)", a[0]), nil
+	case "math.isinf":
+		return fmt.Sprintf("(%[1]s == __builtin_inf() || %[1]s == -__builtin_inf())", a[0]), nil
+	case "math.isfinite":
+		return fmt.Sprintf("(%[1]s - %[1]s == 0)", a[0]), nil
+	case "math.isnormal":
+		min := "0x1p-126"
+		switch ft, _ := at.(ir.FloatType); ft.Name {
+		case "f64":
+			min = "0x1p-1022"
+		case "f16":
+			min = "0x1p-14"
+		}
+		return fmt.Sprintf("({ const double gi_a = __builtin_fabs((double)%s); gi_a >= %s && gi_a - gi_a == 0; })", a[0], min), nil
 	case "math.sqrt":
 		if ct == "double" {
 			return fmt.Sprintf("__builtin_sqrt(%s)", a[0]), nil
 		}
-		return fmt.Sprintf("(%s)__builtin_sqrtf((float)%s)", ct, a[0]), nil
+		return fmt.Sprintf("__builtin_sqrtf(%s)", a[0]), nil
 	case "math.rsqrt":
 		if ct == "double" {
 			return fmt.Sprintf("(1.0 / __builtin_sqrt(%s))", a[0]), nil
 		}
-		return fmt.Sprintf("(%s)(1.0f / __builtin_sqrtf((float)%s))", ct, a[0]), nil
+		return e.fromDouble(rt, fmt.Sprintf("1.0 / __builtin_sqrt((double)%s)", a[0])), nil
 	case "math.fma":
-		return fmt.Sprintf("(%s)(%s * %s + %s)", ct, a[0], a[1], a[2]), nil
-	case "math.floor", "math.ceil", "math.trunc", "math.round":
+		if ct == "double" {
+			e.need("fma_f64")
+			return fmt.Sprintf("gi_fma_f64(%s, %s, %s)", a[0], a[1], a[2]), nil
+		}
+		// The float product is exact in double: one rounding in double,
+		// then the result's (rounded to odd for f16/bf16).
+		return e.fromDouble(rt, fmt.Sprintf("(double)%s * (double)%s + (double)%s", a[0], a[1], a[2])), nil
+	case "math.fpowi":
+		e.need("pow_f64")
+		return e.fromDouble(rt, fmt.Sprintf("gi_powi_f64((double)%s, (int64_t)%s)", a[0], a[1])), nil
+	case "math.floor", "math.ceil", "math.trunc", "math.round", "math.roundeven":
 		e.need("rounding")
 		return fmt.Sprintf("(%s)gi_%s((double)%s)", ct, strings.TrimPrefix(op.Name, "math."), a[0]), nil
-	case "math.exp", "math.log", "math.tanh":
-		e.need("transcendental")
-		return fmt.Sprintf("(%s)gi_%s((float)%s)", ct, strings.TrimPrefix(op.Name, "math."), a[0]), nil
 	}
 	return "", ir.OpErrorf(op, "'%s' is not supported by llvm-cpu code generation", op.Name)
+}
+
+// bitcast reinterprets the bits of x (of type at) as type rt; f16 and
+// bf16 go through their 16-bit patterns.
+func (e *scalarEmitter) bitcast(rt, at ir.Type, x string) (string, error) {
+	if halfKind(at) != "" {
+		x = storeValue(e.helpers, at, x)
+		at = ir.IntegerType{Width: 16}
+	}
+	if halfKind(rt) != "" {
+		e.rounded = true // a 16-bit pattern is a representable value
+		return loadValue(e.helpers, rt, "(uint16_t)"+x), nil
+	}
+	ct, src := mustCType(rt), mustCType(at)
+	return fmt.Sprintf("({ %s gi_tmp; __builtin_memcpy(&gi_tmp, &(%s){%s}, sizeof gi_tmp); gi_tmp; })", ct, src, x), nil
 }
 
 func cmpi(op *ir.Operation, at ir.Type, a []string) (string, error) {
@@ -349,8 +578,12 @@ func cmpi(op *ir.Operation, at ir.Type, a []string) (string, error) {
 	p := arith.CmpIPredicates[n]
 	u := unsignedOf(at)
 	x, y := a[0], a[1]
-	if p[0] == 'u' {
+	switch {
+	case p[0] == 'u':
 		x, y = "("+u+")"+x, "("+u+")"+y
+	case p[0] == 's' && isBool(at):
+		// A signed i1 true is -1.
+		x, y = "(0 - (int)"+x+")", "(0 - (int)"+y+")"
 	}
 	ops := map[string]string{"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
 		"ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}
@@ -485,84 +718,4 @@ func affineC(x *ir.AffineExpr, dims, syms []string) (string, error) {
 		return "gi_ceildiv(" + l + ", " + r + ")", nil
 	}
 	return "", fmt.Errorf("unknown affine expression kind %d", x.Kind)
-}
-
-// helperSource holds C helpers emitted on demand, in a fixed order.
-var helperOrder = []string{"divs", "rounding", "transcendental", "bitcast"}
-
-var helperSource = map[string]string{
-	"divs": `static inline int64_t gi_floordiv(int64_t a, int64_t b) {
-  if (b == 0) return 0;
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  return q;
-}
-static inline int64_t gi_ceildiv(int64_t a, int64_t b) {
-  if (b == 0) return 0;
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) == (b < 0))) q++;
-  return q;
-}
-static inline int64_t gi_mod(int64_t a, int64_t b) {
-  if (b == 0) return 0;
-  int64_t m = a % b;
-  return m < 0 ? m + (b < 0 ? -b : b) : m;
-}
-`,
-	"rounding": `static inline double gi_trunc(double x) {
-  if (!(x > -4503599627370496.0 && x < 4503599627370496.0)) return x;
-  double t = (double)(int64_t)x;
-  return (t == 0.0 && x < 0) ? -0.0 : t;
-}
-static inline double gi_floor(double x) {
-  double t = gi_trunc(x);
-  return (t > x) ? t - 1.0 : t;
-}
-static inline double gi_ceil(double x) {
-  double t = gi_trunc(x);
-  return (t < x) ? t + 1.0 : t;
-}
-static inline double gi_round(double x) {
-  return x < 0 ? -gi_floor(-x + 0.5) : gi_floor(x + 0.5);
-}
-`,
-	"transcendental": `static inline float gi_exp(float x) {
-  if (x != x) return x;
-  if (x > 88.72f) return __builtin_inff();
-  if (x < -103.97f) return 0.0f;
-  float k = (float)(int)(x * 1.44269504f + (x < 0 ? -0.5f : 0.5f));
-  float r = x - k * 0.693145752f - k * 1.42860677e-6f;
-  float p = 1.0f + r * (1.0f + r * (0.5f + r * (0.166666672f + r * (0.0416666418f + r * (0.00833336823f + r * 0.00138878031f)))));
-  int ki = (int)k;
-  float s = 1.0f;
-  if (ki > 0) { while (ki > 60) { s *= 1152921504606846976.0f; ki -= 60; } }
-  else { while (ki < -60) { s *= 8.67361738e-19f; ki += 60; } }
-  union { float f; uint32_t u; } two = {.u = (uint32_t)(ki + 127) << 23};
-  return p * two.f * s;
-}
-static inline float gi_log(float x) {
-  if (x != x || x < 0) return __builtin_nanf("");
-  if (x == 0) return -__builtin_inff();
-  if (x == __builtin_inff()) return x;
-  union { float f; uint32_t u; } v = {.f = x};
-  int e = 0;
-  if (v.u < 0x00800000u) { v.f *= 16777216.0f; e = -24; }
-  e += (int)(v.u >> 23) - 127;
-  v.u = (v.u & 0x007FFFFFu) | 0x3F800000u;
-  float m = v.f;
-  if (m > 1.41421356f) { m *= 0.5f; e++; }
-  float f = (m - 1.0f) / (m + 1.0f);
-  float f2 = f * f;
-  float s = f * (2.0f + f2 * (0.666666667f + f2 * (0.4f + f2 * (0.285714286f + f2 * (0.222222222f + f2 * 0.181818182f)))));
-  return s + (float)e * 0.693147181f;
-}
-static inline float gi_tanh(float x) {
-  if (x > 9.0f) return 1.0f;
-  if (x < -9.0f) return -1.0f;
-  if (x > -0.0004f && x < 0.0004f) return x;
-  float e2 = gi_exp(2.0f * x);
-  return (e2 - 1.0f) / (e2 + 1.0f);
-}
-`,
-	"bitcast": "",
 }

@@ -223,8 +223,10 @@ func executeCommand(c hal.Command, r Runner) error {
 			return status.Errorf(status.InvalidArgument, "dispatch: executable of format %q was not prepared by a local device", c.Executable.Format())
 		}
 		var scratch [16][]byte
-		bindings := scratch[:len(c.Bindings):len(c.Bindings)]
-		if len(c.Bindings) > len(scratch) {
+		var bindings [][]byte
+		if len(c.Bindings) <= len(scratch) {
+			bindings = scratch[:len(c.Bindings):len(c.Bindings)]
+		} else {
 			bindings = make([][]byte, len(c.Bindings))
 		}
 		for i, b := range c.Bindings {

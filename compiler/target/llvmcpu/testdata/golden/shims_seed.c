@@ -96,18 +96,20 @@ typedef struct gi_library_t {
 
 static inline int64_t gi_floordiv(int64_t a, int64_t b) {
   if (b == 0) return 0;
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
   return q;
 }
 static inline int64_t gi_ceildiv(int64_t a, int64_t b) {
   if (b == 0) return 0;
+  if (b == -1) return (int64_t)(0 - (uint64_t)a);
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) == (b < 0))) q++;
   return q;
 }
 static inline int64_t gi_mod(int64_t a, int64_t b) {
-  if (b == 0) return 0;
+  if (b == 0 || b == -1) return 0;
   int64_t m = a % b;
   return m < 0 ? m + (b < 0 ? -b : b) : m;
 }

@@ -1,7 +1,8 @@
 // Package flow registers the flow dialect ops used by custom-dispatch
 // programs: flow.dispatch, flow.dispatch.region (a dispatch written inline,
 // as IREE's ukernel samples do), the flow.dispatch.workgroup.id/count/size
-// queries and flow.return.
+// queries and flow.return; and the flow.tensor.* ops programs use on the
+// host (tensor_ops.go).
 package flow
 
 import (
@@ -19,6 +20,7 @@ func Register(r *ir.Registry) {
 	// enclosing op checks which terminator it accepts.
 	r.RegisterOp(ir.ReturnLikeOp("flow.return", nil))
 	r.RegisterOp(&ir.OpDef{Name: "flow.dispatch.region", Parse: parseRegionOp, Print: printRegionOp, Verify: verifyRegionOp})
+	registerTensorOps(r)
 }
 
 // Dispatch gives structured access to a flow.dispatch op.

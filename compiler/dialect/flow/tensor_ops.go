@@ -1,0 +1,616 @@
+package flow
+
+import (
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// This file holds the flow.tensor.* ops a program may use on the host:
+// constants, shape ties, reshapes and bitcasts, element loads and stores,
+// splats, clones and empty tensors. Each keeps its operands in IREE's
+// order with operandSegmentSizes where IREE has more than one variadic
+// group, and its dynamic dimensions as `{%d, ...}` after each tensor type.
+
+func registerTensorOps(r *ir.Registry) {
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.constant", Parse: parseTensorConstant, Print: printTensorConstant, Verify: verifyTensorConstant})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.dynamic_constant", Parse: parseTensorConstant, Print: printTensorConstant, Verify: verifyTensorConstant})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.tie_shape", Parse: parseTieShape, Print: printTieShape, Verify: verifyTieShape})
+	for _, n := range []string{"flow.tensor.reshape", "flow.tensor.bitcast"} {
+		r.RegisterOp(&ir.OpDef{Name: n, Parse: parseReshape, Print: printReshape, Verify: verifyReshape})
+	}
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.load", Parse: parseTensorLoad, Print: printTensorLoad, Verify: verifyTensorLoad})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.store", Parse: parseTensorStore, Print: printTensorStore, Verify: verifyTensorStore})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.splat", Parse: parseSplat, Print: printSplat, Verify: verifySplat})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.clone", Parse: parseClone, Print: printClone, Verify: verifyClone})
+	for _, n := range []string{"flow.tensor.empty", "flow.tensor.alloca"} {
+		r.RegisterOp(&ir.OpDef{Name: n, Parse: parseEmpty, Print: printEmpty, Verify: verifyEmpty})
+	}
+}
+
+// tensorOf returns t as a ranked tensor type, or an error naming what.
+func tensorOf(op *ir.Operation, t ir.Type, what string) (*ir.TensorType, error) {
+	tt, ok := t.(*ir.TensorType)
+	if !ok || tt.Unranked {
+		return nil, ir.OpErrorf(op, "%s must be a ranked tensor, but got '%s'", what, ir.TypeString(t))
+	}
+	return tt, nil
+}
+
+// checkDims checks that dims supplies one index value per dynamic
+// dimension of t.
+func checkDims(op *ir.Operation, t ir.Type, dims []*ir.Value, what string) error {
+	if n := ir.DynamicDimCount(t); n != len(dims) {
+		return ir.OpErrorf(op, "%s type '%s' has %d dynamic dimensions but %d dimension values were given", what, ir.TypeString(t), n, len(dims))
+	}
+	for _, d := range dims {
+		if _, ok := d.Type.(ir.IndexType); !ok {
+			return ir.OpErrorf(op, "dimension value '%%%s' must be index, but got '%s'", d.Name, ir.TypeString(d.Type))
+		}
+	}
+	return nil
+}
+
+// parseTypeWithDims parses `type{%d, ...}` (the braces only for dynamic
+// types).
+func parseTypeWithDims(p *ir.Parser) (ir.Type, []*ir.Value, error) {
+	t, err := p.ParseType()
+	if err != nil {
+		return nil, nil, err
+	}
+	dims, err := p.ParseDynamicDims(t)
+	return t, dims, err
+}
+
+func printTypeWithDims(p *ir.Printer, t ir.Type, dims []*ir.Value) {
+	p.Type(t)
+	p.DynamicDims(dims)
+}
+
+// flow.tensor.constant attr-dict value                    (HEAD)
+// flow.tensor.dynamic_constant attr-dict value -> type    (HEAD)
+// flow.tensor.constant value attr-dict -> type            (Dec 2022)
+//
+// The Dec 2022 op, a constant the compiler may not fold whose result may
+// erase static dimensions, is what HEAD calls flow.tensor.dynamic_constant,
+// and reads as that.
+func parseTensorConstant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	vpos := p.Pos()
+	v, err := p.ParseAttribute()
+	if err != nil {
+		return nil, err
+	}
+	d, ok := v.(*ir.DenseAttr)
+	if !ok {
+		return nil, ir.Errorf(vpos, "expected a tensor constant value (dense<...> : tensor<...>), found %s", ir.AttrString(v))
+	}
+	op.Attrs = append([]ir.NamedAttr{{Name: "value", Value: v}}, op.Attrs...)
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if !p.Optional("->") {
+		if op.Name == "flow.tensor.dynamic_constant" {
+			return nil, p.Errorf("expected '->' and the result type of flow.tensor.dynamic_constant")
+		}
+		return []ir.Type{d.Type}, nil
+	}
+	op.Name = "flow.tensor.dynamic_constant"
+	t, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	return []ir.Type{t}, nil
+}
+
+func printTensorConstant(p *ir.Printer, op *ir.Operation) {
+	p.AttrDict(op, "value")
+	p.WriteString(" ")
+	if v := op.Attr("value"); v != nil {
+		p.Attr(v)
+	}
+	if op.Name == "flow.tensor.dynamic_constant" {
+		p.WriteString(" -> ")
+		p.Type(op.Results[0].Type)
+	}
+}
+
+func verifyTensorConstant(op *ir.Operation) error {
+	if err := ir.ExpectOperands(op, 0); err != nil {
+		return err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	d, ok := op.Attr("value").(*ir.DenseAttr)
+	if !ok {
+		return ir.OpErrorf(op, "requires a dense elements attribute 'value'")
+	}
+	rt, err := tensorOf(op, op.Results[0].Type, "result")
+	if err != nil {
+		return err
+	}
+	if op.Name == "flow.tensor.constant" {
+		if !ir.TypesEqual(d.Type, rt) {
+			return ir.OpErrorf(op, "failed to verify that all of {value, result} have same type: value is '%s', result is '%s'", ir.TypeString(d.Type), ir.TypeString(rt))
+		}
+		return nil
+	}
+	vt, ok := d.Type.(*ir.TensorType)
+	if !ok || len(vt.Shape) != len(rt.Shape) || !ir.TypesEqual(vt.Elem, rt.Elem) {
+		return ir.OpErrorf(op, "value type '%s' is not compatible with result type '%s' (same rank and element type, dimensions static or dynamic)", ir.TypeString(d.Type), ir.TypeString(rt))
+	}
+	for i, n := range rt.Shape {
+		if n != ir.Dynamic && n != vt.Shape[i] {
+			return ir.OpErrorf(op, "result dimension %d is %d but the value's is %d", i, n, vt.Shape[i])
+		}
+	}
+	return nil
+}
+
+// flow.tensor.tie_shape %x attr-dict : type{%d...}
+func parseTieShape(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	v, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	t, dims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(v, t, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = append([]*ir.Value{v}, dims...)
+	return []ir.Type{t}, nil
+}
+
+func printTieShape(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operand(op.Operands[0])
+	p.AttrDict(op)
+	p.WriteString(" : ")
+	printTypeWithDims(p, op.Results[0].Type, op.Operands[1:])
+}
+
+func verifyTieShape(op *ir.Operation) error {
+	if len(op.Operands) < 1 {
+		return ir.OpErrorf(op, "expects an operand")
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	if !ir.TypesEqual(op.Operands[0].Type, op.Results[0].Type) {
+		return ir.OpErrorf(op, "failed to verify that all of {operand, result} have same type")
+	}
+	if _, err := tensorOf(op, op.Results[0].Type, "result"); err != nil {
+		return err
+	}
+	return checkDims(op, op.Results[0].Type, op.Operands[1:], "result")
+}
+
+// Reshape gives structured access to flow.tensor.reshape and
+// flow.tensor.bitcast: operands source, source dims, result dims.
+type Reshape struct{ Op *ir.Operation }
+
+// Source returns the reshaped tensor.
+func (r Reshape) Source() *ir.Value { return r.Op.Operands[0] }
+
+// SourceDims returns the source's dynamic dimensions.
+func (r Reshape) SourceDims() []*ir.Value { return ir.Segment(r.Op, 1) }
+
+// ResultDims returns the result's dynamic dimensions.
+func (r Reshape) ResultDims() []*ir.Value { return ir.Segment(r.Op, 2) }
+
+// %src : type{%d} -> type{%d} attr-dict-with-keyword
+func parseReshape(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	src, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	st, sdims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(src, st, tpos); err != nil {
+		return nil, err
+	}
+	if err := p.Expect("->"); err != nil {
+		return nil, err
+	}
+	rt, rdims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	op.Operands = append(append([]*ir.Value{src}, sdims...), rdims...)
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(sdims), len(rdims))})
+	return []ir.Type{rt}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printReshape(p *ir.Printer, op *ir.Operation) {
+	r := Reshape{op}
+	p.WriteString(" ")
+	p.Operand(r.Source())
+	p.WriteString(" : ")
+	printTypeWithDims(p, r.Source().Type, r.SourceDims())
+	p.WriteString(" -> ")
+	printTypeWithDims(p, op.Results[0].Type, r.ResultDims())
+	p.AttrDictWithKeyword(op, "operandSegmentSizes", "operand_segment_sizes")
+}
+
+func verifyReshape(op *ir.Operation) error {
+	if err := ir.SegmentsValid(op, 3); err != nil {
+		return err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	r := Reshape{op}
+	if len(ir.Segment(op, 0)) != 1 {
+		return ir.OpErrorf(op, "expects exactly one source operand")
+	}
+	st, err := tensorOf(op, r.Source().Type, "source")
+	if err != nil {
+		return err
+	}
+	rt, err := tensorOf(op, op.Results[0].Type, "result")
+	if err != nil {
+		return err
+	}
+	if err := checkDims(op, st, r.SourceDims(), "source"); err != nil {
+		return err
+	}
+	if err := checkDims(op, rt, r.ResultDims(), "result"); err != nil {
+		return err
+	}
+	if op.Name == "flow.tensor.reshape" {
+		if !ir.TypesEqual(st.Elem, rt.Elem) {
+			return ir.OpErrorf(op, "failed to verify that all of {source, result} have same element type: '%s' vs '%s'", ir.TypeString(st.Elem), ir.TypeString(rt.Elem))
+		}
+		if a, b := ir.NumElements(st), ir.NumElements(rt); a >= 0 && b >= 0 && a != b {
+			return ir.OpErrorf(op, "source '%s' has %d elements but result '%s' has %d", ir.TypeString(st), a, ir.TypeString(rt), b)
+		}
+	}
+	return nil
+}
+
+// TensorLoad gives structured access to flow.tensor.load: operands
+// source, source dims, indices.
+type TensorLoad struct{ Op *ir.Operation }
+
+// Source returns the tensor read from.
+func (l TensorLoad) Source() *ir.Value { return l.Op.Operands[0] }
+
+// SourceDims returns the source's dynamic dimensions.
+func (l TensorLoad) SourceDims() []*ir.Value { return ir.Segment(l.Op, 1) }
+
+// Indices returns the element's indices (none for a rank-0 tensor).
+func (l TensorLoad) Indices() []*ir.Value { return ir.Segment(l.Op, 2) }
+
+// parseIndices parses an optional `[%i, ...]`, typing each value index.
+func parseIndices(p *ir.Parser) ([]*ir.Value, error) {
+	if !p.Is("[") {
+		return nil, nil
+	}
+	pos := p.Pos()
+	vs, err := p.ParseDelimitedOperands("[", "]")
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		if err := p.ResolveType(v, ir.IndexType{}, pos); err != nil {
+			return nil, err
+		}
+	}
+	return vs, nil
+}
+
+func printIndices(p *ir.Printer, vs []*ir.Value) {
+	if len(vs) == 0 {
+		return
+	}
+	p.WriteString("[")
+	p.Operands(vs)
+	p.WriteString("]")
+}
+
+// flow.tensor.load %src[%i...] : type{%d} attr-dict-with-keyword
+func parseTensorLoad(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	src, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := parseIndices(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	t, dims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(src, t, tpos); err != nil {
+		return nil, err
+	}
+	st, ok := t.(*ir.TensorType)
+	if !ok {
+		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(t))
+	}
+	op.Operands = append(append([]*ir.Value{src}, dims...), idx...)
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(dims), len(idx))})
+	return []ir.Type{st.Elem}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printTensorLoad(p *ir.Printer, op *ir.Operation) {
+	l := TensorLoad{op}
+	p.WriteString(" ")
+	p.Operand(l.Source())
+	printIndices(p, l.Indices())
+	p.WriteString(" : ")
+	printTypeWithDims(p, l.Source().Type, l.SourceDims())
+	p.AttrDictWithKeyword(op, "operandSegmentSizes", "operand_segment_sizes")
+}
+
+// checkIndices checks one index value per dimension of t.
+func checkIndices(op *ir.Operation, t *ir.TensorType, idx []*ir.Value) error {
+	if len(idx) != len(t.Shape) {
+		return ir.OpErrorf(op, "'%s' has rank %d but %d indices were given", ir.TypeString(t), len(t.Shape), len(idx))
+	}
+	for _, v := range idx {
+		if _, ok := v.Type.(ir.IndexType); !ok {
+			return ir.OpErrorf(op, "index '%%%s' must be index, but got '%s'", v.Name, ir.TypeString(v.Type))
+		}
+	}
+	return nil
+}
+
+func verifyTensorLoad(op *ir.Operation) error {
+	if err := ir.SegmentsValid(op, 3); err != nil {
+		return err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	l := TensorLoad{op}
+	st, err := tensorOf(op, l.Source().Type, "source")
+	if err != nil {
+		return err
+	}
+	if err := checkDims(op, st, l.SourceDims(), "source"); err != nil {
+		return err
+	}
+	if err := checkIndices(op, st, l.Indices()); err != nil {
+		return err
+	}
+	if !ir.TypesEqual(op.Results[0].Type, st.Elem) {
+		return ir.OpErrorf(op, "result type '%s' does not match the element type of '%s'", ir.TypeString(op.Results[0].Type), ir.TypeString(st))
+	}
+	return nil
+}
+
+// TensorStore gives structured access to flow.tensor.store: operands
+// value, target, target dims, indices.
+type TensorStore struct{ Op *ir.Operation }
+
+// Value returns the stored element.
+func (s TensorStore) Value() *ir.Value { return s.Op.Operands[0] }
+
+// Target returns the tensor written to.
+func (s TensorStore) Target() *ir.Value { return s.Op.Operands[1] }
+
+// TargetDims returns the target's dynamic dimensions.
+func (s TensorStore) TargetDims() []*ir.Value { return ir.Segment(s.Op, 2) }
+
+// Indices returns the element's indices.
+func (s TensorStore) Indices() []*ir.Value { return ir.Segment(s.Op, 3) }
+
+// flow.tensor.store %v, %target[%i...] : type{%d} attr-dict-with-keyword
+func parseTensorStore(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	v, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(","); err != nil {
+		return nil, err
+	}
+	target, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := parseIndices(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	t, dims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	tt, ok := t.(*ir.TensorType)
+	if !ok {
+		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(t))
+	}
+	if err := p.ResolveTypes([]*ir.Value{v, target}, []ir.Type{tt.Elem, t}, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = append(append([]*ir.Value{v, target}, dims...), idx...)
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 1, len(dims), len(idx))})
+	return []ir.Type{t}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printTensorStore(p *ir.Printer, op *ir.Operation) {
+	s := TensorStore{op}
+	p.WriteString(" ")
+	p.Operand(s.Value())
+	p.WriteString(", ")
+	p.Operand(s.Target())
+	printIndices(p, s.Indices())
+	p.WriteString(" : ")
+	printTypeWithDims(p, s.Target().Type, s.TargetDims())
+	p.AttrDictWithKeyword(op, "operandSegmentSizes", "operand_segment_sizes")
+}
+
+func verifyTensorStore(op *ir.Operation) error {
+	if err := ir.SegmentsValid(op, 4); err != nil {
+		return err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	s := TensorStore{op}
+	tt, err := tensorOf(op, s.Target().Type, "target")
+	if err != nil {
+		return err
+	}
+	if !ir.TypesEqual(op.Results[0].Type, tt) {
+		return ir.OpErrorf(op, "failed to verify that all of {target, result} have same type")
+	}
+	if !ir.TypesEqual(s.Value().Type, tt.Elem) {
+		return ir.OpErrorf(op, "value type '%s' does not match the element type of '%s'", ir.TypeString(s.Value().Type), ir.TypeString(tt))
+	}
+	if err := checkDims(op, tt, s.TargetDims(), "target"); err != nil {
+		return err
+	}
+	return checkIndices(op, tt, s.Indices())
+}
+
+// flow.tensor.splat %v : type{%d} attr-dict-with-keyword
+func parseSplat(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	v, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	t, dims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	tt, ok := t.(*ir.TensorType)
+	if !ok {
+		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(t))
+	}
+	if err := p.ResolveType(v, tt.Elem, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = append([]*ir.Value{v}, dims...)
+	return []ir.Type{t}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printSplat(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operand(op.Operands[0])
+	p.WriteString(" : ")
+	printTypeWithDims(p, op.Results[0].Type, op.Operands[1:])
+	p.AttrDictWithKeyword(op)
+}
+
+func verifySplat(op *ir.Operation) error {
+	if len(op.Operands) < 1 {
+		return ir.OpErrorf(op, "expects a value operand")
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	tt, err := tensorOf(op, op.Results[0].Type, "result")
+	if err != nil {
+		return err
+	}
+	if !ir.TypesEqual(op.Operands[0].Type, tt.Elem) {
+		return ir.OpErrorf(op, "value type '%s' does not match the element type of '%s'", ir.TypeString(op.Operands[0].Type), ir.TypeString(tt))
+	}
+	return checkDims(op, tt, op.Operands[1:], "result")
+}
+
+// flow.tensor.clone %x : type{%d} attr-dict-with-keyword
+func parseClone(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	v, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	t, dims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(v, t, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = append([]*ir.Value{v}, dims...)
+	return []ir.Type{t}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printClone(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operand(op.Operands[0])
+	p.WriteString(" : ")
+	printTypeWithDims(p, op.Results[0].Type, op.Operands[1:])
+	p.AttrDictWithKeyword(op)
+}
+
+func verifyClone(op *ir.Operation) error {
+	if len(op.Operands) < 1 {
+		return ir.OpErrorf(op, "expects an operand")
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	if !ir.TypesEqual(op.Operands[0].Type, op.Results[0].Type) {
+		return ir.OpErrorf(op, "failed to verify that all of {operand, result} have same type")
+	}
+	if _, err := tensorOf(op, op.Results[0].Type, "result"); err != nil {
+		return err
+	}
+	return checkDims(op, op.Results[0].Type, op.Operands[1:], "operand")
+}
+
+// flow.tensor.empty : type{%d} attr-dict-with-keyword (and flow.tensor.alloca)
+func parseEmpty(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	t, dims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	op.Operands = dims
+	return []ir.Type{t}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printEmpty(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" : ")
+	printTypeWithDims(p, op.Results[0].Type, op.Operands)
+	p.AttrDictWithKeyword(op)
+}
+
+func verifyEmpty(op *ir.Operation) error {
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	if _, err := tensorOf(op, op.Results[0].Type, "result"); err != nil {
+		return err
+	}
+	return checkDims(op, op.Results[0].Type, op.Operands, "result")
+}

@@ -1,0 +1,110 @@
+package flow_test
+
+import (
+	"testing"
+
+	"github.com/goiree/goiree/compiler/dialect/internal/dialecttest"
+)
+
+func TestTensorOpsRoundTrip(t *testing.T) {
+	cases := []struct {
+		name, src       string
+		custom, generic []string
+	}{
+		{"constants", `func.func @f() -> (tensor<2x1xi32>, tensor<?x1xi32>, tensor<?x4xf16>) {
+  %a = flow.tensor.constant dense<[[2], [4]]> : tensor<2x1xi32>
+  %b = flow.tensor.dynamic_constant dense<[[2], [4]]> : tensor<2x1xi32> -> tensor<?x1xi32>
+  %c = flow.tensor.constant {tag} dense<1.5> : tensor<3x4xf16> -> tensor<?x4xf16>
+  return %a, %b, %c : tensor<2x1xi32>, tensor<?x1xi32>, tensor<?x4xf16>
+}`, []string{
+			"%a = flow.tensor.constant dense<[[2], [4]]> : tensor<2x1xi32>\n",
+			"%b = flow.tensor.dynamic_constant dense<[[2], [4]]> : tensor<2x1xi32> -> tensor<?x1xi32>",
+			"%c = flow.tensor.dynamic_constant {tag} dense<1.5> : tensor<3x4xf16> -> tensor<?x4xf16>",
+		}, []string{
+			`%a = "flow.tensor.constant"() {value = dense<[[2], [4]]> : tensor<2x1xi32>} : () -> tensor<2x1xi32>`,
+			`%c = "flow.tensor.dynamic_constant"() {value = dense<1.5> : tensor<3x4xf16>, tag} : () -> tensor<?x4xf16>`,
+		}},
+		{"shapes", `func.func @f(%t: tensor<?x?xf32>, %h: index, %w: index, %m: tensor<2xi8>) -> (tensor<?xf32>, tensor<2x8xi1, #iree_encoding.packed_storage>) {
+  %0 = flow.tensor.tie_shape %t : tensor<?x?xf32>{%h, %w}
+  %n = arith.muli %h, %w : index
+  %1 = flow.tensor.reshape %0 : tensor<?x?xf32>{%h, %w} -> tensor<?xf32>{%n}
+  %2 = flow.tensor.bitcast %m : tensor<2xi8> -> tensor<2x8xi1, #iree_encoding.packed_storage>
+  %3 = flow.tensor.reshape %m : tensor<2xi8> -> tensor<1x2xi8> attributes {tag}
+  return %1, %2 : tensor<?xf32>, tensor<2x8xi1, #iree_encoding.packed_storage>
+}`, []string{
+			"%0 = flow.tensor.tie_shape %t : tensor<?x?xf32>{%h, %w}",
+			"%1 = flow.tensor.reshape %0 : tensor<?x?xf32>{%h, %w} -> tensor<?xf32>{%n}",
+			"%2 = flow.tensor.bitcast %m : tensor<2xi8> -> tensor<2x8xi1, #iree_encoding.packed_storage>",
+			"%3 = flow.tensor.reshape %m : tensor<2xi8> -> tensor<1x2xi8> attributes {tag}",
+		}, []string{
+			`%0 = "flow.tensor.tie_shape"(%t, %h, %w) : (tensor<?x?xf32>, index, index) -> tensor<?x?xf32>`,
+			`%1 = "flow.tensor.reshape"(%0, %h, %w, %n) {operandSegmentSizes = array<i32: 1, 2, 1>} : (tensor<?x?xf32>, index, index, index) -> tensor<?xf32>`,
+		}},
+		{"elements", `func.func @f(%t: tensor<?x4xf32>, %d: index, %i: index, %v: f32, %s: tensor<f32>) -> (f32, tensor<?x4xf32>, f32) {
+  %x = flow.tensor.load %t[%i, %i] : tensor<?x4xf32>{%d}
+  %u = flow.tensor.store %v, %t[%i, %i] : tensor<?x4xf32>{%d}
+  %y = flow.tensor.load %s : tensor<f32>
+  %z = flow.tensor.splat %v : tensor<?x4xf32>{%d}
+  %c = flow.tensor.clone %z : tensor<?x4xf32>{%d}
+  %e = flow.tensor.empty : tensor<?x4xf32>{%d}
+  %a = flow.tensor.alloca : tensor<8xf32>
+  return %x, %u, %y : f32, tensor<?x4xf32>, f32
+}`, []string{
+			"%x = flow.tensor.load %t[%i, %i] : tensor<?x4xf32>{%d}",
+			"%u = flow.tensor.store %v, %t[%i, %i] : tensor<?x4xf32>{%d}",
+			"%y = flow.tensor.load %s : tensor<f32>\n",
+			"%z = flow.tensor.splat %v : tensor<?x4xf32>{%d}",
+			"%c = flow.tensor.clone %z : tensor<?x4xf32>{%d}",
+			"%e = flow.tensor.empty : tensor<?x4xf32>{%d}",
+			"%a = flow.tensor.alloca : tensor<8xf32>",
+		}, []string{
+			`%x = "flow.tensor.load"(%t, %d, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 2>} : (tensor<?x4xf32>, index, index, index) -> f32`,
+			`%u = "flow.tensor.store"(%v, %t, %d, %i, %i) {operandSegmentSizes = array<i32: 1, 1, 1, 2>} : (f32, tensor<?x4xf32>, index, index, index) -> tensor<?x4xf32>`,
+			`%z = "flow.tensor.splat"(%v, %d) : (f32, index) -> tensor<?x4xf32>`,
+			`%e = "flow.tensor.empty"(%d) : (index) -> tensor<?x4xf32>`,
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			custom, generic := dialecttest.RoundTrip(t, c.name+".mlir", c.src)
+			dialecttest.ContainsAll(t, "custom form", custom, c.custom...)
+			dialecttest.ContainsAll(t, "generic form", generic, c.generic...)
+		})
+	}
+}
+
+func TestTensorOpsErrors(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"missing dims", `func.func @f(%t: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = flow.tensor.clone %t : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}`, "t.mlir:3:3: error: expected '{' with 1 dynamic dimension values for type 'tensor<?xf32>'"},
+		{"reshape element count", `func.func @f(%t: tensor<4xf32>) -> tensor<2x3xf32> {
+  %0 = flow.tensor.reshape %t : tensor<4xf32> -> tensor<2x3xf32>
+  return %0 : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.reshape' op source 'tensor<4xf32>' has 4 elements but result 'tensor<2x3xf32>' has 6"},
+		{"reshape element type", `func.func @f(%t: tensor<4xf32>) -> tensor<4xi32> {
+  %0 = flow.tensor.reshape %t : tensor<4xf32> -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}`, "t.mlir:2:8: error: 'flow.tensor.reshape' op failed to verify that all of {source, result} have same element type: 'f32' vs 'i32'"},
+		{"load rank", `func.func @f(%t: tensor<2x2xf32>, %i: index) -> f32 {
+  %0 = flow.tensor.load %t[%i] : tensor<2x2xf32>
+  return %0 : f32
+}`, "t.mlir:2:8: error: 'flow.tensor.load' op 'tensor<2x2xf32>' has rank 2 but 1 indices were given"},
+		{"dynamic constant shape", `func.func @f() -> tensor<?x3xi32> {
+  %0 = flow.tensor.dynamic_constant dense<1> : tensor<2x2xi32> -> tensor<?x3xi32>
+  return %0 : tensor<?x3xi32>
+}`, "t.mlir:2:8: error: 'flow.tensor.dynamic_constant' op result dimension 1 is 3 but the value's is 2"},
+		{"dynamic constant without result type", `func.func @f() {
+  %0 = flow.tensor.dynamic_constant dense<1> : tensor<2xi32>
+  return
+}`, "t.mlir:3:3: error: expected '->' and the result type of flow.tensor.dynamic_constant"},
+		{"store value type", `func.func @f(%t: tensor<4xf32>, %v: i32, %i: index) -> tensor<4xf32> {
+  %0 = "flow.tensor.store"(%v, %t, %i) {operandSegmentSizes = array<i32: 1, 1, 0, 1>} : (i32, tensor<4xf32>, index) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.store' op value type 'i32' does not match the element type of 'tensor<4xf32>'"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) { dialecttest.ExpectError(t, c.src, c.want) })
+	}
+}

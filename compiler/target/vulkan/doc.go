@@ -22,7 +22,14 @@
 // LoopNestWorkgroupSize invocations (loopnest.go): the workgroup owns one
 // tile of the first parallel loop, its invocations share the tile's
 // parallel iterations with the last parallel loop fastest, and each runs
-// the reduction loops of its output elements in order. Bindings and push
+// the reduction loops of its output elements in order. A row reduction
+// (one input whose last index is the only reduction loop, a body that only
+// combines the element into the accumulator with an associative and
+// commutative op, dynamic or at least 64 long) is instead shared by the
+// workgroup's invocations and combined pairwise in shared memory; this
+// reassociates the reduction, which is exact for integers, min and max,
+// while float sums round in that order, as in IREE's GPU reductions (the
+// loop-nest contract asks for the sequential order). Bindings and push
 // constants follow the loop-nest contract. Element types narrower than 32
 // bits are packed into words (read with bitfieldExtract, written with
 // atomics); f64, f16 and i64 would need device features (shaderFloat64,

@@ -78,6 +78,9 @@ type lnGen struct {
 	sizes    [][]string // per binding and dimension: a literal or a name
 	ranges   []string   // per loop
 	scalars  map[int]string
+	// rowReduce is the reduction loop that the workgroup's invocations
+	// share (see rowReduction), or -1.
+	rowReduce int
 }
 
 // generateLoopNest returns the compute shader of a loop-nest entry
@@ -123,6 +126,11 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 	w.WriteString("\n")
 	if err := g.bodyFunction(body, ft); err != nil {
 		return "", err
+	}
+	g.rowReduce = rowReduction(k, body)
+	if g.rowReduce >= 0 {
+		kind := g.kinds[g.find("out", 0)]
+		fmt.Fprintf(w, "shared %s part[%d];\nshared uint have[%d];\n\n", kind.value, LoopNestWorkgroupSize, LoopNestWorkgroupSize)
 	}
 	w.WriteString(mulSatGLSL)
 	w.WriteString("void main() {\n")
@@ -348,7 +356,13 @@ func (g *lnGen) loops() error {
 	} else {
 		w.WriteString("  if (tile != 0u) {\n    return;\n  }\n  uint count = 1u;\n")
 	}
-	fmt.Fprintf(w, "  for (uint i = gl_LocalInvocationID.x; i < count; i += %du) {\n", LoopNestWorkgroupSize)
+	if g.rowReduce >= 0 {
+		// Every invocation walks the same output elements, so the
+		// barriers below are reached by all of them.
+		w.WriteString("  for (uint i = 0u; i < count; i++) {\n")
+	} else {
+		fmt.Fprintf(w, "  for (uint i = gl_LocalInvocationID.x; i < count; i += %du) {\n", LoopNestWorkgroupSize)
+	}
 	if outer >= 0 {
 		w.WriteString("    uint rest = i;\n")
 		for j := len(pars) - 1; j >= 1; j-- {
@@ -356,6 +370,9 @@ func (g *lnGen) loops() error {
 			fmt.Fprintf(w, "    uint d%d = rest %% %s;\n    rest /= %s;\n", p, g.ranges[p], g.ranges[p])
 		}
 		fmt.Fprintf(w, "    uint d%d = lo + rest;\n", outer)
+	}
+	if g.rowReduce >= 0 {
+		return g.sharedReduction()
 	}
 	offs := make([]string, len(k.Outputs))
 	for i, o := range k.Outputs {
@@ -565,4 +582,105 @@ func (g *scalarGen) op(op *ir.Operation) (string, error) {
 func isUnsignedCmp(op *ir.Operation) bool {
 	n, _ := op.IntAttr("predicate")
 	return n >= 0 && int(n) < len(arith.CmpIPredicates) && arith.CmpIPredicates[n][0] == 'u'
+}
+
+// combiners are the ops whose reductions may be reassociated: exact for
+// integers, min and max; float sums and products round differently in
+// another order, as they do in IREE's GPU reductions.
+var combiners = map[string]bool{
+	"arith.addf": true, "arith.mulf": true, "arith.addi": true, "arith.muli": true,
+	"arith.maximumf": true, "arith.minimumf": true, "arith.maxnumf": true, "arith.minnumf": true,
+	"arith.maxsi": true, "arith.minsi": true, "arith.maxui": true, "arith.minui": true,
+	"arith.andi": true, "arith.ori": true, "arith.xori": true,
+}
+
+// minSharedReduction is the shortest static reduction worth sharing among
+// the invocations of a workgroup: shorter ones cost more in barriers than
+// the sequential loop does.
+const minSharedReduction = 64
+
+// rowReduction returns the reduction loop of a kernel that reduces rows
+// (one tensor input whose last index is the only reduction loop, one
+// 32-bit output, at least minSharedReduction long or dynamic) with a body
+// that only combines the element into the accumulator with an associative
+// and commutative op; -1 otherwise. Such a reduction is shared by the
+// workgroup's invocations and combined in shared memory.
+func rowReduction(k *loopnest.Kernel, body *ir.Operation) int {
+	red := -1
+	for i, it := range k.Iterators {
+		if it == "reduction" {
+			if red >= 0 {
+				return -1
+			}
+			red = i
+		}
+	}
+	if red < 0 || len(k.Inputs) != 1 || k.Inputs[0].Scalar != nil || len(k.Outputs) != 1 {
+		return -1
+	}
+	if r := k.Ranges[red]; r != ir.Dynamic && r < minSharedReduction {
+		return -1
+	}
+	m := k.Inputs[0].Map.Results
+	if len(m) == 0 || m[len(m)-1].Kind != ir.AffineDim || m[len(m)-1].Pos != red {
+		return -1
+	}
+	if kind, err := loopNestKind(k.Outputs[0].Type.Elem); err != nil || kind.perWord != 1 {
+		return -1
+	}
+	ops := body.Body().Ops
+	if len(ops) != 2 || !combiners[ops[0].Name] || ops[1].Name != "func.return" || len(ops[0].Operands) != 2 ||
+		len(ops[1].Operands) != 1 || ops[1].Operands[0] != ops[0].Results[0] {
+		return -1
+	}
+	args := body.Body().Args
+	in, acc := args[len(k.Ranges)], args[len(k.Ranges)+1]
+	a, b := ops[0].Operands[0], ops[0].Operands[1]
+	if !(a == in && b == acc || a == acc && b == in) {
+		return -1
+	}
+	return red
+}
+
+// sharedReduction writes the body of the output-element loop for a row
+// reduction: each invocation combines a strided part of the row, the parts
+// are combined pairwise in shared memory, and invocation 0 combines the
+// total into the accumulator's initial value and stores it. Parts start
+// from an element rather than an identity, which the body does not name.
+func (g *lnGen) sharedReduction() error {
+	w := &g.w
+	k := g.k
+	r := g.rowReduce
+	out, in := g.find("out", 0), g.find("in", 0)
+	kind := g.kinds[out]
+	outOff, err := g.offset(out)
+	if err != nil {
+		return err
+	}
+	inOff, err := g.offset(in)
+	if err != nil {
+		return err
+	}
+	call := func(x, acc, res string) string {
+		var args []string
+		for l := range k.Ranges {
+			args = append(args, fmt.Sprintf("int(d%d)", l))
+		}
+		return fmt.Sprintf("body(%s, %s, %s, %s);", strings.Join(args, ", "), x, acc, res)
+	}
+	fmt.Fprintf(w, "    uint lid = gl_LocalInvocationID.x;\n    %s p = %s;\n    bool any = false;\n", kind.value, zero(kind))
+	fmt.Fprintf(w, "    for (uint d%d = lid; d%d < %s; d%d += %du) {\n", r, r, g.ranges[r], r, LoopNestWorkgroupSize)
+	fmt.Fprintf(w, "      %s x = %s;\n", kind.value, g.load(in, inOff))
+	fmt.Fprintf(w, "      if (any) {\n        %s\n      } else {\n        p = x;\n        any = true;\n      }\n    }\n", call("x", "p", "p"))
+	w.WriteString("    part[lid] = p;\n    have[lid] = any ? 1u : 0u;\n    barrier();\n")
+	fmt.Fprintf(w, "    for (uint s = %du; s > 0u; s >>= 1) {\n", LoopNestWorkgroupSize/2)
+	fmt.Fprintf(w, "      if (lid < s && have[lid + s] != 0u) {\n        %s q = part[lid + s];\n        if (have[lid] != 0u) {\n          uint d%d = 0u;\n          %s\n        }\n        part[lid] = q;\n        have[lid] = 1u;\n      }\n      barrier();\n    }\n", kind.value, r, call("part[lid]", "q", "q"))
+	init := zero(kind)
+	if k.Outputs[0].Init {
+		init = g.load(g.find("init", 0), outOff)
+	}
+	fmt.Fprintf(w, "    if (lid == 0u) {\n      %s acc = %s;\n      if (have[0] != 0u) {\n        uint d%d = 0u;\n        %s\n      }\n", kind.value, init, r, call("part[0]", "acc", "acc"))
+	w.WriteString(g.store("      ", out, outOff, "acc"))
+	w.WriteString("    }\n    barrier();\n  }\n")
+	return nil
 }

@@ -3,6 +3,7 @@ package vulkan_test
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +19,7 @@ import (
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/runtime/tooling/session"
+	"github.com/goiree/goiree/runtime/vm"
 )
 
 // vulkanOptions compiles for the vulkan-spirv target only.
@@ -56,7 +58,7 @@ func TestLoopNestGolden(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if strings.Join(names, " ") != "matmul_linalg_0 matmul_linalg_1 narrow_linalg_0" {
+	if strings.Join(names, " ") != "matmul_linalg_0 matmul_linalg_1 narrow_linalg_0 rows_linalg_0 rows_linalg_1 rows_linalg_2 rows_linalg_3" {
 		t.Fatalf("executables %v", names)
 	}
 	for _, exe := range names {
@@ -101,10 +103,12 @@ func localSize(code []uint32) [3]uint32 {
 	return [3]uint32{}
 }
 
-// TestLoopNestNarrowOnDevice runs the narrow-integer kernel on the first
-// Vulkan device: its i8, i16 and i1 results share words between
-// invocations and workgroups, so each element must be written alone.
-func TestLoopNestNarrowOnDevice(t *testing.T) {
+// TestLoopNestOnDevice runs the kernels on the first Vulkan device. The
+// narrow kernel's i8, i16 and i1 results share words between invocations
+// and workgroups, so each element must be written alone; the row
+// reductions are shared by each workgroup's invocations, at lengths below,
+// at and above the workgroup size, and empty.
+func TestLoopNestOnDevice(t *testing.T) {
 	glslc(t)
 	if err := vkdriver.Available(); err != nil {
 		t.Skipf("skipping: %v", err)
@@ -140,22 +144,12 @@ func TestLoopNestNarrowOnDevice(t *testing.T) {
 		ys = append(ys, fmt.Sprint(y[i]))
 	}
 	k := int8(-7) // 249 as an unsigned i8
+	testRows(t, ss)
 	res, err := ss.Call("narrow", "37xi32="+strings.Join(xs, " "), "37xi16="+strings.Join(ys, " "), fmt.Sprintf("i32=%d", k))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var data [][]byte
-	for _, r := range res {
-		view, err := halmodule.BufferViewOf(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := functionio.ReadBufferView(view)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data = append(data, b.Data)
-	}
+	data := resultBytes(t, res)
 	for i := range x {
 		t8 := int8(x[i])
 		d := y[i] + y[i] + int16(i)
@@ -197,5 +191,59 @@ func TestLoopNestBadTypes(t *testing.T) {
 				t.Fatalf("got %v\nwant %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// resultBytes returns the element bytes of a call's results.
+func resultBytes(t *testing.T, res []vm.Value) [][]byte {
+	t.Helper()
+	var data [][]byte
+	for _, r := range res {
+		view, err := halmodule.BufferViewOf(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := functionio.ReadBufferView(view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append(data, b.Data)
+	}
+	return data
+}
+
+// testRows checks @rows against Go loops. The f32 inputs are multiples of
+// 1/8 small enough that every order of summation is exact.
+func testRows(t *testing.T, ss *session.Session) {
+	for _, sz := range [][2]int{{3, 1000}, {5, 127}, {2, 128}, {4, 129}, {70, 3}, {2, 0}, {0, 5}} {
+		rows, cols := sz[0], sz[1]
+		var xs, ys []string
+		sums := make([]float32, rows)
+		maxs := make([]int32, rows)
+		for i := 0; i < rows; i++ {
+			sums[i], maxs[i] = 0.5, -5
+			for j := 0; j < cols; j++ {
+				x := float32((i*31+j*17)%41-20) / 8
+				y := int32((i*7919+j*104729)%20011 - 10000)
+				sums[i] += x
+				maxs[i] = max(maxs[i], y)
+				xs = append(xs, fmt.Sprint(x))
+				ys = append(ys, fmt.Sprint(y))
+			}
+		}
+		shape := fmt.Sprintf("%dx%dx", rows, cols)
+		res, err := ss.Call("rows", shape+"f32="+strings.Join(xs, " "), shape+"i32="+strings.Join(ys, " "))
+		if err != nil {
+			t.Fatalf("rows %v: %v", sz, err)
+		}
+		data := resultBytes(t, res)
+		for i := 0; i < rows; i++ {
+			if g := math.Float32frombits(binary.LittleEndian.Uint32(data[0][4*i:])); g != sums[i] {
+				t.Errorf("rows %v: sum[%d] = %v, want %v", sz, i, g, sums[i])
+			}
+			if g := int32(binary.LittleEndian.Uint32(data[1][4*i:])); g != maxs[i] {
+				t.Errorf("rows %v: max[%d] = %v, want %v", sz, i, g, maxs[i])
+			}
+		}
 	}
 }

@@ -36,3 +36,21 @@ func.func @narrow(%x: tensor<37xi32>, %y: tensor<37xi16>, %k: i32) -> (tensor<37
   } -> (tensor<37xi8>, tensor<37xi16>, tensor<37xi1>, tensor<37xi8>)
   return %r#0, %r#1, %r#2, %r#3 : tensor<37xi8>, tensor<37xi16>, tensor<37xi1>, tensor<37xi8>
 }
+
+// Row reductions long enough to be shared by a workgroup's invocations:
+// the sum of each row of a ?x? f32 tensor plus 0.5, and the largest
+// element of each row of a ?x? i32 tensor, starting from -5.
+func.func @rows(%x: tensor<?x?xf32>, %y: tensor<?x?xi32>) -> (tensor<?xf32>, tensor<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %half = arith.constant 0.5 : f32
+  %m5 = arith.constant -5 : i32
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %ny = tensor.dim %y, %c0 : tensor<?x?xi32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %i = linalg.fill ins(%half : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<?x?xf32>) outs(%i : tensor<?xf32>) dimensions = [1]
+  %ei = tensor.empty(%ny) : tensor<?xi32>
+  %ii = linalg.fill ins(%m5 : i32) outs(%ei : tensor<?xi32>) -> tensor<?xi32>
+  %mx = linalg.reduce { arith.maxsi } ins(%y : tensor<?x?xi32>) outs(%ii : tensor<?xi32>) dimensions = [1]
+  return %s, %mx : tensor<?xf32>, tensor<?xi32>
+}

@@ -202,8 +202,12 @@ func describeSPIRV(fb []byte) (*Info, error) {
 		return nil, fmt.Errorf("invalid SPIR-V executable: %w", err)
 	}
 	info := &Info{Format: FormatSPIRV, Size: len(fb)}
+	sizes := spirvLocalSizes(exe.Code)
 	for _, e := range exe.EntryPoints {
 		detail := fmt.Sprintf("constants=%d bindings=%d", e.ConstantCount, e.BindingCount)
+		if ws, ok := sizes[e.Name]; ok {
+			detail += fmt.Sprintf(" workgroup_size=%dx%dx%d", ws[0], ws[1], ws[2])
+		}
 		if e.SubgroupSize != 0 {
 			detail += fmt.Sprintf(" subgroup_size=%d", e.SubgroupSize)
 		}
@@ -211,4 +215,45 @@ func describeSPIRV(fb []byte) (*Info, error) {
 	}
 	info.Notes = append(info.Notes, fmt.Sprintf("SPIR-V: %d words", len(exe.Code)))
 	return info, nil
+}
+
+// spirvLocalSizes returns the workgroup size of each entry point of a
+// SPIR-V module, by name: the LocalSize execution mode, where the size is
+// recorded (a module that sets it through LocalSizeId or a specialization
+// constant lists no size). Malformed instructions end the scan.
+func spirvLocalSizes(code []uint32) map[string][3]uint32 {
+	const opEntryPoint, opExecutionMode, localSize = 15, 16, 17
+	names := map[uint32]string{}
+	sizes := map[uint32][3]uint32{}
+	for i := 5; i < len(code); {
+		n := int(code[i] >> 16)
+		if n == 0 || i+n > len(code) {
+			break
+		}
+		switch op := code[i] & 0xffff; {
+		case op == opEntryPoint && n >= 4:
+			var b []byte
+		name:
+			for _, w := range code[i+3 : i+n] {
+				for k := 0; k < 4; k++ {
+					c := byte(w >> (8 * k))
+					if c == 0 {
+						break name
+					}
+					b = append(b, c)
+				}
+			}
+			names[code[i+2]] = string(b)
+		case op == opExecutionMode && n == 6 && code[i+2] == localSize:
+			sizes[code[i+1]] = [3]uint32{code[i+3], code[i+4], code[i+5]}
+		}
+		i += n
+	}
+	out := map[string][3]uint32{}
+	for id, ws := range sizes {
+		if name, ok := names[id]; ok {
+			out[name] = ws
+		}
+	}
+	return out
 }

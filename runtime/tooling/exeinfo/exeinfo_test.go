@@ -19,6 +19,16 @@ func TestDescribeGPU(t *testing.T) {
 		EntryPoints: []spirv.EntryPoint{{Name: "main", SubgroupSize: 32, ConstantCount: 1, BindingCount: 2}},
 		Code:        []uint32{spirv.Magic, 0x10000, 0, 1, 0},
 	}).Marshal()
+	// OpEntryPoint GLCompute %4 "main", OpEntryPoint GLCompute %5 "other",
+	// OpExecutionMode %4 LocalSize 128 1 1, OpExecutionMode %5 LocalSize 8 4 2.
+	spSized := (&spirv.Executable{
+		EntryPoints: []spirv.EntryPoint{{Name: "main", ConstantCount: 0, BindingCount: 1}},
+		Code: []uint32{spirv.Magic, 0x10000, 0, 6, 0,
+			5<<16 | 15, 5, 4, 0x6e69616d, 0,
+			5<<16 | 15, 5, 5, 0x6568746f, 0x72,
+			6<<16 | 16, 4, 17, 128, 1, 1,
+			6<<16 | 16, 5, 17, 8, 4, 2},
+	}).Marshal()
 	tests := []struct {
 		data   []byte
 		format string
@@ -27,6 +37,7 @@ func TestDescribeGPU(t *testing.T) {
 	}{
 		{cu, FormatCUDA, "simple_mul block=64x1x1 shared_memory=0B constants=1 bindings=3", "PTX (sm_80): 27 bytes"},
 		{sp, FormatSPIRV, "main constants=1 bindings=2 subgroup_size=32", "SPIR-V: 5 words"},
+		{spSized, FormatSPIRV, "main constants=0 bindings=1 workgroup_size=128x1x1", "SPIR-V: 27 words"},
 	}
 	for _, tc := range tests {
 		if !IsExecutable(tc.data) {

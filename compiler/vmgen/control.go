@@ -422,16 +422,19 @@ func (fe *fnEmitter) maskConst(t ir.Type, v int64) int64 {
 
 // isPublic reports whether a function is exported.
 func isPublic(fn *ir.Operation) bool {
+	if fn.Name == "util.initializer" {
+		return false
+	}
 	v, ok := fn.Attr("sym_visibility").(ir.StringAttr)
 	return !ok || v.Value == "public"
 }
 
-// hostFunctions lists the functions with bodies (func.func and util.func)
-// in module order.
+// hostFunctions lists the functions with bodies (func.func, util.func and
+// util.initializer) in module order.
 func (e *emitter) hostFunctions() []*ir.Operation {
 	var out []*ir.Operation
 	for _, op := range e.module.Body().Ops {
-		if (op.Name == "func.func" || op.Name == "util.func") && op.Body() != nil {
+		if (op.Name == "func.func" || op.Name == "util.func" || op.Name == "util.initializer") && op.Body() != nil {
 			out = append(out, op)
 		}
 	}
@@ -443,12 +446,16 @@ func (e *emitter) hostFunctions() []*ir.Operation {
 func (e *emitter) declareFunctions() error {
 	e.funcs = map[*ir.Operation]*vm.FunctionBuilder{}
 	e.bySym = map[string]*ir.Operation{}
-	for _, fn := range e.hostFunctions() {
+	fns := e.hostFunctions()
+	if e.initFn != nil {
+		fns = append(fns, e.initFn)
+	}
+	for _, fn := range fns {
 		cc, err := callingConvention(fn)
 		if err != nil {
 			return err
 		}
-		name := fn.SymName()
+		name := e.nameOf(fn)
 		if name == "" {
 			return ir.OpErrorf(fn, "function has no name")
 		}
@@ -461,8 +468,20 @@ func (e *emitter) declareFunctions() error {
 	return nil
 }
 
-// functionType returns the signature of a func.func or util.func.
+// nameOf returns the VM name of a host function.
+func (e *emitter) nameOf(fn *ir.Operation) string {
+	if n, ok := e.initNames[fn]; ok {
+		return n
+	}
+	return fn.SymName()
+}
+
+// functionType returns the signature of a func.func or util.func; a
+// util.initializer takes and returns nothing.
 func functionType(fn *ir.Operation) *ir.FunctionType {
+	if fn.Name == "util.initializer" {
+		return &ir.FunctionType{}
+	}
 	if ta, ok := fn.Attr("function_type").(ir.TypeAttr); ok {
 		if ft, ok := ta.Type.(*ir.FunctionType); ok {
 			return ft

@@ -145,8 +145,8 @@ func (e *emitter) function(fn *ir.Operation) error {
 		}
 	}
 	if public {
-		e.b.Export(fn.SymName(), f, vm.Attr{Key: "iree.abi", Value: abiAttr(ft)})
-		e.exported = append(e.exported, fn.SymName())
+		e.b.Export(e.nameOf(fn), f, vm.Attr{Key: "iree.abi", Value: abiAttr(ft)})
+		e.exported = append(e.exported, e.nameOf(fn))
 	}
 	return nil
 }
@@ -183,21 +183,61 @@ func (fe *fnEmitter) loc(op *ir.Operation) {
 	}
 }
 
-// needsDevice reports whether the function records device work.
+// viewOps make tensors without device work: they pass views along.
+var viewOps = map[string]bool{
+	"util.global.load": true, "func.call": true, "util.call": true, "util.optimization_barrier": true,
+	"flow.tensor.reshape": true, "flow.tensor.bitcast": true,
+}
+
+// needsDevice reports whether the function records device work or
+// allocates: a dispatch, or an op other than viewOps making a tensor.
 func needsDevice(fn *ir.Operation) bool {
 	need := false
 	ir.Walk(fn, func(o *ir.Operation) bool {
-		switch o.Name {
-		case "flow.dispatch", "tensor.empty":
+		if o.Name == "flow.dispatch" {
 			need = true
-		case "arith.constant":
-			if _, ok := o.Results[0].Type.(*ir.TensorType); ok {
-				need = true
+		}
+		if !viewOps[o.Name] && o != fn {
+			for _, r := range o.Results {
+				if _, ok := r.Type.(*ir.TensorType); ok {
+					need = true
+				}
 			}
 		}
 		return !need
 	})
 	return need
+}
+
+// identity lowers util.optimization_barrier: each result is its operand.
+func (fe *fnEmitter) identity(op *ir.Operation) error {
+	if len(op.Operands) != len(op.Results) {
+		return ir.OpErrorf(op, "'%s' must have as many results as operands", op.Name)
+	}
+	for i, v := range op.Operands {
+		r := op.Results[i]
+		if _, ok := v.Type.(*ir.TensorType); !ok {
+			reg, err := fe.scalar(op, v)
+			if err != nil {
+				return err
+			}
+			// Not a known constant either: the barrier stops folding.
+			fe.scalars[r] = reg
+			continue
+		}
+		tv, err := fe.tensor(op, v)
+		if err != nil {
+			return err
+		}
+		cp := *tv
+		cp.def = nil
+		if tv.def != fe.block {
+			cp.hasView = false
+		}
+		cp.buf.refs++
+		fe.tensors[r] = &cp
+	}
+	return nil
 }
 
 // prologue gets the device. A function that records device work loads it
@@ -582,6 +622,16 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.assertOp(op)
 	case "func.call", "util.call":
 		return fe.callOp(op)
+	case "util.global.load":
+		return fe.globalLoad(op)
+	case "util.global.store":
+		return fe.globalStore(op)
+	case "util.optimization_barrier":
+		return fe.identity(op)
+	case "util.unfoldable_constant":
+		if _, ok := op.Results[0].Type.(*ir.TensorType); ok {
+			return fe.tensorConstant(op)
+		}
 	}
 	if IsElementwiseTensorOp(op) {
 		return ir.OpErrorf(op, "elementwise tensor op '%s' reached host code generation; run elementwise dispatch formation first", op.Name)
@@ -640,9 +690,6 @@ func (fe *fnEmitter) tensorConstant(op *ir.Operation) error {
 	if err != nil {
 		return ir.OpErrorf(op, "%v", err)
 	}
-	if len(raw) > 64*1024 {
-		return ir.OpErrorf(op, "tensor constants larger than 64 KiB are not supported (%d bytes)", len(raw))
-	}
 	var dims []dimVal
 	tt, _ := op.Results[0].Type.(*ir.TensorType)
 	if tt == nil {
@@ -660,7 +707,12 @@ func (fe *fnEmitter) tensorConstant(op *ir.Operation) error {
 	src := fe.f.NewRefReg()
 	fe.f.Emit(vm.OpConstRefRodata, src, fe.e.b.Rodata(raw, "application/octet-stream"))
 	fe.beforeCommand()
-	fe.f.CallImport(fe.e.imp("hal.command_buffer.update_buffer"), []vm.Reg{fe.cb, src, fe.i64(0), tv.buf.reg, fe.i64(0), fe.i64(int64(len(raw)))}, nil)
+	// hal.command_buffer.update_buffer copies at most 64 KiB.
+	const chunk = 64 * 1024
+	for off := 0; off < len(raw); off += chunk {
+		n := min(chunk, len(raw)-off)
+		fe.f.CallImport(fe.e.imp("hal.command_buffer.update_buffer"), []vm.Reg{fe.cb, src, fe.i64(int64(off)), tv.buf.reg, fe.i64(int64(off)), fe.i64(int64(n))}, nil)
+	}
 	fe.barrier()
 	fe.tensors[op.Results[0]] = tv
 	return nil
@@ -810,7 +862,8 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 	if op.Name == "affine.apply" {
 		return true, fe.affineApply(op)
 	}
-	if !strings.HasPrefix(op.Name, "arith.") {
+	unfoldable := op.Name == "util.unfoldable_constant"
+	if !strings.HasPrefix(op.Name, "arith.") && !unfoldable {
 		return false, nil
 	}
 	for _, v := range op.Operands {
@@ -823,8 +876,15 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 	if !ok {
 		return true, ir.OpErrorf(op, "type '%s' is not supported in host code", ir.TypeString(r.Type))
 	}
-	if op.Name == "arith.constant" {
+	if op.Name == "arith.constant" || unfoldable {
 		dst := f.NewReg(k)
+		// An unfoldable constant is loaded but not known to the compiler,
+		// so nothing computed from it is folded.
+		defer func() {
+			if unfoldable {
+				delete(fe.consts, r)
+			}
+		}()
 		switch a := op.Attr("value").(type) {
 		case ir.IntegerAttr:
 			if k == vm.KindI32 {

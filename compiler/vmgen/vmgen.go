@@ -12,7 +12,11 @@
 //     tensor.dim) runs in VM registers (index is i64; integers narrower
 //     than 32 bits are kept zero-extended in i32 registers);
 //   - blocks and cf.br/cond_br/switch become labels and branches (see
-//     control.go), cf.assert a fail with its message;
+//     control.go), cf.assert a fail with its message; func.call and
+//     util.call call the callee's VM function (calls.go);
+//   - util.global becomes a VM global (a ref global holding a buffer view
+//     for tensors); initial values and util.initializer bodies run in the
+//     exported __init, once per context (globals.go);
 //   - each flow.dispatch records one hal.command_buffer.dispatch.inline:
 //     the 32-bit constants (primitive operands in order, index truncated to
 //     i32) and the bindings (tensor operands, then untied results, placed in
@@ -137,21 +141,31 @@ func Assemble(module *ir.Operation, opts Options) (*vm.ModuleBuilder, error) {
 		name = "module"
 	}
 	e := &emitter{
-		opts:    opts,
-		module:  module,
-		b:       vm.NewModuleBuilder(name),
-		imports: map[string]vm.ImportRef{},
-		strs:    map[string]vm.RodataRef{},
-		exes:    map[*ir.Operation]*exeInfo{},
+		opts:      opts,
+		module:    module,
+		b:         vm.NewModuleBuilder(name),
+		imports:   map[string]vm.ImportRef{},
+		strs:      map[string]vm.RodataRef{},
+		exes:      map[*ir.Operation]*exeInfo{},
+		initNames: map[*ir.Operation]string{},
 	}
 	if err := e.prebuild(); err != nil {
 		return nil, err
 	}
+	if err := e.declareGlobals(); err != nil {
+		return nil, err
+	}
+	e.initFn = e.buildInit()
 	if err := e.declareFunctions(); err != nil {
 		return nil, err
 	}
 	for _, op := range e.hostFunctions() {
 		if err := e.function(op); err != nil {
+			return nil, err
+		}
+	}
+	if e.initFn != nil {
+		if err := e.function(e.initFn); err != nil {
 			return nil, err
 		}
 	}
@@ -177,6 +191,12 @@ type emitter struct {
 	// before any is lowered; bySym finds them by name.
 	funcs map[*ir.Operation]*vm.FunctionBuilder
 	bySym map[string]*ir.Operation
+	// globals are the module's util.globals by name; initNames name the
+	// internal functions of util.initializer ops; initFn is the synthetic
+	// __init function, or nil.
+	globals   map[string]*globalInfo
+	initNames map[*ir.Operation]string
+	initFn    *ir.Operation
 
 	// The device and its allocator are resolved once per context, by
 	// devInit on the first call that finds devGlobal null, and kept in ref

@@ -194,7 +194,7 @@ var viewOps = map[string]bool{
 func needsDevice(fn *ir.Operation) bool {
 	need := false
 	ir.Walk(fn, func(o *ir.Operation) bool {
-		if o.Name == "flow.dispatch" {
+		if o.Name == "flow.dispatch" || o.Name == "check.expect_eq_const" || o.Name == "check.expect_almost_eq_const" {
 			need = true
 		}
 		if !viewOps[o.Name] && o != fn {
@@ -628,6 +628,9 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.globalStore(op)
 	case "util.optimization_barrier":
 		return fe.identity(op)
+	case "check.expect_true", "check.expect_false", "check.expect_all_true", "check.expect_eq",
+		"check.expect_eq_const", "check.expect_almost_eq", "check.expect_almost_eq_const":
+		return fe.checkOp(op)
 	case "util.unfoldable_constant":
 		if _, ok := op.Results[0].Type.(*ir.TensorType); ok {
 			return fe.tensorConstant(op)
@@ -679,31 +682,42 @@ func (fe *fnEmitter) tensorDim(op *ir.Operation) error {
 
 // tensorConstant materializes a dense tensor constant into a buffer.
 func (fe *fnEmitter) tensorConstant(op *ir.Operation) error {
-	d, ok := op.Attr("value").(*ir.DenseAttr)
-	if !ok {
-		return ir.OpErrorf(op, "unsupported constant %s", ir.AttrString(op.Attr("value")))
-	}
 	if _, used := fe.lastUse[op.Results[0]]; !used {
 		return nil
 	}
+	tv, err := fe.materialize(op, op.Attr("value"), op.Results[0].Type)
+	if err != nil {
+		return err
+	}
+	tv.buf.refs++
+	fe.tensors[op.Results[0]] = tv
+	return nil
+}
+
+// materialize records the upload of a dense constant of tensor type t into
+// a new buffer (no reference counted on it yet).
+func (fe *fnEmitter) materialize(op *ir.Operation, value ir.Attribute, t ir.Type) (*tensorVal, error) {
+	d, ok := value.(*ir.DenseAttr)
+	if !ok {
+		return nil, ir.OpErrorf(op, "unsupported constant %s", ir.AttrString(value))
+	}
 	raw, err := d.RawBytes()
 	if err != nil {
-		return ir.OpErrorf(op, "%v", err)
+		return nil, ir.OpErrorf(op, "%v", err)
 	}
 	var dims []dimVal
-	tt, _ := op.Results[0].Type.(*ir.TensorType)
-	if tt == nil {
-		return ir.OpErrorf(op, "constant must be a tensor")
+	tt, _ := t.(*ir.TensorType)
+	if tt == nil || tt.Unranked {
+		return nil, ir.OpErrorf(op, "constant must be a ranked tensor")
 	}
 	for _, n := range tt.Shape {
 		dims = append(dims, dimVal{static: true, n: n})
 	}
-	tv, err := fe.newTensor(op, op.Results[0], dims)
-	if err != nil {
-		return err
+	tv := &tensorVal{typ: tt, dims: dims}
+	if tv.etype, tv.bytes, err = elementTypeCode(tt.Elem); err != nil {
+		return nil, ir.OpErrorf(op, "%v", err)
 	}
 	tv.buf = fe.allocate(tv.bytes, dims)
-	tv.buf.refs++
 	src := fe.f.NewRefReg()
 	fe.f.Emit(vm.OpConstRefRodata, src, fe.e.b.Rodata(raw, "application/octet-stream"))
 	fe.beforeCommand()
@@ -714,8 +728,7 @@ func (fe *fnEmitter) tensorConstant(op *ir.Operation) error {
 		fe.f.CallImport(fe.e.imp("hal.command_buffer.update_buffer"), []vm.Reg{fe.cb, src, fe.i64(int64(off)), tv.buf.reg, fe.i64(int64(off)), fe.i64(int64(n))}, nil)
 	}
 	fe.barrier()
-	fe.tensors[op.Results[0]] = tv
-	return nil
+	return tv, nil
 }
 
 // barrier orders the command just recorded before any later one. The

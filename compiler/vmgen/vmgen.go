@@ -14,6 +14,7 @@
 //   - blocks and cf.br/cond_br/switch become labels and branches (see
 //     control.go), cf.assert a fail with its message; func.call and
 //     util.call call the callee's VM function (calls.go);
+//   - check.* ops call the `check` module's imports (checks.go);
 //   - util.global becomes a VM global (a ref global holding a buffer view
 //     for tensors); initial values and util.initializer bodies run in the
 //     exported __init, once per context (globals.go);

@@ -266,10 +266,18 @@ type DenseAttr struct {
 	Splat    bool
 	Hex      []byte
 	IsHex    bool
+	// Resource names the blob of a dense_resource<name> attribute (whose
+	// data is in Hex, IsHex set); ResourceAlign is the blob's alignment.
+	Resource      string
+	ResourceAlign uint32
 }
 
 // PrintAttr implements Attribute.
 func (a *DenseAttr) PrintAttr(w *AsmWriter) {
+	if a.Resource != "" {
+		a.printResource(w)
+		return
+	}
 	w.WriteString("dense<")
 	switch {
 	case a.IsHex:
@@ -458,6 +466,8 @@ type AsmWriter struct {
 	strings.Builder
 	attrAliases map[string]string
 	typeAliases map[string]string
+	// resources are the dense_resource blobs printed so far.
+	resources []printedResource
 }
 
 // Attr prints a, using its alias when one exists.

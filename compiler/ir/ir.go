@@ -333,6 +333,11 @@ type Module struct {
 	// definitions in source order.
 	AttrAliases []NamedAttr
 	TypeAliases []NamedType
+	// Resources are the entries of the file's dialect_resources block in
+	// source order; ExternalResources is its external_resources group as
+	// written ({...}), printed back unchanged.
+	Resources         []*Resource
+	ExternalResources string
 }
 
 // NamedType is a type alias definition.

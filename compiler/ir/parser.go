@@ -22,6 +22,9 @@ type Parser struct {
 	depth       int
 	// isolatedNext is set while parsing an op whose regions are isolated.
 	isolatedNext bool
+	// resourceUses are the dense_resource attributes parsed so far, given
+	// their blobs when the file is done.
+	resourceUses []resourceUse
 }
 
 type scope struct {
@@ -63,7 +66,10 @@ func Parse(file string, src []byte, reg *Registry) (*Module, error) {
 			continue
 		}
 		if p.tok.kind == tokPunct && p.tok.text == "{" && strings.HasPrefix(p.lex.src[p.tok.off:], "{-#") {
-			return nil, p.Errorf("dialect resource blocks ({-# ... #-}) are not supported")
+			if err := p.parseFileMetadata(m); err != nil {
+				return nil, err
+			}
+			continue
 		}
 		op, err := p.parseOperation()
 		if err != nil {
@@ -72,6 +78,9 @@ func Parse(file string, src []byte, reg *Registry) (*Module, error) {
 		block.Append(op)
 	}
 	if err := p.closeScope(p.scope); err != nil {
+		return nil, err
+	}
+	if err := p.resolveResources(m); err != nil {
 		return nil, err
 	}
 	if len(block.Ops) == 1 && block.Ops[0].Name == "builtin.module" {
@@ -1219,6 +1228,8 @@ func (p *Parser) ParseAttribute() (Attribute, error) {
 			return UnitAttr{}, nil
 		case "dense":
 			return p.parseDense()
+		case "dense_resource":
+			return p.parseDenseResource()
 		case "array":
 			return p.parseDenseArray()
 		case "affine_map":

@@ -70,6 +70,7 @@ func PrintModule(m *Module, reg *Registry, opts PrintOptions) string {
 		p.printOp(m.Op)
 		p.w.WriteString("\n")
 	}
+	printResourceBlock(p.w, m)
 	return p.w.String()
 }
 

@@ -3,6 +3,9 @@
 // entry function is a loop-nest kernel (see Attr for the contract the
 // targets compile) over its tensors, with the op's scalar body as a
 // private function, and the op is replaced by a flow.dispatch of it.
+// tensor.extract_slice and tensor.insert_slice become copy kernels over
+// the slice; an insert_slice's dispatch result is tied to its destination,
+// whose buffer the kernel updates in place.
 //
 // There is no fusion yet: every linalg op is its own dispatch. Dynamic
 // dimensions reach the kernel as push constants.
@@ -23,7 +26,7 @@ import (
 const MaxWorkgroups = 64
 
 // IsStructured reports whether op is a linalg structured op this package
-// turns into a dispatch.
+// turns into a dispatch (slices are dispatched too; see IsDispatched).
 func IsStructured(op *ir.Operation) bool {
 	if op.Name == "linalg.generic" {
 		return true
@@ -36,7 +39,14 @@ func IsStructured(op *ir.Operation) bool {
 	return false
 }
 
-// Form replaces every linalg structured op in the functions of module by a
+// IsDispatched reports whether Form turns op into a dispatch: a linalg
+// structured op, a tensor.extract_slice, or a tensor.insert_slice (written
+// in place into its destination).
+func IsDispatched(op *ir.Operation) bool {
+	return IsStructured(op) || op.Name == "tensor.insert_slice" || op.Name == "tensor.extract_slice"
+}
+
+// Form replaces every linalg structured op and tensor.insert_slice in the functions of module by a
 // dispatch of a generated executable with one variant per target (the
 // registry's fallback target when targets is empty). It returns the number
 // of dispatches created.
@@ -54,14 +64,16 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 		var ops []*ir.Operation
 		var nested *ir.Operation
 		ir.Walk(fn, func(o *ir.Operation) bool {
-			if IsStructured(o) {
+			if IsDispatched(o) {
 				if o.ParentOp() == fn {
 					ops = append(ops, o)
-				} else if nested == nil {
+				} else if nested == nil && IsStructured(o) {
 					nested = o
 				}
 				return false
 			}
+			// Slices inside a program's own dispatch regions are device
+			// code, left to that region's outlining.
 			return true
 		})
 		if nested != nil {
@@ -86,11 +98,14 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 			for ir.LookupSymbolIn(module, name) != nil {
 				name += "_"
 			}
-			if err := formOne(module, fn, op, name, targets); err != nil {
+			formed, err := formOne(module, fn, op, name, targets)
+			if err != nil {
 				return total, err
 			}
-			next++
-			total++
+			if formed {
+				next++
+				total++
+			}
 		}
 		removeDeadEmpties(fn)
 	}
@@ -143,8 +158,21 @@ func removeDeadEmpties(fn *ir.Operation) {
 	}
 }
 
-// formOne outlines one structured op.
-func formOne(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr) error {
+// formOne outlines one structured op or insert_slice, and reports whether
+// it formed a dispatch (an insert_slice of all of its destination is
+// replaced by its source instead).
+func formOne(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr) (bool, error) {
+	switch op.Name {
+	case "tensor.insert_slice":
+		return formInsertSlice(module, fn, op, name, targets)
+	case "tensor.extract_slice":
+		return formExtractSlice(module, fn, op, name, targets)
+	}
+	return true, formStructured(module, fn, op, name, targets)
+}
+
+// formStructured outlines one linalg structured op.
+func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr) error {
 	g, err := linalg.Generalize(op)
 	if err != nil {
 		return err
@@ -203,6 +231,37 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 		}
 		k.Outputs = append(k.Outputs, o)
 	}
+	bodyFn, err := buildBody(g, k, scalarArg)
+	if err != nil {
+		return err
+	}
+	if err := emitDispatch(module, fn, op, name, targets, k, bodyFn, dispatchValues{
+		scalars: scalarVals, ins: inVals, inits: initVals, outs: outs, tied: make([]bool, len(outs)),
+	}); err != nil {
+		return err
+	}
+	for _, sc := range scalarConsts {
+		if sc.Block != nil && !ir.HasUses(fn, sc.Results[0]) {
+			sc.Remove()
+		}
+	}
+	return nil
+}
+
+// dispatchValues are the host values a kernel's dispatch takes: scalar
+// inputs, tensor inputs, inits, and one value per output: the tensor the
+// output's type and dynamic sizes come from, which is also the operand the
+// result is tied to when tied[i] is set (the kernel then writes into that
+// buffer in place, and elements it does not write keep their values).
+type dispatchValues struct {
+	scalars, ins, inits, outs []*ir.Value
+	tied                      []bool
+}
+
+// emitDispatch completes k (its tile), adds its executable to module and
+// replaces op by a flow.dispatch of it.
+func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr, k *Kernel, bodyFn *ir.Operation, v dispatchValues) error {
+	ranges := k.Ranges
 	k.Tile = 1
 	if p := k.OuterParallel(); p >= 0 {
 		n := ranges[p]
@@ -214,16 +273,31 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 			k.Tile = (n + wgs - 1) / wgs
 		}
 	}
-	bodyFn, err := buildBody(g, k, scalarArg)
+	// Bindings follow the dispatch's tensor operands, then its untied
+	// results (see vmgen), so tied outputs must come first.
+	for i := 1; i < len(v.tied); i++ {
+		if v.tied[i] && !v.tied[i-1] {
+			return ir.OpErrorf(op, "internal error: a tied output follows an untied one")
+		}
+	}
+	var tiedVals []*ir.Value
+	for i, t := range v.tied {
+		if t {
+			tiedVals = append(tiedVals, v.outs[i])
+		}
+	}
+	// Every target decodes the kernel with Decode; a kernel it refuses
+	// (an index map the contract does not allow yet) is reported here, at
+	// the op, rather than when a target builds it.
+	if _, err := Decode(k.Dict()); err != nil {
+		return ir.OpErrorf(op, "cannot be compiled as a loop nest yet: %v", err)
+	}
+	exe, err := buildExecutable(name, k, bodyFn, len(v.ins)+len(v.inits), len(v.outs), targets)
 	if err != nil {
 		return err
 	}
-	exe, err := buildExecutable(name, k, bodyFn, len(inVals)+len(initVals), len(outs), targets)
-	if err != nil {
-		return err
-	}
-	// The generated ops carry the linalg op's position, so that a target
-	// that cannot compile the kernel (an element type it lacks) names it.
+	// The generated ops carry the op's position, so that a target that
+	// cannot compile the kernel (an element type it lacks) names it.
 	ir.Walk(exe, func(o *ir.Operation) bool {
 		if !o.Pos.IsValid() {
 			o.Pos = op.Pos
@@ -267,18 +341,22 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 		dims[v] = ds
 		return ds
 	}
-	bindingVals := append(append(append([]*ir.Value(nil), inVals...), initVals...), outs...)
+	nargs := len(v.ins) + len(v.inits)
+	bindingVals := append(append(append([]*ir.Value(nil), v.ins...), v.inits...), v.outs...)
 	var consts, argDims, resultDims []*ir.Value
-	for i, v := range bindingVals {
-		ds := dynDims(v)
+	for i, b := range bindingVals {
+		ds := dynDims(b)
 		for _, dv := range ds {
 			consts = append(consts, emit(ir.NewOp("arith.index_cast", []*ir.Value{dv}, []ir.Type{ir.I32}, nil)))
 		}
-		if i < len(inVals)+len(initVals) {
+		if i < nargs {
 			argDims = append(argDims, ds...)
 		} else {
 			resultDims = append(resultDims, ds...)
 		}
+	}
+	for _, t := range tiedVals {
+		argDims = append(argDims, dynDims(t)...)
 	}
 	var workload *ir.Value
 	if p := k.OuterParallel(); p < 0 {
@@ -306,7 +384,7 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 			}
 		}
 	}
-	args := append(append(append(append([]*ir.Value(nil), scalarVals...), consts...), inVals...), initVals...)
+	args := append(append(append(append(append([]*ir.Value(nil), v.scalars...), consts...), v.ins...), v.inits...), tiedVals...)
 	var resultTypes []ir.Type
 	for _, r := range op.Results {
 		resultTypes = append(resultTypes, r.Type)
@@ -316,6 +394,19 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 	d.Attrs = []ir.NamedAttr{
 		{Name: "entry_points", Value: &ir.ArrayAttr{Elems: []ir.Attribute{ir.SymbolRefAttr{Root: name, Nested: []string{name}}}}},
 		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(args), len(argDims), len(resultDims))},
+	}
+	if len(tiedVals) > 0 {
+		tied := &ir.ArrayAttr{}
+		next := len(args) - len(tiedVals)
+		for _, t := range v.tied {
+			if t {
+				tied.Elems = append(tied.Elems, ir.IndexAttr(int64(next)))
+				next++
+			} else {
+				tied.Elems = append(tied.Elems, ir.IndexAttr(-1))
+			}
+		}
+		d.Attrs = append(d.Attrs, ir.NamedAttr{Name: "tied_operands", Value: tied})
 	}
 	d.Pos, d.Loc = op.Pos, op.Loc
 	b := op.Block
@@ -328,11 +419,6 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 		ir.ReplaceAllUsesWith(fn, r, d.Results[i])
 	}
 	op.Remove()
-	for _, sc := range scalarConsts {
-		if sc.Block != nil && !ir.HasUses(fn, sc.Results[0]) {
-			sc.Remove()
-		}
-	}
 	return nil
 }
 

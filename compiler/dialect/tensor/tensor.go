@@ -477,3 +477,42 @@ func verifyInBounds(op *ir.Operation, t *ir.TensorType) error {
 	}
 	return nil
 }
+
+// ReducedDims maps each dimension of a slice (its sizes, DynamicIndex
+// where dynamic) to the dimension of the rank-reduced type t it becomes,
+// or -1 for a unit dimension t drops, matching greedily from the left as
+// MLIR does.
+func ReducedDims(sizes []int64, t *ir.TensorType) []int {
+	out := make([]int, len(sizes))
+	j := 0
+	for k, n := range sizes {
+		if n == DynamicIndex {
+			n = ir.Dynamic
+		}
+		if j < len(t.Shape) && t.Shape[j] == n {
+			out[k] = j
+			j++
+		} else {
+			out[k] = -1
+		}
+	}
+	return out
+}
+
+// Strided returns the affine expression off + stride * d_dim, or the
+// constant off when dim is -1, written as MLIR prints it (no `* 1`, no
+// `+ 0`).
+func Strided(dim int, off, stride int64) *ir.AffineExpr {
+	c := &ir.AffineExpr{Kind: ir.AffineConst, Value: off}
+	if dim < 0 {
+		return c
+	}
+	e := &ir.AffineExpr{Kind: ir.AffineDim, Pos: dim}
+	if stride != 1 {
+		e = &ir.AffineExpr{Kind: ir.AffineMul, LHS: e, RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: stride}}
+	}
+	if off != 0 {
+		e = &ir.AffineExpr{Kind: ir.AffineAdd, LHS: e, RHS: c}
+	}
+	return e
+}

@@ -36,6 +36,12 @@ import (
 // dimensions indexed directly by one loop differ, or when a constant index
 // is outside its dimension, rather than touching memory outside a buffer.
 //
+// An input index may also be a sum of non-negative multiples of loop
+// indices and a non-negative constant (Linear), as convolutions read
+// their input; when the sizes in the types do not prove that it stays in
+// its dimension, the kernel fails the dispatch if its largest value (all
+// loops at their last iteration) is outside it.
+//
 // For every point of the parallel loops each output's accumulator starts
 // from its init element (or zero without init); for every point of the
 // reduction loops the body is called with the loop indices (index), the
@@ -245,13 +251,24 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 		if o.Scalar != nil {
 			continue
 		}
-		// Kernels index inputs by loop indices and constants only, each
-		// within the input's bounds, so they never read outside it.
+		// Kernels index inputs by loop indices, constants and sums of
+		// non-negative multiples of loop indices and a constant (a
+		// convolution's window), each within the input's bounds, so they
+		// never read outside it. What the sizes known here cannot show,
+		// the kernel checks before it reads.
 		for r, e := range o.Map.Results {
 			size := o.Type.Shape[r]
 			switch {
 			case e.Kind == ir.AffineDim && (k.Ranges[e.Pos] == ir.Dynamic || size == ir.Dynamic || k.Ranges[e.Pos] <= size):
 			case e.Kind == ir.AffineConst && e.Value >= 0 && (size == ir.Dynamic || e.Value < size):
+			case e.Kind != ir.AffineDim && e.Kind != ir.AffineConst:
+				lin, ok := Linear(e)
+				if !ok {
+					return nil, fmt.Errorf("input #%d: index %d (%s) must be a loop index, a constant, or a sum of non-negative multiples of loop indices and a non-negative constant", i, r, e)
+				}
+				if hi, ok := lin.Max(k.Ranges); ok && size != ir.Dynamic && hi >= size {
+					return nil, fmt.Errorf("input #%d: index %d (%s) reaches %d, outside dimension %d (size %d)", i, r, e, hi, r, size)
+				}
 			default:
 				return nil, fmt.Errorf("input #%d: index %d (%s) must be a loop index whose range fits dimension %d (size %d), or a constant in it", i, r, e, r, size)
 			}
@@ -305,4 +322,65 @@ func reductions(its []string) []int {
 		}
 	}
 	return out
+}
+
+// LinearIndex is an index expression c0 + sum of Coeffs[d] * d over loop
+// dimensions d, with every coefficient and c0 non-negative.
+type LinearIndex struct {
+	Const  int64
+	Coeffs map[int]int64
+}
+
+// Linear decomposes an affine expression of loop dimensions into a
+// LinearIndex; ok is false when it has symbols, division, modulo, a
+// product of two loop indices or a negative coefficient.
+func Linear(e *ir.AffineExpr) (LinearIndex, bool) {
+	l := LinearIndex{Coeffs: map[int]int64{}}
+	if !addLinear(&l, e, 1) || l.Const < 0 {
+		return l, false
+	}
+	for _, c := range l.Coeffs {
+		if c < 0 {
+			return l, false
+		}
+	}
+	return l, true
+}
+
+func addLinear(l *LinearIndex, e *ir.AffineExpr, scale int64) bool {
+	switch e.Kind {
+	case ir.AffineDim:
+		l.Coeffs[e.Pos] += scale
+		return true
+	case ir.AffineConst:
+		l.Const += scale * e.Value
+		return true
+	case ir.AffineAdd:
+		return addLinear(l, e.LHS, scale) && addLinear(l, e.RHS, scale)
+	case ir.AffineMul:
+		if e.RHS.Kind == ir.AffineConst {
+			return addLinear(l, e.LHS, scale*e.RHS.Value)
+		}
+		if e.LHS.Kind == ir.AffineConst {
+			return addLinear(l, e.RHS, scale*e.LHS.Value)
+		}
+	}
+	return false
+}
+
+// Max returns the index's value with every loop at its last iteration;
+// ok is false when a range it uses is dynamic or zero (then no iteration
+// reads).
+func (l LinearIndex) Max(ranges []int64) (int64, bool) {
+	v := l.Const
+	for d, c := range l.Coeffs {
+		if c == 0 {
+			continue
+		}
+		if d >= len(ranges) || ranges[d] == ir.Dynamic || ranges[d] <= 0 {
+			return 0, false
+		}
+		v += c * (ranges[d] - 1)
+	}
+	return v, true
 }

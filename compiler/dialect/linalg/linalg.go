@@ -24,6 +24,9 @@ import (
 var explicitResults = map[string]bool{
 	"linalg.generic": true, "linalg.fill": true, "linalg.matmul": true, "linalg.batch_matmul": true,
 	"linalg.matvec": true, "linalg.vecmat": true, "linalg.dot": true, "linalg.copy": true,
+	"linalg.conv_2d_nhwc_hwcf": true, "linalg.conv_2d_nchw_fchw": true, "linalg.depthwise_conv_2d_nhwc_hwc": true,
+	"linalg.pooling_nhwc_sum": true, "linalg.pooling_nhwc_max": true, "linalg.pooling_nhwc_min": true,
+	"linalg.pooling_nchw_sum": true, "linalg.pooling_nchw_max": true,
 }
 
 // NamedOps lists the named structured ops, each generalizable to
@@ -31,6 +34,9 @@ var explicitResults = map[string]bool{
 var NamedOps = []string{
 	"linalg.fill", "linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot",
 	"linalg.transpose", "linalg.broadcast", "linalg.reduce", "linalg.map", "linalg.copy",
+	"linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nchw_fchw", "linalg.depthwise_conv_2d_nhwc_hwc",
+	"linalg.pooling_nhwc_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_min",
+	"linalg.pooling_nchw_sum", "linalg.pooling_nchw_max",
 }
 
 // Register adds the linalg ops to r.
@@ -39,6 +45,7 @@ func Register(r *ir.Registry) {
 	for _, n := range NamedOps {
 		r.RegisterOp(&ir.OpDef{Name: n, Parse: parseStructured, Print: printStructured, Verify: verifyStructured})
 	}
+	r.RegisterOp(&ir.OpDef{Name: "linalg.softmax", Parse: parseSoftmax, Print: printSoftmax, Verify: verifySoftmax})
 	r.RegisterOp(ir.ReturnLikeOp("linalg.yield", verifyYield))
 	r.RegisterOp(&ir.OpDef{Name: "linalg.index", Parse: parseIndex, Print: printIndex, Verify: verifyIndex})
 	r.RegisterAttr("linalg.iterator_type", parseIteratorTypeAttr)
@@ -469,7 +476,11 @@ func verifyStructured(op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	if _, err := d.LoopRanges(op); err != nil {
+	ranges, err := d.LoopRanges(op)
+	if err != nil {
+		return err
+	}
+	if err := verifyWindows(op, d, ranges); err != nil {
 		return err
 	}
 	if hasRegion(op.Name) {

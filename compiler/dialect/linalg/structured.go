@@ -102,6 +102,9 @@ func dimsList(op *ir.Operation, name string) ([]int64, error) {
 // DefinitionOf returns the indexing maps and iterator types of a
 // structured op, checking the counts and ranks they imply.
 func DefinitionOf(op *ir.Operation) (*Definition, error) {
+	if isConvLike(op.Name) {
+		return convDefinition(op)
+	}
 	switch op.Name {
 	case "linalg.generic":
 		return genericDefinition(op)
@@ -458,7 +461,30 @@ func Generalize(op *ir.Operation) (*ir.Operation, error) {
 		if err != nil {
 			return nil, ir.OpErrorf(op, "%v", err)
 		}
-	default: // matmul family: acc + a * b, in the accumulator's type
+	case "linalg.pooling_nhwc_sum", "linalg.pooling_nchw_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nchw_max", "linalg.pooling_nhwc_min":
+		// The window operand only sizes the loops.
+		a, err := convert(emit, b.Args[0], outT)
+		if err != nil {
+			return nil, ir.OpErrorf(op, "%v", err)
+		}
+		_, isFloat := outT.(ir.FloatType)
+		var combine string
+		switch {
+		case strings.HasSuffix(op.Name, "_sum") && isFloat:
+			combine = "arith.addf"
+		case strings.HasSuffix(op.Name, "_sum"):
+			combine = "arith.addi"
+		case strings.HasSuffix(op.Name, "_max") && isFloat:
+			combine = "arith.maximumf"
+		case strings.HasSuffix(op.Name, "_max"):
+			combine = "arith.maxsi"
+		case isFloat:
+			combine = "arith.minimumf"
+		default:
+			combine = "arith.minsi"
+		}
+		y = emit(combine, outT, b.Args[2], a)
+	default: // matmul and convolution families: acc + a * b, in the accumulator's type
 		a, err := convert(emit, b.Args[0], outT)
 		if err != nil {
 			return nil, ir.OpErrorf(op, "%v", err)

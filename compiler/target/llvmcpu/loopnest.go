@@ -2,6 +2,7 @@ package llvmcpu
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -129,6 +130,35 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			case e.Kind == ir.AffineConst && dyn:
 				fmt.Fprintf(w, "  if (%dLL >= %s) return 1;\n", e.Value, sizes[bi][r])
 			}
+		}
+	}
+	// Window indices (a convolution's input) the types do not prove in
+	// bounds are checked here: with every loop they use at its last
+	// iteration the index must be inside the dimension.
+	for bi, b := range bindings {
+		for r, e := range b.Map.Results {
+			if e.Kind == ir.AffineDim || e.Kind == ir.AffineConst {
+				continue
+			}
+			lin, ok := loopnest.Linear(e)
+			if !ok {
+				return 0, 0, ir.OpErrorf(fn, "binding %d: index %s is not a non-negative combination of loop indices", bi, e)
+			}
+			if hi, ok := lin.Max(k.Ranges); ok && b.Type.Shape[r] != ir.Dynamic && hi < b.Type.Shape[r] {
+				continue
+			}
+			var ds []int
+			for d := range lin.Coeffs {
+				ds = append(ds, d)
+			}
+			sort.Ints(ds)
+			conds := []string{"1"}
+			terms := []string{strconv.FormatInt(lin.Const, 10) + "LL"}
+			for _, d := range ds {
+				conds = append(conds, ranges[d]+" > 0")
+				terms = append(terms, fmt.Sprintf("%dLL * (%s - 1)", lin.Coeffs[d], ranges[d]))
+			}
+			fmt.Fprintf(w, "  if (%s && %s >= %s) return 1;\n", strings.Join(conds, " && "), strings.Join(terms, " + "), sizes[bi][r])
 		}
 	}
 	// offset is the row-major element offset of a binding at its map.

@@ -186,7 +186,7 @@ func (fe *fnEmitter) loc(op *ir.Operation) {
 // viewOps make tensors without device work: they pass views along.
 var viewOps = map[string]bool{
 	"util.global.load": true, "func.call": true, "util.call": true, "util.optimization_barrier": true,
-	"flow.tensor.reshape": true, "flow.tensor.bitcast": true,
+	"flow.tensor.reshape": true, "flow.tensor.bitcast": true, "flow.tensor.tie_shape": true,
 }
 
 // needsDevice reports whether the function records device work or
@@ -592,6 +592,9 @@ func (fe *fnEmitter) resultDims(op *ir.Operation, t ir.Type, dyn []*ir.Value) ([
 
 func (fe *fnEmitter) op(op *ir.Operation) error {
 	if handled, err := fe.scalarOp(op); handled {
+		return err
+	}
+	if handled, err := fe.flowTensorOp(op); handled {
 		return err
 	}
 	switch op.Name {

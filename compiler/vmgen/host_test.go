@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/conversion/scftocf"
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/vmgen"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
@@ -13,7 +14,7 @@ import (
 )
 
 // hostSession compiles a host-only program of testdata/host (no
-// executables) and opens it on local-sync.
+// executables; scf lowered to cf first) and opens it on local-sync.
 func hostSession(t *testing.T, file string) *session.Session {
 	t.Helper()
 	path := filepath.Join("testdata", "host", file)
@@ -24,6 +25,9 @@ func hostSession(t *testing.T, file string) *session.Session {
 	reg := dialect.NewRegistry()
 	m, err := dialect.Parse(path, src, reg)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scftocf.Run(m.Op); err != nil {
 		t.Fatal(err)
 	}
 	if err := dialect.Verify(reg, m.Op); err != nil {

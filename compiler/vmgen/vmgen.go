@@ -15,6 +15,10 @@
 //     control.go), cf.assert a fail with its message; func.call and
 //     util.call call the callee's VM function (calls.go);
 //   - check.* ops call the `check` module's imports (checks.go);
+//   - flow.tensor ops: reshape/bitcast/tie_shape reuse the buffer, load
+//     and store are host reads and writes after a flush (a store copies
+//     a tensor still used elsewhere), splat fills, clone copies
+//     (tensorops.go);
 //   - util.global becomes a VM global (a ref global holding a buffer view
 //     for tensors); initial values and util.initializer bodies run in the
 //     exported __init, once per context (globals.go);

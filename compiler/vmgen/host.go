@@ -1,6 +1,7 @@
 package vmgen
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"maps"
 	"strconv"
@@ -720,18 +721,66 @@ func (fe *fnEmitter) materialize(op *ir.Operation, value ir.Attribute, t ir.Type
 	if tv.etype, tv.bytes, err = elementTypeCode(tt.Elem); err != nil {
 		return nil, ir.OpErrorf(op, "%v", err)
 	}
+	if len(raw) >= largeConstant {
+		tv.buf = fe.cachedConstant(raw)
+		return tv, nil
+	}
 	tv.buf = fe.allocate(tv.bytes, dims)
 	src := fe.f.NewRefReg()
 	fe.f.Emit(vm.OpConstRefRodata, src, fe.e.b.Rodata(raw, "application/octet-stream"))
 	fe.beforeCommand()
-	// hal.command_buffer.update_buffer copies at most 64 KiB.
-	const chunk = 64 * 1024
-	for off := 0; off < len(raw); off += chunk {
-		n := min(chunk, len(raw)-off)
-		fe.f.CallImport(fe.e.imp("hal.command_buffer.update_buffer"), []vm.Reg{fe.cb, src, fe.i64(int64(off)), tv.buf.reg, fe.i64(int64(off)), fe.i64(int64(n))}, nil)
-	}
+	fe.uploadChunks(src, tv.buf.reg, len(raw))
 	fe.barrier()
 	return tv, nil
+}
+
+// largeConstant is the size from which a tensor constant is uploaded once
+// per context into a buffer kept in a global, instead of at every use.
+const largeConstant = 4096
+
+// cachedConstant returns a buffer holding raw: the one in the constant's
+// ref global, or, on the context's first use, a new buffer that the
+// pending command buffer uploads raw into and that is then stored in the
+// global. The buffer is shared by every use, so it is never reused or
+// updated in place (a tied dispatch or a store copies it first).
+func (fe *fnEmitter) cachedConstant(raw []byte) *bufState {
+	e, f := fe.e, fe.f
+	sum := sha256.Sum256(raw)
+	c, ok := e.constants[sum]
+	if !ok {
+		c = &constInfo{data: e.b.Rodata(raw, "application/octet-stream"), global: e.b.AddGlobal(vm.KindRef)}
+		e.constants[sum] = c
+	}
+	fe.ensureCB()
+	buf := f.NewRefReg()
+	f.Emit(vm.OpGlobalLoadRef, buf, c.global)
+	nz := f.NewI32()
+	f.Emit(vm.OpCmpNzRef, nz, buf)
+	ready, upload := f.NewLabel(), f.NewLabel()
+	f.CondBr(nz, ready, upload)
+	f.Bind(upload)
+	fe.scoped(func() error {
+		f.CallImport(e.imp("hal.allocator.allocate"), []vm.Reg{fe.alloc, fe.i64(-1), fe.i32(0), fe.i32(0), fe.i64(int64(len(raw)))}, []vm.Reg{buf})
+		src := f.NewRefReg()
+		f.Emit(vm.OpConstRefRodata, src, c.data)
+		fe.beforeCommand()
+		fe.uploadChunks(src, buf, len(raw))
+		f.Emit(vm.OpGlobalStoreRef, c.global, buf)
+		return nil
+	})
+	f.Bind(ready)
+	fe.barrier()
+	return &bufState{reg: buf, pinned: true}
+}
+
+// uploadChunks records the copy of n bytes of the rodata buffer src into
+// dst, in the 64 KiB pieces hal.command_buffer.update_buffer takes.
+func (fe *fnEmitter) uploadChunks(src, dst vm.Reg, n int) {
+	const chunk = 64 * 1024
+	for off := 0; off < n; off += chunk {
+		m := min(chunk, n-off)
+		fe.f.CallImport(fe.e.imp("hal.command_buffer.update_buffer"), []vm.Reg{fe.cb, src, fe.i64(int64(off)), dst, fe.i64(int64(off)), fe.i64(int64(m))}, nil)
+	}
 }
 
 // barrier orders the command just recorded before any later one. The

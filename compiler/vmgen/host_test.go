@@ -9,6 +9,7 @@ import (
 	"github.com/goiree/goiree/compiler/conversion/scftocf"
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/vmgen"
+	rhal "github.com/goiree/goiree/runtime/hal"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
 	"github.com/goiree/goiree/runtime/tooling/session"
 )
@@ -22,21 +23,15 @@ func hostSession(t *testing.T, file string) *session.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := dialect.NewRegistry()
-	m, err := dialect.Parse(path, src, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := scftocf.Run(m.Op); err != nil {
-		t.Fatal(err)
-	}
-	if err := dialect.Verify(reg, m.Op); err != nil {
-		t.Fatal(err)
-	}
-	out, err := vmgen.Emit(m.Op, vmgen.Options{Registry: reg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := hostSessionSource(t, path, src)
+	return s
+}
+
+// hostSessionSource is hostSession for a program given as text; it also
+// returns the device.
+func hostSessionSource(t *testing.T, path string, src []byte) (*session.Session, rhal.Device) {
+	t.Helper()
+	out := mustEmitSource(t, path, src)
 	dev, err := localsync.NewDevice()
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +42,7 @@ func hostSession(t *testing.T, file string) *session.Session {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s
+	return s, dev
 }
 
 // call runs fn and returns its printed results, separated by "; ".
@@ -65,4 +60,26 @@ func call(t *testing.T, s *session.Session, fn string, inputs ...string) string 
 		vals = append(vals, strings.TrimSpace(line))
 	}
 	return strings.Join(vals, "; ")
+}
+
+// mustEmitSource parses a host-only program, lowers its scf to cf,
+// verifies it and emits its module.
+func mustEmitSource(t *testing.T, path string, src []byte) []byte {
+	t.Helper()
+	reg := dialect.NewRegistry()
+	m, err := dialect.Parse(path, src, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := scftocf.Run(m.Op); err != nil {
+		t.Fatal(err)
+	}
+	if err := dialect.Verify(reg, m.Op); err != nil {
+		t.Fatal(err)
+	}
+	out, err := vmgen.Emit(m.Op, vmgen.Options{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -153,6 +153,7 @@ func Assemble(module *ir.Operation, opts Options) (*vm.ModuleBuilder, error) {
 		strs:      map[string]vm.RodataRef{},
 		exes:      map[*ir.Operation]*exeInfo{},
 		initNames: map[*ir.Operation]string{},
+		constants: map[[sha256.Size]byte]*constInfo{},
 	}
 	if err := e.prebuild(); err != nil {
 		return nil, err
@@ -199,6 +200,9 @@ type emitter struct {
 	// globals are the module's util.globals by name; initNames name the
 	// internal functions of util.initializer ops; initFn is the synthetic
 	// __init function, or nil.
+	// constants are the large tensor constants uploaded once per context,
+	// by content.
+	constants map[[sha256.Size]byte]*constInfo
 	globals   map[string]*globalInfo
 	initNames map[*ir.Operation]string
 	initFn    *ir.Operation
@@ -243,6 +247,13 @@ func (e *emitter) finishDeviceInit() {
 	f.Emit(vm.OpGlobalStoreRef, e.allocGlobal, alloc)
 	f.Emit(vm.OpGlobalStoreRef, e.devGlobal, dev)
 	f.Return(dev)
+}
+
+// constInfo is a large constant: its rodata and the ref global holding
+// its buffer once uploaded.
+type constInfo struct {
+	data   vm.RodataRef
+	global vm.Global
 }
 
 // exeInfo is one variant embedded in the module.

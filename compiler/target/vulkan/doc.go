@@ -29,7 +29,13 @@
 // workgroup's invocations and combined pairwise in shared memory; this
 // reassociates the reduction, which is exact for integers, min and max,
 // while float sums round in that order, as in IREE's GPU reductions (the
-// loop-nest contract asks for the sequential order). Bindings and push
+// loop-nest contract asks for the sequential order). A matmul-shaped
+// kernel (inputs indexed (batch..., i, r) and (batch..., r, j), output
+// (batch..., i, j), 32-bit elements, any body) is tiled: the workgroup
+// walks its rows in blocks of up to 32 x 64 outputs, stages 16-long steps
+// of A and B in shared memory, and each invocation keeps up to 4 x 4
+// accumulators in registers, each output still reducing in order
+// (matmul.go). Bindings and push
 // constants follow the loop-nest contract. Element types narrower than 32
 // bits are packed into words (read with bitfieldExtract, written with
 // atomics); f64, f16 and i64 would need device features (shaderFloat64,

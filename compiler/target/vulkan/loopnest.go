@@ -81,6 +81,9 @@ type lnGen struct {
 	// rowReduce is the reduction loop that the workgroup's invocations
 	// share (see rowReduction), or -1.
 	rowReduce int
+	// mm is the shape of a matmul-shaped kernel, tiled in shared memory,
+	// or nil.
+	mm *matmulShape
 }
 
 // generateLoopNest returns the compute shader of a loop-nest entry
@@ -126,6 +129,10 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 	w.WriteString("\n")
 	if err := g.bodyFunction(body, ft); err != nil {
 		return "", err
+	}
+	g.mm = matmulOf(k)
+	if g.mm != nil {
+		w.WriteString(g.sharedTiles(g.mm))
 	}
 	g.rowReduce = rowReduction(k, body)
 	if g.rowReduce >= 0 {
@@ -355,6 +362,9 @@ func (g *lnGen) loops() error {
 		fmt.Fprintf(w, "  uint count = %s;\n", count)
 	} else {
 		w.WriteString("  if (tile != 0u) {\n    return;\n  }\n  uint count = 1u;\n")
+	}
+	if g.mm != nil {
+		return g.tiledMatmul(g.mm)
 	}
 	if g.rowReduce >= 0 {
 		// Every invocation walks the same output elements, so the

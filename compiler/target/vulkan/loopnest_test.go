@@ -58,7 +58,7 @@ func TestLoopNestGolden(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if strings.Join(names, " ") != "matmul_linalg_0 matmul_linalg_1 narrow_linalg_0 rows_linalg_0 rows_linalg_1 rows_linalg_2 rows_linalg_3" {
+	if strings.Join(names, " ") != "matmul_linalg_0 matmul_linalg_1 narrow_linalg_0 rows_linalg_0 rows_linalg_1 rows_linalg_2 rows_linalg_3 tiled_linalg_0 tiled_linalg_1 tiled_linalg_2 tiled_linalg_3 tiled_linalg_4 tiled_linalg_5" {
 		t.Fatalf("executables %v", names)
 	}
 	for _, exe := range names {
@@ -145,6 +145,7 @@ func TestLoopNestOnDevice(t *testing.T) {
 	}
 	k := int8(-7) // 249 as an unsigned i8
 	testRows(t, ss)
+	testTiled(t, ss)
 	res, err := ss.Call("narrow", "37xi32="+strings.Join(xs, " "), "37xi16="+strings.Join(ys, " "), fmt.Sprintf("i32=%d", k))
 	if err != nil {
 		t.Fatal(err)
@@ -243,6 +244,81 @@ func testRows(t *testing.T, ss *session.Session) {
 			}
 			if g := int32(binary.LittleEndian.Uint32(data[1][4*i:])); g != maxs[i] {
 				t.Errorf("rows %v: max[%d] = %v, want %v", sz, i, g, maxs[i])
+			}
+		}
+	}
+}
+
+// testTiled checks @tiled against Go loops; the f32 inputs are small
+// multiples of 1/4, so every product and sum is exact.
+func testTiled(t *testing.T, ss *session.Session) {
+	val := func(i, mod int) float32 { return float32(i*7919%mod-mod/2) / 4 }
+	tensor := func(shape string, n, mod int) ([]float32, string) {
+		v := make([]float32, n)
+		s := make([]string, n)
+		for i := range v {
+			v[i] = val(i+mod, mod)
+			s[i] = fmt.Sprint(v[i])
+		}
+		return v, shape + "xf32=" + strings.Join(s, " ")
+	}
+	a, as := tensor("2x45x70", 2*45*70, 13)
+	b, bs := tensor("2x70x67", 2*70*67, 11)
+	c, cs := tensor("2050x20", 2050*20, 9)
+	d, ds := tensor("20x70", 20*70, 7)
+	p := make([]int32, 9*33)
+	q := make([]int32, 33*130)
+	var ps, qs []string
+	for i := range p {
+		p[i] = int32(i*7919%2001 - 1000)
+		ps = append(ps, fmt.Sprint(p[i]))
+	}
+	for i := range q {
+		q[i] = int32(i*104729%3001 - 1500)
+		qs = append(qs, fmt.Sprint(q[i]))
+	}
+	res, err := ss.Call("tiled", as, bs, cs, ds, "9x33xi32="+strings.Join(ps, " "), "33x130xi32="+strings.Join(qs, " "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := resultBytes(t, res)
+	f32At := func(r, i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(data[r][4*i:])) }
+	bad := 0
+	for n := 0; n < 2; n++ {
+		for i := 0; i < 45; i++ {
+			for j := 0; j < 67; j++ {
+				var acc float32
+				for l := 0; l < 70; l++ {
+					acc += a[n*45*70+i*70+l] * b[n*70*67+l*67+j]
+				}
+				if g := f32At(0, n*45*67+i*67+j); g != acc && bad < 5 {
+					bad++
+					t.Errorf("batch_matmul[%d,%d,%d] = %v, want %v", n, i, j, g, acc)
+				}
+			}
+		}
+	}
+	for i := 0; i < 2050; i++ {
+		for j := 0; j < 70; j++ {
+			var acc float32
+			for l := 0; l < 20; l++ {
+				acc += c[i*20+l] * d[l*70+j]
+			}
+			if g := f32At(1, i*70+j); g != acc && bad < 10 {
+				bad++
+				t.Errorf("matmul[%d,%d] = %v, want %v", i, j, g, acc)
+			}
+		}
+	}
+	for i := 0; i < 9; i++ {
+		for j := 0; j < 130; j++ {
+			acc := int32(-100000)
+			for l := 0; l < 33; l++ {
+				acc = max(acc, p[i*33+l]+q[l*130+j])
+			}
+			if g := int32(binary.LittleEndian.Uint32(data[2][4*(i*130+j):])); g != acc && bad < 15 {
+				bad++
+				t.Errorf("max-plus[%d,%d] = %v, want %v", i, j, g, acc)
 			}
 		}
 	}

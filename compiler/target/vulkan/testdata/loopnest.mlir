@@ -54,3 +54,26 @@ func.func @rows(%x: tensor<?x?xf32>, %y: tensor<?x?xi32>) -> (tensor<?xf32>, ten
   %mx = linalg.reduce { arith.maxsi } ins(%y : tensor<?x?xi32>) outs(%ii : tensor<?xi32>) dimensions = [1]
   return %s, %mx : tensor<?xf32>, tensor<?xi32>
 }
+
+// Matmul-shaped kernels tiled in shared memory: a batch matmul with partial
+// blocks in every direction, a matmul whose workgroups own 33 rows each,
+// and an i32 max-plus product (a body that is not a multiply-add).
+func.func @tiled(%a: tensor<2x45x70xf32>, %b: tensor<2x70x67xf32>, %c: tensor<2050x20xf32>, %d: tensor<20x70xf32>, %p: tensor<9x33xi32>, %q: tensor<33x130xi32>) -> (tensor<2x45x67xf32>, tensor<2050x70xf32>, tensor<9x130xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %low = arith.constant -100000 : i32
+  %e1 = tensor.empty() : tensor<2x45x67xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<2x45x67xf32>) -> tensor<2x45x67xf32>
+  %bm = linalg.batch_matmul ins(%a, %b : tensor<2x45x70xf32>, tensor<2x70x67xf32>) outs(%z1 : tensor<2x45x67xf32>) -> tensor<2x45x67xf32>
+  %e2 = tensor.empty() : tensor<2050x70xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2050x70xf32>) -> tensor<2050x70xf32>
+  %mm = linalg.matmul ins(%c, %d : tensor<2050x20xf32>, tensor<20x70xf32>) outs(%z2 : tensor<2050x70xf32>) -> tensor<2050x70xf32>
+  %e3 = tensor.empty() : tensor<9x130xi32>
+  %z3 = linalg.fill ins(%low : i32) outs(%e3 : tensor<9x130xi32>) -> tensor<9x130xi32>
+  %mp = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%p, %q : tensor<9x33xi32>, tensor<33x130xi32>) outs(%z3 : tensor<9x130xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %s = arith.addi %x, %y : i32
+    %m = arith.maxsi %acc, %s : i32
+    linalg.yield %m : i32
+  } -> tensor<9x130xi32>
+  return %bm, %mm, %mp : tensor<2x45x67xf32>, tensor<2050x70xf32>, tensor<9x130xi32>
+}

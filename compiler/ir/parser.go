@@ -263,10 +263,16 @@ func (p *Parser) ParseInteger() (int64, error) {
 	return v, nil
 }
 
+// parseIntText converts an integer literal: decimal digits (leading zeros
+// allowed, as MLIR reads 08 as eight, not as octal) or 0x and hex digits.
 func parseIntText(s string) (int64, error) {
-	v, err := strconv.ParseInt(s, 0, 64)
+	base := 10
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		base, s = 16, s[2:]
+	}
+	v, err := strconv.ParseInt(s, base, 64)
 	if err != nil {
-		u, err2 := strconv.ParseUint(s, 0, 64)
+		u, err2 := strconv.ParseUint(s, base, 64)
 		if err2 != nil {
 			return 0, err
 		}

@@ -1135,6 +1135,16 @@ func (p *Parser) parseDictBody() (*DictAttr, error) {
 			if err != nil {
 				return nil, err
 			}
+			if o, ok := a.(*OpaqueAttr); ok && o.Type == nil && p.Is(":") {
+				// Only a type can follow an entry's value here: a dialect
+				// attribute typed by a builtin type, as a util.global's
+				// initial_value = #util.byte_pattern<1> : tensor<8xf32>.
+				typed := *o
+				if typed.Type, err = p.ParseColonType(); err != nil {
+					return nil, err
+				}
+				a = &typed
+			}
 			v = a
 		}
 		d.Entries = append(d.Entries, NamedAttr{Name: key, Value: v})

@@ -90,6 +90,16 @@ func parseGlobal(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		if init, err = p.ParseAttribute(); err != nil {
 			return nil, err
 		}
+		if o, ok := init.(*ir.OpaqueAttr); ok && o.Type == nil && p.Is(":") {
+			// A dialect attribute typed by a builtin type, as in
+			// `= #flow.parameter.named<"a0"> : tensor<4xi64>` or
+			// `= #util.byte_pattern<1> : tensor<8xf32>`.
+			typed := *o
+			if typed.Type, err = p.ParseColonType(); err != nil {
+				return nil, err
+			}
+			init = &typed
+		}
 		if t = AttrType(init); t == nil {
 			return nil, ir.Errorf(apos, "initial value %s has no type; write the global's type first (`: type = value`)", ir.AttrString(init))
 		}

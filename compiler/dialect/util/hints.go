@@ -9,6 +9,71 @@ func registerHints(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "util.optimization_barrier", Parse: parseBarrier, Print: printBarrier, Verify: verifyBarrier})
 	r.RegisterOp(&ir.OpDef{Name: "util.null", Parse: parseNull, Print: printNull, Verify: func(op *ir.Operation) error { return ir.ExpectResults(op, 1) }})
 	r.RegisterOp(&ir.OpDef{Name: "util.unreachable", Parse: parseUnreachable, Print: printUnreachable, Verify: verifyUnreachable})
+	r.RegisterOp(&ir.OpDef{Name: "util.buffer.constant", Parse: parseBufferConstant, Print: printBufferConstant, Verify: verifyBufferConstant})
+}
+
+// util.buffer.constant ["name"] attr-dict : !util.buffer = value
+func parseBufferConstant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	if p.IsString() {
+		n, err := p.ParseString()
+		if err != nil {
+			return nil, err
+		}
+		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "name", Value: ir.StringAttr{Value: n}})
+	}
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	t, err := p.ParseColonType()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect("="); err != nil {
+		return nil, err
+	}
+	v, err := p.ParseAttribute()
+	if err != nil {
+		return nil, err
+	}
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "value", Value: v})
+	return []ir.Type{t}, nil
+}
+
+func printBufferConstant(p *ir.Printer, op *ir.Operation) {
+	if n := op.Attr("name"); n != nil {
+		p.WriteString(" ")
+		p.Attr(n)
+	}
+	p.AttrDict(op, "name", "value")
+	p.WriteString(" : ")
+	p.Type(op.Results[0].Type)
+	p.WriteString(" = ")
+	if v := op.Attr("value"); v != nil {
+		p.Attr(v)
+	}
+}
+
+func verifyBufferConstant(op *ir.Operation) error {
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	if d, ok := op.Results[0].Type.(*ir.DialectType); !ok || d.Name != "util.buffer" {
+		return ir.OpErrorf(op, "result must be !util.buffer, but got '%s'", ir.TypeString(op.Results[0].Type))
+	}
+	switch v := op.Attr("value").(type) {
+	case ir.StringAttr, *ir.DenseAttr, *ir.OpaqueAttr:
+	case nil:
+		return ir.OpErrorf(op, "requires attribute 'value'")
+	default:
+		return ir.OpErrorf(op, "value must be a string or elements attribute, found %s", ir.AttrString(v))
+	}
+	if a := op.Attr("alignment"); a != nil {
+		ia, ok := a.(ir.IntegerAttr)
+		if !ok || ia.Value <= 0 || ia.Value&(ia.Value-1) != 0 {
+			return ir.OpErrorf(op, "alignment must be a power of two index, found %s", ir.AttrString(a))
+		}
+	}
+	return nil
 }
 
 // util.unfoldable_constant attr-dict value, where value is a typed

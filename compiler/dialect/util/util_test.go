@@ -94,6 +94,21 @@ util.func public @main(%x: i32, %t: tensor<4x?xi32>, %v: tensor<?xf32>) -> (tens
 			`arg_attrs = [{}, {arg.attr}]`,
 			`"util.call"(%x, %t, %t) {callee = @extern, tied_operands = [1 : index, 1 : index]} : (i32, tensor<4x?xi32>, tensor<4x?xi32>) -> (tensor<4x?xi32>, tensor<?x4xf32>)`,
 		}},
+		{"typed-dialect-initial-values", `util.global private @a0 = #flow.parameter.named<"a"::"a0"> : tensor<4xi64>
+util.global private @"layer-1.kernel" {inlining_policy = #util.inline.never} = #util.byte_pattern<1> : tensor<8x2xf32>
+util.func private @f() -> !util.buffer {
+  %b = util.buffer.constant "greeting" {alignment = 16 : index} : !util.buffer = "optimized"
+  %c = util.buffer.constant : !util.buffer = dense<[1, 2]> : tensor<2xi8>
+  util.return %b : !util.buffer
+}`, []string{
+			`util.global private @a0 = #flow.parameter.named<"a"::"a0"> : tensor<4xi64>`,
+			`util.global private @"layer-1.kernel" {inlining_policy = #util.inline.never} = #util.byte_pattern<1> : tensor<8x2xf32>`,
+			`%b = util.buffer.constant "greeting" {alignment = 16 : index} : !util.buffer = "optimized"`,
+			`%c = util.buffer.constant : !util.buffer = dense<[1, 2]> : tensor<2xi8>`,
+		}, []string{
+			`type = tensor<4xi64>, initial_value = #flow.parameter.named<"a"::"a0"> : tensor<4xi64>}`,
+			`%b = "util.buffer.constant"() {name = "greeting", alignment = 16 : index, value = "optimized"} : () -> !util.buffer`,
+		}},
 		{"hints", `util.func public @f(%a: tensor<2xi32>, %b: f32) -> (tensor<2xi32>, f32) {
   %c = util.unfoldable_constant dense<[1, 2]> : tensor<2xi32>
   %d = util.unfoldable_constant {tag} 3.5 : f32

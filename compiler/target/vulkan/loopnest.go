@@ -7,6 +7,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/function"
+	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
 )
@@ -84,6 +85,12 @@ type lnGen struct {
 	// mm is the shape of a matmul-shaped kernel, tiled in shared memory,
 	// or nil.
 	mm *matmulShape
+}
+
+// matmulShape is a matmul-shaped kernel and its block layout.
+type matmulShape struct {
+	*gpuloops.Matmul
+	gpuloops.Layout
 }
 
 // generateLoopNest returns the compute shader of a loop-nest entry
@@ -594,62 +601,13 @@ func isUnsignedCmp(op *ir.Operation) bool {
 	return n >= 0 && int(n) < len(arith.CmpIPredicates) && arith.CmpIPredicates[n][0] == 'u'
 }
 
-// combiners are the ops whose reductions may be reassociated: exact for
-// integers, min and max; float sums and products round differently in
-// another order, as they do in IREE's GPU reductions.
-var combiners = map[string]bool{
-	"arith.addf": true, "arith.mulf": true, "arith.addi": true, "arith.muli": true,
-	"arith.maximumf": true, "arith.minimumf": true, "arith.maxnumf": true, "arith.minnumf": true,
-	"arith.maxsi": true, "arith.minsi": true, "arith.maxui": true, "arith.minui": true,
-	"arith.andi": true, "arith.ori": true, "arith.xori": true,
-}
-
-// minSharedReduction is the shortest static reduction worth sharing among
-// the invocations of a workgroup: shorter ones cost more in barriers than
-// the sequential loop does.
-const minSharedReduction = 64
-
-// rowReduction returns the reduction loop of a kernel that reduces rows
-// (one tensor input whose last index is the only reduction loop, one
-// 32-bit output, at least minSharedReduction long or dynamic) with a body
-// that only combines the element into the accumulator with an associative
-// and commutative op; -1 otherwise. Such a reduction is shared by the
-// workgroup's invocations and combined in shared memory.
+// rowReduction is gpuloops.RowReduction for outputs held one element
+// per buffer word (the shared parts are values of that type).
 func rowReduction(k *loopnest.Kernel, body *ir.Operation) int {
-	red := -1
-	for i, it := range k.Iterators {
-		if it == "reduction" {
-			if red >= 0 {
-				return -1
-			}
-			red = i
-		}
-	}
-	if red < 0 || len(k.Inputs) != 1 || k.Inputs[0].Scalar != nil || len(k.Outputs) != 1 {
-		return -1
-	}
-	if r := k.Ranges[red]; r != ir.Dynamic && r < minSharedReduction {
-		return -1
-	}
-	m := k.Inputs[0].Map.Results
-	if len(m) == 0 || m[len(m)-1].Kind != ir.AffineDim || m[len(m)-1].Pos != red {
-		return -1
-	}
 	if kind, err := loopNestKind(k.Outputs[0].Type.Elem); err != nil || kind.perWord != 1 {
 		return -1
 	}
-	ops := body.Body().Ops
-	if len(ops) != 2 || !combiners[ops[0].Name] || ops[1].Name != "func.return" || len(ops[0].Operands) != 2 ||
-		len(ops[1].Operands) != 1 || ops[1].Operands[0] != ops[0].Results[0] {
-		return -1
-	}
-	args := body.Body().Args
-	in, acc := args[len(k.Ranges)], args[len(k.Ranges)+1]
-	a, b := ops[0].Operands[0], ops[0].Operands[1]
-	if !(a == in && b == acc || a == acc && b == in) {
-		return -1
-	}
-	return red
+	return gpuloops.RowReduction(k, body)
 }
 
 // sharedReduction writes the body of the output-element loop for a row

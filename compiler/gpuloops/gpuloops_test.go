@@ -1,0 +1,130 @@
+package gpuloops_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/compiler/gpuloops"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/loopnest"
+	"github.com/goiree/goiree/compiler/pipeline"
+	// The kernels are formed for vulkan-spirv, which compiles loop nests.
+	_ "github.com/goiree/goiree/compiler/target/vulkan"
+	"github.com/goiree/goiree/compiler/transforms"
+)
+
+// kernels forms the loop nests of testdata/kernels.mlir and returns each
+// function's kernel and body by function name (one linalg op each).
+func kernels(t *testing.T) map[string]struct {
+	k    *loopnest.Kernel
+	body *ir.Operation
+} {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", "kernels.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.Compile("kernels.mlir", src, pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{"vulkan-spirv"}}}, "dispatch-creation")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]struct {
+		k    *loopnest.Kernel
+		body *ir.Operation
+	}{}
+	ir.Walk(s.Module.Op, func(op *ir.Operation) bool {
+		if op.Name != "builtin.module" || op == s.Module.Op {
+			return true
+		}
+		funcs := map[string]*ir.Operation{}
+		var entry *ir.Operation
+		for _, f := range op.Body().Ops {
+			funcs[f.SymName()] = f
+			if f.Attr(loopnest.Attr) != nil {
+				entry = f
+			}
+		}
+		if entry == nil {
+			return false
+		}
+		k, err := loopnest.Decode(entry.Attr(loopnest.Attr).(*ir.DictAttr))
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.TrimSuffix(entry.SymName(), "_linalg_0")
+		out[name] = struct {
+			k    *loopnest.Kernel
+			body *ir.Operation
+		}{k, funcs[k.Body]}
+		return false
+	})
+	return out
+}
+
+func TestShapes(t *testing.T) {
+	ks := kernels(t)
+	for _, tc := range []struct {
+		fn     string
+		row    int
+		matmul string
+	}{
+		{"rowmax", 1, "<nil>"},
+		{"sumsq", -1, "<nil>"},   // the body is not a bare combiner
+		{"short", -1, "<nil>"},   // 8 steps: not worth sharing
+		{"dynrows", 1, "<nil>"},  // dynamic length
+		{"columns", -1, "<nil>"}, // the reduction is not the last index
+		{"matmul", -1, "&{0 1 2 []}"},
+		{"small", -1, "&{0 1 2 []}"},
+		{"batch", -1, "&{1 2 3 [0]}"},
+		{"transposed", -1, "<nil>"}, // B is indexed (j, k)
+		{"matvec", -1, "<nil>"},     // one parallel loop
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			kb, ok := ks[tc.fn]
+			if !ok {
+				t.Fatalf("no kernel for @%s (have %d)", tc.fn, len(ks))
+			}
+			if got := gpuloops.RowReduction(kb.k, kb.body); got != tc.row {
+				t.Errorf("RowReduction = %d, want %d", got, tc.row)
+			}
+			if got := fmt.Sprint(gpuloops.MatmulOf(kb.k)); got != tc.matmul {
+				t.Errorf("MatmulOf = %s, want %s", got, tc.matmul)
+			}
+		})
+	}
+}
+
+func TestLayout(t *testing.T) {
+	ks := kernels(t)
+	for _, tc := range []struct {
+		fn      string
+		threads int
+		want    gpuloops.Layout
+	}{
+		// 4096 rows over 64 workgroups: 64 rows each.
+		{"matmul", 128, gpuloops.Layout{TR: 8, TC: 16, RM: 4, RN: 4, TK: 16}},
+		{"matmul", 256, gpuloops.Layout{TR: 8, TC: 32, RM: 4, RN: 4, TK: 8}},
+		// 5 rows over 5 workgroups: one row each, wide column blocks.
+		{"small", 128, gpuloops.Layout{TR: 1, TC: 128, RM: 1, RN: 2, TK: 4}},
+		// A batch's workgroups own whole 40-row matrices.
+		{"batch", 128, gpuloops.Layout{TR: 8, TC: 16, RM: 4, RN: 4, TK: 16}},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.fn, tc.threads), func(t *testing.T) {
+			kb := ks[tc.fn]
+			m := gpuloops.MatmulOf(kb.k)
+			if m == nil {
+				t.Fatal("not a matmul")
+			}
+			l := m.Layout(kb.k, tc.threads)
+			if l != tc.want {
+				t.Errorf("layout %+v, want %+v", l, tc.want)
+			}
+			if l.TR*l.TC != tc.threads || 4*l.SharedElements() > 8192 {
+				t.Errorf("layout %+v: %d threads, %d bytes of shared memory", l, l.TR*l.TC, 4*l.SharedElements())
+			}
+		})
+	}
+}

@@ -1,0 +1,66 @@
+// One function per kernel shape; each linalg op becomes one loop nest.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @rowmax(%x: tensor<16x1000xf32>, %i: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x1000xf32>) outs(%i : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %acc, %in : f32
+    linalg.yield %m : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+func.func @sumsq(%x: tensor<16x1000xf32>, %i: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x1000xf32>) outs(%i : tensor<16xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %q = arith.mulf %in, %in : f32
+    %s = arith.addf %q, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+func.func @short(%x: tensor<16x8xf32>, %i: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.reduce { arith.addf } ins(%x : tensor<16x8xf32>) outs(%i : tensor<16xf32>) dimensions = [1]
+  return %r : tensor<16xf32>
+}
+
+func.func @dynrows(%x: tensor<?x?xi32>, %i: tensor<?xi32>) -> tensor<?xi32> {
+  %r = linalg.reduce { arith.maxsi } ins(%x : tensor<?x?xi32>) outs(%i : tensor<?xi32>) dimensions = [1]
+  return %r : tensor<?xi32>
+}
+
+func.func @columns(%x: tensor<100x16xf32>, %i: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.reduce { arith.addf } ins(%x : tensor<100x16xf32>) outs(%i : tensor<16xf32>) dimensions = [0]
+  return %r : tensor<16xf32>
+}
+
+func.func @matmul(%a: tensor<4096x64xf32>, %b: tensor<64x32xf32>, %c: tensor<4096x32xf32>) -> tensor<4096x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<4096x64xf32>, tensor<64x32xf32>) outs(%c : tensor<4096x32xf32>) -> tensor<4096x32xf32>
+  return %r : tensor<4096x32xf32>
+}
+
+func.func @small(%a: tensor<5x64xf32>, %b: tensor<64x32xf32>, %c: tensor<5x32xf32>) -> tensor<5x32xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<5x64xf32>, tensor<64x32xf32>) outs(%c : tensor<5x32xf32>) -> tensor<5x32xf32>
+  return %r : tensor<5x32xf32>
+}
+
+func.func @batch(%a: tensor<3x40x8xf32>, %b: tensor<3x8x7xf32>, %c: tensor<3x40x7xf32>) -> tensor<3x40x7xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<3x40x8xf32>, tensor<3x8x7xf32>) outs(%c : tensor<3x40x7xf32>) -> tensor<3x40x7xf32>
+  return %r : tensor<3x40x7xf32>
+}
+
+func.func @transposed(%a: tensor<8x6xf32>, %b: tensor<5x6xf32>, %c: tensor<8x5xf32>) -> tensor<8x5xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (j, k)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : tensor<8x6xf32>, tensor<5x6xf32>) outs(%c : tensor<8x5xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<8x5xf32>
+  return %r : tensor<8x5xf32>
+}
+
+func.func @matvec(%m: tensor<3x4xf32>, %v: tensor<4xf32>, %c: tensor<3xf32>) -> tensor<3xf32> {
+  %r = linalg.matvec ins(%m, %v : tensor<3x4xf32>, tensor<4xf32>) outs(%c : tensor<3xf32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}

@@ -81,8 +81,17 @@ func parseTensorConstant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, ok := v.(*ir.DenseAttr)
-	if !ok {
+	if o, ok := v.(*ir.OpaqueAttr); ok && o.Type == nil && p.Is(":") {
+		// A dialect attribute standing for tensor contents, typed by the
+		// tensor: #flow.parameter.named<"scope"::"key"> : tensor<20xf32>.
+		typed := *o
+		if typed.Type, err = p.ParseColonType(); err != nil {
+			return nil, err
+		}
+		v = &typed
+	}
+	vt := constantType(v)
+	if vt == nil {
 		return nil, ir.Errorf(vpos, "expected a tensor constant value (dense<...> : tensor<...>), found %s", ir.AttrString(v))
 	}
 	op.Attrs = append([]ir.NamedAttr{{Name: "value", Value: v}}, op.Attrs...)
@@ -93,7 +102,7 @@ func parseTensorConstant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		if op.Name == "flow.tensor.dynamic_constant" {
 			return nil, p.Errorf("expected '->' and the result type of flow.tensor.dynamic_constant")
 		}
-		return []ir.Type{d.Type}, nil
+		return []ir.Type{vt}, nil
 	}
 	op.Name = "flow.tensor.dynamic_constant"
 	t, err := p.ParseType()
@@ -122,23 +131,23 @@ func verifyTensorConstant(op *ir.Operation) error {
 	if err := ir.ExpectResults(op, 1); err != nil {
 		return err
 	}
-	d, ok := op.Attr("value").(*ir.DenseAttr)
-	if !ok {
-		return ir.OpErrorf(op, "requires a dense elements attribute 'value'")
+	t := constantType(op.Attr("value"))
+	if t == nil {
+		return ir.OpErrorf(op, "requires a 'value' attribute of tensor type (dense<...> or a typed dialect attribute)")
 	}
 	rt, err := tensorOf(op, op.Results[0].Type, "result")
 	if err != nil {
 		return err
 	}
 	if op.Name == "flow.tensor.constant" {
-		if !ir.TypesEqual(d.Type, rt) {
-			return ir.OpErrorf(op, "failed to verify that all of {value, result} have same type: value is '%s', result is '%s'", ir.TypeString(d.Type), ir.TypeString(rt))
+		if !ir.TypesEqual(t, rt) {
+			return ir.OpErrorf(op, "failed to verify that all of {value, result} have same type: value is '%s', result is '%s'", ir.TypeString(t), ir.TypeString(rt))
 		}
 		return nil
 	}
-	vt, ok := d.Type.(*ir.TensorType)
+	vt, ok := t.(*ir.TensorType)
 	if !ok || len(vt.Shape) != len(rt.Shape) || !ir.TypesEqual(vt.Elem, rt.Elem) {
-		return ir.OpErrorf(op, "value type '%s' is not compatible with result type '%s' (same rank and element type, dimensions static or dynamic)", ir.TypeString(d.Type), ir.TypeString(rt))
+		return ir.OpErrorf(op, "value type '%s' is not compatible with result type '%s' (same rank and element type, dimensions static or dynamic)", ir.TypeString(t), ir.TypeString(rt))
 	}
 	for i, n := range rt.Shape {
 		if n != ir.Dynamic && n != vt.Shape[i] {
@@ -146,6 +155,22 @@ func verifyTensorConstant(op *ir.Operation) error {
 		}
 	}
 	return nil
+}
+
+// constantType returns the tensor type of a constant's value: a dense
+// attribute's, or a typed dialect attribute's; nil otherwise.
+func constantType(a ir.Attribute) ir.Type {
+	var t ir.Type
+	switch a := a.(type) {
+	case *ir.DenseAttr:
+		t = a.Type
+	case *ir.OpaqueAttr:
+		t = a.Type
+	}
+	if _, ok := t.(*ir.TensorType); !ok {
+		return nil
+	}
+	return t
 }
 
 // flow.tensor.tie_shape %x attr-dict : type{%d...}

@@ -15,8 +15,10 @@ func TestTensorOpsRoundTrip(t *testing.T) {
   %a = flow.tensor.constant dense<[[2], [4]]> : tensor<2x1xi32>
   %b = flow.tensor.dynamic_constant dense<[[2], [4]]> : tensor<2x1xi32> -> tensor<?x1xi32>
   %c = flow.tensor.constant {tag} dense<1.5> : tensor<3x4xf16> -> tensor<?x4xf16>
+  %p = flow.tensor.constant #flow.parameter.named<"m"::"w"> : tensor<20xf32>
   return %a, %b, %c : tensor<2x1xi32>, tensor<?x1xi32>, tensor<?x4xf16>
 }`, []string{
+			`%p = flow.tensor.constant #flow.parameter.named<"m"::"w"> : tensor<20xf32>`,
 			"%a = flow.tensor.constant dense<[[2], [4]]> : tensor<2x1xi32>\n",
 			"%b = flow.tensor.dynamic_constant dense<[[2], [4]]> : tensor<2x1xi32> -> tensor<?x1xi32>",
 			"%c = flow.tensor.dynamic_constant {tag} dense<1.5> : tensor<3x4xf16> -> tensor<?x4xf16>",

@@ -402,6 +402,10 @@ func (a *DenseAttr) RawBytes() ([]byte, error) {
 				out = binary.LittleEndian.AppendUint32(out, math.Float32bits(float32(v)))
 			case "f64":
 				out = binary.LittleEndian.AppendUint64(out, math.Float64bits(v))
+			case "f16":
+				out = binary.LittleEndian.AppendUint16(out, uint16(encodeMinifloat(v, 5, 10)))
+			case "bf16":
+				out = binary.LittleEndian.AppendUint16(out, uint16(encodeMinifloat(v, 8, 7)))
 			default:
 				return nil, fmt.Errorf("unsupported float element type %s", et.Name)
 			}

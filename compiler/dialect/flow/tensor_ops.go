@@ -6,7 +6,7 @@ import (
 
 // This file holds the flow.tensor.* ops a program may use on the host:
 // constants, shape ties, reshapes and bitcasts, element loads and stores,
-// splats, clones and empty tensors. Each keeps its operands in IREE's
+// splats, clones, slices and updates, and empty tensors. Each keeps its operands in IREE's
 // order with operandSegmentSizes where IREE has more than one variadic
 // group, and its dynamic dimensions as `{%d, ...}` after each tensor type.
 
@@ -21,6 +21,8 @@ func registerTensorOps(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.store", Parse: parseTensorStore, Print: printTensorStore, Verify: verifyTensorStore})
 	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.splat", Parse: parseSplat, Print: printSplat, Verify: verifySplat})
 	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.clone", Parse: parseClone, Print: printClone, Verify: verifyClone})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.slice", Parse: parseSlice, Print: printSlice, Verify: verifySlice})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.update", Parse: parseUpdate, Print: printUpdate, Verify: verifyUpdate})
 	for _, n := range []string{"flow.tensor.empty", "flow.tensor.alloca"} {
 		r.RegisterOp(&ir.OpDef{Name: n, Parse: parseEmpty, Print: printEmpty, Verify: verifyEmpty})
 	}
@@ -638,4 +640,276 @@ func verifyEmpty(op *ir.Operation) error {
 		return err
 	}
 	return checkDims(op, op.Results[0].Type, op.Operands, "result")
+}
+
+// Slice gives structured access to flow.tensor.slice: operands source,
+// source dims, start indices, lengths, result dims.
+type Slice struct{ Op *ir.Operation }
+
+// Source returns the sliced tensor.
+func (s Slice) Source() *ir.Value { return s.Op.Operands[0] }
+
+// SourceDims returns the source's dynamic dimensions.
+func (s Slice) SourceDims() []*ir.Value { return ir.Segment(s.Op, 1) }
+
+// StartIndices returns the slice's offsets, one per dimension.
+func (s Slice) StartIndices() []*ir.Value { return ir.Segment(s.Op, 2) }
+
+// Lengths returns the slice's sizes, one per dimension.
+func (s Slice) Lengths() []*ir.Value { return ir.Segment(s.Op, 3) }
+
+// ResultDims returns the result's dynamic dimensions.
+func (s Slice) ResultDims() []*ir.Value { return ir.Segment(s.Op, 4) }
+
+// parseIndexList parses `%a, %b` up to (not including) a keyword or `]`,
+// typing each value index.
+func parseIndexList(p *ir.Parser) ([]*ir.Value, error) {
+	pos := p.Pos()
+	vs, err := p.ParseOperandList()
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range vs {
+		if err := p.ResolveType(v, ir.IndexType{}, pos); err != nil {
+			return nil, err
+		}
+	}
+	return vs, nil
+}
+
+// flow.tensor.slice %src[%i... for %l...] : type{%d} -> type{%d} attr-dict-with-keyword
+func parseSlice(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	src, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect("["); err != nil {
+		return nil, err
+	}
+	starts, err := parseIndexList(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ExpectKeyword("for"); err != nil {
+		return nil, err
+	}
+	lengths, err := parseIndexList(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect("]"); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	st, sdims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(src, st, tpos); err != nil {
+		return nil, err
+	}
+	if err := p.Expect("->"); err != nil {
+		return nil, err
+	}
+	rt, rdims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	op.Operands = append(append(append(append([]*ir.Value{src}, sdims...), starts...), lengths...), rdims...)
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(sdims), len(starts), len(lengths), len(rdims))})
+	return []ir.Type{rt}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printSlice(p *ir.Printer, op *ir.Operation) {
+	s := Slice{op}
+	p.WriteString(" ")
+	p.Operand(s.Source())
+	p.WriteString("[")
+	p.Operands(s.StartIndices())
+	p.WriteString(" for ")
+	p.Operands(s.Lengths())
+	p.WriteString("] : ")
+	printTypeWithDims(p, s.Source().Type, s.SourceDims())
+	p.WriteString(" -> ")
+	printTypeWithDims(p, op.Results[0].Type, s.ResultDims())
+	p.AttrDictWithKeyword(op, "operandSegmentSizes", "operand_segment_sizes")
+}
+
+func verifySlice(op *ir.Operation) error {
+	if err := ir.SegmentsValid(op, 5); err != nil {
+		return err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	s := Slice{op}
+	if len(ir.Segment(op, 0)) != 1 {
+		return ir.OpErrorf(op, "expects exactly one source operand")
+	}
+	st, err := tensorOf(op, s.Source().Type, "source")
+	if err != nil {
+		return err
+	}
+	rt, err := tensorOf(op, op.Results[0].Type, "result")
+	if err != nil {
+		return err
+	}
+	if err := checkDims(op, st, s.SourceDims(), "source"); err != nil {
+		return err
+	}
+	if err := checkDims(op, rt, s.ResultDims(), "result"); err != nil {
+		return err
+	}
+	if len(s.StartIndices()) != len(st.Shape) || len(s.Lengths()) != len(st.Shape) {
+		return ir.OpErrorf(op, "'%s' has rank %d but %d start indices and %d lengths were given", ir.TypeString(st), len(st.Shape), len(s.StartIndices()), len(s.Lengths()))
+	}
+	if len(rt.Shape) != len(st.Shape) || !ir.TypesEqual(st.Elem, rt.Elem) {
+		return ir.OpErrorf(op, "result '%s' must have the rank and element type of the source '%s'", ir.TypeString(rt), ir.TypeString(st))
+	}
+	return nil
+}
+
+// Update gives structured access to flow.tensor.update: operands target,
+// target dims, start indices, update, update dims; the result is the
+// target with the update written at the start indices.
+type Update struct{ Op *ir.Operation }
+
+// Target returns the tensor written into.
+func (u Update) Target() *ir.Value { return u.Op.Operands[0] }
+
+// TargetDims returns the target's dynamic dimensions.
+func (u Update) TargetDims() []*ir.Value { return ir.Segment(u.Op, 1) }
+
+// StartIndices returns where the update goes, one index per dimension.
+func (u Update) StartIndices() []*ir.Value { return ir.Segment(u.Op, 2) }
+
+// Value returns the tensor written.
+func (u Update) Value() *ir.Value {
+	if vs := ir.Segment(u.Op, 3); len(vs) == 1 {
+		return vs[0]
+	}
+	return nil
+}
+
+// UpdateDims returns the update's dynamic dimensions.
+func (u Update) UpdateDims() []*ir.Value { return ir.Segment(u.Op, 4) }
+
+// flow.tensor.update %update, %target[%i...] : type{%d} -> %target as type{%d} attr-dict-with-keyword
+func parseUpdate(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	upd, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(","); err != nil {
+		return nil, err
+	}
+	target, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect("["); err != nil {
+		return nil, err
+	}
+	starts, err := parseIndexList(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect("]"); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	ut, udims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect("->"); err != nil {
+		return nil, err
+	}
+	if p.IsValueID() {
+		// The result names the target it is tied to: `%target as type`.
+		if _, _, err := p.ParseValueName(); err != nil {
+			return nil, err
+		}
+		if err := p.ExpectKeyword("as"); err != nil {
+			return nil, err
+		}
+	}
+	rpos := p.Pos()
+	rt, tdims, err := parseTypeWithDims(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(upd, ut, tpos); err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(target, rt, rpos); err != nil {
+		return nil, err
+	}
+	op.Operands = append(append(append(append([]*ir.Value{target}, tdims...), starts...), upd), udims...)
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(tdims), len(starts), 1, len(udims))})
+	return []ir.Type{rt}, p.ParseOptionalAttrDictWithKeyword(op)
+}
+
+func printUpdate(p *ir.Printer, op *ir.Operation) {
+	u := Update{op}
+	p.WriteString(" ")
+	if v := u.Value(); v != nil {
+		p.Operand(v)
+		p.WriteString(", ")
+	}
+	p.Operand(u.Target())
+	p.WriteString("[")
+	p.Operands(u.StartIndices())
+	p.WriteString("] : ")
+	if v := u.Value(); v != nil {
+		printTypeWithDims(p, v.Type, u.UpdateDims())
+	}
+	p.WriteString(" -> ")
+	p.Operand(u.Target())
+	p.WriteString(" as ")
+	printTypeWithDims(p, op.Results[0].Type, u.TargetDims())
+	p.AttrDictWithKeyword(op, "operandSegmentSizes", "operand_segment_sizes")
+}
+
+func verifyUpdate(op *ir.Operation) error {
+	if err := ir.SegmentsValid(op, 5); err != nil {
+		return err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	u := Update{op}
+	if len(ir.Segment(op, 0)) != 1 || u.Value() == nil {
+		return ir.OpErrorf(op, "expects exactly one target and one update operand")
+	}
+	tt, err := tensorOf(op, u.Target().Type, "target")
+	if err != nil {
+		return err
+	}
+	ut, err := tensorOf(op, u.Value().Type, "update")
+	if err != nil {
+		return err
+	}
+	if !ir.TypesEqual(op.Results[0].Type, tt) {
+		return ir.OpErrorf(op, "failed to verify that all of {target, result} have same type")
+	}
+	if err := checkDims(op, tt, u.TargetDims(), "target"); err != nil {
+		return err
+	}
+	if err := checkDims(op, ut, u.UpdateDims(), "update"); err != nil {
+		return err
+	}
+	if len(u.StartIndices()) != len(tt.Shape) {
+		return ir.OpErrorf(op, "'%s' has rank %d but %d start indices were given", ir.TypeString(tt), len(tt.Shape), len(u.StartIndices()))
+	}
+	if len(ut.Shape) != len(tt.Shape) || !ir.TypesEqual(ut.Elem, tt.Elem) {
+		return ir.OpErrorf(op, "update '%s' must have the rank and element type of the target '%s'", ir.TypeString(ut), ir.TypeString(tt))
+	}
+	return nil
 }

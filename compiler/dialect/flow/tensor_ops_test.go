@@ -65,6 +65,20 @@ func TestTensorOpsRoundTrip(t *testing.T) {
 			`%z = "flow.tensor.splat"(%v, %d) : (f32, index) -> tensor<?x4xf32>`,
 			`%e = "flow.tensor.empty"(%d) : (index) -> tensor<?x4xf32>`,
 		}},
+		{"slice-update", `func.func @f(%t: tensor<4x4xf32>, %d: tensor<?x4xf32>, %n: index, %i: index, %j: index) -> (tensor<2x2xf32>, tensor<4x4xf32>, tensor<?x4xf32>) {
+  %s = flow.tensor.slice %t[%i, %j for %j, %i] : tensor<4x4xf32> -> tensor<2x2xf32>
+  %u = flow.tensor.update %s, %t[%i, %j] : tensor<2x2xf32> -> %t as tensor<4x4xf32>
+  %v = flow.tensor.slice %d[%i, %i for %n, %j] : tensor<?x4xf32>{%n} -> tensor<?x?xf32>{%n, %j}
+  %w = flow.tensor.update %v, %d[%i, %i] : tensor<?x?xf32>{%n, %j} -> %d as tensor<?x4xf32>{%n}
+  return %s, %u, %w : tensor<2x2xf32>, tensor<4x4xf32>, tensor<?x4xf32>
+}`, []string{
+			"%s = flow.tensor.slice %t[%i, %j for %j, %i] : tensor<4x4xf32> -> tensor<2x2xf32>",
+			"%u = flow.tensor.update %s, %t[%i, %j] : tensor<2x2xf32> -> %t as tensor<4x4xf32>",
+			"%w = flow.tensor.update %v, %d[%i, %i] : tensor<?x?xf32>{%n, %j} -> %d as tensor<?x4xf32>{%n}",
+		}, []string{
+			`%v = "flow.tensor.slice"(%d, %n, %i, %i, %n, %j, %n, %j) {operandSegmentSizes = array<i32: 1, 1, 2, 2, 2>}`,
+			`%w = "flow.tensor.update"(%d, %n, %i, %i, %v, %n, %j) {operandSegmentSizes = array<i32: 1, 1, 2, 1, 2>}`,
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -101,6 +115,14 @@ func TestTensorOpsErrors(t *testing.T) {
   %0 = flow.tensor.dynamic_constant dense<1> : tensor<2xi32>
   return
 }`, "t.mlir:3:3: error: expected '->' and the result type of flow.tensor.dynamic_constant"},
+		{"slice rank", `func.func @f(%t: tensor<4x4xf32>, %i: index) -> tensor<2x2xf32> {
+  %0 = flow.tensor.slice %t[%i for %i] : tensor<4x4xf32> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.slice' op 'tensor<4x4xf32>' has rank 2 but 1 start indices and 1 lengths were given"},
+		{"update element type", `func.func @f(%t: tensor<4xf32>, %u: tensor<2xi32>, %i: index) -> tensor<4xf32> {
+  %0 = flow.tensor.update %u, %t[%i] : tensor<2xi32> -> %t as tensor<4xf32>
+  return %0 : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.update' op update 'tensor<2xi32>' must have the rank and element type of the target 'tensor<4xf32>'"},
 		{"store value type", `func.func @f(%t: tensor<4xf32>, %v: i32, %i: index) -> tensor<4xf32> {
   %0 = "flow.tensor.store"(%v, %t, %i) {operandSegmentSizes = array<i32: 1, 1, 0, 1>} : (i32, tensor<4xf32>, index) -> tensor<4xf32>
   return %0 : tensor<4xf32>

@@ -16,7 +16,11 @@
 //	preprocessing:       the device targets are assigned (program
 //	                     attributes, else the target flags), which IREE
 //	                     does between abi and preprocessing.
-//	global-optimization: empty.
+//	global-optimization: structured control flow (scf) becomes blocks and
+//	                     cf branches (package conversion/scftocf); tensor
+//	                     ops in host functions become flow.tensor
+//	                     ops and linalg.generics (package
+//	                     conversion/tensortolinalg).
 //	dispatch-creation:   every linalg structured op becomes a dispatch of
 //	                     a generated loop-nest executable (package
 //	                     loopnest; no fusion yet). Inline
@@ -59,8 +63,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goiree/goiree/compiler/conversion/scftocf"
+	"github.com/goiree/goiree/compiler/conversion/tensortolinalg"
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/dialect/linalg"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/kernelsrc"
@@ -134,6 +141,9 @@ var Phases = []string{
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
+	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},
+	{Name: "convert-tensor-ops", Phase: "global-optimization", Run: func(s *State) error { return tensortolinalg.Convert(s.Module.Op) }},
+	{Name: "decompose-softmax", Phase: "dispatch-creation", Run: func(s *State) error { _, err := linalg.DecomposeSoftmax(s.Module.Op); return err }},
 	{Name: "form-linalg-dispatches", Phase: "dispatch-creation", Run: func(s *State) error { return s.withTargets(loopnest.Form) }},
 	{Name: "outline-dispatch-regions", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchRegions(s.Module.Op, s.Registry) }},
 	{Name: "outline-dispatch-externs", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchExterns(s.Module.Op) }},

@@ -210,6 +210,46 @@ func needsDevice(fn *ir.Operation) bool {
 	return need
 }
 
+// selectTensor lowers arith.select with a scalar condition between two
+// tensors: a select of their buffer refs (and dynamic extents). The result
+// may alias either buffer, so both are pinned: neither is reused or
+// updated in place afterwards.
+func (fe *fnEmitter) selectTensor(op *ir.Operation) error {
+	if len(op.Operands) != 3 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "arith.select takes a condition and two values")
+	}
+	if _, ok := op.Operands[0].Type.(*ir.TensorType); ok {
+		return ir.OpErrorf(op, "arith.select with a tensor condition reached host code generation; run elementwise dispatch formation first")
+	}
+	cond, err := fe.scalar(op, op.Operands[0])
+	if err != nil {
+		return err
+	}
+	a, err := fe.tensor(op, op.Operands[1])
+	if err != nil {
+		return err
+	}
+	b, err := fe.tensor(op, op.Operands[2])
+	if err != nil {
+		return err
+	}
+	f := fe.f
+	out := &tensorVal{typ: a.typ, bytes: a.bytes, etype: a.etype, buf: &bufState{reg: f.NewRefReg(), refs: 1, pinned: true}}
+	f.Emit(vm.OpSelectRef, out.buf.reg, cond, a.buf.reg, b.buf.reg)
+	for i, d := range a.dims {
+		if d.static && b.dims[i].static && d.n == b.dims[i].n {
+			out.dims = append(out.dims, d)
+			continue
+		}
+		r := f.NewI64()
+		f.Emit(vm.OpSelectI64, r, cond, fe.dimReg(d), fe.dimReg(b.dims[i]))
+		out.dims = append(out.dims, dimVal{reg: r})
+	}
+	a.buf.pinned, b.buf.pinned = true, true
+	fe.tensors[op.Results[0]] = out
+	return nil
+}
+
 // identity lowers util.optimization_barrier: each result is its operand.
 func (fe *fnEmitter) identity(op *ir.Operation) error {
 	if len(op.Operands) != len(op.Results) {
@@ -601,6 +641,8 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 	switch op.Name {
 	case "arith.constant":
 		return fe.tensorConstant(op)
+	case "arith.select":
+		return fe.selectTensor(op)
 	case "tensor.dim":
 		return fe.tensorDim(op)
 	case "tensor.empty":

@@ -65,3 +65,12 @@ func.func @consts(%i: index) -> (tensor<2x2xi8>, i8) {
   %e = flow.tensor.load %k[%i, %c0] : tensor<2x2xi8>
   return %k, %e : tensor<2x2xi8>, i8
 }
+
+// Picks x or y by c: a select of tensors with a scalar condition.
+func.func @pick(%c: i1, %x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi32>, i32) {
+  %c0 = arith.constant 0 : index
+  %t = arith.select %c, %x, %y : tensor<?xi32>
+  %n = tensor.dim %t, %c0 : tensor<?xi32>
+  %e = flow.tensor.load %t[%c0] : tensor<?xi32>{%n}
+  return %t, %e : tensor<?xi32>, i32
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 
@@ -47,6 +48,60 @@ type Options struct {
 	DumpSourcesTo, DumpBinariesTo string
 	// ExtraCFlags are appended to the clang command line.
 	ExtraCFlags []string
+	// CPU and CPUFeatures select the target CPU ("host" for the machine
+	// compiling, or a clang CPU name such as "skylake-avx512") and extra
+	// features ("+avx2,+fma"), as IREE's --iree-llvmcpu-target-cpu and
+	// --iree-llvmcpu-target-cpu-features do. A variant whose target
+	// configuration has "cpu" or "cpu_features" uses those instead. Empty
+	// means the triple's baseline (portable x86-64).
+	CPU, CPUFeatures string
+}
+
+// cpuFlags returns the clang flags selecting a variant's CPU and
+// features: its target configuration's cpu and cpu_features, else the
+// options'.
+func cpuFlags(t *hal.ExecutableTargetAttr, o Options) ([]string, error) {
+	cpu, features := o.CPU, o.CPUFeatures
+	if t.Config != nil {
+		if s, ok := t.Config.Get("cpu").(ir.StringAttr); ok {
+			cpu = s.Value
+		}
+		if s, ok := t.Config.Get("cpu_features").(ir.StringAttr); ok {
+			features = s.Value
+		}
+	}
+	var flags []string
+	switch {
+	case cpu == "" || cpu == "generic":
+	case cpu == "host":
+		// The host is only a CPU for its own architecture.
+		if hostFormat := "embedded-elf-" + map[string]string{"amd64": "x86_64", "arm64": "arm_64"}[runtime.GOARCH]; hostFormat != t.Format {
+			return nil, fmt.Errorf("cpu \"host\" (%s) cannot be used for %s", runtime.GOARCH, t.Format)
+		}
+		flags = append(flags, "-march=native")
+	case strings.Trim(cpu, "abcdefghijklmnopqrstuvwxyz0123456789-_.") != "":
+		return nil, fmt.Errorf("invalid CPU name %q", cpu)
+	case strings.HasPrefix(t.Format, "embedded-elf-x86"):
+		flags = append(flags, "-march="+cpu)
+	default:
+		flags = append(flags, "-mcpu="+cpu)
+	}
+	if len(flags) > 0 && strings.HasPrefix(t.Format, "embedded-elf-x86") {
+		// clang would split 512-bit vectors into 256-bit halves on CPUs
+		// that prefer them, which leaves the matmul tile in memory.
+		flags = append(flags, "-mprefer-vector-width=512")
+	}
+	for _, f := range strings.Split(features, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if (f[0] != '+' && f[0] != '-') || len(f) < 2 || strings.Trim(f[1:], "abcdefghijklmnopqrstuvwxyz0123456789-_.") != "" {
+			return nil, fmt.Errorf("invalid CPU feature %q (want +name or -name, comma separated)", f)
+		}
+		flags = append(flags, "-Xclang", "-target-feature", "-Xclang", f)
+	}
+	return flags, nil
 }
 
 // Triples maps the supported executable formats to clang target triples.
@@ -147,7 +202,11 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 		}
 	}
 	obj := filepath.Join(dir, base+".o")
-	args := append(append(append([]string{"-target", triple}, CFlags...), opts.ExtraCFlags...), "-o", obj, src)
+	cpu, err := cpuFlags(t, opts)
+	if err != nil {
+		return nil, ir.OpErrorf(variant, "%v", err)
+	}
+	args := append(append(append(append([]string{"-target", triple}, CFlags...), cpu...), opts.ExtraCFlags...), "-o", obj, src)
 	if out, err := exec.Command(clang, args...).CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("compiling the generated code of %s with %s: %v\n%s", lib.Name, clang, err, out)
 	}

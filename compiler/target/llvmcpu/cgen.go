@@ -27,6 +27,9 @@ type Export struct {
 	ConstantCount int
 	BindingCount  int
 	WorkgroupSize [3]uint32
+	// LocalMemoryPages is the per-workgroup scratch memory the entry
+	// needs, in 4 KiB pages.
+	LocalMemoryPages int
 }
 
 // Library is the C translation of one executable variant.
@@ -67,6 +70,9 @@ type cgen struct {
 	imports map[string]string
 	// importCalls counts dynamic import calls, for unique local names.
 	importCalls int
+	// localPages is the local memory (4 KiB pages) each entry function
+	// needs per workgroup, by C name.
+	localPages map[string]int
 }
 
 // GenerateC translates a llvm-cpu hal.executable.variant (with its
@@ -85,14 +91,15 @@ func GenerateC(variant *ir.Operation) (*Library, error) {
 		name = exe.SymName() + "_" + name
 	}
 	g := &cgen{
-		lib:      &Library{Name: name},
-		helpers:  map[string]bool{},
-		structs:  map[string]memref{},
-		externs:  map[string]string{},
-		module:   mod,
-		funcs:    map[string]*ir.Operation{},
-		staticFn: map[string]bool{},
-		imports:  map[string]string{},
+		lib:        &Library{Name: name},
+		helpers:    map[string]bool{},
+		structs:    map[string]memref{},
+		externs:    map[string]string{},
+		module:     mod,
+		funcs:      map[string]*ir.Operation{},
+		staticFn:   map[string]bool{},
+		imports:    map[string]string{},
+		localPages: map[string]int{},
 	}
 	for _, o := range mod.Body().Ops {
 		if o.Name == "func.func" {
@@ -238,6 +245,7 @@ func (g *cgen) entry(ex, fn *ir.Operation, ordinal int) (Export, error) {
 		if err != nil {
 			return e, err
 		}
+		e.LocalMemoryPages = g.localPages[cname]
 		if e.ConstantCount < 0 {
 			e.ConstantCount, e.BindingCount = nc, nb
 		}
@@ -866,8 +874,12 @@ func (g *cgen) assemble() string {
 		if bc < 0 {
 			bc = 0
 		}
-		fmt.Fprintf(&b, "  {.constant_count = %d, .binding_count = %d, .workgroup_size_x = %d, .workgroup_size_y = %d, .workgroup_size_z = %d},\n",
-			cc, bc, e.WorkgroupSize[0], e.WorkgroupSize[1], e.WorkgroupSize[2])
+		local := ""
+		if e.LocalMemoryPages > 0 {
+			local = fmt.Sprintf(".local_memory_pages = %d, ", e.LocalMemoryPages)
+		}
+		fmt.Fprintf(&b, "  {%s.constant_count = %d, .binding_count = %d, .workgroup_size_x = %d, .workgroup_size_y = %d, .workgroup_size_z = %d},\n",
+			local, cc, bc, e.WorkgroupSize[0], e.WorkgroupSize[1], e.WorkgroupSize[2])
 	}
 	b.WriteString("};\n")
 	importTable := ""

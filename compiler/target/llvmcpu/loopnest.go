@@ -185,6 +185,11 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		}
 		return -1
 	}
+	if m, ok := matchMatmul(k, body); ok {
+		g.matmulNest(w, k, m, find, strides, ranges)
+		g.localPages[cname] = matmulLocalKB
+		return nc, len(bindings), nil
+	}
 	outer := k.OuterParallel()
 	if outer >= 0 {
 		fmt.Fprintf(w, "  const int64_t gi_lo = (int64_t)ws->workgroup_id_x * %dLL;\n", k.Tile)

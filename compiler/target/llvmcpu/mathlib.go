@@ -25,7 +25,7 @@ type mathHelper struct {
 var helperOrder = []string{
 	"bits", "divs", "rounding", "half", "exp_f32", "log_f32",
 	"exp_f64", "expm1_f64", "exp2_f64", "log_f64", "log1p_f64", "tanh_f64", "erf_f64",
-	"trig_f64", "atan_f64", "pow_f64", "fmod_f64", "fma_f64",
+	"trig_f64", "atan_f64", "pow_f64", "fmod_f64", "fma_f64", "matmul",
 }
 
 var helperSource = map[string]mathHelper{
@@ -427,6 +427,7 @@ static inline double gi_powi_f64(double x, int64_t n) {
   return x < 0 ? -ax : ax;
 }
 `},
+	"matmul": {src: matmulHelper},
 	// fma without an FMA instruction: Dekker's exact product and Knuth's
 	// two-sum, then one final addition of the errors (correct to within
 	// a rounding of the error terms).

@@ -10,6 +10,8 @@ import (
 const (
 	clangFlag  = "iree-llvmcpu-clang-path"
 	linkerFlag = "iree-llvmcpu-embedded-linker-path"
+	cpuFlag    = "iree-llvmcpu-target-cpu"
+	featFlag   = "iree-llvmcpu-target-cpu-features"
 )
 
 // DefaultExecutableTarget is the executable target a program gets for
@@ -32,12 +34,16 @@ func init() {
 		Flags: []target.Flag{
 			{Name: clangFlag, Value: "<path>", Help: "clang used for CPU executables (default: clang-16 or clang on PATH)"},
 			{Name: linkerFlag, Aliases: []string{"iree-llvm-embedded-linker-path"}, Value: "<path>", Help: "ld.lld used for CPU executables (default: ld.lld-16 or ld.lld on PATH)"},
+			{Name: cpuFlag, Aliases: []string{"iree-llvm-target-cpu"}, Value: "host|<name>", Help: "CPU the generated code may use (host: this machine; default: the triple's baseline)"},
+			{Name: featFlag, Aliases: []string{"iree-llvm-target-cpu-features"}, Value: "<+feature,...>", Help: "extra CPU features for the generated code, e.g. +avx2,+fma"},
 		},
 		DefaultExecutableTarget: DefaultExecutableTarget,
 		NewBuilder: func(env target.Env) target.Builder {
 			o := Options{
 				ClangPath:      env.Flags[clangFlag],
 				LinkerPath:     env.Flags[linkerFlag],
+				CPU:            env.Flags[cpuFlag],
+				CPUFeatures:    env.Flags[featFlag],
 				DumpSourcesTo:  env.DumpSourcesTo,
 				DumpBinariesTo: env.DumpBinariesTo,
 			}

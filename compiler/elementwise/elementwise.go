@@ -148,7 +148,12 @@ func Outline(module *ir.Operation, opts Options) (int, error) {
 		if fn.Name != "func.func" || fn.Body() == nil {
 			continue
 		}
-		groups := formGroups(fn.Body())
+		// Every block: after scf is lowered to cf, loop bodies and branch
+		// arms are blocks of their own.
+		var groups []*group
+		for _, b := range fn.Regions[0].Blocks {
+			groups = append(groups, formGroups(b)...)
+		}
 		next := 0
 		for _, g := range groups {
 			name := fmt.Sprintf("%s_dispatch_%d", fn.SymName(), next)
@@ -229,10 +234,15 @@ func formGroups(b *ir.Block) []*group {
 	return out
 }
 
-// usedOutside reports whether v has a use in b that is not a group member.
-func usedOutside(b *ir.Block, g *group, v *ir.Value) bool {
+// usedOutside reports whether v has a use in fn that is not a group
+// member (in any block: a loop may carry it to the next iteration).
+func usedOutside(fn *ir.Operation, g *group, v *ir.Value) bool {
 	used := false
-	for _, op := range b.Ops {
+	var ops []*ir.Operation
+	for _, b := range fn.Regions[0].Blocks {
+		ops = append(ops, b.Ops...)
+	}
+	for _, op := range ops {
 		if g.member[op] {
 			continue
 		}
@@ -254,7 +264,7 @@ func usedOutside(b *ir.Block, g *group, v *ir.Value) bool {
 // outlineGroup replaces one group by a dispatch of a new executable;
 // created is false when the group was dead and simply removed.
 func outlineGroup(module, fn *ir.Operation, g *group, name string, targets []*hal.ExecutableTargetAttr, tile int64) (created bool, err error) {
-	b := fn.Body()
+	b := g.ops[0].Block
 	// Inputs (external tensors, splat constants excluded) in first-use
 	// order, and outputs (member results used outside).
 	var inputs []*ir.Value
@@ -270,7 +280,7 @@ func outlineGroup(module, fn *ir.Operation, g *group, name string, targets []*ha
 	}
 	var outputs []*ir.Value
 	for _, op := range g.ops {
-		if usedOutside(b, g, op.Results[0]) {
+		if usedOutside(fn, g, op.Results[0]) {
 			outputs = append(outputs, op.Results[0])
 		}
 	}

@@ -1,0 +1,175 @@
+package e2e_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	rhal "github.com/goiree/goiree/runtime/hal"
+	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
+	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/session"
+	"github.com/goiree/goiree/runtime/vm"
+)
+
+// fmtF32 writes float32 values in the --input grammar.
+func fmtF32(shape string, vals []float32) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = fmt.Sprint(v)
+	}
+	return shape + "=" + strings.Join(parts, " ")
+}
+
+// callF32 calls fn in a new session and returns its single f32 tensor
+// result's elements.
+func callF32(t *testing.T, dev rhal.Device, module []byte, fn string, inputs ...string) []float32 {
+	t.Helper()
+	s, err := session.Open(dev, module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, err := s.Call(fn, inputs...)
+	if err != nil {
+		t.Fatalf("%s(%s): %v", fn, strings.Join(inputs, ", "), err)
+	}
+	defer vm.ReleaseValues(res)
+	if len(res) != 1 {
+		t.Fatalf("%s returned %d values, want 1", fn, len(res))
+	}
+	v, err := halmodule.BufferViewOf(res[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := int64(1)
+	for _, d := range v.Shape() {
+		n *= d
+	}
+	raw := make([]byte, 4*n)
+	if err := v.Buffer().Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float32, n)
+	for i := range out {
+		out[i] = math.Float32frombits(binary.LittleEndian.Uint32(raw[4*i:]))
+	}
+	return out
+}
+
+// TestHostLoops runs dispatches in loop bodies and branch arms on both
+// CPU drivers, against Go loops.
+func TestHostLoops(t *testing.T) {
+	tools(t)
+	module, err := compile("host_loops.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range devices {
+		t.Run(d.name, func(t *testing.T) {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Close()
+			in := []float32{1, -2, 0.5, 3, 7}
+			for _, n := range []int{0, 1, 5, 20} {
+				want := make([]float32, len(in))
+				copy(want, in)
+				for k := 0; k < n; k++ {
+					for i := range want {
+						want[i] = want[i]*2 + 1
+					}
+				}
+				if got := callF32(t, dev, module, "affine_n", fmtF32("5xf32", in), fmt.Sprint(n)); !slices.Equal(got, want) {
+					t.Errorf("affine_n(n=%d) = %v, want %v", n, got, want)
+				}
+			}
+			x := []float32{1, 2, 3, 4}
+			for _, c := range []int{0, 1} {
+				want := make([]float32, 4)
+				for i, v := range x {
+					if c == 1 {
+						want[i] = 2 * v
+					} else {
+						want[i] = v + 10
+					}
+				}
+				if got := callF32(t, dev, module, "choose", fmtF32("4xf32", x), fmt.Sprint(c)); !slices.Equal(got, want) {
+					t.Errorf("choose(c=%d) = %v, want %v", c, got, want)
+				}
+			}
+			x3 := []float32{0.5, -1, 4}
+			for _, n := range []int{0, 1, 6} {
+				want := make([]float32, 3)
+				for k := 0; k < n; k++ {
+					for i, v := range x3 {
+						want[i] += v + float32(k)
+					}
+				}
+				if got := callF32(t, dev, module, "accumulate", fmtF32("3xf32", x3), fmt.Sprint(n)); !slices.Equal(got, want) {
+					t.Errorf("accumulate(n=%d) = %v, want %v", n, got, want)
+				}
+			}
+			x4 := []float32{0.5, -0.25, 0, 0.125}
+			for _, n := range []int{0, 1, 3} {
+				want := slices.Clone(x4)
+				for k := 0; k < n; k++ {
+					for i, v := range want {
+						want[i] = v*v + v
+					}
+				}
+				if got := callF32(t, dev, module, "square_plus", fmtF32("4xf32", x4), fmt.Sprint(n)); !slices.Equal(got, want) {
+					t.Errorf("square_plus(n=%d) = %v, want %v", n, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestHostLoopMemory: a 1000-iteration loop of dispatches needs no more
+// memory at its peak than a 2-iteration one (each iteration's buffers are
+// released by the next), and everything but the caller's input is freed
+// when the result is released.
+func TestHostLoopMemory(t *testing.T) {
+	tools(t)
+	module, err := compile("host_loops.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const elems = 4096
+	peakOf := func(n int) (int64, int64) {
+		dev, err := localsync.NewDevice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer dev.Close()
+		s, err := session.Open(dev, module)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		res, err := s.Call("affine_n", fmt.Sprintf("%dxf32=0", elems), fmt.Sprint(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := vm.ReleaseValues(res); err != nil {
+			t.Fatal(err)
+		}
+		st := dev.Allocator().Statistics()
+		return peak(st), live(st)
+	}
+	p2, l2 := peakOf(2)
+	p1000, l1000 := peakOf(1000)
+	t.Logf("peak: %d bytes (2 iterations), %d (1000)", p2, p1000)
+	if p1000 != p2 {
+		t.Errorf("peak with 1000 iterations = %d bytes, with 2 = %d: memory grows with the iteration count", p1000, p2)
+	}
+	// Only the session's input buffer remains.
+	if class := rhal.SizeClass(4 * elems); l2 != class || l1000 != class {
+		t.Errorf("live after releasing the result = %d (2 iterations), %d (1000), want the input's %d", l2, l1000, class)
+	}
+}

@@ -131,8 +131,16 @@ func parseTiedResults(p *ir.Parser, withAttrs bool, lookup func(name string) (in
 		return nil
 	}
 	if !p.Optional("(") {
-		err := one(false)
-		return types, tied, attrs, err
+		// Without parentheses IREE still reads a comma-separated list
+		// (`-> index, i64`), but without attribute dictionaries.
+		for {
+			if err := one(false); err != nil {
+				return nil, nil, nil, err
+			}
+			if !p.Optional(",") {
+				return types, tied, attrs, nil
+			}
+		}
 	}
 	if p.Optional(")") {
 		return nil, nil, nil, nil

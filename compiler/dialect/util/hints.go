@@ -1,6 +1,9 @@
 package util
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -10,6 +13,209 @@ func registerHints(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "util.null", Parse: parseNull, Print: printNull, Verify: func(op *ir.Operation) error { return ir.ExpectResults(op, 1) }})
 	r.RegisterOp(&ir.OpDef{Name: "util.unreachable", Parse: parseUnreachable, Print: printUnreachable, Verify: verifyUnreachable})
 	r.RegisterOp(&ir.OpDef{Name: "util.buffer.constant", Parse: parseBufferConstant, Print: printBufferConstant, Verify: verifyBufferConstant})
+	r.RegisterOp(&ir.OpDef{Name: "util.scf.unreachable", Parse: parseUnreachable, Print: printUnreachable})
+	r.RegisterOp(&ir.OpDef{Name: "util.assume.int", Parse: parseAssumeInt, Print: printAssumeInt, Verify: verifyAssumeInt})
+}
+
+// assumptionKeys are the fields of #util.int.assumption in print order.
+var assumptionKeys = []string{"umin", "umax", "udiv"}
+
+// parseAssumption parses the stripped form `<umin = 0, udiv = 16>` (or the
+// full #util.int.assumption<...>) into an attribute printed in IREE's
+// canonical spelling.
+func parseAssumption(p *ir.Parser) (ir.Attribute, error) {
+	pos := p.Pos()
+	if !p.Is("<") {
+		a, err := p.ParseAttribute()
+		if err != nil {
+			return nil, err
+		}
+		o, ok := a.(*ir.OpaqueAttr)
+		if !ok || o.Name != "util.int.assumption" {
+			return nil, ir.Errorf(pos, "expected an integer assumption (<umin = N, umax = N, udiv = N>), found %s", ir.AttrString(a))
+		}
+		return o, nil
+	}
+	p.Optional("<")
+	vals := map[string]int64{}
+	for !p.Optional(">") {
+		if len(vals) > 0 {
+			if err := p.Expect(","); err != nil {
+				return nil, err
+			}
+		}
+		kpos := p.Pos()
+		k, err := p.ParseKeyword()
+		if err != nil {
+			return nil, err
+		}
+		known := false
+		for _, n := range assumptionKeys {
+			known = known || n == k
+		}
+		if !known {
+			return nil, ir.Errorf(kpos, "unknown integer assumption '%s' (expected umin, umax or udiv)", k)
+		}
+		if _, dup := vals[k]; dup {
+			return nil, ir.Errorf(kpos, "integer assumption '%s' given twice", k)
+		}
+		if err := p.Expect("="); err != nil {
+			return nil, err
+		}
+		if vals[k], err = p.ParseInteger(); err != nil {
+			return nil, err
+		}
+	}
+	var parts []string
+	for _, k := range assumptionKeys {
+		if v, ok := vals[k]; ok {
+			parts = append(parts, k+" = "+strconv.FormatUint(uint64(v), 10))
+		}
+	}
+	return &ir.OpaqueAttr{Name: "util.int.assumption", Body: strings.Join(parts, ", "), Angled: true}, nil
+}
+
+// util.assume.int %a<assumption>, %b[<a1>, <a2>] : t1, t2 attr-dict
+func parseAssumeInt(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	var vs []*ir.Value
+	all := &ir.ArrayAttr{}
+	for {
+		v, err := p.ParseOperand()
+		if err != nil {
+			return nil, err
+		}
+		row := &ir.ArrayAttr{}
+		if p.Optional("[") {
+			for !p.Optional("]") {
+				if len(row.Elems) > 0 {
+					if err := p.Expect(","); err != nil {
+						return nil, err
+					}
+				}
+				a, err := parseAssumption(p)
+				if err != nil {
+					return nil, err
+				}
+				row.Elems = append(row.Elems, a)
+			}
+		} else {
+			a, err := parseAssumption(p)
+			if err != nil {
+				return nil, err
+			}
+			row.Elems = append(row.Elems, a)
+		}
+		vs = append(vs, v)
+		all.Elems = append(all.Elems, row)
+		if !p.Optional(",") {
+			break
+		}
+	}
+	tpos := p.Pos()
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	ts, err := p.ParseTypeList()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveTypes(vs, ts, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = vs
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "assumptions", Value: all})
+	return ts, p.ParseOptionalAttrDict(op)
+}
+
+func printAssumption(p *ir.Printer, a ir.Attribute) {
+	if o, ok := a.(*ir.OpaqueAttr); ok && o.Name == "util.int.assumption" {
+		p.WriteString("<" + o.Body + ">")
+		return
+	}
+	p.Attr(a)
+}
+
+func printAssumeInt(p *ir.Printer, op *ir.Operation) {
+	rows, _ := op.Attr("assumptions").(*ir.ArrayAttr)
+	p.WriteString(" ")
+	for i, v := range op.Operands {
+		if i > 0 {
+			p.WriteString(", ")
+		}
+		p.Operand(v)
+		var row []ir.Attribute
+		if rows != nil && i < len(rows.Elems) {
+			if r, ok := rows.Elems[i].(*ir.ArrayAttr); ok {
+				row = r.Elems
+			}
+		}
+		if len(row) == 1 {
+			printAssumption(p, row[0])
+			continue
+		}
+		p.WriteString("[")
+		for j, a := range row {
+			if j > 0 {
+				p.WriteString(", ")
+			}
+			printAssumption(p, a)
+		}
+		p.WriteString("]")
+	}
+	p.WriteString(" : ")
+	ts := make([]ir.Type, len(op.Operands))
+	for i, v := range op.Operands {
+		ts[i] = v.Type
+	}
+	p.Types(ts)
+	p.AttrDict(op, "assumptions")
+}
+
+func verifyAssumeInt(op *ir.Operation) error {
+	if len(op.Operands) != len(op.Results) {
+		return ir.OpErrorf(op, "has %d operands but %d results", len(op.Operands), len(op.Results))
+	}
+	rows, ok := op.Attr("assumptions").(*ir.ArrayAttr)
+	if !ok {
+		return ir.OpErrorf(op, "requires an 'assumptions' array attribute")
+	}
+	if len(rows.Elems) != len(op.Operands) {
+		return ir.OpErrorf(op, "expected %d assumption rows to match number of operands", len(op.Operands))
+	}
+	rank := -1
+	for i, v := range op.Operands {
+		switch t := v.Type.(type) {
+		case ir.IndexType:
+		case ir.IntegerType:
+			if t.Signedness != ir.Signless {
+				return ir.OpErrorf(op, "operand #%d must be a signless integer or index, but got '%s'", i, ir.TypeString(t))
+			}
+		default:
+			return ir.OpErrorf(op, "operand #%d must be a signless integer or index, but got '%s'", i, ir.TypeString(v.Type))
+		}
+		if !ir.TypesEqual(v.Type, op.Results[i].Type) {
+			return ir.OpErrorf(op, "result #%d must have the type of operand #%d", i, i)
+		}
+		row, ok := rows.Elems[i].(*ir.ArrayAttr)
+		if !ok {
+			return ir.OpErrorf(op, "attribute 'assumptions' failed to satisfy constraint: row #%d must be an array of #util.int.assumption", i)
+		}
+		for _, a := range row.Elems {
+			if o, ok := a.(*ir.OpaqueAttr); !ok || o.Name != "util.int.assumption" {
+				return ir.OpErrorf(op, "attribute 'assumptions' failed to satisfy constraint: row #%d holds %s, not a #util.int.assumption", i, ir.AttrString(a))
+			}
+		}
+		// Each operand carries one row entry per permutation, so all rows
+		// have the same length unless an operand gives a single assumption
+		// for every permutation.
+		if len(row.Elems) != 1 {
+			if rank >= 0 && rank != len(row.Elems) {
+				return ir.OpErrorf(op, "expected operand #%d to have %d assumptions but it has %d", i, rank, len(row.Elems))
+			}
+			rank = len(row.Elems)
+		}
+	}
+	return nil
 }
 
 // util.buffer.constant ["name"] attr-dict : !util.buffer = value

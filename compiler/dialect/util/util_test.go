@@ -109,6 +109,21 @@ util.func private @f() -> !util.buffer {
 			`type = tensor<4xi64>, initial_value = #flow.parameter.named<"a"::"a0"> : tensor<4xi64>}`,
 			`%b = "util.buffer.constant"() {name = "greeting", alignment = 16 : index, value = "optimized"} : () -> !util.buffer`,
 		}},
+		{"assume-int-and-unparenthesized-results", `util.func public @f(%a: index, %b: i64) -> index, i64 {
+  %0 = util.assume.int %a<umin=0> : index
+  %1:2 = util.assume.int %a[<umin=0>, <udiv=5>], %b[<umax = 10>, <udiv = 6, umin = 1>] : index, i64
+  %2 = util.assume.int %b#util.int.assumption<umax = 7> : i64
+  util.scf.unreachable "not really"
+  util.return %1#0, %1#1 : index, i64
+}`, []string{
+			"util.func public @f(%a: index, %b: i64) -> (index, i64) {",
+			"%0 = util.assume.int %a<umin = 0> : index",
+			"%1:2 = util.assume.int %a[<umin = 0>, <udiv = 5>], %b[<umax = 10>, <umin = 1, udiv = 6>] : index, i64",
+			"%2 = util.assume.int %b<umax = 7> : i64",
+			`util.scf.unreachable "not really"`,
+		}, []string{
+			`%0 = "util.assume.int"(%a) {assumptions = [[#util.int.assumption<umin = 0>]]} : (index) -> index`,
+		}},
 		{"hints", `util.func public @f(%a: tensor<2xi32>, %b: f32) -> (tensor<2xi32>, f32) {
   %c = util.unfoldable_constant dense<[1, 2]> : tensor<2xi32>
   %d = util.unfoldable_constant {tag} 3.5 : f32
@@ -208,6 +223,18 @@ util.func public @f(%x: f32) {
   %b = "util.optimization_barrier"(%a) : (i32) -> i64
   util.return
 }`, "t.mlir:2:8: error: 'util.optimization_barrier' op failed to verify that all of {operands, results} have same type: operand #0 is 'i32', result #0 is 'i64'"},
+		{"assumption rows of different lengths", `util.func public @f(%a: index, %b: i64) {
+  %0:2 = util.assume.int %a[<umin=0>, <umax=2>, <udiv=16>], %b[<umax=10>, <udiv=6>] : index, i64
+  util.return
+}`, "t.mlir:2:10: error: 'util.assume.int' op expected operand #1 to have 3 assumptions but it has 2"},
+		{"assumption rows not assumptions", `util.func public @f(%a: index) {
+  %0 = "util.assume.int"(%a) {assumptions = [[32]]} : (index) -> index
+  util.return
+}`, "t.mlir:2:8: error: 'util.assume.int' op attribute 'assumptions' failed to satisfy constraint: row #0 holds 32, not a #util.int.assumption"},
+		{"unknown assumption", `util.func public @f(%a: index) {
+  %0 = util.assume.int %a<umin=0, max=3> : index
+  util.return
+}`, "t.mlir:2:35: error: unknown integer assumption 'max' (expected umin, umax or udiv)"},
 		{"unfoldable untyped", `util.func public @f() {
   %c = util.unfoldable_constant "x"
   util.return

@@ -7,6 +7,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/arith"
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
 )
@@ -208,9 +209,8 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		}
 	}
 	outer := k.OuterParallel()
-	count, lo := f.reg("%rd"), f.reg("%rd")
+	count, lo, hi := f.reg("%rd"), f.reg("%rd"), f.reg("%rd")
 	if outer >= 0 {
-		hi := f.reg("%rd")
 		f.line("mul.lo.s64 \t%s, %s, %d;", lo, tile, k.Tile)
 		f.line("add.s64 \t%s, %s, %d;", hi, lo, k.Tile)
 		f.line("min.u64 \t%s, %s, %s;", hi, hi, ranges[outer])
@@ -232,19 +232,6 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 	dims := make([]string, nl)
 	for l := range dims {
 		dims[l] = f.reg("%rd")
-	}
-	f.body.WriteString("$L__par:\n")
-	f.line("setp.ge.u64 \t%s, %s, %s;", bad, iter, count)
-	f.line("@%s bra \t$L__exit;", bad)
-	if outer >= 0 {
-		rest := f.reg("%rd")
-		f.line("mov.u64 \t%s, %s;", rest, iter)
-		for j := len(pars) - 1; j >= 1; j-- {
-			p := pars[j]
-			f.line("rem.u64 \t%s, %s, %s;", dims[p], rest, ranges[p])
-			f.line("div.u64 \t%s, %s, %s;", rest, rest, ranges[p])
-		}
-		f.line("add.s64 \t%s, %s, %s;", dims[outer], lo, rest)
 	}
 	// addr is the address of binding bi's element at its map.
 	addr := func(bi int) (string, error) {
@@ -309,6 +296,34 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 			}
 		}
 		return -1
+	}
+	n := &nest{f: f, k: k, body: body, bindings: bindings, kinds: kinds, ranges: ranges, dims: dims,
+		lo: lo, hi: hi, count: count, tid: tid, bad: bad, outer: outer, pars: pars, scalars: scalars,
+		addr: addr, load: load, store: store, find: find}
+	if r := gpuloops.RowReduction(k, body); r >= 0 && sharedKind(kinds[find("out", 0)]) {
+		if err := n.sharedReduction(r); err != nil {
+			return Kernel{}, ir.OpErrorf(fn, "%v", err)
+		}
+		return n.finish(name, params, nc)
+	}
+	if m := gpuloops.MatmulOf(k); m != nil && sharedKind(kinds[find("in", 0)]) && sharedKind(kinds[find("in", 1)]) && sharedKind(kinds[find("out", 0)]) {
+		if err := n.tiledMatmul(m, m.Layout(k, LoopNestBlockSize)); err != nil {
+			return Kernel{}, ir.OpErrorf(fn, "%v", err)
+		}
+		return n.finish(name, params, nc)
+	}
+	f.body.WriteString("$L__par:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", bad, iter, count)
+	f.line("@%s bra \t$L__exit;", bad)
+	if outer >= 0 {
+		rest := f.reg("%rd")
+		f.line("mov.u64 \t%s, %s;", rest, iter)
+		for j := len(pars) - 1; j >= 1; j-- {
+			p := pars[j]
+			f.line("rem.u64 \t%s, %s, %s;", dims[p], rest, ranges[p])
+			f.line("div.u64 \t%s, %s, %s;", rest, rest, ranges[p])
+		}
+		f.line("add.s64 \t%s, %s, %s;", dims[outer], lo, rest)
 	}
 	blk := body.Body()
 	accs := make([]string, no)
@@ -395,6 +410,41 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 	return Kernel{Name: name, BlockSize: [3]uint32{LoopNestBlockSize, 1, 1}, ConstantCount: nc, BindingCount: len(bindings)}, nil
 }
 
+// nest is a loop-nest kernel being emitted: the state that its prologue
+// computed and the helpers that address its bindings.
+type nest struct {
+	f        *fngen
+	k        *loopnest.Kernel
+	body     *ir.Operation
+	bindings []loopnest.Binding
+	kinds    []ptxKind
+	ranges   []string // per loop: a register
+	// dims are the loop index registers, which addr reads when called:
+	// a caller may point an entry at another register first.
+	dims                    []string
+	lo, hi, count, tid, bad string
+	outer                   int
+	pars                    []int
+	scalars                 map[int]string
+	addr                    func(bi int) (string, error)
+	load                    func(bi int, dst string) error
+	store                   func(bi int, src string) error
+	find                    func(role string, i int) int
+}
+
+// finish ends the kernel and writes it.
+func (n *nest) finish(name string, params []string, nc int) (Kernel, error) {
+	n.f.body.WriteString("$L__exit:\n\tret;\n")
+	n.f.emit(params, LoopNestBlockSize)
+	return Kernel{Name: name, BlockSize: [3]uint32{LoopNestBlockSize, 1, 1}, ConstantCount: nc, BindingCount: len(n.bindings)}, nil
+}
+
+// sharedKind reports whether values of a kind can be staged in shared
+// memory by the cooperative paths: 32- and 64-bit scalars.
+func sharedKind(k ptxKind) bool {
+	return k == kindF32 || k == kindF64 || k == kindI32 || k == kindI64
+}
+
 // emit writes the function: its parameters, register declarations and
 // body.
 func (f *fngen) emit(params []string, block int) {
@@ -407,6 +457,9 @@ func (f *fngen) emit(params []string, block int) {
 		if n := f.regs[c.class]; n > 0 {
 			fmt.Fprintf(&g.out, "\t.reg %s \t%s<%d>;\n", c.decl, c.class, n+1)
 		}
+	}
+	for _, d := range f.decls {
+		fmt.Fprintf(&g.out, "\t%s\n", d)
 	}
 	g.out.WriteString("\n")
 	g.out.WriteString(f.body.String())

@@ -146,6 +146,9 @@ type fngen struct {
 	// loopNest widens the scalar types to those of loop-nest bodies
 	// (loopNestKind).
 	loopNest bool
+	// decls are declarations written after the registers (shared
+	// memory).
+	decls []string
 }
 
 // kind maps a scalar type to its PTX kind for this function.

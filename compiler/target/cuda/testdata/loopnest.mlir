@@ -45,3 +45,44 @@ func.func @rowmax(%x: tensor<5x300xf64>) -> tensor<5xf64> {
   %r = linalg.reduce { arith.maxnumf } ins(%x : tensor<5x300xf64>) outs(%i : tensor<5xf64>) dimensions = [1]
   return %r : tensor<5xf64>
 }
+
+// Row reductions long enough to be shared by a workgroup's invocations:
+// the sum of each row of a ?x? f32 tensor plus 0.5, and the largest
+// element of each row of a ?x? i32 tensor, starting from -5.
+func.func @rows(%x: tensor<?x?xf32>, %y: tensor<?x?xi32>) -> (tensor<?xf32>, tensor<?xi32>) {
+  %c0 = arith.constant 0 : index
+  %half = arith.constant 0.5 : f32
+  %m5 = arith.constant -5 : i32
+  %n = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %ny = tensor.dim %y, %c0 : tensor<?x?xi32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %i = linalg.fill ins(%half : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %s = linalg.reduce { arith.addf } ins(%x : tensor<?x?xf32>) outs(%i : tensor<?xf32>) dimensions = [1]
+  %ei = tensor.empty(%ny) : tensor<?xi32>
+  %ii = linalg.fill ins(%m5 : i32) outs(%ei : tensor<?xi32>) -> tensor<?xi32>
+  %mx = linalg.reduce { arith.maxsi } ins(%y : tensor<?x?xi32>) outs(%ii : tensor<?xi32>) dimensions = [1]
+  return %s, %mx : tensor<?xf32>, tensor<?xi32>
+}
+
+// Matmul-shaped kernels tiled in shared memory: a batch matmul with partial
+// blocks in every direction, a matmul whose workgroups own 33 rows each,
+// and an i32 max-plus product (a body that is not a multiply-add).
+func.func @tiled(%a: tensor<2x45x70xf32>, %b: tensor<2x70x67xf32>, %c: tensor<2050x20xf32>, %d: tensor<20x70xf32>, %p: tensor<9x33xi32>, %q: tensor<33x130xi32>) -> (tensor<2x45x67xf32>, tensor<2050x70xf32>, tensor<9x130xi32>) {
+  %zero = arith.constant 0.0 : f32
+  %low = arith.constant -100000 : i32
+  %e1 = tensor.empty() : tensor<2x45x67xf32>
+  %z1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<2x45x67xf32>) -> tensor<2x45x67xf32>
+  %bm = linalg.batch_matmul ins(%a, %b : tensor<2x45x70xf32>, tensor<2x70x67xf32>) outs(%z1 : tensor<2x45x67xf32>) -> tensor<2x45x67xf32>
+  %e2 = tensor.empty() : tensor<2050x70xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<2050x70xf32>) -> tensor<2050x70xf32>
+  %mm = linalg.matmul ins(%c, %d : tensor<2050x20xf32>, tensor<20x70xf32>) outs(%z2 : tensor<2050x70xf32>) -> tensor<2050x70xf32>
+  %e3 = tensor.empty() : tensor<9x130xi32>
+  %z3 = linalg.fill ins(%low : i32) outs(%e3 : tensor<9x130xi32>) -> tensor<9x130xi32>
+  %mp = linalg.generic {indexing_maps = [affine_map<(i, j, k) -> (i, k)>, affine_map<(i, j, k) -> (k, j)>, affine_map<(i, j, k) -> (i, j)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%p, %q : tensor<9x33xi32>, tensor<33x130xi32>) outs(%z3 : tensor<9x130xi32>) {
+  ^bb0(%x: i32, %y: i32, %acc: i32):
+    %s = arith.addi %x, %y : i32
+    %m = arith.maxsi %acc, %s : i32
+    linalg.yield %m : i32
+  } -> tensor<9x130xi32>
+  return %bm, %mm, %mp : tensor<2x45x67xf32>, tensor<2050x70xf32>, tensor<9x130xi32>
+}

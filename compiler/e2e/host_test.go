@@ -10,6 +10,7 @@ import (
 
 	rhal "github.com/goiree/goiree/runtime/hal"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
+	checkmodule "github.com/goiree/goiree/runtime/modules/check"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
@@ -24,11 +25,16 @@ func fmtF32(shape string, vals []float32) string {
 	return shape + "=" + strings.Join(parts, " ")
 }
 
-// callF32 calls fn in a new session and returns its single f32 tensor
+// callF32 calls fn in a new session (with the check module, which
+// programs using check ops import) and returns its single f32 tensor
 // result's elements.
 func callF32(t *testing.T, dev rhal.Device, module []byte, fn string, inputs ...string) []float32 {
 	t.Helper()
-	s, err := session.Open(dev, module)
+	bm, err := vm.LoadBytecodeModule(module)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := session.New(dev, []*vm.BytecodeModule{bm}, session.Options{Natives: []vm.NativeModule{checkmodule.New()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +47,13 @@ func callF32(t *testing.T, dev rhal.Device, module []byte, fn string, inputs ...
 	if len(res) != 1 {
 		t.Fatalf("%s returned %d values, want 1", fn, len(res))
 	}
-	v, err := halmodule.BufferViewOf(res[0])
+	return resultF32(t, res[0])
+}
+
+// resultF32 returns the elements of an f32 buffer view result.
+func resultF32(t *testing.T, val vm.Value) []float32 {
+	t.Helper()
+	v, err := halmodule.BufferViewOf(val)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,5 +183,65 @@ func TestHostLoopMemory(t *testing.T) {
 	// Only the session's input buffer remains.
 	if class := rhal.SizeClass(4 * elems); l2 != class || l1000 != class {
 		t.Errorf("live after releasing the result = %d (2 iterations), %d (1000), want the input's %d", l2, l1000, class)
+	}
+}
+
+// TestHostCalls runs calls between functions with dispatches, a mutable
+// tensor global updated through a call on every invocation (IREE's
+// globals behaviour: a later call sees the stored value; a new context
+// starts from the initial value) and an IREE-style check function, on
+// both CPU drivers.
+func TestHostCalls(t *testing.T) {
+	tools(t)
+	module, err := compile("host_calls.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range devices {
+		t.Run(d.name, func(t *testing.T) {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Close()
+			x := []float32{1, -2, 0.5, 3}
+			if got, want := callF32(t, dev, module, "quadruple", fmtF32("4xf32", x)), []float32{4, -8, 2, 12}; !slices.Equal(got, want) {
+				t.Errorf("quadruple = %v, want %v", got, want)
+			}
+			bm, err := vm.LoadBytecodeModule(module)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for c := 0; c < 2; c++ {
+				chk := checkmodule.New()
+				s, err := session.New(dev, []*vm.BytecodeModule{bm}, session.Options{Natives: []vm.NativeModule{chk}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				total := make([]float32, 4)
+				for call := 0; call < 3; call++ {
+					in := []float32{float32(call), 1, -0.5, 2}
+					for i := range total {
+						total[i] += in[i]
+					}
+					res, err := s.Call("accumulate", fmtF32("4xf32", in))
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := resultF32(t, res[0])
+					if !slices.Equal(got, total) {
+						t.Errorf("context %d call %d: accumulate = %v, want %v", c, call, got, total)
+					}
+					vm.ReleaseValues(res)
+				}
+				if _, err := s.Call("check_quadruple"); err != nil {
+					t.Fatal(err)
+				}
+				if f := chk.TakeFailures(); len(f) != 0 {
+					t.Errorf("check_quadruple failed: %v", f)
+				}
+				s.Close()
+			}
+		})
 	}
 }

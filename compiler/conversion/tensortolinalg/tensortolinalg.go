@@ -24,8 +24,10 @@
 // Every op created is in MLIR's generic form as IREE's FlowOps.td and
 // MLIR's LinalgOps define it, at the position of the op it replaces.
 //
-// Pad amounts and concatenation offsets must be static; dynamic ones are
-// refused with a "not supported yet" error at the op.
+// Slice offsets and strides that host arithmetic computes from constants
+// are made static first. Pad amounts and concatenation offsets must be
+// static; dynamic ones are refused with a "not supported yet" error at the
+// op.
 package tensortolinalg
 
 import (
@@ -50,9 +52,13 @@ func Convert(module *ir.Operation) error {
 			continue
 		}
 		var ops []*ir.Operation
+		memo := map[*ir.Value]foldResult{}
 		ir.Walk(fn, func(o *ir.Operation) bool {
 			if o != fn && (o.Name == "flow.dispatch.region" || hostFunctions[o.Name] || len(o.Name) > 7 && o.Name[:7] == "linalg.") {
 				return false
+			}
+			if o.Name == "tensor.extract_slice" || o.Name == "tensor.insert_slice" {
+				foldSliceOperands(o, memo)
 			}
 			if lowerings[o.Name] != nil {
 				ops = append(ops, o)

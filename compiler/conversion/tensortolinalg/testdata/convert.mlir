@@ -45,3 +45,19 @@ func.func @pad_concat(%x: tensor<2x3xf32>, %d: tensor<?x3xf32>, %v: f32) -> (ten
   %cd = tensor.concat dim(1) %d, %d : (tensor<?x3xf32>, tensor<?x3xf32>) -> tensor<?x6xf32>
   return %p, %q, %c, %cd : tensor<5x4xf32>, tensor<?x5xf32>, tensor<2x6xf32>, tensor<?x6xf32>
 }
+
+// Offsets and strides computed from constants become static (sizes stay).
+func.func @folded(%x: tensor<4xf32>, %o: index) -> (tensor<?xf32>, tensor<2xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2_i64 = arith.constant 2 : i64
+  %c0_i64 = arith.constant 0 : i64
+  %d = tensor.dim %x, %c0 : tensor<4xf32>
+  %n = arith.index_cast %d : index to i64
+  %ge = arith.cmpi sge, %c2_i64, %c0_i64 : i64
+  %s = arith.select %ge, %c2_i64, %n : i64
+  %off = arith.index_cast %s : i64 to index
+  %len = arith.subi %d, %off : index
+  %a = tensor.extract_slice %x[%off] [%len] [1] : tensor<4xf32> to tensor<?xf32>
+  %b = tensor.extract_slice %x[%o] [2] [%off] : tensor<4xf32> to tensor<2xf32>
+  return %a, %b : tensor<?xf32>, tensor<2xf32>
+}

@@ -310,8 +310,8 @@ func verifySwitch(op *ir.Operation) error {
 	ncases := 0
 	if a := op.Attr("case_values"); a != nil {
 		d, ok := a.(*ir.DenseAttr)
-		if !ok || d.IsHex {
-			return ir.OpErrorf(op, "'case_values' must be a dense integer vector, found %s", ir.AttrString(a))
+		if !ok || d.IsHex || d.Splat || int64(len(d.Elements)) != ir.NumElements(d.Type) {
+			return ir.OpErrorf(op, "'case_values' must be a dense integer vector listing each case value, found %s", ir.AttrString(a))
 		}
 		if !ir.TypesEqual(d.Type.ElementType(), ft) {
 			return ir.OpErrorf(op, "'case_values' should have same type as flag, but got '%s' vs '%s'", ir.TypeString(d.Type.ElementType()), ir.TypeString(ft))

@@ -112,6 +112,11 @@ func TestErrors(t *testing.T) {
 ^bb1:
   return
 }`, "t.mlir:2:3: error: 'cf.switch' op has duplicate case value: 1"},
+		{"switch case values as a splat", `func.func @f(%x: i32) {
+  "cf.switch"(%x)[^bb1, ^bb1, ^bb1] {case_values = dense<1> : vector<2xi32>, case_operand_segments = array<i32: 0, 0>, operandSegmentSizes = array<i32: 1, 0, 0>} : (i32) -> ()
+^bb1:
+  return
+}`, "t.mlir:2:3: error: 'cf.switch' op 'case_values' must be a dense integer vector listing each case value, found dense<1> : vector<2xi32>"},
 		{"switch flag type", `func.func @f(%x: f32) {
   cf.switch %x : f32, [
     default: ^bb1

@@ -1,12 +1,29 @@
 package vmgen
 
 import (
+	"strings"
+
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/runtime/vm"
 )
 
+// importFunc returns the VM import of a body-less function declaration.
+func (e *emitter) importFunc(decl *ir.Operation) (vm.ImportRef, error) {
+	name := decl.SymName()
+	if r, ok := e.imports[name]; ok {
+		return r, nil
+	}
+	cc, err := callingConvention(decl)
+	if err != nil {
+		return vm.ImportRef{}, err
+	}
+	r := e.b.Import(name, cc)
+	e.imports[name] = r
+	return r, nil
+}
+
 // callOp lowers func.call and util.call to a VM call of the callee's
-// function. Tensors cross as buffer views, as they do for exported
+// function, or of its import when the callee is another module's. Tensors cross as buffer views, as they do for exported
 // functions. The pending device work is flushed first: the callee records
 // and submits its own. Buffers passed to the callee are pinned, since it
 // may keep them (in a global, or as a result).
@@ -16,11 +33,22 @@ func (fe *fnEmitter) callOp(op *ir.Operation) error {
 		return ir.OpErrorf(op, "'%s' needs a flat 'callee' symbol reference", op.Name)
 	}
 	callee, ok := fe.e.bySym[ref.Root]
+	var imported *vm.ImportRef
 	if !ok {
-		if decl := ir.LookupSymbolIn(fe.e.module, ref.Root); decl != nil && (decl.Name == "func.func" || decl.Name == "util.func") {
-			return ir.OpErrorf(op, "call to @%s, which is declared without a body (external functions are not supported)", ref.Root)
+		decl := ir.LookupSymbolIn(fe.e.module, ref.Root)
+		if decl == nil || (decl.Name != "func.func" && decl.Name != "util.func") {
+			return ir.OpErrorf(op, "call to undefined function @%s", ref.Root)
 		}
-		return ir.OpErrorf(op, "call to undefined function @%s", ref.Root)
+		// A declaration without a body is a function of another module,
+		// named module.function as in IREE: a VM import.
+		if !strings.Contains(ref.Root, ".") {
+			return ir.OpErrorf(op, "call to @%s, which is declared without a body; an external function is named module.function (as @custom.fn) and imported from that module", ref.Root)
+		}
+		imp, err := fe.e.importFunc(decl)
+		if err != nil {
+			return err
+		}
+		callee, imported = decl, &imp
 	}
 	ft := functionType(callee)
 	if len(ft.Inputs) != len(op.Operands) || len(ft.Results) != len(op.Results) {
@@ -58,7 +86,11 @@ func (fe *fnEmitter) callOp(op *ir.Operation) error {
 		}
 		results[i] = fe.f.NewReg(k)
 	}
-	fe.f.Call(fe.e.funcs[callee], args, results)
+	if imported != nil {
+		fe.f.CallImport(*imported, args, results)
+	} else {
+		fe.f.Call(fe.e.funcs[callee], args, results)
+	}
 	for i, r := range op.Results {
 		tt, ok := r.Type.(*ir.TensorType)
 		if !ok {

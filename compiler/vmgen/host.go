@@ -674,6 +674,17 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.globalStore(op)
 	case "util.optimization_barrier":
 		return fe.identity(op)
+	case "util.null":
+		if len(op.Results) != 1 {
+			return ir.OpErrorf(op, "util.null has one result")
+		}
+		if k, ok := kindOf(op.Results[0].Type); !ok || k != vm.KindRef {
+			return ir.OpErrorf(op, "util.null of type '%s' is not supported in host code", ir.TypeString(op.Results[0].Type))
+		}
+		r := fe.f.NewRefReg()
+		fe.f.Emit(vm.OpConstRefZero, r)
+		fe.scalars[op.Results[0]] = r
+		return nil
 	case "check.expect_true", "check.expect_false", "check.expect_all_true", "check.expect_eq",
 		"check.expect_eq_const", "check.expect_almost_eq", "check.expect_almost_eq_const":
 		return fe.checkOp(op)

@@ -13,7 +13,9 @@
 //     than 32 bits are kept zero-extended in i32 registers);
 //   - blocks and cf.br/cond_br/switch become labels and branches (see
 //     control.go), cf.assert a fail with its message; func.call and
-//     util.call call the callee's VM function (calls.go);
+//     util.call call the callee's VM function, or, for a body-less
+//     declaration named module.function, that import (calls.go); values
+//     of dialect types (!hal.buffer_view, !custom.string) are opaque refs;
 //   - check.* ops call the `check` module's imports (checks.go);
 //   - flow.tensor ops: reshape/bitcast/tie_shape reuse the buffer, load
 //     and store are host reads and writes after a flush (a store copies
@@ -476,9 +478,13 @@ func sortStrings(s []string) {
 	}
 }
 
-// kindOf maps a host scalar type to its VM register bank.
+// kindOf maps a host scalar type to its VM register bank. Dialect types
+// (!hal.buffer_view, a custom module's !custom.string, ...) are opaque
+// refs.
 func kindOf(t ir.Type) (vm.ValueKind, bool) {
 	switch t := t.(type) {
+	case *ir.DialectType:
+		return vm.KindRef, true
 	case ir.IndexType:
 		return vm.KindI64, true
 	case ir.IntegerType:
@@ -510,6 +516,8 @@ func ccChar(t ir.Type) (byte, error) {
 		return 0, fmt.Errorf("type '%s' cannot cross the VM function boundary", ir.TypeString(t))
 	}
 	switch k {
+	case vm.KindRef:
+		return 'r', nil
 	case vm.KindI32:
 		return 'i', nil
 	case vm.KindI64:

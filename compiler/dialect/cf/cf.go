@@ -79,6 +79,32 @@ func parseCondBr(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ResolveType(c, ir.I1, cpos); err != nil {
 		return nil, err
 	}
+	var weights *ir.DenseArrayAttr
+	if p.OptionalKeyword("weights") {
+		// Branch weights, as current MLIR writes them: weights([60, 40]).
+		if err := p.Expect("("); err != nil {
+			return nil, err
+		}
+		if err := p.Expect("["); err != nil {
+			return nil, err
+		}
+		weights = &ir.DenseArrayAttr{Elem: ir.I32, Values: []int64{}}
+		for !p.Optional("]") {
+			if len(weights.Values) > 0 {
+				if err := p.Expect(","); err != nil {
+					return nil, err
+				}
+			}
+			w, err := p.ParseInteger()
+			if err != nil {
+				return nil, err
+			}
+			weights.Values = append(weights.Values, w)
+		}
+		if err := p.Expect(")"); err != nil {
+			return nil, err
+		}
+	}
 	if err := p.Expect(","); err != nil {
 		return nil, err
 	}
@@ -95,6 +121,9 @@ func parseCondBr(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	}
 	op.Successors = []*ir.Block{t, f}
 	op.Operands = append(append([]*ir.Value{c}, tvs...), fvs...)
+	if weights != nil {
+		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "branch_weights", Value: weights})
+	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(tvs), len(fvs))})
 	return nil, p.ParseOptionalAttrDict(op)
 }
@@ -103,13 +132,23 @@ func printCondBr(p *ir.Printer, op *ir.Operation) {
 	c := CondBr{op}
 	p.WriteString(" ")
 	p.Operand(c.Condition())
+	if w, ok := op.Attr("branch_weights").(*ir.DenseArrayAttr); ok {
+		p.WriteString(" weights([")
+		for i, v := range w.Values {
+			if i > 0 {
+				p.WriteString(", ")
+			}
+			p.WriteString(strconv.FormatInt(v, 10))
+		}
+		p.WriteString("])")
+	}
 	if len(op.Successors) == 2 {
 		p.WriteString(", ")
 		p.SuccessorAndUseList(op.Successors[0], c.TrueOperands())
 		p.WriteString(", ")
 		p.SuccessorAndUseList(op.Successors[1], c.FalseOperands())
 	}
-	p.AttrDict(op, "operandSegmentSizes", "operand_segment_sizes")
+	p.AttrDict(op, "branch_weights", "operandSegmentSizes", "operand_segment_sizes")
 }
 
 func verifyCondBr(op *ir.Operation) error {
@@ -124,6 +163,11 @@ func verifyCondBr(op *ir.Operation) error {
 	}
 	if len(op.Successors) != 2 {
 		return ir.OpErrorf(op, "requires 2 successors but found %d", len(op.Successors))
+	}
+	if a := op.Attr("branch_weights"); a != nil {
+		if w, ok := a.(*ir.DenseArrayAttr); !ok || len(w.Values) != 2 {
+			return ir.OpErrorf(op, "'branch_weights' must be two i32 weights, one per successor, found %s", ir.AttrString(a))
+		}
 	}
 	c := CondBr{op}
 	if !ir.TypesEqual(c.Condition().Type, ir.I1) {

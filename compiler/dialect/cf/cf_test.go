@@ -22,6 +22,14 @@ func TestRoundTrip(t *testing.T) {
 }`,
 			[]string{"cf.cond_br %c, ^bb1(%a : i32), ^bb1(%b : i32)", "^bb1(%m: i32):", "cf.br ^bb2\n"},
 			[]string{`"cf.cond_br"(%c, %a, %b)[^bb1, ^bb1] {operandSegmentSizes = array<i32: 1, 1, 1>} : (i1, i32, i32) -> ()`, `"cf.br"()[^bb2] : () -> ()`}},
+		{"cond_br-weights", `func.func @f(%c: i1) {
+  cf.cond_br %c weights([90, 10]), ^bb1, ^bb2
+^bb1:
+  return
+^bb2:
+  return
+}`, []string{"cf.cond_br %c weights([90, 10]), ^bb1, ^bb2"},
+			[]string{`{branch_weights = array<i32: 90, 10>, operandSegmentSizes = array<i32: 1, 0, 0>}`}},
 		{"loop-with-block-arguments", `func.func @sum(%n: index) -> index {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -103,6 +111,11 @@ func TestErrors(t *testing.T) {
 ^bb1:
   return
 }`, "t.mlir:2:3: error: 'cf.br' op must be the last operation in the parent block"},
+		{"cond_br three weights", `func.func @f(%c: i1) {
+  cf.cond_br %c weights([1, 2, 3]), ^bb1, ^bb1
+^bb1:
+  return
+}`, "t.mlir:2:3: error: 'cf.cond_br' op 'branch_weights' must be two i32 weights, one per successor, found array<i32: 1, 2, 3>"},
 		{"switch duplicate case", `func.func @f(%x: i32) {
   cf.switch %x : i32, [
     default: ^bb1,

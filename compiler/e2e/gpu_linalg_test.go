@@ -242,3 +242,88 @@ func TestGPULinalgDynamic(t *testing.T) {
 		}
 	})
 }
+
+// TestGPULinalgConvPool runs the convolutions and poolings (input indices
+// that are window sums of loop indices) against linalg_conv_test.go's
+// references.
+func TestGPULinalgConvPool(t *testing.T) {
+	r := rand.New(rand.NewSource(15))
+	cs := convSpec{n: 2, h: 9, w: 11, c: 3, kh: 3, kw: 2, f: 5, sh: 2, sw: 1, dh: 1, dw: 3}
+	x, w := randF32(r, 2, 9, 11, 3), randF32(r, 3, 2, 3, 5)
+	oh, ow := cs.out()
+	acc := make([]float64, 2*oh*ow*5)
+	cs.window(func(o, i, f int) { acc[o] += float64(x.v[i]) * float64(w.v[f]) })
+	wantConv := f32s{shape: []int{2, oh, ow, 5}}
+	for _, v := range acc {
+		wantConv.v = append(wantConv.v, float32(v))
+	}
+	ds := convSpec{n: 1, h: 8, w: 8, c: 4, kh: 3, kw: 3, sh: 2, sw: 2, dh: 1, dw: 1, depthwise: true}
+	xd, wd := randF32(r, 1, 8, 8, 4), randF32(r, 3, 3, 4)
+	dacc := make([]float64, 3*3*4)
+	ds.window(func(o, i, f int) { dacc[o] += float64(xd.v[i]) * float64(wd.v[f]) })
+	wantDW := f32s{shape: []int{1, 3, 3, 4}}
+	for _, v := range dacc {
+		wantDW.v = append(wantDW.v, float32(v))
+	}
+	ps := convSpec{n: 1, h: 8, w: 8, c: 2, kh: 2, kw: 3, sh: 2, sw: 2, dh: 1, dw: 1, depthwise: true}
+	xp := randF32(r, 1, 8, 8, 2)
+	sum, mx := make([]float64, 4*3*2), make([]float64, 4*3*2)
+	for i := range mx {
+		mx[i] = math.Inf(-1)
+	}
+	ps.window(func(o, i, _ int) {
+		sum[o] += float64(xp.v[i])
+		mx[o] = math.Max(mx[o], float64(xp.v[i]))
+	})
+	wantSum, wantMax := f32s{shape: []int{1, 4, 3, 2}}, f32s{shape: []int{1, 4, 3, 2}}
+	for i := range sum {
+		wantSum.v = append(wantSum.v, float32(sum[i]))
+		wantMax.v = append(wantMax.v, float32(mx[i]))
+	}
+	forGPUs(t, "linalg_conv.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		shapes, data := invoke(t, dev, module, "conv_nhwc", x.arg(), w.arg())
+		checkF32(t, "conv_nhwc", shapes[0], data[0], wantConv)
+		shapes, data = invoke(t, dev, module, "depthwise", xd.arg(), wd.arg())
+		checkF32(t, "depthwise", shapes[0], data[0], wantDW)
+		shapes, data = invoke(t, dev, module, "pools", xp.arg())
+		checkF32(t, "pooling_nhwc_sum", shapes[0], data[0], wantSum)
+		checkF32(t, "pooling_nhwc_max", shapes[1], data[1], wantMax)
+	})
+}
+
+// TestGPULinalgMatmuls runs linalg_matmul.mlir's matmuls (from zero, onto
+// an init, with A and B transposed, batched) at shapes that leave partial
+// tiles in every direction, against linalg_matmul_test.go's reference.
+func TestGPULinalgMatmuls(t *testing.T) {
+	forGPUs(t, "linalg_matmul.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		r := rand.New(rand.NewSource(16))
+		for _, sh := range []struct{ m, n, k int }{{1, 1, 1}, {7, 13, 5}, {130, 70, 33}, {37, 513, 300}, {5, 4, 0}, {2100, 9, 17}} {
+			m, n, k := sh.m, sh.n, sh.k
+			a, b, c := randF32(r, m, k), randF32(r, k, n), randF32(r, m, n)
+			want, scale := mmRef(m, n, k, func(i, l int) float32 { return a.v[i*k+l] }, func(l, j int) float32 { return b.v[l*n+j] }, 0)
+			_, data := invoke(t, dev, module, "mm", a.arg(), b.arg())
+			checkMM(t, fmt.Sprintf("mm %v", sh), data[0], want, scale, k)
+			_, data = invoke(t, dev, module, "mm_init", a.arg(), b.arg(), c.arg())
+			for i := range want {
+				want[i] += float64(c.v[i])
+				scale[i] += math.Abs(float64(c.v[i]))
+			}
+			checkMM(t, fmt.Sprintf("mm_init %v", sh), data[0], want, scale, k)
+			at, bt := randF32(r, k, m), randF32(r, n, k)
+			want, scale = mmRef(m, n, k, func(i, l int) float32 { return at.v[l*m+i] }, func(l, j int) float32 { return bt.v[j*k+l] }, 0)
+			_, data = invoke(t, dev, module, "mm_tt", at.arg(), bt.arg())
+			checkMM(t, fmt.Sprintf("mm_tt %v", sh), data[0], want, scale, k)
+		}
+		for _, sh := range []struct{ b, m, n, k int }{{3, 7, 33, 17}, {1, 1, 1, 1}, {2, 70, 300, 40}} {
+			a, b := randF32(r, sh.b, sh.m, sh.k), randF32(r, sh.b, sh.k, sh.n)
+			var want, scale []float64
+			for bi := 0; bi < sh.b; bi++ {
+				w, s := mmRef(sh.m, sh.n, sh.k, func(i, l int) float32 { return a.v[(bi*sh.m+i)*sh.k+l] },
+					func(l, j int) float32 { return b.v[(bi*sh.k+l)*sh.n+j] }, 0.5)
+				want, scale = append(want, w...), append(scale, s...)
+			}
+			_, data := invoke(t, dev, module, "bmm", a.arg(), b.arg())
+			checkMM(t, fmt.Sprintf("bmm %v", sh), data[0], want, scale, sh.k)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/arith"
@@ -190,6 +191,37 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 			}
 		}
 	}
+	// Window indices (a convolution's input) that the types do not prove
+	// in bounds: with every loop they use at its last iteration (when none
+	// is empty), the index must be inside its dimension.
+	windows := 0
+	for bi, b := range bindings {
+		for r, e := range b.Map.Results {
+			if e.Kind == ir.AffineDim || e.Kind == ir.AffineConst {
+				continue
+			}
+			lin, ok := loopnest.Linear(e)
+			if !ok {
+				return Kernel{}, ir.OpErrorf(fn, "binding %d: index %d (%s) is not a non-negative combination of loop indices", bi, r, e)
+			}
+			if hi, ok := lin.Max(k.Ranges); ok && b.Type.Shape[r] != ir.Dynamic && hi < b.Type.Shape[r] {
+				continue
+			}
+			windows++
+			skip := fmt.Sprintf("$L__window%d", windows)
+			hi, t := f.reg("%rd"), f.reg("%rd")
+			f.line("mov.u64 \t%s, %d;", hi, lin.Const)
+			for _, d := range sortedDims(lin) {
+				f.line("setp.eq.u64 \t%s, %s, 0;", bad, ranges[d])
+				f.line("@%s bra \t%s;", bad, skip)
+				f.line("sub.s64 \t%s, %s, 1;", t, ranges[d])
+				f.line("mad.lo.s64 \t%s, %s, %d, %s;", hi, t, lin.Coeffs[d], hi)
+			}
+			f.line("setp.ge.u64 \t%s, %s, %s;", bad, hi, sizes[bi][r])
+			f.line("@%s bra \t$L__exit;", bad)
+			f.body.WriteString(skip + ":\n")
+		}
+	}
 	// This block's tile and its count of parallel iterations.
 	cy, nx, cx := f.reg("%r"), f.reg("%r"), f.reg("%r")
 	f.line("mov.u32 \t%s, %%ctaid.y;", cy)
@@ -246,7 +278,15 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 				x = f.reg("%rd")
 				f.line("mov.u64 \t%s, %d;", x, e.Value)
 			default:
-				return "", fmt.Errorf("binding %d: index %d (%s) is not a loop index or a constant", bi, r, e)
+				lin, ok := loopnest.Linear(e)
+				if !ok {
+					return "", fmt.Errorf("binding %d: index %d (%s) is not a non-negative combination of loop indices", bi, r, e)
+				}
+				x = f.reg("%rd")
+				f.line("mov.u64 \t%s, %d;", x, lin.Const)
+				for _, d := range sortedDims(lin) {
+					f.line("mad.lo.s64 \t%s, %s, %d, %s;", x, dims[d], lin.Coeffs[d], x)
+				}
 			}
 			f.line("mad.lo.s64 \t%s, %s, %s, %s;", off, off, sizes[bi][r], x)
 		}
@@ -610,4 +650,16 @@ func (f *fngen) intCast(op *ir.Operation, sk, rk ptxKind) error {
 		f.line("bfe.s32 \t%s, %s, 0, %d;", r, r, n)
 	}
 	return nil
+}
+
+// sortedDims lists the loops a linear index uses, in order.
+func sortedDims(lin loopnest.LinearIndex) []int {
+	var ds []int
+	for d, c := range lin.Coeffs {
+		if c != 0 {
+			ds = append(ds, d)
+		}
+	}
+	sort.Ints(ds)
+	return ds
 }

@@ -2,6 +2,7 @@ package vulkan
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -168,12 +169,19 @@ func roleName(role string) string {
 	return "output"
 }
 
-// mulSatGLSL multiplies sizes, saturating at 2^32-1, so that a binding's
-// needed length cannot wrap around to something small.
+// mulSatGLSL multiplies and adds sizes, saturating at 2^32-1, so that a
+// binding's needed length or an index's largest value cannot wrap around
+// to something small.
 const mulSatGLSL = `uint mulSat(uint a, uint b) {
   uint hi, lo;
   umulExtended(a, b, hi, lo);
   return hi != 0u ? 0xffffffffu : lo;
+}
+
+uint addSat(uint a, uint b) {
+  uint carry;
+  uint s = uaddCarry(a, b, carry);
+  return carry != 0u ? 0xffffffffu : s;
 }
 
 `
@@ -259,8 +267,44 @@ func (g *lnGen) prologue() error {
 			}
 		}
 	}
+	// Window indices (a convolution's input) that the types do not prove
+	// in bounds: with every loop they use at its last iteration, the
+	// index must be inside its dimension (when no loop is empty).
+	for bi, b := range g.bindings {
+		for r, e := range b.Map.Results {
+			if e.Kind == ir.AffineDim || e.Kind == ir.AffineConst {
+				continue
+			}
+			lin, ok := loopnest.Linear(e)
+			if !ok {
+				return fmt.Errorf("%s #%d: index %d (%s) is not a non-negative combination of loop indices", roleName(b.Role), b.Index, r, e)
+			}
+			if hi, ok := lin.Max(g.k.Ranges); ok && b.Type.Shape[r] != ir.Dynamic && hi < b.Type.Shape[r] {
+				continue
+			}
+			hi := strconv.FormatInt(lin.Const, 10) + "u"
+			var nonEmpty []string
+			for _, d := range sortedDims(lin) {
+				nonEmpty = append(nonEmpty, g.ranges[d]+" > 0u")
+				hi = fmt.Sprintf("addSat(%s, mulSat(%du, %s - 1u))", hi, lin.Coeffs[d], g.ranges[d])
+			}
+			conds = append(conds, fmt.Sprintf("(%s && %s >= %s)", strings.Join(nonEmpty, " && "), hi, g.sizes[bi][r]))
+		}
+	}
 	fmt.Fprintf(w, "  if (%s) {\n    return;\n  }\n", strings.Join(conds, " ||\n      "))
 	return nil
+}
+
+// sortedDims lists the loops a linear index uses, in order.
+func sortedDims(lin loopnest.LinearIndex) []int {
+	var ds []int
+	for d, c := range lin.Coeffs {
+		if c != 0 {
+			ds = append(ds, d)
+		}
+	}
+	sort.Ints(ds)
+	return ds
 }
 
 // offset is the row-major element offset of binding bi at its map, in
@@ -279,7 +323,15 @@ func (g *lnGen) offset(bi int) (string, error) {
 		case ir.AffineConst:
 			x = strconv.FormatInt(e.Value, 10) + "u"
 		default:
-			return "", fmt.Errorf("%s #%d: index %d (%s) is not a loop index or a constant", roleName(g.bindings[bi].Role), g.bindings[bi].Index, r, e)
+			lin, ok := loopnest.Linear(e)
+			if !ok {
+				return "", fmt.Errorf("%s #%d: index %d (%s) is not a non-negative combination of loop indices", roleName(g.bindings[bi].Role), g.bindings[bi].Index, r, e)
+			}
+			terms := []string{strconv.FormatInt(lin.Const, 10) + "u"}
+			for _, d := range sortedDims(lin) {
+				terms = append(terms, fmt.Sprintf("%du * d%d", lin.Coeffs[d], d))
+			}
+			x = "(" + strings.Join(terms, " + ") + ")"
 		}
 		if off == "" {
 			off = x

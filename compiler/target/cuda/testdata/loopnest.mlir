@@ -86,3 +86,15 @@ func.func @tiled(%a: tensor<2x45x70xf32>, %b: tensor<2x70x67xf32>, %c: tensor<20
   } -> tensor<9x130xi32>
   return %bm, %mm, %mp : tensor<2x45x67xf32>, tensor<2050x70xf32>, tensor<9x130xi32>
 }
+
+// A sliding-window weighted sum: the input index i + 2 * k is checked
+// against the dynamic input size before anything is read.
+func.func @window(%x: tensor<?xf32>, %w: tensor<3xf32>, %init: tensor<?xf32>) -> tensor<?xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(i, k) -> (i + 2 * k)>, affine_map<(i, k) -> (k)>, affine_map<(i, k) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x, %w : tensor<?xf32>, tensor<3xf32>) outs(%init : tensor<?xf32>) {
+  ^bb0(%in: f32, %wk: f32, %acc: f32):
+    %p = arith.mulf %in, %wk : f32
+    %s = arith.addf %p, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}

@@ -17,6 +17,9 @@ import (
 // IREE's lowering of it to vm.cond_fail.
 const statusFailedPrecondition = 9
 
+// statusInternal is the status of util.unreachable, as IREE lowers it.
+const statusInternal = 13
+
 // isReturn reports whether op returns from the function.
 func isReturn(op *ir.Operation) bool {
 	return op.Name == "func.return" || op.Name == "util.return"
@@ -25,7 +28,7 @@ func isReturn(op *ir.Operation) bool {
 // isTerminator reports whether op ends a host block.
 func isTerminator(op *ir.Operation) bool {
 	switch op.Name {
-	case "func.return", "util.return", "cf.br", "cf.cond_br", "cf.switch":
+	case "func.return", "util.return", "cf.br", "cf.cond_br", "cf.switch", "util.unreachable":
 		return true
 	}
 	return false

@@ -50,8 +50,14 @@ func TestControlFlow(t *testing.T) {
 	if got := call(t, s, "checked_sqrt", "3"); got != "f32=9" {
 		t.Errorf("checked_sqrt(3) = %s, want f32=9", got)
 	}
+	if got := call(t, s, "small", "2"); got != "i32=2" {
+		t.Errorf("small(2) = %s, want i32=2", got)
+	}
+	if _, err := s.Run("small", "3"); err == nil || !strings.Contains(err.Error(), "x out of range") || !strings.Contains(err.Error(), "INTERNAL") {
+		t.Errorf("small(3): got %v, want INTERNAL with the unreachable's message", err)
+	}
 	_, err := s.Run("checked_sqrt", "-1")
-	if err == nil || !strings.Contains(err.Error(), "x must not be negative") {
+	if err == nil || !strings.Contains(err.Error(), "x must not be negative") || !strings.Contains(err.Error(), "FAILED_PRECONDITION") {
 		t.Errorf("checked_sqrt(-1): got %v, want the assert's message", err)
 	}
 }

@@ -666,6 +666,14 @@ func (fe *fnEmitter) op(op *ir.Operation) error {
 		return fe.branchOp(op)
 	case "cf.assert":
 		return fe.assertOp(op)
+	case "util.unreachable":
+		// As IREE lowers it: an INTERNAL failure with the op's message.
+		msg := "unreachable location reached"
+		if s, ok := op.Attr("message").(ir.StringAttr); ok {
+			msg = s.Value
+		}
+		fe.f.Fail(fe.i32(statusInternal), msg)
+		return nil
 	case "func.call", "util.call":
 		return fe.callOp(op)
 	case "util.global.load":

@@ -60,3 +60,12 @@ func.func @checked_sqrt(%x: f32) -> f32 {
   %s = arith.mulf %x, %x : f32
   return %s : f32
 }
+
+// x for x in [0, 3), else fails: an unreachable default.
+func.func @small(%x: i32) -> i32 {
+  "cf.switch"(%x)[^bad, ^ok, ^ok, ^ok] <{case_operand_segments = array<i32: 0, 0, 0>, case_values = dense<[0, 1, 2]> : vector<3xi32>, operandSegmentSizes = array<i32: 1, 0, 0>}> : (i32) -> ()
+^ok:
+  return %x : i32
+^bad:
+  util.unreachable "x out of range"
+}

@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand"
 	"strings"
@@ -59,6 +60,17 @@ func TestTensorHostOps(t *testing.T) {
 				t.Fatalf("dynamic splat: shape %v", shapes[1])
 			}
 			checkI32(t, "dynamic splat", data[1], want)
+		}
+
+		_, data = invoke(t, dev, module, "wide_elements", "i64=-5000000000", "i64=7")
+		wide := []int64{-5000000000, 7, 7, -5000000000}
+		if len(data[0]) != 8*len(wide) {
+			t.Fatalf("wide_elements: %d bytes", len(data[0]))
+		}
+		for i, w := range wide {
+			if g := int64(binary.LittleEndian.Uint64(data[0][8*i:])); g != w {
+				t.Fatalf("wide_elements: element %d = %d, want %d", i, g, w)
+			}
 		}
 	})
 }

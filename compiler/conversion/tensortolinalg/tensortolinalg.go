@@ -11,7 +11,8 @@
 //   - tensor.generate becomes a linalg.generic whose body is the region,
 //     with the block arguments read from linalg.index;
 //   - tensor.from_elements becomes a linalg.generic over the scalars that
-//     picks each element by its linear index;
+//     picks each element by its linear index (a flow.tensor.empty and
+//     flow.tensor.stores when a scalar cannot be a kernel's push constant);
 //   - tensor.pad becomes a fill of the result (linalg.fill with the pad
 //     value, or a generic from the region when the value depends on the
 //     index) and a tensor.insert_slice of the source at the low padding;
@@ -475,6 +476,11 @@ func (c *converter) fromElements() error {
 	if err != nil {
 		return err
 	}
+	for _, v := range op.Operands {
+		if !passable(v) {
+			return c.storeElements(rt)
+		}
+	}
 	rank := len(rt.Shape)
 	e := c.empty(rt, nil)
 	var maps []*ir.AffineMap
@@ -527,6 +533,50 @@ func (c *converter) fromElements() error {
 		return err
 	}
 	c.replace(g.Results[0])
+	return nil
+}
+
+// passable reports whether a scalar can be an input of a generated
+// kernel: a constant (cloned into the body) or a value that fits one
+// 32-bit push constant (f32, integers up to 32 bits, index).
+func passable(v *ir.Value) bool {
+	if v.Op != nil && v.Op.Name == "arith.constant" {
+		return true
+	}
+	switch t := v.Type.(type) {
+	case ir.FloatType:
+		return t.Name == "f32"
+	case ir.IntegerType:
+		return t.Width <= 32
+	case ir.IndexType:
+		return true
+	}
+	return false
+}
+
+// storeElements lowers a tensor.from_elements whose scalars cannot be
+// passed to a kernel (64-bit values, f16...) to a flow.tensor.empty and a
+// flow.tensor.store of each element, in row-major order.
+func (c *converter) storeElements(rt *ir.TensorType) error {
+	op := c.op
+	cur := c.emit(ir.NewOp("flow.tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
+	idx := make([]int64, len(rt.Shape))
+	for _, v := range op.Operands {
+		var ix []*ir.Value
+		for _, x := range idx {
+			ix = append(ix, c.index(x))
+		}
+		cur = c.emit(ir.NewOp("flow.tensor.store", append([]*ir.Value{v, cur}, ix...), []ir.Type{rt}, []ir.NamedAttr{
+			{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 1, 0, len(ix))},
+		})).Results[0]
+		for d := len(idx) - 1; d >= 0; d-- {
+			if idx[d]++; idx[d] < rt.Shape[d] {
+				break
+			}
+			idx[d] = 0
+		}
+	}
+	c.replace(cur)
 	return nil
 }
 

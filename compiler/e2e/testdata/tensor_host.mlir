@@ -45,3 +45,9 @@ func.func @splat(%v: i32, %y: tensor<?xf32>) -> (tensor<2x3xi32>, tensor<?x2xi32
   %d = tensor.splat %v[%n] : tensor<?x2xi32>
   return %s, %d : tensor<2x3xi32>, tensor<?x2xi32>
 }
+
+// 64-bit scalars go in with stores into an empty tensor.
+func.func @wide_elements(%a: i64, %b: i64) -> tensor<2x2xi64> {
+  %t = tensor.from_elements %a, %b, %b, %a : tensor<2x2xi64>
+  return %t : tensor<2x2xi64>
+}

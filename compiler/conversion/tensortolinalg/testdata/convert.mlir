@@ -61,3 +61,9 @@ func.func @folded(%x: tensor<4xf32>, %o: index) -> (tensor<?xf32>, tensor<2xf32>
   %b = tensor.extract_slice %x[%o] [2] [%off] : tensor<4xf32> to tensor<2xf32>
   return %a, %b : tensor<?xf32>, tensor<2xf32>
 }
+
+// 64-bit scalars are not push constants: an empty tensor and stores.
+func.func @wide_elements(%a: i64, %b: i64) -> tensor<2x2xi64> {
+  %t = tensor.from_elements %a, %b, %b, %a : tensor<2x2xi64>
+  return %t : tensor<2x2xi64>
+}

@@ -66,3 +66,28 @@ func TestFloatHostMath(t *testing.T) {
 		}
 	}
 }
+
+// TestHostMath checks the scalar math ops the VM has instructions for
+// against Go's math package.
+func TestHostMath(t *testing.T) {
+	s := hostSession(t, "arith.mlir")
+	for _, c := range []struct {
+		x float32
+		y float64
+		i int8
+	}{{2, -1.5, -7}, {-9, 2.25, 100}, {0.25, 3, -128}} {
+		ai := c.i
+		if ai < 0 {
+			ai = -ai // -128 stays -128: wraps in 8 bits
+		}
+		res, err := s.Call("math", fmt.Sprint(c.x), fmt.Sprint(c.y), fmt.Sprint(c.i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := fmt.Sprint(res[0].F32(), res[1].F32(), res[2].F64(), res[3].F64(), res[4].I32())
+		want := fmt.Sprint(float32(math.Sqrt(float64(c.x))), float32(math.Abs(float64(c.x))), math.Floor(c.y), math.Ceil(c.y), int32(uint8(ai)))
+		if got != want {
+			t.Errorf("math(%v, %v, %d) = %s, want %s", c.x, c.y, c.i, got, want)
+		}
+	}
+}

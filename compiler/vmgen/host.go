@@ -989,6 +989,9 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 		return true, fe.affineApply(op)
 	}
 	unfoldable := op.Name == "util.unfoldable_constant"
+	if mo, ok := mathUnary[op.Name]; ok {
+		return true, fe.mathOp(op, mo)
+	}
 	if !strings.HasPrefix(op.Name, "arith.") && !unfoldable {
 		return false, nil
 	}
@@ -1173,6 +1176,41 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 		return true, nil
 	}
 	return true, ir.OpErrorf(op, "'%s' is not supported in host code", op.Name)
+}
+
+// mathUnary are the scalar math ops the VM has instructions for, by
+// register bank.
+var mathUnary = map[string]map[vm.ValueKind]vm.Opcode{
+	"math.sqrt":  {vm.KindF32: vm.OpSqrtF32, vm.KindF64: vm.OpSqrtF64},
+	"math.absf":  {vm.KindF32: vm.OpAbsF32, vm.KindF64: vm.OpAbsF64},
+	"math.floor": {vm.KindF32: vm.OpFloorF32, vm.KindF64: vm.OpFloorF64},
+	"math.ceil":  {vm.KindF32: vm.OpCeilF32, vm.KindF64: vm.OpCeilF64},
+	"math.absi":  {vm.KindI32: vm.OpAbsI32, vm.KindI64: vm.OpAbsI64},
+}
+
+// mathOp lowers a scalar math op of mathUnary.
+func (fe *fnEmitter) mathOp(op *ir.Operation, codes map[vm.ValueKind]vm.Opcode) error {
+	if len(op.Operands) != 1 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "'%s' takes one operand", op.Name)
+	}
+	r := op.Results[0]
+	k, _ := kindOf(r.Type)
+	code, ok := codes[k]
+	if !ok {
+		return ir.OpErrorf(op, "'%s' on '%s' is not supported in host code", op.Name, ir.TypeString(r.Type))
+	}
+	a, err := fe.scalar(op, op.Operands[0])
+	if err != nil {
+		return err
+	}
+	if op.Name == "math.absi" {
+		a = fe.signExtend(r.Type, a)
+	}
+	dst := fe.f.NewReg(k)
+	fe.f.Emit(code, dst, a)
+	fe.scalars[r] = dst
+	fe.narrow(r, dst)
+	return nil
 }
 
 // signedIntOps are the integer ops that read their operands as signed.

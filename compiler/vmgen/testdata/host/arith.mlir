@@ -49,3 +49,14 @@ func.func @floats(%x: f32, %y: f32) -> (i1, i1, i1, i1, f32, f32, i32, i64, f64,
   %back = arith.bitcast %bits : i32 to f32
   return %olt, %ult, %olt_nan, %uno, %mx, %mn, %i, %u, %d, %bits, %back : i1, i1, i1, i1, f32, f32, i32, i64, f64, i32, f32
 }
+
+// Scalar math with VM instructions.
+func.func @math(%x: f32, %y: f64, %i: i8) -> (f32, f32, f64, f64, i32) {
+  %s = math.sqrt %x : f32
+  %a = math.absf %x : f32
+  %f = math.floor %y : f64
+  %c = math.ceil %y : f64
+  %ai = math.absi %i : i8
+  %ai32 = arith.extui %ai : i8 to i32
+  return %s, %a, %f, %c, %ai32 : f32, f32, f64, f64, i32
+}

@@ -327,3 +327,44 @@ func TestGPULinalgMatmuls(t *testing.T) {
 		}
 	})
 }
+
+// TestGPULinalgSoftmaxOp runs linalg.softmax along a middle dimension (a
+// reduction that is not over the last index, so sequential per output)
+// and along the rows of a dynamically shaped 3x513 tensor (shared by each
+// workgroup's threads), against Go loops in float64.
+func TestGPULinalgSoftmaxOp(t *testing.T) {
+	r := rand.New(rand.NewSource(17))
+	softmax := func(x []float32, at func(b int) int, n int, out []float32) {
+		m, s := math.Inf(-1), 0.0
+		for b := 0; b < n; b++ {
+			m = math.Max(m, float64(x[at(b)]))
+		}
+		for b := 0; b < n; b++ {
+			s += math.Exp(float64(x[at(b)]) - m)
+		}
+		for b := 0; b < n; b++ {
+			out[at(b)] = float32(math.Exp(float64(x[at(b)])-m) / s)
+		}
+	}
+	xs := randF32(r, 5, 7, 30)
+	for i := range xs.v {
+		xs.v[i] *= 30
+	}
+	wantSM := f32s{shape: xs.shape, v: make([]float32, len(xs.v))}
+	for a := 0; a < 5; a++ {
+		for c := 0; c < 30; c++ {
+			softmax(xs.v, func(b int) int { return (a*7+b)*30 + c }, 7, wantSM.v)
+		}
+	}
+	xd := randF32(r, 3, 513)
+	wantDyn := f32s{shape: xd.shape, v: make([]float32, len(xd.v))}
+	for a := 0; a < 3; a++ {
+		softmax(xd.v, func(b int) int { return a*513 + b }, 513, wantDyn.v)
+	}
+	forGPUs(t, "linalg_softmax_op.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		shapes, data := invoke(t, dev, module, "softmax", xs.arg())
+		checkF32(t, "softmax", shapes[0], data[0], wantSM)
+		shapes, data = invoke(t, dev, module, "softmax_dyn", xd.arg())
+		checkF32(t, "softmax_dyn", shapes[0], data[0], wantDyn)
+	})
+}

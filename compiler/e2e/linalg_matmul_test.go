@@ -128,3 +128,39 @@ func TestLinalgMatmulMicroKernel(t *testing.T) {
 		})
 	}
 }
+
+// TestLinalgChunkedReduction runs reductions that llvm-cpu splits (the
+// products a chunk at a time, then folded in order) over lengths that
+// leave partial chunks; with small integers every sum is exact, so the
+// results must equal a sequential Go loop.
+func TestLinalgChunkedReduction(t *testing.T) {
+	module := compileMatmul(t, "")
+	r := rand.New(rand.NewSource(22))
+	ints := func(shape ...int) f32s {
+		t := randF32(r, shape...)
+		for i := range t.v {
+			t.v[i] = float32(r.Intn(7) - 3)
+		}
+		return t
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		for _, n := range []int{1, 255, 256, 257, 1000} {
+			m, v := ints(3, n), ints(n)
+			want := f32s{shape: []int{3}, v: make([]float32, 3)}
+			for i := 0; i < 3; i++ {
+				for k := 0; k < n; k++ {
+					want.v[i] += m.v[i*n+k] * v.v[k]
+				}
+			}
+			shapes, data := invoke(t, dev, module, "matvec", m.arg(), v.arg())
+			checkF32(t, "matvec", shapes[0], data[0], want)
+			a := ints(n)
+			dot := f32s{shape: []int{}, v: []float32{1}}
+			for k := 0; k < n; k++ {
+				dot.v[0] += a.v[k] * v.v[k]
+			}
+			shapes, data = invoke(t, dev, module, "dot", a.arg(), v.arg())
+			checkF32(t, "dot", shapes[0], data[0], dot)
+		}
+	})
+}

@@ -48,3 +48,21 @@ func.func @bmm(%a: tensor<?x?x?xf32>, %b: tensor<?x?x?xf32>) -> tensor<?x?x?xf32
   %r = linalg.batch_matmul ins(%a, %b : tensor<?x?x?xf32>, tensor<?x?x?xf32>) outs(%f : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
   return %r : tensor<?x?x?xf32>
 }
+// Reductions whose products llvm-cpu computes a chunk at a time before
+// folding them in order (matvec, dot): lengths past one chunk.
+func.func @matvec(%m: tensor<?x?xf32>, %v: tensor<?xf32>) -> tensor<?xf32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %n = tensor.dim %m, %c0 : tensor<?x?xf32>
+  %e = tensor.empty(%n) : tensor<?xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?xf32>) -> tensor<?xf32>
+  %r = linalg.matvec ins(%m, %v : tensor<?x?xf32>, tensor<?xf32>) outs(%f : tensor<?xf32>) -> tensor<?xf32>
+  return %r : tensor<?xf32>
+}
+func.func @dot(%a: tensor<?xf32>, %b: tensor<?xf32>) -> tensor<f32> {
+  %z = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<f32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<f32>) -> tensor<f32>
+  %r = linalg.dot ins(%a, %b : tensor<?xf32>, tensor<?xf32>) outs(%f : tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}

@@ -64,6 +64,10 @@
 //     torch eager running the same math (testdata/torch_user.py). Targets:
 //     CUDA ≥ 80% of the bound and ≥ 100% of torch eager; Vulkan ≥ 70% of
 //     the bound.
+//   - cpu-linalg/matmul-1024 and cpu-linalg/softmax-4096: programs whose
+//     code the compiler generates (linalg.matmul, linalg.softmax), compiled
+//     for the host CPU and run on local-task, against numpy in the same
+//     run (linalg.go). Targets: ≥ 0.5 × numpy's speed, and faster.
 //   - compiler: in-process iree-compile (front end and back end, clang and
 //     lld included) of --sample, against the time spent in clang and lld;
 //     target ≤ 0.3 s with most of it in clang/lld; and whether --compiles
@@ -127,6 +131,8 @@ type options struct {
 	vulkanCPU        bool
 	python           string
 	vulkanProbe      bool
+	// matmulN and softmaxN size the cpu-linalg rows.
+	matmulN, softmaxN int
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -154,6 +160,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.vulkanCPU, "vulkan_cpu", false, "run the Vulkan row on a CPU implementation (lavapipe) too")
 	fs.StringVar(&o.python, "python", "python3", "python with torch for the torch.mul reference")
 	fs.BoolVar(&o.vulkanProbe, "vulkan_probe", false, "with the Vulkan row, log device and wall bandwidth of simple_mul variants, a copy and a fill for each queue family choice and memory type (what bounds the row)")
+	fs.IntVar(&o.matmulN, "matmul_n", 1024, "size of the cpu-linalg matmul (n x n times n x n f32)")
+	fs.IntVar(&o.softmaxN, "softmax_n", 4096, "size of the cpu-linalg softmax (n x n f32, along the rows)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -177,6 +185,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // suite builds what the rows need and measures them.
 func suite(o *options, log io.Writer) ([]row, error) {
+	if o.matmulN < 1 || o.softmaxN < 1 {
+		return nil, fmt.Errorf("--matmul_n and --softmax_n must be ≥ 1")
+	}
 	if o.repetitions < 1 || o.largeN < 64 || o.smallCalls < 1 || o.compiles < 2 || o.gpuN < 1 || o.gpuN > math.MaxInt32 || o.dispatches < 1 {
 		return nil, fmt.Errorf("--repetitions, --small_calls, --dispatches must be ≥ 1, --large_n ≥ 64, --compiles ≥ 2 and --gpu_n in [1, 2^31)")
 	}
@@ -231,6 +242,7 @@ func suite(o *options, log io.Writer) ([]row, error) {
 		}
 		rows = append(rows, r...)
 	}
+	rows = append(rows, linalgRows(env, o, want, log)...)
 	r, err := gpuRows(env, o, want, log)
 	if err != nil {
 		return nil, err

@@ -131,7 +131,7 @@ func TestSmallRun(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"--repetitions=1", "--large_n=4096", "--small_calls=10", "--compiles=2",
-		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir(), "--gpu_n=10000", "--user_n=10000,4096", "--dispatches=10", "--vulkan_cpu"}, &out, &errb)
+		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir(), "--gpu_n=10000", "--user_n=10000,4096", "--dispatches=10", "--vulkan_cpu", "--matmul_n=67", "--softmax_n=130"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -143,7 +143,7 @@ func TestSmallRun(t *testing.T) {
 		}
 	}
 	want := []string{"cpu-large/local-sync", "cpu-large/local-task", "buffers", "cpu-small/local-sync", "cpu-small/local-task",
-		"cuda/dispatch", "cuda/hand-tuned-float4-10000", "cuda/hand-tuned-float4-10000-torch", "vulkan/hand-tuned-vec4-10000",
+		"cpu-linalg/matmul-67", "cpu-linalg/softmax-130", "cuda/dispatch", "cuda/hand-tuned-float4-10000", "cuda/hand-tuned-float4-10000-torch", "vulkan/hand-tuned-vec4-10000",
 		"cuda/user-10000", "cuda/user-10000-torch", "cuda/user-10000-achievable", "cuda/user-4K", "cuda/user-4K-torch", "cuda/user-4K-achievable",
 		"vulkan/user-10000", "vulkan/user-10000-achievable", "vulkan/user-4K", "vulkan/user-4K-achievable",
 		"compiler/wall", "compiler/deterministic"}

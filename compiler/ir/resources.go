@@ -244,6 +244,9 @@ func (p *Parser) resolveResources(m *Module) error {
 	}
 	for _, u := range p.resourceUses {
 		r, ok := blobs[u.attr.Resource]
+		if !ok && u.attr.Resource == "__elided__" {
+			return Errorf(u.pos, "dense_resource<__elided__> has no data: the blob was elided when this IR was printed (--mlir-elide-resource-strings-if-larger); print it again without elision")
+		}
 		if !ok {
 			return Errorf(u.pos, "dense_resource<%s> is not defined: the file's {-# dialect_resources: { builtin: { ... } } #-} block has no entry '%s'", u.attr.Resource, u.attr.Resource)
 		}

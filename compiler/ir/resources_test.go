@@ -125,6 +125,8 @@ func TestDenseResourceErrors(t *testing.T) {
 			"t.mlir:2:56: error: expected '#-}' to end the file metadata block"},
 		{"unknown key", use + `{-# resources: {} #-}`,
 			"t.mlir:2:5: error: unknown file metadata key 'resources' (expected 'dialect_resources' or 'external_resources')"},
+		{"elided", `"t.use"() {a = dense_resource<__elided__> : tensor<2xf32>} : () -> ()`,
+			"t.mlir:1:16: error: dense_resource<__elided__> has no data: the blob was elided when this IR was printed (--mlir-elide-resource-strings-if-larger); print it again without elision"},
 		{"not shaped", `"t.use"() {a = dense_resource<w> : i32} : () -> ()`,
 			"t.mlir:1:36: error: dense_resource must have a shaped type, got 'i32'"},
 	}

@@ -97,6 +97,14 @@ func TestTensorOps(t *testing.T) {
 		checkF32(t, "strided extract_slice", shapes[0], data[0], want)
 		checkF32(t, "rank-reduced extract_slice", shapes[1], data[1], f32s{shape: []int{4}, v: x46.v[19:23]})
 		checkI32(t, "dynamic extract_slice", data[2], []int32{12, 13, 14, 15, 16, 17, 18})
+		x8 := randF32(r, 8)
+		shapes, data = invoke(t, dev, module, "util_slice", x8.arg())
+		scaled := f32s{shape: []int{4}}
+		for _, v := range x8.v[2:6] {
+			scaled.v = append(scaled.v, v*1.5)
+		}
+		checkF32(t, "util.func slice", shapes[0], data[0], scaled)
+
 		const past = `dispatch of export 0 ("extract_past_end_linalg_0") failed with status 1`
 		if out, err := tryRun(dev, module, "extract_past_end", d); err == nil || !strings.Contains(err.Error(), past) {
 			t.Fatalf("extract_past_end: got %q, %v; want an error containing %q", out, err, past)

@@ -46,7 +46,8 @@ func IsDispatched(op *ir.Operation) bool {
 	return IsStructured(op) || op.Name == "tensor.insert_slice" || op.Name == "tensor.extract_slice"
 }
 
-// Form replaces every linalg structured op and tensor.insert_slice in the functions of module by a
+// Form replaces every linalg structured op and tensor slice in the host
+// functions of module (func.func, util.func, util.initializer) by a
 // dispatch of a generated executable with one variant per target (the
 // registry's fallback target when targets is empty). It returns the number
 // of dispatches created.
@@ -57,8 +58,12 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 	}
 	total := 0
 	for _, fn := range append([]*ir.Operation(nil), body.Ops...) {
-		if fn.Name != "func.func" || fn.Body() == nil {
+		if !hostFunction[fn.Name] || fn.Body() == nil {
 			continue
+		}
+		prefix := fn.SymName()
+		if prefix == "" {
+			prefix = "initializer"
 		}
 		next := 0
 		var ops []*ir.Operation
@@ -94,7 +99,7 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 					return total, ir.OpErrorf(op, "cannot compile '%s' for target backend '%s': %s", op.Name, t.Backend, loopNestBackends())
 				}
 			}
-			name := fmt.Sprintf("%s_linalg_%d", fn.SymName(), next)
+			name := fmt.Sprintf("%s_linalg_%d", prefix, next)
 			for ir.LookupSymbolIn(module, name) != nil {
 				name += "_"
 			}
@@ -111,6 +116,9 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 	}
 	return total, nil
 }
+
+// hostFunction names the ops whose bodies are host code.
+var hostFunction = map[string]bool{"func.func": true, "util.func": true, "util.initializer": true}
 
 // loopNestBackends says which registered backends compile linalg ops.
 func loopNestBackends() string {

@@ -77,3 +77,36 @@ func TestInsertSliceErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestFormUtilFunctions checks that linalg ops and slices in util.func and
+// util.initializer bodies are dispatched like those of func.func.
+func TestFormUtilFunctions(t *testing.T) {
+	reg, m := parse(t, `util.global private @g : tensor<4xf32>
+util.initializer {
+  %c = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  util.global.store %f, @g : tensor<4xf32>
+  util.return
+}
+util.func public @f(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %s = tensor.extract_slice %x[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  util.return %s : tensor<4xf32>
+}`)
+	n, err := loopnest.Form(m.Op, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Fatalf("formed %d dispatches, want 2", n)
+	}
+	if err := dialect.Verify(reg, m.Op); err != nil {
+		t.Fatalf("after forming: %v", err)
+	}
+	text := ir.PrintModule(m, reg, ir.PrintOptions{})
+	for _, want := range []string{"flow.dispatch @initializer_linalg_0::@initializer_linalg_0", "flow.dispatch @f_linalg_0::@f_linalg_0"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("missing %q in:\n%s", want, text)
+		}
+	}
+}

@@ -76,3 +76,20 @@ func.func @extract_past_end(%d: tensor<?xi32>) -> tensor<?xi32> {
   %t = tensor.extract_slice %d[1] [%n] [1] : tensor<?xi32> to tensor<?xi32>
   return %t : tensor<?xi32>
 }
+
+// Slices and linalg ops in util.func and util.initializer bodies.
+util.global private @scale : tensor<4xf32>
+util.initializer {
+  %c = arith.constant 1.5 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  util.global.store %f, @scale : tensor<4xf32>
+  util.return
+}
+util.func public @util_slice(%x: tensor<8xf32>) -> tensor<4xf32> {
+  %s = tensor.extract_slice %x[2] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  %g = util.global.load @scale : tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.map { arith.mulf } ins(%s, %g : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>)
+  util.return %r : tensor<4xf32>
+}

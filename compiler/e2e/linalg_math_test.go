@@ -540,3 +540,45 @@ func TestLinalgIntegerOps(t *testing.T) {
 		})
 	}
 }
+
+// TestElementwiseHalfAndDouble runs tensor-level arith and math ops (which
+// form elementwise dispatches, not linalg ones) on f16, bf16 and f64.
+func TestElementwiseHalfAndDouble(t *testing.T) {
+	tools(t)
+	const src = `func.func @f(%a: tensor<6xf16>, %b: tensor<6xbf16>, %c: tensor<6xf64>) -> (tensor<6xf16>, tensor<6xbf16>, tensor<6xf64>) {
+  %x = arith.mulf %a, %a : tensor<6xf16>
+  %y = math.exp %b : tensor<6xbf16>
+  %z = math.erf %c : tensor<6xf64>
+  return %x, %y, %z : tensor<6xf16>, tensor<6xbf16>, tensor<6xf64>
+}`
+	module, err := compileSource("elementwise_types.mlir", []byte(src), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := []float64{1.5, 300, -2, 0.0999755859375, 0, -0.000123}
+	b := []float64{1, 2, -1, 10, 0.5, -100}
+	c := []float64{0.5, 1, 2, -3, 1e-10, 7}
+	list := func(ft floatType, v []float64) string {
+		var s []string
+		for _, x := range v {
+			s = append(s, strconv.FormatFloat(ft.round(x), 'g', -1, 64))
+		}
+		return fmt.Sprintf("%dx%s=%s", len(v), ft.name, strings.Join(s, " "))
+	}
+	f16, bf16, f64 := floatTypes[0], floatTypes[1], floatTypes[3]
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		_, data := invoke(t, dev, module, "f", list(f16, a), list(bf16, b), list(f64, c))
+		for i := range a {
+			x := f16.round(a[i])
+			if got, want := f16.decode(data[0], i), f16.round(x*x); got != want {
+				t.Errorf("f16 %v * %v = %v, want %v", x, x, got, want)
+			}
+			if got, want := bf16.decode(data[1], i), bf16.round(math.Exp(bf16.round(b[i]))); !closeULP(bf16, got, want, 1) {
+				t.Errorf("bf16 exp(%v) = %v, want %v", bf16.round(b[i]), got, want)
+			}
+			if got, want := f64.decode(data[2], i), math.Erf(c[i]); !closeULP(f64, got, want, 4) {
+				t.Errorf("f64 erf(%v) = %v, want %v", c[i], got, want)
+			}
+		}
+	})
+}

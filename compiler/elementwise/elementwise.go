@@ -385,7 +385,7 @@ func cType(t ir.Type) (ir.Type, error) {
 	e := arith.ElementType(t)
 	switch e := e.(type) {
 	case ir.FloatType:
-		if e.Name == "f16" || e.Name == "f32" || e.Name == "f64" {
+		if e.Name == "f16" || e.Name == "bf16" || e.Name == "f32" || e.Name == "f64" {
 			return e, nil
 		}
 	case ir.IntegerType:

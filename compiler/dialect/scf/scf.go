@@ -1,5 +1,6 @@
 // Package scf registers MLIR's structured control-flow dialect: scf.for,
-// scf.if, scf.while with scf.condition, scf.execute_region and scf.yield.
+// scf.if, scf.while with scf.condition, scf.execute_region, scf.index_switch
+// and scf.yield.
 //
 // In memory each op is what MLIR's generic form shows: scf.for's operands
 // are lower bound, upper bound, step and the iter_args initial values, its
@@ -10,6 +11,8 @@
 package scf
 
 import (
+	"strconv"
+
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -20,6 +23,7 @@ func Register(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "scf.while", Parse: parseWhile, Print: printWhile, Verify: verifyWhile})
 	r.RegisterOp(&ir.OpDef{Name: "scf.condition", Parse: parseCondition, Print: printCondition, Verify: verifyCondition})
 	r.RegisterOp(&ir.OpDef{Name: "scf.execute_region", Parse: parseExecuteRegion, Print: printExecuteRegion, Verify: verifyExecuteRegion})
+	r.RegisterOp(&ir.OpDef{Name: "scf.index_switch", Parse: parseIndexSwitch, Print: printIndexSwitch, Verify: verifyIndexSwitch})
 	r.RegisterOp(&ir.OpDef{Name: "scf.yield", Parse: parseYield, Print: printYield, Verify: verifyYield})
 }
 
@@ -671,6 +675,139 @@ func verifyExecuteRegion(op *ir.Operation) error {
 	return nil
 }
 
+// IndexSwitch gives structured access to an scf.index_switch: one index
+// operand, `cases` (an i64 array) and the regions default first, then one
+// per case in order.
+type IndexSwitch struct{ Op *ir.Operation }
+
+// Cases returns the case values.
+func (s IndexSwitch) Cases() []int64 {
+	if a, ok := s.Op.Attr("cases").(*ir.DenseArrayAttr); ok {
+		return a.Values
+	}
+	return nil
+}
+
+// Default returns the default region's block.
+func (s IndexSwitch) Default() *ir.Block { return s.Op.Regions[0].Blocks[0] }
+
+// Case returns case i's block.
+func (s IndexSwitch) Case(i int) *ir.Block { return s.Op.Regions[i+1].Blocks[0] }
+
+// scf.index_switch %arg attr-dict [-> types] (case N { ... })* default { ... }
+func parseIndexSwitch(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	apos := p.Pos()
+	arg, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(arg, ir.IndexType{}, apos); err != nil {
+		return nil, err
+	}
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	var results []ir.Type
+	if p.Optional("->") {
+		if results, err = p.ParseTypeList(); err != nil {
+			return nil, err
+		}
+	}
+	// The default region comes first in the op but last in the text, so
+	// the case regions are parsed onto the op and moved behind it.
+	cases := &ir.DenseArrayAttr{Elem: ir.I64, Values: []int64{}}
+	for p.OptionalKeyword("case") {
+		v, err := p.ParseInteger()
+		if err != nil {
+			return nil, err
+		}
+		r, err := p.ParseRegion(op, nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(results) == 0 {
+			ensureYield(r, op.Pos)
+		}
+		cases.Values = append(cases.Values, v)
+	}
+	if err := p.ExpectKeyword("default"); err != nil {
+		return nil, err
+	}
+	def, err := p.ParseRegion(op, nil)
+	if err != nil {
+		return nil, err
+	}
+	if len(results) == 0 {
+		ensureYield(def, op.Pos)
+	}
+	op.Regions = append([]*ir.Region{def}, op.Regions[:len(op.Regions)-1]...)
+	op.Operands = []*ir.Value{arg}
+	op.Attrs = append([]ir.NamedAttr{{Name: "cases", Value: cases}}, op.Attrs...)
+	return results, nil
+}
+
+func printIndexSwitch(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operand(op.Operands[0])
+	p.AttrDict(op, "cases")
+	if len(op.Results) > 0 {
+		p.WriteString(" -> ")
+		p.Types(types(op.Results))
+	}
+	for i, v := range (IndexSwitch{op}).Cases() {
+		if i+1 >= len(op.Regions) {
+			break
+		}
+		p.Newline(0)
+		p.WriteString("case " + strconv.FormatInt(v, 10) + " ")
+		p.Region(op.Regions[i+1], false)
+	}
+	p.Newline(0)
+	p.WriteString("default ")
+	p.Region(op.Regions[0], false)
+}
+
+func verifyIndexSwitch(op *ir.Operation) error {
+	if err := ir.ExpectOperands(op, 1); err != nil {
+		return err
+	}
+	if _, ok := op.Operands[0].Type.(ir.IndexType); !ok {
+		return ir.OpErrorf(op, "operand #0 must be index, but got '%s'", ir.TypeString(op.Operands[0].Type))
+	}
+	cases := (IndexSwitch{op}).Cases()
+	if _, ok := op.Attr("cases").(*ir.DenseArrayAttr); !ok {
+		return ir.OpErrorf(op, "requires a 'cases' i64 array attribute")
+	}
+	if len(op.Regions) != len(cases)+1 {
+		return ir.OpErrorf(op, "has %d case regions but %d case values", len(op.Regions)-1, len(cases))
+	}
+	seen := map[int64]bool{}
+	for _, v := range cases {
+		if seen[v] {
+			return ir.OpErrorf(op, "has duplicate case value: %d", v)
+		}
+		seen[v] = true
+	}
+	for i := range op.Regions {
+		what := "default"
+		if i > 0 {
+			what = "case " + strconv.FormatInt(cases[i-1], 10)
+		}
+		b, err := singleBlock(op, i, what)
+		if err != nil {
+			return err
+		}
+		y, err := yieldOf(op, b, what)
+		if err != nil {
+			return err
+		}
+		if err := checkYield(op, y, types(op.Results), "result"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // scf.yield attr-dict [%a, ... : t, ...]
 func parseYield(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(op); err != nil {
@@ -692,12 +829,12 @@ func verifyYield(op *ir.Operation) error {
 	}
 	switch parent := op.ParentOp(); {
 	case parent == nil:
-		return ir.OpErrorf(op, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.while'")
+		return ir.OpErrorf(op, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'")
 	case parent.Name == "scf.while" && op.Block.Region == parent.Regions[0]:
 		return ir.OpErrorf(op, "cannot end the before region of 'scf.while' (use 'scf.condition')")
-	case parent.Name == "scf.execute_region", parent.Name == "scf.for", parent.Name == "scf.if", parent.Name == "scf.while":
+	case parent.Name == "scf.execute_region", parent.Name == "scf.for", parent.Name == "scf.if", parent.Name == "scf.while", parent.Name == "scf.index_switch":
 		return nil
 	default:
-		return ir.OpErrorf(op, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.while'")
+		return ir.OpErrorf(op, "expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'")
 	}
 }

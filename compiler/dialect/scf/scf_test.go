@@ -84,6 +84,32 @@ func TestRoundTrip(t *testing.T) {
   }
   return
 }`, []string{"scf.while : () -> () {", "scf.condition(%c)\n"}, nil},
+		{"index_switch", `func.func @f(%i: index) -> i32 {
+  %0 = scf.index_switch %i -> i32
+  case 2 {
+    %a = arith.constant 10 : i32
+    scf.yield %a : i32
+  }
+  case -5 {
+    %b = arith.constant 20 : i32
+    scf.yield %b : i32
+  }
+  default {
+    %c = arith.constant 50 : i32
+    scf.yield %c : i32
+  }
+  scf.index_switch %i
+  default {
+  }
+  return %0 : i32
+}`, []string{
+			"%0 = scf.index_switch %i -> i32\n  case 2 {\n    %a = arith.constant 10 : i32\n    scf.yield %a : i32\n  }\n  case -5 {",
+			"  default {\n    %c = arith.constant 50 : i32",
+			"scf.index_switch %i\n  default {\n    scf.yield\n  }",
+		}, []string{
+			`%0 = "scf.index_switch"(%i) ({` + "\n    %c = ",
+			`}) {cases = array<i64: 2, -5>} : (index) -> i32`,
+		}},
 		{"execute_region", `func.func @f(%a: i32) -> i32 {
   %r = scf.execute_region -> i32 {
     %x = arith.addi %a, %a : i32
@@ -158,9 +184,19 @@ func TestErrors(t *testing.T) {
   }
   return %r : f32
 }`, "t.mlir:2:8: error: 'scf.while' op forwarded value #0 has type 'i32', but the result is 'f32' and the after region argument is 'f32'"},
+		{"index_switch duplicate case", `func.func @f(%i: index) {
+  scf.index_switch %i
+  case 1 {
+  }
+  case 1 {
+  }
+  default {
+  }
+  return
+}`, "t.mlir:2:3: error: 'scf.index_switch' op has duplicate case value: 1"},
 		{"yield outside scf", `func.func @f() {
   scf.yield
-}`, "t.mlir:2:3: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.while'"},
+}`, "t.mlir:2:3: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'"},
 		{"condition outside while", `func.func @f(%c: i1) {
   scf.condition(%c)
 }`, "t.mlir:2:3: error: 'scf.condition' op expects parent op 'scf.while' (in its before region)"},

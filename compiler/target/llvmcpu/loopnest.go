@@ -193,7 +193,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	}
 	if m, ok := matchMatmul(k, body); ok {
 		g.matmulNest(w, k, m, find, strides, ranges)
-		g.localPages[cname] = matmulLocalKB
+		g.localPages[cname] = matmulLocalPages
 		return nc, len(bindings), nil
 	}
 	outer := k.OuterParallel()

@@ -24,12 +24,13 @@ import (
 // macros): 8x32 with AVX-512, 4x24 with AVX, 4x12 with 16-byte vectors.
 
 // matmulKC and matmulBN bound the packing buffers, which live in the
-// workgroup's local memory.
+// workgroup's local memory (matmulLocalPages 4 KiB pages: an MR x KC
+// panel of A, a KC x BN block of B and room to align them).
 const (
-	matmulKC      = 256
-	matmulBN      = 256
-	matmulMaxMR   = 8
-	matmulLocalKB = (matmulKC*(matmulMaxMR+matmulBN)*4 + 128 + 4095) / 4096
+	matmulKC         = 256
+	matmulBN         = 256
+	matmulMaxMR      = 8
+	matmulLocalPages = (matmulKC*(matmulMaxMR+matmulBN)*4 + 128 + 4095) / 4096
 )
 
 var matmulHelper = `#if defined(__AVX512F__)

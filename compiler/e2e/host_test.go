@@ -73,7 +73,7 @@ func resultF32(t *testing.T, val vm.Value) []float32 {
 }
 
 // TestHostLoops runs dispatches in loop bodies and branch arms on both
-// CPU drivers, against Go loops.
+// CPU drivers and, where present, the GPU devices, against Go loops.
 func TestHostLoops(t *testing.T) {
 	tools(t)
 	module, err := compile("host_loops.mlir", nil)
@@ -87,58 +87,63 @@ func TestHostLoops(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer dev.Close()
-			in := []float32{1, -2, 0.5, 3, 7}
-			for _, n := range []int{0, 1, 5, 20} {
-				want := make([]float32, len(in))
-				copy(want, in)
-				for k := 0; k < n; k++ {
-					for i := range want {
-						want[i] = want[i]*2 + 1
-					}
-				}
-				if got := callF32(t, dev, module, "affine_n", fmtF32("5xf32", in), fmt.Sprint(n)); !slices.Equal(got, want) {
-					t.Errorf("affine_n(n=%d) = %v, want %v", n, got, want)
-				}
-			}
-			x := []float32{1, 2, 3, 4}
-			for _, c := range []int{0, 1} {
-				want := make([]float32, 4)
-				for i, v := range x {
-					if c == 1 {
-						want[i] = 2 * v
-					} else {
-						want[i] = v + 10
-					}
-				}
-				if got := callF32(t, dev, module, "choose", fmtF32("4xf32", x), fmt.Sprint(c)); !slices.Equal(got, want) {
-					t.Errorf("choose(c=%d) = %v, want %v", c, got, want)
-				}
-			}
-			x3 := []float32{0.5, -1, 4}
-			for _, n := range []int{0, 1, 6} {
-				want := make([]float32, 3)
-				for k := 0; k < n; k++ {
-					for i, v := range x3 {
-						want[i] += v + float32(k)
-					}
-				}
-				if got := callF32(t, dev, module, "accumulate", fmtF32("3xf32", x3), fmt.Sprint(n)); !slices.Equal(got, want) {
-					t.Errorf("accumulate(n=%d) = %v, want %v", n, got, want)
-				}
-			}
-			x4 := []float32{0.5, -0.25, 0, 0.125}
-			for _, n := range []int{0, 1, 3} {
-				want := slices.Clone(x4)
-				for k := 0; k < n; k++ {
-					for i, v := range want {
-						want[i] = v*v + v
-					}
-				}
-				if got := callF32(t, dev, module, "square_plus", fmtF32("4xf32", x4), fmt.Sprint(n)); !slices.Equal(got, want) {
-					t.Errorf("square_plus(n=%d) = %v, want %v", n, got, want)
-				}
-			}
+			checkHostLoops(t, dev, module)
 		})
+	}
+	forGPUs(t, "host_loops.mlir", checkHostLoops)
+}
+
+// checkHostLoops calls host_loops.mlir's functions on dev.
+func checkHostLoops(t *testing.T, dev rhal.Device, module []byte) {
+	in := []float32{1, -2, 0.5, 3, 7}
+	for _, n := range []int{0, 1, 5, 20} {
+		want := slices.Clone(in)
+		for k := 0; k < n; k++ {
+			for i := range want {
+				want[i] = want[i]*2 + 1
+			}
+		}
+		if got := callF32(t, dev, module, "affine_n", fmtF32("5xf32", in), fmt.Sprint(n)); !slices.Equal(got, want) {
+			t.Errorf("affine_n(n=%d) = %v, want %v", n, got, want)
+		}
+	}
+	x := []float32{1, 2, 3, 4}
+	for _, c := range []int{0, 1} {
+		want := make([]float32, 4)
+		for i, v := range x {
+			if c == 1 {
+				want[i] = 2 * v
+			} else {
+				want[i] = v + 10
+			}
+		}
+		if got := callF32(t, dev, module, "choose", fmtF32("4xf32", x), fmt.Sprint(c)); !slices.Equal(got, want) {
+			t.Errorf("choose(c=%d) = %v, want %v", c, got, want)
+		}
+	}
+	x3 := []float32{0.5, -1, 4}
+	for _, n := range []int{0, 1, 6} {
+		want := make([]float32, 3)
+		for k := 0; k < n; k++ {
+			for i, v := range x3 {
+				want[i] += v + float32(k)
+			}
+		}
+		if got := callF32(t, dev, module, "accumulate", fmtF32("3xf32", x3), fmt.Sprint(n)); !slices.Equal(got, want) {
+			t.Errorf("accumulate(n=%d) = %v, want %v", n, got, want)
+		}
+	}
+	x4 := []float32{0.5, -0.25, 0, 0.125}
+	for _, n := range []int{0, 1, 3} {
+		want := slices.Clone(x4)
+		for k := 0; k < n; k++ {
+			for i, v := range want {
+				want[i] = v*v + v
+			}
+		}
+		if got := callF32(t, dev, module, "square_plus", fmtF32("4xf32", x4), fmt.Sprint(n)); !slices.Equal(got, want) {
+			t.Errorf("square_plus(n=%d) = %v, want %v", n, got, want)
+		}
 	}
 }
 

@@ -97,6 +97,9 @@ func TestTensorOps(t *testing.T) {
 		checkF32(t, "strided extract_slice", shapes[0], data[0], want)
 		checkF32(t, "rank-reduced extract_slice", shapes[1], data[1], f32s{shape: []int{4}, v: x46.v[19:23]})
 		checkI32(t, "dynamic extract_slice", data[2], []int32{12, 13, 14, 15, 16, 17, 18})
+		_, data = invoke(t, dev, module, "generate_scaled", randF32(r, 5).arg(), "i32=-3")
+		checkI32(t, "generate with a captured scalar", data[0], []int32{0, -3, -6, -9, -12})
+
 		x8 := randF32(r, 8)
 		shapes, data = invoke(t, dev, module, "util_slice", x8.arg())
 		scaled := f32s{shape: []int{4}}

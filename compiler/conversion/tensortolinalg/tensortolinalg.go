@@ -416,15 +416,58 @@ func yield(b *ir.Block, v *ir.Value) {
 	b.Append(ir.NewOp("linalg.yield", []*ir.Value{v}, nil, nil))
 }
 
+// captured returns the scalars region r uses but does not define, other
+// than constants (which kernels clone): they become inputs of the generic
+// made from r, so that kernels receive them as push constants.
+func captured(r *ir.Region) []*ir.Value {
+	var out []*ir.Value
+	seen := map[*ir.Value]bool{}
+	for _, b := range r.Blocks {
+		for _, o := range b.Ops {
+			ir.Walk(o, func(n *ir.Operation) bool {
+				for _, v := range n.Operands {
+					_, shaped := v.Type.(ir.ShapedType)
+					if seen[v] || shaped || definedIn(v, r) || v.Op != nil && v.Op.Name == "arith.constant" {
+						continue
+					}
+					seen[v] = true
+					out = append(out, v)
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// regionGeneric emits a linalg.generic over out whose body is region r
+// (see fromRegion), with the scalars r captures as its inputs.
+func (c *converter) regionGeneric(r *ir.Region, out *ir.Value) (*ir.Operation, error) {
+	rank := len(out.Type.(*ir.TensorType).Shape)
+	ins := captured(r)
+	var maps []*ir.AffineMap
+	for range ins {
+		maps = append(maps, &ir.AffineMap{NumDims: rank, Results: []*ir.AffineExpr{}})
+	}
+	maps = append(maps, identity(rank))
+	return c.generic(ins, []*ir.Value{out}, maps, parallel(rank), func(b *ir.Block) error {
+		mapping := map[*ir.Value]*ir.Value{}
+		for i, v := range ins {
+			mapping[v] = b.Args[i]
+		}
+		return fromRegion(r, b, mapping)
+	})
+}
+
 // fromRegion fills b (a linalg.generic body over one output) from a
 // tensor.generate or tensor.pad region: its block arguments become
-// linalg.index ops and its tensor.yield a linalg.yield.
-func fromRegion(r *ir.Region, b *ir.Block) error {
+// linalg.index ops and its tensor.yield a linalg.yield; mapping holds the
+// body's values for the captured ones.
+func fromRegion(r *ir.Region, b *ir.Block, mapping map[*ir.Value]*ir.Value) error {
 	if len(r.Blocks) != 1 {
 		return ir.OpErrorf(r.Op, "a region of more than one block is not supported yet")
 	}
 	src := r.Blocks[0]
-	mapping := map[*ir.Value]*ir.Value{}
 	for i, a := range src.Args {
 		ix := ir.NewOp("linalg.index", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "dim", Value: ir.IntegerAttr{Value: int64(i), Type: ir.I64}}})
 		ix.Pos = r.Op.Pos
@@ -457,9 +500,7 @@ func (c *converter) generate() error {
 		return err
 	}
 	e := c.empty(rt, append([]*ir.Value(nil), op.Operands...))
-	g, err := c.generic(nil, []*ir.Value{e}, []*ir.AffineMap{identity(len(rt.Shape))}, parallel(len(rt.Shape)), func(b *ir.Block) error {
-		return fromRegion(op.Regions[0], b)
-	})
+	g, err := c.regionGeneric(op.Regions[0], e)
 	if err != nil {
 		return err
 	}
@@ -673,9 +714,7 @@ func (c *converter) pad() error {
 			return nil
 		})
 	} else {
-		fill, err = c.generic(nil, []*ir.Value{e}, []*ir.AffineMap{identity(rank)}, parallel(rank), func(b *ir.Block) error {
-			return fromRegion(r, b)
-		})
+		fill, err = c.regionGeneric(r, e)
 	}
 	if err != nil {
 		return err

@@ -93,3 +93,17 @@ util.func public @util_slice(%x: tensor<8xf32>) -> tensor<4xf32> {
   %r = linalg.map { arith.mulf } ins(%s, %g : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>)
   util.return %r : tensor<4xf32>
 }
+
+// A scalar argument used in the region reaches the kernel as a push
+// constant.
+func.func @generate_scaled(%x: tensor<?xf32>, %s: i32) -> tensor<?xi32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?xf32>
+  %g = tensor.generate %n {
+  ^bb0(%i: index):
+    %k = arith.index_cast %i : index to i32
+    %m = arith.muli %k, %s : i32
+    tensor.yield %m : i32
+  } : tensor<?xi32>
+  return %g : tensor<?xi32>
+}

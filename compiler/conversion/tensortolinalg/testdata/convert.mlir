@@ -67,3 +67,14 @@ func.func @wide_elements(%a: i64, %b: i64) -> tensor<2x2xi64> {
   %t = tensor.from_elements %a, %b, %b, %a : tensor<2x2xi64>
   return %t : tensor<2x2xi64>
 }
+
+// Scalars a region uses from outside become the generic's inputs.
+func.func @captured(%n: index, %s: i32) -> tensor<?xi32> {
+  %g = tensor.generate %n {
+  ^bb0(%i: index):
+    %k = arith.index_cast %i : index to i32
+    %m = arith.muli %k, %s : i32
+    tensor.yield %m : i32
+  } : tensor<?xi32>
+  return %g : tensor<?xi32>
+}

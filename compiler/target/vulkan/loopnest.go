@@ -511,8 +511,14 @@ func zero(k elemKind) string {
 // accumulators as out parameters (GLSL copies them out on return, so an
 // accumulator may be passed as both).
 func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
-	w := &g.w
-	sg := &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{}}}
+	var text strings.Builder
+	w := &text
+	sg := &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{}}, helpers: map[string]bool{}}
+	defer func() {
+		// The math helpers the body calls go before it.
+		g.w.WriteString(sg.helperText())
+		g.w.WriteString(text.String())
+	}()
 	blk := body.Body()
 	if len(body.Regions[0].Blocks) != 1 {
 		return ir.OpErrorf(body, "loop-nest bodies must have a single block")
@@ -575,6 +581,8 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 type scalarGen struct {
 	glslGen
 	kinds []elemKind
+	// helpers are the math helper functions the body calls (mathglsl.go).
+	helpers map[string]bool
 }
 
 var unsignedOperands = map[string]bool{
@@ -635,6 +643,13 @@ func (g *scalarGen) op(op *ir.Operation) (string, error) {
 			return "", ir.OpErrorf(op, "'%s' from %s to %s is not supported by vulkan-spirv code generation", op.Name, ir.TypeString(op.Operands[0].Type), ir.TypeString(op.Results[0].Type))
 		}
 	default:
+		if e, ok, err := g.mathOp(op, rk, ak, a); ok || err != nil {
+			if err != nil {
+				return "", err
+			}
+			expr = e
+			break
+		}
 		// Wrapping int arithmetic agrees with every narrower width up to
 		// the re-extension below.
 		expr, err = expression(op, rk.value, ak.value, a)

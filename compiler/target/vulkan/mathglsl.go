@@ -1,0 +1,204 @@
+package vulkan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// Math ops of loop-nest bodies beyond the elementwise set. GLSL's builtins
+// serve where their results are what the op means on the whole domain;
+// Vulkan leaves the precision of sin, cos, tan, exp2 and log2 to the
+// device (lavapipe is within 8 ulp on [-4, 4]); atan, whose builtin is
+// often far off, is computed here. The rest are helper functions written
+// into the shader when used:
+// log1p and expm1 with the classic corrections for small arguments, erf
+// from a series near zero and a rational approximation elsewhere (within
+// a few units in the last place of f32), and powers that give the C
+// results for negative bases and zeros, which GLSL's pow leaves
+// undefined.
+
+// mathBuiltins are unary float ops that are one GLSL expression.
+var mathBuiltins = map[string]string{
+	"math.sin": "sin(%s)", "math.cos": "cos(%s)", "math.tan": "tan(%s)",
+	"math.exp2": "exp2(%s)", "math.log2": "log2(%s)", "math.roundeven": "roundEven(%s)",
+	"math.log10": "(log2(%s) * 0.30102999566398120)",
+	"math.isnan": "isnan(%s)", "math.isinf": "isinf(%s)",
+	"math.isfinite": "(!isnan(%[1]s) && !isinf(%[1]s))",
+	"math.isnormal": "(!isnan(%[1]s) && !isinf(%[1]s) && abs(%[1]s) >= uintBitsToFloat(0x00800000u))",
+}
+
+// mathHelpers are the helper functions by op, and their GLSL.
+var mathHelpers = map[string]struct{ call, text string }{
+	"math.log1p": {"gi_log1p(%s)", `float gi_log1p(float x) {
+  float u = 1.0 + x;
+  return u == 1.0 ? x : (isinf(u) ? u : log(u) * (x / (u - 1.0)));
+}
+`},
+	"math.expm1": {"gi_expm1(%s)", `float gi_expm1(float x) {
+  float u = exp(x);
+  if (u == 1.0) {
+    return x;
+  }
+  float um1 = u - 1.0;
+  return um1 == -1.0 ? -1.0 : (isinf(u) ? u : um1 * x / log(u));
+}
+`},
+	"math.erf": {"gi_erf(%s)", `float gi_erf(float x) {
+  float a = abs(x);
+  if (a < 0.5) {
+    // 2/sqrt(pi) * (x - x^3/3 + x^5/10 - x^7/42 + x^9/216 - x^11/1320)
+    float z = x * x;
+    return x * (1.1283791671 + z * (-0.3761263890 + z * (0.1128379167 + z * (-0.0268661706 + z * (0.0052239776 - z * 0.0008548327)))));
+  }
+  if (a >= 4.0) {
+    return sign(x);
+  }
+  // 1 - erfc(a), erfc from Numerical Recipes' Chebyshev fit
+  // (relative error below 1.2e-7).
+  float t = 1.0 / (1.0 + 0.5 * a);
+  float p = -a * a - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))));
+  return sign(x) * (1.0 - t * exp(p));
+}
+`},
+	"math.atan": {"gi_atan(%s)", atanGLSL},
+	"math.atan2": {"gi_atan2(%s, %s)", atanGLSL + `float gi_atan2(float y, float x) {
+  const float pi = 3.14159265358979;
+  if (isnan(x) || isnan(y)) {
+    return x + y;
+  }
+  bool xneg = floatBitsToUint(x) >> 31 != 0u;
+  float r;
+  if (isinf(x)) {
+    r = isinf(y) ? (xneg ? 0.75 * pi : 0.25 * pi) : (xneg ? pi : 0.0);
+  } else if (isinf(y) || x == 0.0) {
+    r = y == 0.0 ? (xneg ? pi : 0.0) : 0.5 * pi;
+  } else {
+    r = gi_atan(abs(y / x));
+    if (xneg) {
+      r = pi - r;
+    }
+  }
+  return uintBitsToFloat(floatBitsToUint(r) | (floatBitsToUint(y) & 0x80000000u));
+}
+`},
+	"math.powf": {"gi_pow(%s, %s)", `float gi_pow(float x, float y) {
+  if (y == 0.0 || x == 1.0) {
+    return 1.0;
+  }
+  if (isnan(x) || isnan(y)) {
+    return x + y;
+  }
+  bool odd = floor(y) == y && mod(y, 2.0) == 1.0;
+  if (x == 0.0) {
+    float z = y < 0.0 ? uintBitsToFloat(0x7f800000u) : 0.0;
+    return odd ? (sign(1.0 / x) < 0.0 ? -z : z) : z;
+  }
+  if (x < 0.0) {
+    if (isinf(y)) {
+      return abs(x) == 1.0 ? 1.0 : ((abs(x) < 1.0) == (y < 0.0) ? uintBitsToFloat(0x7f800000u) : 0.0);
+    }
+    if (floor(y) != y) {
+      return uintBitsToFloat(0x7fc00000u);
+    }
+    float r = exp2(y * log2(-x));
+    return odd ? -r : r;
+  }
+  return exp2(y * log2(x));
+}
+`},
+}
+
+// atanGLSL, gi_atan, is Cephes' atanf: the argument reduced to [0, tan(pi/8)] by
+// atan(a) = pi/2 - atan(1/a) and pi/4 + atan((a-1)/(a+1)), then an odd
+// polynomial; within 2 ulp of f32. GLSL's atan may be far less precise
+// (Vulkan allows 4096 ulp; lavapipe is off by up to 200).
+const atanGLSL = `float gi_atan(float x) {
+  float a = abs(x);
+  float y = 0.0;
+  if (a > 2.414213562373095) {
+    y = 1.5707963267948966;
+    a = -1.0 / a;
+  } else if (a > 0.4142135623730950) {
+    y = 0.7853981633974483;
+    a = (a - 1.0) / (a + 1.0);
+  }
+  float z = a * a;
+  float r = y + ((((8.05374449538e-2 * z - 1.38776856032e-1) * z + 1.99777106478e-1) * z - 3.33329491539e-1) * z * a + a);
+  return uintBitsToFloat(floatBitsToUint(r) | (floatBitsToUint(x) & 0x80000000u));
+}
+`
+
+// mathOp translates the math ops above; ok is false for other ops.
+func (g *scalarGen) mathOp(op *ir.Operation, rk, ak elemKind, a []string) (string, bool, error) {
+	name := op.Name
+	if f, ok := mathBuiltins[name]; ok || mathHelpers[name].call != "" {
+		if ak.value != "float" || len(a) != mathArity(name) {
+			return "", true, ir.OpErrorf(op, "'%s' takes %d f32 operand(s) in vulkan-spirv code generation", name, mathArity(name))
+		}
+		if h, ok := mathHelpers[name]; ok {
+			g.helpers[name] = true
+			f = h.call
+		}
+		args := make([]any, len(a))
+		for i, x := range a {
+			args[i] = x
+		}
+		return fmt.Sprintf(f, args...), true, nil
+	}
+	switch name {
+	case "math.copysign":
+		if len(a) != 2 || ak.value != "float" {
+			return "", true, ir.OpErrorf(op, "'%s' takes two f32 operands", name)
+		}
+		return fmt.Sprintf("uintBitsToFloat((floatBitsToUint(%s) & 0x7fffffffu) | (floatBitsToUint(%s) & 0x80000000u))", a[0], a[1]), true, nil
+	case "math.ctpop", "math.ctlz", "math.cttz":
+		if len(a) != 1 || ak.value != "int" || ak.bits != 32 {
+			return "", true, ir.OpErrorf(op, "'%s' takes one i32 operand in vulkan-spirv code generation", name)
+		}
+		f := map[string]string{
+			"math.ctpop": "bitCount(%[1]s)",
+			"math.ctlz":  "(%[1]s == 0 ? 32 : 31 - findMSB(uint(%[1]s)))",
+			"math.cttz":  "(%[1]s == 0 ? 32 : findLSB(%[1]s))",
+		}[name]
+		return fmt.Sprintf(f, a[0]), true, nil
+	case "math.fpowi":
+		if len(a) != 2 || ak.value != "float" {
+			return "", true, ir.OpErrorf(op, "'%s' takes an f32 and an i32 operand", name)
+		}
+		g.helpers["math.powf"] = true
+		return fmt.Sprintf("gi_pow(%s, float(%s))", a[0], a[1]), true, nil
+	}
+	return "", false, nil
+}
+
+func mathArity(name string) int {
+	if name == "math.powf" || name == "math.atan2" {
+		return 2
+	}
+	return 1
+}
+
+// helperText is the GLSL of the helpers the body uses, in a fixed order,
+// each function once (atan2 brings atan).
+func (g *scalarGen) helperText() string {
+	var names []string
+	for n := range g.helpers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	written := map[string]bool{}
+	for _, n := range names {
+		for _, fn := range strings.SplitAfter(mathHelpers[n].text, "\n}\n") {
+			if fn != "" && !written[fn] {
+				written[fn] = true
+				b.WriteString(fn)
+				b.WriteString("\n")
+			}
+		}
+	}
+	return b.String()
+}

@@ -95,17 +95,30 @@ func TestLoopNestPTX(t *testing.T) {
 	}
 }
 
-// TestLoopNestBadType: a type with no PTX form is refused at its op.
-func TestLoopNestBadType(t *testing.T) {
-	src := `func.func @f(%x: tensor<4xbf16>) -> tensor<4xbf16> {
+// TestLoopNestBad: a type with no PTX form is refused at its linalg op,
+// and an op without a PTX translation at the op in the body.
+func TestLoopNestBad(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"type", `func.func @f(%x: tensor<4xbf16>) -> tensor<4xbf16> {
   %e = tensor.empty() : tensor<4xbf16>
   %r = linalg.copy ins(%x : tensor<4xbf16>) outs(%e : tensor<4xbf16>) -> tensor<4xbf16>
   return %r : tensor<4xbf16>
-}`
-	_, err := pipeline.Compile("bad.mlir", []byte(src), cudaOptions, "vm")
-	want := "bad.mlir:3:8: error: 'func.func' op input #0: element type bf16 is not supported by cuda code generation"
-	if err == nil || !strings.Contains(err.Error(), want) {
-		t.Fatalf("got %v\nwant %q", err, want)
+}`, "bad.mlir:3:8: error: 'func.func' op input #0: element type bf16 is not supported by cuda code generation"},
+		{"op", `func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %r = linalg.map ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) (%a: f32) {
+    %s = math.sin %a : f32
+    linalg.yield %s : f32
+  }
+  return %r : tensor<4xf32>
+}`, "bad.mlir:4:10: error: 'math.sin' op 'math.sin' cannot be used in a cuda loop-nest body"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := pipeline.Compile("bad.mlir", []byte(tc.src), cudaOptions, "vm")
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v\nwant %q", err, tc.want)
+			}
+		})
 	}
 }
 

@@ -151,6 +151,14 @@ type fngen struct {
 	decls []string
 }
 
+// bodyKind names the kind of body being translated, for errors.
+func (f *fngen) bodyKind() string {
+	if f.loopNest {
+		return "loop-nest"
+	}
+	return "elementwise"
+}
+
 // kind maps a scalar type to its PTX kind for this function.
 func (f *fngen) kind(t ir.Type) (ptxKind, error) {
 	if f.loopNest {
@@ -532,7 +540,7 @@ func (f *fngen) op(op *ir.Operation) error {
 		return f.constant(op)
 	}
 	if len(op.Results) != 1 {
-		return ir.OpErrorf(op, "'%s' cannot be used in a cuda elementwise body", op.Name)
+		return ir.OpErrorf(op, "'%s' cannot be used in a cuda %s body", op.Name, f.bodyKind())
 	}
 	rk, err := f.kind(op.Results[0].Type)
 	if err != nil {
@@ -750,7 +758,7 @@ func (f *fngen) op(op *ir.Operation) error {
 		"arith.extsi", "arith.extui", "arith.trunci", "arith.bitcast":
 		return f.cast(op, rk)
 	}
-	return ir.OpErrorf(op, "'%s' cannot be used in a cuda elementwise body", name)
+	return ir.OpErrorf(op, "'%s' cannot be used in a cuda %s body", name, f.bodyKind())
 }
 
 func predicate(op *ir.Operation, names []string) (string, error) {

@@ -111,10 +111,10 @@ var mathHelpers = map[string]struct{ call, text string }{
 `},
 }
 
-// atanGLSL, gi_atan, is Cephes' atanf: the argument reduced to [0, tan(pi/8)] by
-// atan(a) = pi/2 - atan(1/a) and pi/4 + atan((a-1)/(a+1)), then an odd
-// polynomial; within 2 ulp of f32. GLSL's atan may be far less precise
-// (Vulkan allows 4096 ulp; lavapipe is off by up to 200).
+// atanGLSL is gi_atan, Cephes' atanf: the argument is reduced to
+// [0, tan(pi/8)] by atan(a) = pi/2 - atan(1/a) and pi/4 + atan((a-1)/(a+1)),
+// then an odd polynomial; within 2 ulp of f32. GLSL's atan may be far
+// less precise (Vulkan allows 4096 ulp; lavapipe is off by up to 200).
 const atanGLSL = `float gi_atan(float x) {
   float a = abs(x);
   float y = 0.0;

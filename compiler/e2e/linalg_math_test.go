@@ -582,3 +582,95 @@ func TestElementwiseHalfAndDouble(t *testing.T) {
 		}
 	})
 }
+
+// TestLinalgCasts checks conversions and comparisons in generated kernels:
+// f64 truncated to f32, f16 and bf16 (round to nearest even, ties and
+// subnormals included), i32 to f16/bf16/f32 signed and unsigned, f32
+// bitcast to i32, and cmpf predicates with NaNs and signed zeros.
+func TestLinalgCasts(t *testing.T) {
+	tools(t)
+	const n = 16
+	src := strings.NewReplacer("N", strconv.Itoa(n)).Replace(`#id = affine_map<(d0) -> (d0)>
+func.func @casts(%x: tensor<Nxf64>, %y: tensor<Nxf64>, %i: tensor<Nxi32>) -> (tensor<Nxf32>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf32>, tensor<Nxi32>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>) {
+  %e32 = tensor.empty() : tensor<Nxf32>
+  %e16 = tensor.empty() : tensor<Nxf16>
+  %eb = tensor.empty() : tensor<Nxbf16>
+  %ei = tensor.empty() : tensor<Nxi32>
+  %e1 = tensor.empty() : tensor<Nxi1>
+  %r:12 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y, %i : tensor<Nxf64>, tensor<Nxf64>, tensor<Nxi32>) outs(%e32, %e16, %eb, %e16, %eb, %e32, %ei, %e1, %e1, %e1, %e1, %e1 : tensor<Nxf32>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf32>, tensor<Nxi32>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>) {
+  ^bb0(%a: f64, %b: f64, %k: i32, %o0: f32, %o1: f16, %o2: bf16, %o3: f16, %o4: bf16, %o5: f32, %o6: i32, %o7: i1, %o8: i1, %o9: i1, %o10: i1, %o11: i1):
+    %t32 = arith.truncf %a : f64 to f32
+    %t16 = arith.truncf %a : f64 to f16
+    %tb = arith.truncf %a : f64 to bf16
+    %s16 = arith.sitofp %k : i32 to f16
+    %sb = arith.sitofp %k : i32 to bf16
+    %u32 = arith.uitofp %k : i32 to f32
+    %bits = arith.bitcast %t32 : f32 to i32
+    %c0 = arith.cmpf olt, %a, %b : f64
+    %c1 = arith.cmpf ule, %a, %b : f64
+    %c2 = arith.cmpf une, %a, %b : f64
+    %c3 = arith.cmpf one, %a, %b : f64
+    %c4 = arith.cmpf ueq, %a, %b : f64
+    linalg.yield %t32, %t16, %tb, %s16, %sb, %u32, %bits, %c0, %c1, %c2, %c3, %c4 : f32, f16, bf16, f16, bf16, f32, i32, i1, i1, i1, i1, i1
+  } -> (tensor<Nxf32>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf32>, tensor<Nxi32>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>)
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11 : tensor<Nxf32>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf16>, tensor<Nxbf16>, tensor<Nxf32>, tensor<Nxi32>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>, tensor<Nxi1>
+}`)
+	module, err := compileSource("casts.mlir", []byte(src), nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	xs := []float64{1 + 0x1p-11, 1 + 3*0x1p-11, 1 + 0x1p-8, 1 + 3*0x1p-8, 65519.99, 65520, 0x1p-25, 0x1.8p-25, -0x1p-140,
+		math.Copysign(0, -1), nan, inf, 1e300, 3.14159265358979, 1 + 0x1p-24 + 0x1p-40, -2.5}
+	ys := []float64{1, nan, 1 + 0x1p-8, 0, 65520, inf, 0, -1, 0, 0, nan, inf, 1e300, 3, 2, -2.5}
+	is := []int64{0, 1, -1, 2049, 2051, 65519, 65536, -2147483648, 2147483647, 257, 259, 16777217, 100000, -3, 7, 4097}
+	fl := func(v []float64) string {
+		var s []string
+		for _, x := range v {
+			switch {
+			case math.IsNaN(x):
+				s = append(s, "nan")
+			case math.IsInf(x, 1):
+				s = append(s, "inf")
+			default:
+				s = append(s, strconv.FormatFloat(x, 'g', -1, 64))
+			}
+		}
+		return fmt.Sprintf("%dxf64=%s", n, strings.Join(s, " "))
+	}
+	var il []string
+	for _, v := range is {
+		il = append(il, strconv.FormatInt(v, 10))
+	}
+	f16, bf16, f32 := floatTypes[0], floatTypes[1], floatTypes[2]
+	same := func(a, b float64) bool { return a == b && math.Signbit(a) == math.Signbit(b) || math.IsNaN(a) && math.IsNaN(b) }
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		_, d := invoke(t, dev, module, "casts", fl(xs), fl(ys), fmt.Sprintf("%dxi32=%s", n, strings.Join(il, " ")))
+		for i := 0; i < n; i++ {
+			x, y, k := xs[i], ys[i], is[i]
+			for _, c := range []struct {
+				what      string
+				got, want float64
+			}{
+				{"truncf f32", f32.decode(d[0], i), f32.round(x)},
+				{"truncf f16", f16.decode(d[1], i), f16.round(x)},
+				{"truncf bf16", bf16.decode(d[2], i), bf16.round(x)},
+				{"sitofp f16", f16.decode(d[3], i), f16.round(float64(k))},
+				{"sitofp bf16", bf16.decode(d[4], i), bf16.round(float64(k))},
+				{"uitofp f32", f32.decode(d[5], i), f32.round(float64(uint32(k)))},
+			} {
+				if !same(c.got, c.want) {
+					t.Errorf("%s(%v / %d) = %v, want %v", c.what, x, k, c.got, c.want)
+				}
+			}
+			if got, want := binary.LittleEndian.Uint32(d[6][4*i:]), math.Float32bits(float32(x)); got != want && !math.IsNaN(x) {
+				t.Errorf("bitcast(%v) = %#x, want %#x", float32(x), got, want)
+			}
+			uno := math.IsNaN(x) || math.IsNaN(y)
+			for j, want := range []bool{x < y, uno || x <= y, uno || x != y, !uno && x != y, uno || x == y} {
+				if got := d[7+j][i] != 0; got != want {
+					t.Errorf("cmpf #%d(%v, %v) = %v, want %v", j, x, y, got, want)
+				}
+			}
+		}
+	})
+}

@@ -26,16 +26,46 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// Run lowers every scf op nested in root.
+// hostFunctions are the ops whose bodies are host code.
+var hostFunctions = map[string]bool{"func.func": true, "util.func": true, "util.initializer": true}
+
+// isSCF reports whether op is one of the ops lowered here.
+func isSCF(op *ir.Operation) bool {
+	switch op.Name {
+	case "scf.for", "scf.if", "scf.while", "scf.execute_region":
+		return true
+	}
+	return false
+}
+
+// Run lowers the scf ops of the host functions in root (a module, or a
+// function). Only host code is lowered: scf inside the region of any
+// other op (a flow.dispatch.region's body, a linalg body, an
+// executable's functions) is device code and left to its code generator.
 func Run(root *ir.Operation) error {
 	var ops []*ir.Operation
-	ir.Walk(root, func(o *ir.Operation) bool {
-		switch o.Name {
-		case "scf.for", "scf.if", "scf.while", "scf.execute_region":
-			ops = append(ops, o)
+	var visit func(o *ir.Operation)
+	visit = func(o *ir.Operation) {
+		for _, r := range o.Regions {
+			for _, b := range r.Blocks {
+				for _, c := range b.Ops {
+					if isSCF(c) {
+						ops = append(ops, c)
+						visit(c)
+					}
+				}
+			}
 		}
-		return true
-	})
+	}
+	if hostFunctions[root.Name] {
+		visit(root)
+	} else if body := root.Body(); body != nil {
+		for _, fn := range body.Ops {
+			if hostFunctions[fn.Name] {
+				visit(fn)
+			}
+		}
+	}
 	// Reverse preorder: an op's nested ops are lowered before it.
 	for i := len(ops) - 1; i >= 0; i-- {
 		if err := lower(ops[i]); err != nil {

@@ -40,30 +40,38 @@ func lowered(t *testing.T, file string) (*ir.Module, *ir.Registry) {
 	return m, reg
 }
 
-// TestGolden pins the lowered IR (run with -update to rewrite).
+// TestGolden pins the lowered IR (run with -update to rewrite): every
+// host scf op is gone, the loop inside a dispatch region (device code)
+// stays, and the output parses back.
 func TestGolden(t *testing.T) {
-	m, reg := lowered(t, "loops.mlir")
-	got := ir.PrintModule(m, reg, ir.PrintOptions{})
-	if strings.Contains(got, "scf.") {
-		t.Errorf("scf ops remain after lowering:\n%s", got)
-	}
-	golden := filepath.Join("testdata", "loops.cf.mlir")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("lowered IR differs from %s (run with -update to accept):\n%s", golden, got)
-	}
-	// The printed form reads back.
-	if _, err := dialect.Parse("loops.cf.mlir", []byte(got), dialect.NewRegistry()); err != nil {
-		t.Errorf("lowered IR does not parse back: %v", err)
+	for _, c := range []struct {
+		file      string
+		deviceFor int // scf.for ops expected to remain
+	}{{"loops.mlir", 0}, {"device_code.mlir", 1}} {
+		t.Run(c.file, func(t *testing.T) {
+			m, reg := lowered(t, c.file)
+			got := ir.PrintModule(m, reg, ir.PrintOptions{})
+			if n := strings.Count(got, "scf.for"); n != c.deviceFor || strings.Contains(got, "scf.if") || strings.Contains(got, "scf.while") || strings.Contains(got, "scf.execute_region") {
+				t.Errorf("after lowering, want %d scf.for (device code) and no other scf op:\n%s", c.deviceFor, got)
+			}
+			golden := filepath.Join("testdata", strings.TrimSuffix(c.file, ".mlir")+".cf.mlir")
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("lowered IR differs from %s (run with -update to accept):\n%s", golden, got)
+			}
+			if _, err := dialect.Parse(golden, []byte(got), dialect.NewRegistry()); err != nil {
+				t.Errorf("lowered IR does not parse back: %v", err)
+			}
+		})
 	}
 }
 

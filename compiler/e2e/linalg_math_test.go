@@ -642,7 +642,9 @@ func.func @casts(%x: tensor<Nxf64>, %y: tensor<Nxf64>, %i: tensor<Nxi32>) -> (te
 		il = append(il, strconv.FormatInt(v, 10))
 	}
 	f16, bf16, f32 := floatTypes[0], floatTypes[1], floatTypes[2]
-	same := func(a, b float64) bool { return a == b && math.Signbit(a) == math.Signbit(b) || math.IsNaN(a) && math.IsNaN(b) }
+	same := func(a, b float64) bool {
+		return a == b && math.Signbit(a) == math.Signbit(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
 	forDevices(t, func(t *testing.T, dev rhal.Device) {
 		_, d := invoke(t, dev, module, "casts", fl(xs), fl(ys), fmt.Sprintf("%dxi32=%s", n, strings.Join(il, " ")))
 		for i := 0; i < n; i++ {

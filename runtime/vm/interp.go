@@ -60,6 +60,7 @@ func (ex *executor) init(inst *Instance) {
 	ex.args = make([]Value, 0, 32)
 	ex.res = make([]Value, 0, 8)
 	ex.segs = make([]int, 0, 4)
+	ex.call.ex = ex
 }
 
 // r16 reads the 16-bit operand at offset p of code.
@@ -642,6 +643,7 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			ord := int(uint32(in[1]) | uint32(in[2])<<8 | uint32(in[3])<<16 | uint32(in[4])<<24)
 			if op != OpCall {
 				if nf := fr.mi.imports[ord].native; nf != nil {
+					fr.at = pc // for NativeCall.CallerLocation
 					next, err := ex.callNative(w, nf, &fr.fn.sites[fr.fn.siteAt[pc>>siteShift]])
 					if err != nil {
 						return 0, ex.trapErr(err, pc)

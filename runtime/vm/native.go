@@ -48,6 +48,22 @@ type NativeCall struct {
 	// Segments holds the number of tuples passed to each variadic group,
 	// in signature order (empty for non-variadic functions).
 	Segments []int
+	// ex is the executor making the call, for CallerLocation (nil for a
+	// native function invoked directly).
+	ex *executor
+}
+
+// CallerLocation returns the source location ("file.mlir:12:3") of the
+// bytecode call instruction that made this call, when its module records
+// locations; "" otherwise, and for a native function invoked directly.
+// It is valid only during the call.
+func (c *NativeCall) CallerLocation() string {
+	ex := c.ex
+	if ex == nil || len(ex.frames) == 0 {
+		return ""
+	}
+	fr := &ex.frames[len(ex.frames)-1]
+	return fr.mi.module.SourceLocation(fr.fi, fr.at)
 }
 
 // Attr is a key/value reflection attribute of a function or module.

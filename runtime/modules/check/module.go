@@ -21,14 +21,24 @@ const MaxPrintedElements = 1024
 type Failure struct {
 	// Function is the check function that failed, e.g. "expect_eq".
 	Function string
+	// Location is where the program called it ("test.mlir:12:3"), when
+	// the module records source locations; "" otherwise.
+	Location string
 	// Message says what was expected and what was found; for buffer
 	// views it ends with both operands printed as iree-run-module prints
 	// results (several lines).
 	Message string
 }
 
-// String is the message prefixed with the function's full name.
-func (f Failure) String() string { return "check." + f.Function + ": " + f.Message }
+// String is the message prefixed with the location, when known, and the
+// function's full name: "test.mlir:12:3: check.expect_eq: Expected ...".
+func (f Failure) String() string {
+	s := "check." + f.Function + ": " + f.Message
+	if f.Location != "" {
+		s = f.Location + ": " + s
+	}
+	return s
+}
 
 // Module is the "check" native module. Its failures accumulate until
 // TakeFailures; a tool that runs several test functions takes them after
@@ -72,22 +82,23 @@ func (m *Module) TakeFailures() []Failure {
 	return f
 }
 
-func (m *Module) fail(function, message string) {
+func (m *Module) fail(c *vm.NativeCall, function, message string) {
+	f := Failure{Function: function, Message: message, Location: c.CallerLocation()}
 	m.mu.Lock()
-	m.failures = append(m.failures, Failure{Function: function, Message: message})
+	m.failures = append(m.failures, f)
 	m.mu.Unlock()
 }
 
 func (m *Module) expectTrue(c *vm.NativeCall) error {
 	if v := c.Args[0].I32(); v == 0 {
-		m.fail("expect_true", fmt.Sprintf("Expected %d to be nonzero.", v))
+		m.fail(c, "expect_true", fmt.Sprintf("Expected %d to be nonzero.", v))
 	}
 	return nil
 }
 
 func (m *Module) expectFalse(c *vm.NativeCall) error {
 	if v := c.Args[0].I32(); v != 0 {
-		m.fail("expect_false", fmt.Sprintf("Expected %d to be zero.", v))
+		m.fail(c, "expect_false", fmt.Sprintf("Expected %d to be zero.", v))
 	}
 	return nil
 }
@@ -112,7 +123,7 @@ func (m *Module) expectAllTrue(c *vm.NativeCall) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Expected all elements to be nonzero. The first zero is at index %d.", idx)
 	writeOperand(&b, "operand", v)
-	m.fail(fn, b.String())
+	m.fail(c, fn, b.String())
 	return nil
 }
 
@@ -150,7 +161,7 @@ func (m *Module) expectEq(c *vm.NativeCall) error {
 	}
 	writeOperand(&b, "lhs", lhs)
 	writeOperand(&b, "rhs", rhs)
-	m.fail(fn, b.String())
+	m.fail(c, fn, b.String())
 	return nil
 }
 
@@ -190,7 +201,7 @@ func (m *Module) expectAlmostEq(c *vm.NativeCall) error {
 	}
 	writeOperand(&b, "lhs", lhs)
 	writeOperand(&b, "rhs", rhs)
-	m.fail(fn, b.String())
+	m.fail(c, fn, b.String())
 	return nil
 }
 

@@ -35,8 +35,12 @@ func program(t *testing.T) *vm.BytecodeModule {
 	eq := b.Import("check.expect_eq", "0rrr_v")
 	almostEq := b.Import("check.expect_almost_eq", "0rrrff_v")
 
+	// Source locations, as compiled programs record them, name the check
+	// that failed.
 	f := b.Function("truths", "0ii_i")
+	f.Loc("truths.mlir", 3, 5)
 	f.CallImport(expectTrue, []vm.Reg{f.Arg(0)}, nil)
+	f.Loc("truths.mlir", 4, 5)
 	f.CallImport(expectFalse, []vm.Reg{f.Arg(1)}, nil)
 	seven := f.NewI32()
 	f.ConstI32(seven, 7)
@@ -191,10 +195,10 @@ func TestExpectTrueFalse(t *testing.T) {
 	}{
 		{1, 0, nil},
 		{-3, 0, nil},
-		{0, 0, []string{"check.expect_true: Expected 0 to be nonzero."}},
-		{5, 2, []string{"check.expect_false: Expected 2 to be zero."}},
+		{0, 0, []string{"truths.mlir:3:5: check.expect_true: Expected 0 to be nonzero."}},
+		{5, 2, []string{"truths.mlir:4:5: check.expect_false: Expected 2 to be zero."}},
 		// Both fail: the first failure does not stop the function.
-		{0, -1, []string{"check.expect_true: Expected 0 to be nonzero.", "check.expect_false: Expected -1 to be zero."}},
+		{0, -1, []string{"truths.mlir:3:5: check.expect_true: Expected 0 to be nonzero.", "truths.mlir:4:5: check.expect_false: Expected -1 to be zero."}},
 	} {
 		res, err := h.call(t, "truths", vm.I32(tc.a), vm.I32(tc.b))
 		if err != nil {
@@ -319,6 +323,9 @@ func TestExpectBufferViews(t *testing.T) {
 				}
 				if len(failures) > 0 {
 					got = failures[0].Message
+					if failures[0].Location != "" {
+						t.Errorf("%s: location %q for a module without locations", tc.name, failures[0].Location)
+					}
 					if want := "expect_" + tc.fn; failures[0].Function != want {
 						t.Errorf("%s: failure of %s, want %s", tc.name, failures[0].Function, want)
 					}
@@ -396,6 +403,13 @@ func TestBadArguments(t *testing.T) {
 	}
 	if f := h.check.TakeFailures(); len(f) != 0 {
 		t.Errorf("bad arguments recorded failures: %v", f)
+	}
+	// Invoked directly, not from bytecode: no caller, no location.
+	if _, err := h.call(t, "check.expect_true", vm.I32(0)); err != nil {
+		t.Fatal(err)
+	}
+	if f := h.check.TakeFailures(); len(f) != 1 || f[0].String() != "check.expect_true: Expected 0 to be nonzero." {
+		t.Errorf("direct call: failures %q", f)
 	}
 }
 

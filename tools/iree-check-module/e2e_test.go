@@ -58,13 +58,13 @@ func TestCompiledChecksFail(t *testing.T) {
 [----------] Global test environment set-up.
 [----------] 3 tests from failing
 [ RUN      ] failing.two_failures
-check.expect_almost_eq: Failure
+fail.mlir:8:3: check.expect_almost_eq: Failure
 Expected near equality of these values. Contents does not match to tolerance parameters atol=0.0001, rtol=0. The first failure occurs at index 2 as the lhs value 6 differs from the rhs value 6.5 by 5.000e-01.
   lhs:
     4xf32=2 4 6 8
   rhs:
     4xf32=2 4 6.5 8
-check.expect_eq: Failure
+fail.mlir:11:3: check.expect_eq: Failure
 Expected equality of these values. Contents does not match. The first failure occurs at index 1 as the lhs value 16 differs from the rhs value 15.
   lhs:
     2xi32=14 16
@@ -74,7 +74,7 @@ Expected equality of these values. Contents does not match. The first failure oc
 [ RUN      ] failing.passes
 [       OK ] failing.passes (N ms)
 [ RUN      ] failing.scalar
-check.expect_true: Failure
+fail.mlir:24:3: check.expect_true: Failure
 Expected 0 to be nonzero.
 [  FAILED  ] failing.scalar (N ms)
 [----------] 3 tests from failing (N ms total)
@@ -91,7 +91,7 @@ Expected 0 to be nonzero.
 	if code != 1 || got != want {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", code, got, want)
 	}
-	if want := "[ERROR] 2 of 3 tests failed; first: failing.two_failures: Expected near equality of these values."; !strings.HasPrefix(stderr, want) {
+	if want := "[ERROR] 2 of 3 tests failed; first: failing.two_failures: fail.mlir:8:3: check.expect_almost_eq: Expected near equality of these values."; !strings.HasPrefix(stderr, want) {
 		t.Errorf("stderr %q, want it to start with %q", stderr, want)
 	}
 	code, stdout, _ = runTool(t, nil, "--device=local-sync", "--module="+path, "--expect_failure")

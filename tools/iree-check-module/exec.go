@@ -59,11 +59,20 @@ func testNames(m *vm.BytecodeModule) ([]string, error) {
 // result is the outcome of one test.
 type result struct {
 	name     string
-	failures []string // what was printed for each failure, in order
+	failures []failure // in order
 	elapsed  time.Duration
 }
 
 func (r *result) failed() bool { return len(r.failures) > 0 }
+
+// failure is one failure of a test: where it happened (the check's source
+// location and function, or the test) and the message.
+type failure struct {
+	where, message string
+}
+
+// String is what the tool prints for f, as gtest prints a failure.
+func (f failure) String() string { return f.where + ": Failure\n" + f.message + "\n" }
 
 // runner runs tests, each in a fresh context of the hal module, the check
 // module and the program's modules, as IREE's tool gives each test its own
@@ -90,9 +99,9 @@ func (r *runner) runTest(s *session.Session, name string) *result {
 	fmt.Fprintf(r.stdout, "[ RUN      ] %s\n", res.name)
 	start := time.Now()
 	fail := func(where, msg string) {
-		text := fmt.Sprintf("%s: Failure\n%s\n", where, msg)
-		res.failures = append(res.failures, text)
-		io.WriteString(r.stdout, text)
+		f := failure{where, msg}
+		res.failures = append(res.failures, f)
+		io.WriteString(r.stdout, f.String())
 	}
 	r.check.TakeFailures() // none are left over, but a test starts clean
 	fn, err := s.Context.LookupFunction(res.name)
@@ -104,7 +113,13 @@ func (r *runner) runTest(s *session.Session, name string) *result {
 	// verdict.
 	r.plugins.Flush()
 	for _, f := range r.check.TakeFailures() {
-		fail("check."+f.Function, f.Message)
+		// gtest names the place of a failure; here it is the check op's
+		// source location when the module records it.
+		where := "check." + f.Function
+		if f.Location != "" {
+			where = f.Location + ": " + where
+		}
+		fail(where, f.Message)
 	}
 	if err != nil {
 		fail(res.name, err.Error())
@@ -232,9 +247,9 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 					// this test's failure.
 					res := &result{name: main.Name() + "." + name}
 					fmt.Fprintf(stdout, "[ RUN      ] %s\n", res.name)
-					text := fmt.Sprintf("%s: Failure\n%v\n", res.name, err)
-					res.failures = []string{text}
-					fmt.Fprintf(stdout, "%s[  FAILED  ] %s (0 ms)\n", text, res.name)
+					f := failure{res.name, err.Error()}
+					res.failures = []failure{f}
+					fmt.Fprintf(stdout, "%s[  FAILED  ] %s (0 ms)\n", f, res.name)
 					results = append(results, res)
 					continue
 				}
@@ -271,8 +286,9 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	}
 	if len(failed) > 0 {
 		// One line on stderr says what failed first (stdout has it all).
-		first := strings.SplitN(failed[0].failures[0], "\n", 3)
-		fmt.Fprintf(stderr, "[ERROR] %d of %s failed; first: %s: %s\n", len(failed), plural(len(results), "test"), failed[0].name, strings.TrimSpace(first[1]))
+		f := failed[0].failures[0]
+		msg, _, _ := strings.Cut(f.message, "\n")
+		fmt.Fprintf(stderr, "[ERROR] %d of %s failed; first: %s: %s: %s\n", len(failed), plural(len(results), "test"), failed[0].name, f.where, strings.TrimSpace(msg))
 		return 1, nil
 	}
 	return 0, nil

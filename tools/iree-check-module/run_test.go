@@ -206,7 +206,7 @@ executing trap: INTERNAL; boom; at suite.trap+PC
 	if code != 1 || got != want {
 		t.Errorf("exit %d, stdout:\n%s\nwant:\n%s", code, got, want)
 	}
-	wantErr := "[ERROR] 2 of 5 tests failed; first: suite.two_fails: Expected 0 to be nonzero.\n"
+	wantErr := "[ERROR] 2 of 5 tests failed; first: suite.two_fails: check.expect_true: Expected 0 to be nonzero.\n"
 	if stderr != wantErr {
 		t.Errorf("stderr %q, want %q", stderr, wantErr)
 	}

@@ -132,3 +132,34 @@ func checkTensorOps(t *testing.T, dev rhal.Device, module []byte, failing bool) 
 		t.Fatalf("extract_past_end: got %q, %v; want an error containing %q", out, err, past)
 	}
 }
+
+// TestTensorBadInput checks that bad tensor programs, and what the
+// lowering cannot do yet, fail to compile with the problem named at its
+// file:line:col.
+func TestTensorBadInput(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"slice-out-of-bounds", `func.func @f(%x: tensor<4x4xf32>) -> tensor<2x2xf32> {
+  %s = tensor.extract_slice %x[3, 0] [2, 2] [1, 1] : tensor<4x4xf32> to tensor<2x2xf32>
+  return %s : tensor<2x2xf32>
+}`, "bad.mlir:2:8: error: 'tensor.extract_slice' op slice along dimension 0 runs out-of-bounds: 4 >= 4"},
+		{"wrong-static-size", `func.func @f(%x: tensor<4xf32>) -> tensor<2x3xf32> {
+  %e = tensor.expand_shape %x [[0, 1]] output_shape [2, 3] : tensor<4xf32> into tensor<2x3xf32>
+  return %e : tensor<2x3xf32>
+}`, "bad.mlir:2:8: error: 'tensor.expand_shape' op expected dimension 0 of collapsed type to be static value of 6"},
+		{"rank-mismatch", `func.func @f(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x6xf32> {
+  %c = tensor.concat dim(1) %a, %b : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x6xf32>
+  return %c : tensor<2x6xf32>
+}`, "bad.mlir:2:8: error: 'tensor.concat' op rank of concatenated inputs must match result rank (input #1 has rank 1, the result 2)"},
+		{"dynamic-offset", `func.func @f(%x: tensor<8xf32>, %o: index) -> tensor<2xf32> {
+  %s = tensor.extract_slice %x[%o] [2] [1] : tensor<8xf32> to tensor<2xf32>
+  return %s : tensor<2xf32>
+}`, "bad.mlir:2:8: error: 'tensor.extract_slice' op dynamic offsets and strides (dimension 0) are not supported yet; only sizes may be dynamic"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := compileSource("bad.mlir", []byte(tc.src), nil)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v\nwant %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -49,7 +49,8 @@
 // global null runs, and kept in ref globals that each function loads (a
 // function that records no device work calls hal.devices.get itself).
 // Constants and byte sizes are materialized once on the paths that use
-// them.
+// them. A tensor constant is uploaded where it is used; one of 4 KiB or
+// more is uploaded once per context into a buffer kept in a ref global.
 //
 // A dispatch naming @exe::@export picks the variant at run time: the first
 // variant whose format the device reports through hal.device.query.i64

@@ -352,6 +352,13 @@ func (fe *fnEmitter) tensorSplat(op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
+	if tv.bytes == 8 && (v.Kind() == vm.KindI64 || v.Kind() == vm.KindF64) {
+		tv.buf = fe.allocate(tv.bytes, dims)
+		tv.buf.refs++
+		fe.splatWide(tv, v)
+		fe.tensors[op.Results[0]] = tv
+		return nil
+	}
 	pattern := v
 	switch v.Kind() {
 	case vm.KindF32:
@@ -359,10 +366,10 @@ func (fe *fnEmitter) tensorSplat(op *ir.Operation) error {
 		fe.f.Emit(vm.OpBitcastF32I32, pattern, v)
 	case vm.KindI32:
 	default:
-		return ir.OpErrorf(op, "splatting '%s' elements on the host is not supported (fill patterns are at most 4 bytes)", ir.TypeString(op.Operands[0].Type))
+		return ir.OpErrorf(op, "splatting '%s' elements on the host is not supported", ir.TypeString(op.Operands[0].Type))
 	}
 	if tv.bytes > 4 {
-		return ir.OpErrorf(op, "splatting '%s' elements on the host is not supported (fill patterns are at most 4 bytes)", ir.TypeString(tv.typ.Elem))
+		return ir.OpErrorf(op, "splatting '%s' elements on the host is not supported", ir.TypeString(tv.typ.Elem))
 	}
 	tv.buf = fe.allocate(tv.bytes, dims)
 	tv.buf.refs++
@@ -371,6 +378,49 @@ func (fe *fnEmitter) tensorSplat(op *ir.Operation) error {
 	fe.barrier()
 	fe.tensors[op.Results[0]] = tv
 	return nil
+}
+
+// splatWide fills tv's buffer with an 8-byte value, which is wider than
+// any fill pattern: the host writes the first element (after a flush, so
+// no pending command still uses a reused buffer), then copies double the
+// filled prefix until the buffer is full, each copy ordered after the
+// last.
+func (fe *fnEmitter) splatWide(tv *tensorVal, v vm.Reg) {
+	f := fe.f
+	size := fe.byteSize(tv.bytes, tv.dims)
+	fe.flush(map[*bufState]bool{tv.buf: true}, false)
+	nonEmpty := f.NewI32()
+	f.Emit(vm.OpCmpGtI64S, nonEmpty, size, fe.i64(0))
+	fill, done := f.NewLabel(), f.NewLabel()
+	f.CondBr(nonEmpty, fill, done)
+	f.Bind(fill)
+	fe.scoped(func() error {
+		fe.storeElement(tv.buf.reg, fe.i64(0), v, 8)
+		return nil
+	})
+	// The command buffer is created on both paths, before the loop.
+	f.Bind(done)
+	fe.ensureCB()
+	filled := f.NewI64()
+	f.Emit(vm.OpMovI64, filled, fe.i64(8))
+	loop, body, out := f.NewLabel(), f.NewLabel(), f.NewLabel()
+	f.Bind(loop)
+	more := f.NewI32()
+	f.Emit(vm.OpCmpLtI64S, more, filled, size)
+	f.CondBr(more, body, out)
+	f.Bind(body)
+	fe.scoped(func() error {
+		rest, n := f.NewI64(), f.NewI64()
+		f.Emit(vm.OpSubI64, rest, size, filled)
+		f.Emit(vm.OpMinI64S, n, rest, filled)
+		f.CallImport(fe.e.imp("hal.command_buffer.copy_buffer"), []vm.Reg{fe.cb, tv.buf.reg, fe.i64(0), tv.buf.reg, filled, n}, nil)
+		f.CallImport(fe.e.imp("hal.command_buffer.execution_barrier"), []vm.Reg{fe.cb, fe.i32(0), fe.i32(0), fe.i64(0)}, nil)
+		f.Emit(vm.OpAddI64, filled, filled, n)
+		return nil
+	})
+	f.Br(loop)
+	f.Bind(out)
+	fe.needBarrier = false
 }
 
 // tensorClone copies a tensor into a new buffer.

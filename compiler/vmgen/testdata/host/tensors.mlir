@@ -74,3 +74,10 @@ func.func @pick(%c: i1, %x: tensor<?xi32>, %y: tensor<?xi32>) -> (tensor<?xi32>,
   %e = flow.tensor.load %t[%c0] : tensor<?xi32>{%n}
   return %t, %e : tensor<?xi32>, i32
 }
+
+// Splats of 8-byte elements (wider than a fill pattern), of n elements.
+func.func @splat_wide(%n: index, %v: i64, %d: f64) -> (tensor<?xi64>, tensor<?xf64>) {
+  %a = flow.tensor.splat %v : tensor<?xi64>{%n}
+  %b = flow.tensor.splat %d : tensor<?xf64>{%n}
+  return %a, %b : tensor<?xi64>, tensor<?xf64>
+}

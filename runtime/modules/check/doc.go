@@ -10,9 +10,10 @@
 //	check.expect_almost_eq(!hal.device, lhs, rhs, atol, rtol f32)  0rrrff_v
 //
 // A failed expectation does not stop the program: as in IREE (where each
-// is a gtest EXPECT), the module records a Failure with a message and the
-// call returns normally, so one test function reports every expectation
-// it breaks. Arguments that cannot be checked at all (a null or mistyped
+// is a gtest EXPECT), the module records a Failure with a message (and the
+// source location of the call, when the program's module records
+// locations) and the call returns normally, so one test function reports
+// every expectation it breaks. Arguments that cannot be checked at all (a null or mistyped
 // ref, an element type an expectation does not support) are errors that
 // end the call instead.
 //

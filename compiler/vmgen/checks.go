@@ -14,18 +14,6 @@ import (
 // !hal.device operand names the same one). A failed expectation is
 // reported by the module and the program runs on.
 
-func init() {
-	for name, cc := range map[string]string{
-		"check.expect_true":      "0i_v",
-		"check.expect_false":     "0i_v",
-		"check.expect_all_true":  "0rr_v",
-		"check.expect_eq":        "0rrr_v",
-		"check.expect_almost_eq": "0rrrff_v",
-	} {
-		importSig[name] = cc
-	}
-}
-
 // checkOp lowers one check.* op.
 func (fe *fnEmitter) checkOp(op *ir.Operation) error {
 	f := fe.f

@@ -21,16 +21,6 @@ import (
 //   - clone: hal.command_buffer.copy_buffer into a new buffer;
 //   - empty, alloca: a new buffer.
 
-func init() {
-	for name, cc := range map[string]string{
-		"hal.buffer.load":                "0rIi_i",
-		"hal.buffer.store":               "0irIi_v",
-		"hal.command_buffer.fill_buffer": "0rrIIii_v",
-	} {
-		importSig[name] = cc
-	}
-}
-
 // flowTensorOp lowers one flow.tensor op; handled is false for other ops.
 func (fe *fnEmitter) flowTensorOp(op *ir.Operation) (handled bool, err error) {
 	switch op.Name {

@@ -267,8 +267,18 @@ type exeInfo struct {
 	getter  *vm.FunctionBuilder
 }
 
-// importSig lists the hal imports used, with their calling conventions.
+// importSig lists the imports host code uses, with their calling
+// conventions: the hal module's (runtime/modules/hal/IMPORTS.md) and the
+// check module's (IREE's check.imports.mlir).
 var importSig = map[string]string{
+	"check.expect_true":                    "0i_v",
+	"check.expect_false":                   "0i_v",
+	"check.expect_all_true":                "0rr_v",
+	"check.expect_eq":                      "0rrr_v",
+	"check.expect_almost_eq":               "0rrrff_v",
+	"hal.buffer.load":                      "0rIi_i",
+	"hal.buffer.store":                     "0irIi_v",
+	"hal.command_buffer.fill_buffer":       "0rrIIii_v",
 	"hal.devices.get":                      "0i_r",
 	"hal.device.allocator":                 "0r_r",
 	"hal.device.query.i64":                 "0rrr_iI",

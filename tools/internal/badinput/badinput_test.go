@@ -344,7 +344,7 @@ func TestBadInputTable(t *testing.T) {
 		{"size prefix past the end", dump, []string{"sizeprefix.vmfb"}, "", 1, "[ERROR] loading sizeprefix.vmfb: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size 2147483647 exceeds the {N} bytes after the prefix"},
 		{"flatbuffer-json of a truncated module", dump, []string{"--output=flatbuffer-json", "truncated.vmfb"}, "", 1, "[ERROR] loading truncated.vmfb: loading bytecode module: INVALID_ARGUMENT; bad FlatBuffer: size prefix: FlatBuffer size {N} exceeds the {N} bytes after the prefix"},
 		{"unknown output", dump, []string{"--output=yaml", "f.vmfb"}, "", 1, "[ERROR] unknown --output=yaml (want all, metadata, executables, disassembly, flatbuffer-json or flatbuffer-binary)"},
-		{"unknown function", dump, []string{"--output=disassembly", "--function=nope", "f.vmfb"}, "", 1, "[ERROR] --function=nope: no such function (functions: count, __device_init, __exe_count_dispatch_0_embedded_elf_x86_64, write_null, __exe_write_null_dispatch_0_embedded_elf_x86_64, divide, __exe_divide_dispatch_0_embedded_elf_x86_64, trap, __exe_trap_dispatch_0_embedded_elf_x86_64)"},
+		{"unknown function", dump, []string{"--output=disassembly", "--function=nope", "f.vmfb"}, "", 1, "[ERROR] --function=nope: no such function (functions: count, write_null, divide, trap, __device_init, __exe_count_dispatch_0_embedded_elf_x86_64, __exe_write_null_dispatch_0_embedded_elf_x86_64, __exe_divide_dispatch_0_embedded_elf_x86_64, __exe_trap_dispatch_0_embedded_elf_x86_64)"},
 
 		// iree-check-module. The failures program's exports take
 		// arguments, so it is no test program: that is refused before any

@@ -205,12 +205,16 @@ func (fe *fnEmitter) emitMoves(ms []move) {
 			clash = true
 		}
 	}
+	var refTemps []vm.Reg
 	if clash {
 		tmp := make([]move, len(ms))
 		for i, m := range ms {
 			t := fe.f.NewReg(m.src.Kind())
 			fe.f.Emit(movOps[m.src.Kind()], t, m.src)
 			tmp[i] = move{m.dst, t}
+			if t.Kind() == vm.KindRef {
+				refTemps = append(refTemps, t)
+			}
 		}
 		ms = tmp
 	}
@@ -218,6 +222,10 @@ func (fe *fnEmitter) emitMoves(ms []move) {
 		if m.dst != m.src {
 			fe.f.Emit(movOps[m.dst.Kind()], m.dst, m.src)
 		}
+	}
+	// A temporary must not keep a buffer alive after the edge.
+	for _, t := range refTemps {
+		fe.f.Emit(vm.OpConstRefZero, t)
 	}
 }
 

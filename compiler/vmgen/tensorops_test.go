@@ -25,6 +25,8 @@ func TestFlowTensorOps(t *testing.T) {
 		{"wide", "i64=-5000000000; f64=0.25; hal.buffer_view; 3xi64=7 -5000000000 -5000000000", []string{"3xi64=7 -5000000000 9", "2xf64=1.5 0.25"}},
 		{"consts", "hal.buffer_view; 2x2xi8=[1 -2][3 -4]; i32=3", []string{"1"}},
 		{"pick", "hal.buffer_view; 2xi32=1 2; i32=1", []string{"1", "2xi32=1 2", "3xi32=7 8 9"}},
+		{"swap_n", "hal.buffer_view; 2xi32=1 2; hal.buffer_view; 3xi32=3 4 5", []string{"2xi32=1 2", "3xi32=3 4 5", "4"}},
+		{"swap_n", "hal.buffer_view; 3xi32=3 4 5; hal.buffer_view; 2xi32=1 2", []string{"2xi32=1 2", "3xi32=3 4 5", "7"}},
 		{"splat_wide", "hal.buffer_view; 0xi64=; hal.buffer_view; 0xf64=", []string{"0", "5", "1.5"}},
 		{"splat_wide", "hal.buffer_view; 1xi64=-5000000000; hal.buffer_view; 1xf64=0.125", []string{"1", "-5000000000", "0.125"}},
 		{"splat_wide", "hal.buffer_view; 7xi64=" + strings.TrimSpace(strings.Repeat("77 ", 7)) + "; hal.buffer_view; 7xf64=" + strings.TrimSpace(strings.Repeat("-2.5 ", 7)), []string{"7", "77", "-2.5"}},

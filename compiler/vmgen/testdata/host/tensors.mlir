@@ -81,3 +81,21 @@ func.func @splat_wide(%n: index, %v: i64, %d: f64) -> (tensor<?xi64>, tensor<?xf
   %b = flow.tensor.splat %d : tensor<?xf64>{%n}
   return %a, %b : tensor<?xi64>, tensor<?xf64>
 }
+
+// Swaps two tensors n times around a loop: the back edge passes the
+// header's tensor arguments to each other (a parallel copy of refs).
+func.func @swap_n(%x: tensor<2xi32>, %y: tensor<3xi32>, %n: i32) -> (tensor<?xi32>, tensor<?xi32>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2i = arith.constant 2 : index
+  %c3i = arith.constant 3 : index
+  %a0 = flow.tensor.reshape %x : tensor<2xi32> -> tensor<?xi32>{%c2i}
+  %b0 = flow.tensor.reshape %y : tensor<3xi32> -> tensor<?xi32>{%c3i}
+  cf.br ^loop(%a0, %b0, %c0 : tensor<?xi32>, tensor<?xi32>, i32)
+^loop(%a: tensor<?xi32>, %b: tensor<?xi32>, %k: i32):
+  %more = arith.cmpi slt, %k, %n : i32
+  %k1 = arith.addi %k, %c1 : i32
+  cf.cond_br %more, ^loop(%b, %a, %k1 : tensor<?xi32>, tensor<?xi32>, i32), ^done
+^done:
+  return %a, %b : tensor<?xi32>, tensor<?xi32>
+}

@@ -93,31 +93,32 @@ static inline int gi_fmod2(double y) {
 	// gi_rh/gi_rbf round a float to the nearest f16/bf16 value (kept in a
 	// float); the _d forms round a double through a float rounded to odd,
 	// which keeps the final rounding correct.
-	"half": {deps: []string{"bits"}, src: `static inline float gi_h2f(uint16_t h) {
+	"half": {deps: []string{"bits"}, src: `// Written without branches (every case computed, one selected), so that
+// loops over f16/bf16 data vectorize.
+static inline float gi_h2f(uint16_t h) {
   uint32_t s = (uint32_t)(h & 0x8000u) << 16;
   uint32_t e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
-  if (e == 0x1Fu) return gi_bitsf(s | 0x7F800000u | (m << 13));
-  if (e == 0) { float f = (float)m * 5.9604644775390625e-8f; return s ? -f : f; }
-  return gi_bitsf(s | ((e + 112u) << 23) | (m << 13));
+  uint32_t sub = gi_fbits((float)m * 5.9604644775390625e-8f);
+  uint32_t norm = ((e + 112u) << 23) | (m << 13);
+  uint32_t special = 0x7F800000u | (m << 13);
+  uint32_t mag = e == 0 ? sub : (e == 0x1Fu ? special : norm);
+  return gi_bitsf(s | mag);
 }
 static inline uint16_t gi_f2h(float f) {
   uint32_t u = gi_fbits(f);
   uint32_t s = (u >> 16) & 0x8000u, a = u & 0x7FFFFFFFu;
-  if (a > 0x7F800000u) return (uint16_t)(s | 0x7E00u | ((a >> 13) & 0x3FFu));
-  if (a >= 0x477FF000u) return (uint16_t)(s | 0x7C00u);
-  if (a >= 0x38800000u) {
-    uint32_t r = a - 0x38000000u;
-    r += 0xFFFu + ((r >> 13) & 1u);
-    return (uint16_t)(s | (r >> 13));
-  }
-  float t = gi_bitsf(a) * 16777216.0f + 8388608.0f;
-  return (uint16_t)(s | (gi_fbits(t) - 0x4B000000u));
+  uint32_t nan = 0x7E00u | ((a >> 13) & 0x3FFu);
+  uint32_t r = a - 0x38000000u;
+  uint32_t norm = (r + 0xFFFu + ((r >> 13) & 1u)) >> 13;
+  uint32_t sub = gi_fbits(gi_bitsf(a < 0x38800000u ? a : 0u) * 16777216.0f + 8388608.0f) - 0x4B000000u;
+  uint32_t h = a > 0x7F800000u ? nan : (a >= 0x477FF000u ? 0x7C00u : (a >= 0x38800000u ? norm : sub));
+  return (uint16_t)(s | h);
 }
 static inline float gi_bf2f(uint16_t b) { return gi_bitsf((uint32_t)b << 16); }
 static inline uint16_t gi_f2bf(float f) {
   uint32_t u = gi_fbits(f);
-  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((u >> 16) | 0x40u);
-  return (uint16_t)((u + 0x7FFFu + ((u >> 16) & 1u)) >> 16);
+  uint32_t r = (u + 0x7FFFu + ((u >> 16) & 1u)) >> 16;
+  return (uint16_t)((u & 0x7FFFFFFFu) > 0x7F800000u ? (u >> 16) | 0x40u : r);
 }
 static inline float gi_d2f_odd(double d) {
   float f = (float)d;

@@ -79,3 +79,25 @@ func.func @run(%x: i32, %t: tensor<?xf32>) -> (i32, f32, !hal.buffer_view) {
 		t.Errorf("run = %q, want %q", got, want)
 	}
 }
+
+// TestUnusedPrivateDropped: a private function nothing calls is dropped
+// (as IREE's symbol DCE does), so host code it could not lower does not
+// stop the module; one that is called is kept.
+func TestUnusedPrivateDropped(t *testing.T) {
+	s, _ := hostSessionSource(t, "dce.mlir", []byte(`
+func.func private @unused(%x: f32) -> f32 {
+  %y = math.exp %x : f32
+  return %y : f32
+}
+func.func private @used(%x: f32) -> f32 {
+  %y = math.sqrt %x : f32
+  return %y : f32
+}
+func.func @f(%x: f32) -> f32 {
+  %y = call @used(%x) : (f32) -> f32
+  return %y : f32
+}`))
+	if got := call(t, s, "f", "16"); got != "f32=4" {
+		t.Errorf("f(16) = %s, want f32=4", got)
+	}
+}

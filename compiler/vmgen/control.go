@@ -441,15 +441,52 @@ func isPublic(fn *ir.Operation) bool {
 }
 
 // hostFunctions lists the functions with bodies (func.func, util.func and
-// util.initializer) in module order.
+// util.initializer) that the module keeps, in module order: the public
+// ones, the initializers and every function they call, directly or not.
+// A private function nothing calls is dropped, as IREE's symbol DCE
+// drops it.
 func (e *emitter) hostFunctions() []*ir.Operation {
-	var out []*ir.Operation
+	if e.live != nil {
+		return e.live
+	}
+	var all []*ir.Operation
+	byName := map[string]*ir.Operation{}
 	for _, op := range e.module.Body().Ops {
 		if (op.Name == "func.func" || op.Name == "util.func" || op.Name == "util.initializer") && op.Body() != nil {
-			out = append(out, op)
+			all = append(all, op)
+			if n := op.SymName(); n != "" {
+				byName[n] = op
+			}
 		}
 	}
-	return out
+	live := map[*ir.Operation]bool{}
+	var work []*ir.Operation
+	for _, op := range all {
+		if isPublic(op) || op.Name == "util.initializer" {
+			live[op] = true
+			work = append(work, op)
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		ir.Walk(fn, func(o *ir.Operation) bool {
+			if ref, ok := o.Attr("callee").(ir.SymbolRefAttr); ok && (o.Name == "func.call" || o.Name == "util.call") {
+				if c, ok := byName[ref.Root]; ok && !live[c] {
+					live[c] = true
+					work = append(work, c)
+				}
+			}
+			return true
+		})
+	}
+	e.live = []*ir.Operation{}
+	for _, op := range all {
+		if live[op] {
+			e.live = append(e.live, op)
+		}
+	}
+	return e.live
 }
 
 // declareFunctions declares a VM function for every host function, so

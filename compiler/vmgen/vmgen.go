@@ -207,6 +207,8 @@ type emitter struct {
 	// by content.
 	constants map[[sha256.Size]byte]*constInfo
 	globals   map[string]*globalInfo
+	// live caches hostFunctions.
+	live      []*ir.Operation
 	initNames map[*ir.Operation]string
 	initFn    *ir.Operation
 

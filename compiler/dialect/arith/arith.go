@@ -13,6 +13,8 @@ var binaryOps = []string{
 	"addf", "subf", "mulf", "divf", "remf", "maximumf", "minimumf", "maxnumf", "minnumf",
 }
 
+var oldNames = map[string]string{"maximumf": "maxf", "minimumf": "minf"}
+
 var castOps = []string{
 	"index_cast", "index_castui", "bitcast", "sitofp", "uitofp", "fptosi", "fptoui",
 	"extf", "truncf", "extsi", "extui", "trunci",
@@ -29,7 +31,13 @@ var (
 func Register(r *ir.Registry) {
 	for _, n := range binaryOps {
 		isFloat := n[len(n)-1] == 'f'
-		r.RegisterOp(ir.SameTypeOp("arith."+n, 2, elemCheck(isFloat)))
+		d := ir.SameTypeOp("arith."+n, 2, elemCheck(isFloat))
+		// MLIR's names before 2023 for the NaN-propagating maximum and
+		// minimum (IREE's Dec 2022 tests use them).
+		if old, ok := oldNames[n]; ok {
+			d.Aliases = []string{"arith." + old}
+		}
+		r.RegisterOp(d)
 	}
 	r.RegisterOp(ir.SameTypeOp("arith.negf", 1, elemCheck(true)))
 	for _, n := range castOps {

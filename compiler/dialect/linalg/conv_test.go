@@ -125,3 +125,43 @@ func TestConvErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestExplicitMatmulMaps checks matmul and batch_matmul with their maps
+// spelled out (a transposed B, a B broadcast over the batch) and
+// batch_matvec: they print, reparse and generalize to those maps.
+func TestExplicitMatmulMaps(t *testing.T) {
+	src := `func.func @f(%a: tensor<4x8xf32>, %bt: tensor<16x8xf32>, %c: tensor<4x16xf32>, %ba: tensor<2x4x8xf32>, %w: tensor<16x8xf32>, %bc: tensor<2x4x16xf32>, %x: tensor<2x8xi8>, %y: tensor<2x4xi32>, %m: tensor<2x4x8xi8>) -> tensor<4x16xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ins(%a, %bt : tensor<4x8xf32>, tensor<16x8xf32>) outs(%c : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %1 = linalg.batch_matmul indexing_maps = [affine_map<(b, m, n, k) -> (b, m, k)>, affine_map<(b, m, n, k) -> (n, k)>, affine_map<(b, m, n, k) -> (b, m, n)>] ins(%ba, %w : tensor<2x4x8xf32>, tensor<16x8xf32>) outs(%bc : tensor<2x4x16xf32>) -> tensor<2x4x16xf32>
+  %2 = linalg.batch_matvec ins(%m, %x : tensor<2x4x8xi8>, tensor<2x8xi8>) outs(%y : tensor<2x4xi32>) -> tensor<2x4xi32>
+  return %0 : tensor<4x16xf32>
+}`
+	print(t, "maps", src)
+	reg := dialect.NewRegistry()
+	m, err := dialect.Parse("maps.mlir", []byte(src), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+		`[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
+		`[affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+	}
+	ops := m.Op.Body().Ops[0].Body().Ops
+	for i, w := range want {
+		g, err := linalg.Generalize(ops[i])
+		if err != nil {
+			t.Fatalf("%s: %v", ops[i].Name, err)
+		}
+		if got := ir.AttrString(g.Attr("indexing_maps")) + " " + ir.AttrString(g.Attr("iterator_types")); got != w {
+			t.Errorf("%s:\n got %s\nwant %s", ops[i].Name, got, w)
+		}
+	}
+	_, err = dialect.Parse("bad.mlir", []byte(`func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<16x4xf32>) -> tensor<16x4xf32> {
+  %0 = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d1, d0)>] ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%c : tensor<16x4xf32>) -> tensor<16x4xf32>
+  return %0 : tensor<16x4xf32>
+}`), dialect.NewRegistry())
+	if want := "bad.mlir:2:8: error: 'linalg.matmul' op the output's indexing map must be (d0, d1, d2) -> (d0, d1), found (d0, d1, d2) -> (d1, d0)"; err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+}

@@ -23,7 +23,7 @@ import (
 // them; transpose, broadcast, reduce and map leave their results implicit.
 var explicitResults = map[string]bool{
 	"linalg.generic": true, "linalg.fill": true, "linalg.matmul": true, "linalg.batch_matmul": true,
-	"linalg.matvec": true, "linalg.vecmat": true, "linalg.dot": true, "linalg.copy": true,
+	"linalg.matvec": true, "linalg.vecmat": true, "linalg.dot": true, "linalg.copy": true, "linalg.batch_matvec": true,
 	"linalg.conv_2d_nhwc_hwcf": true, "linalg.conv_2d_nchw_fchw": true, "linalg.depthwise_conv_2d_nhwc_hwc": true,
 	"linalg.pooling_nhwc_sum": true, "linalg.pooling_nhwc_max": true, "linalg.pooling_nhwc_min": true,
 	"linalg.pooling_nchw_sum": true, "linalg.pooling_nchw_max": true,
@@ -33,7 +33,7 @@ var explicitResults = map[string]bool{
 // linalg.generic.
 var NamedOps = []string{
 	"linalg.fill", "linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot",
-	"linalg.transpose", "linalg.broadcast", "linalg.reduce", "linalg.map", "linalg.copy",
+	"linalg.batch_matvec", "linalg.transpose", "linalg.broadcast", "linalg.reduce", "linalg.map", "linalg.copy",
 	"linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nchw_fchw", "linalg.depthwise_conv_2d_nhwc_hwc",
 	"linalg.pooling_nhwc_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_min",
 	"linalg.pooling_nchw_sum", "linalg.pooling_nchw_max",
@@ -185,6 +185,18 @@ func parseStructured(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	}
 	if err := p.ParseOptionalAttrDict(op); err != nil {
 		return nil, err
+	}
+	// matmul and batch_matmul may spell their maps before ins (MLIR since
+	// 2024: transposed and broadcast operands).
+	if (op.Name == "linalg.matmul" || op.Name == "linalg.batch_matmul") && p.OptionalKeyword("indexing_maps") {
+		if err := p.Expect("="); err != nil {
+			return nil, err
+		}
+		a, err := p.ParseAttribute()
+		if err != nil {
+			return nil, err
+		}
+		op.SetAttr("indexing_maps", a)
 	}
 	var ins []*ir.Value
 	if p.IsKeyword("ins") {

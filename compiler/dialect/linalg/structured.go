@@ -112,19 +112,28 @@ func DefinitionOf(op *ir.Operation) (*Definition, error) {
 		if err := expectCounts(op, 2, 1); err != nil {
 			return nil, err
 		}
-		if err := expectRanks(op, 2, 2, 2); err != nil {
+		if err := expectRanks(op, 2, 2, 2); err != nil && op.Attr("indexing_maps") == nil {
 			return nil, err
 		}
 		// (m, n, k): C(m, n) += A(m, k) * B(k, n)
-		return &Definition{Maps: []*ir.AffineMap{dimsMap(3, 0, 2), dimsMap(3, 2, 1), dimsMap(3, 0, 1)}, Iterators: iterators("ppr")}, nil
+		return explicitMaps(op, &Definition{Maps: []*ir.AffineMap{dimsMap(3, 0, 2), dimsMap(3, 2, 1), dimsMap(3, 0, 1)}, Iterators: iterators("ppr")})
 	case "linalg.batch_matmul":
 		if err := expectCounts(op, 2, 1); err != nil {
 			return nil, err
 		}
-		if err := expectRanks(op, 3, 3, 3); err != nil {
+		if err := expectRanks(op, 3, 3, 3); err != nil && op.Attr("indexing_maps") == nil {
 			return nil, err
 		}
-		return &Definition{Maps: []*ir.AffineMap{dimsMap(4, 0, 1, 3), dimsMap(4, 0, 3, 2), dimsMap(4, 0, 1, 2)}, Iterators: iterators("pppr")}, nil
+		return explicitMaps(op, &Definition{Maps: []*ir.AffineMap{dimsMap(4, 0, 1, 3), dimsMap(4, 0, 3, 2), dimsMap(4, 0, 1, 2)}, Iterators: iterators("pppr")})
+	case "linalg.batch_matvec":
+		if err := expectCounts(op, 2, 1); err != nil {
+			return nil, err
+		}
+		if err := expectRanks(op, 3, 2, 2); err != nil {
+			return nil, err
+		}
+		// (b, m, k): y(b, m) += A(b, m, k) * x(b, k)
+		return &Definition{Maps: []*ir.AffineMap{dimsMap(3, 0, 1, 2), dimsMap(3, 0, 2), dimsMap(3, 0, 1)}, Iterators: iterators("ppr")}, nil
 	case "linalg.matvec":
 		if err := expectCounts(op, 2, 1); err != nil {
 			return nil, err
@@ -254,6 +263,38 @@ func DefinitionOf(op *ir.Operation) (*Definition, error) {
 		return d, nil
 	}
 	return nil, ir.OpErrorf(op, "'%s' is not a linalg structured op", op.Name)
+}
+
+// explicitMaps returns d with the maps an op spells in its
+// indexing_maps attribute (matmul and batch_matmul with transposed or
+// broadcast operands) instead of the default ones: one per operand, over
+// the op's loops, the output's a projection of the parallel loops.
+func explicitMaps(op *ir.Operation, d *Definition) (*Definition, error) {
+	a := op.Attr("indexing_maps")
+	if a == nil {
+		return d, nil
+	}
+	arr, ok := a.(*ir.ArrayAttr)
+	if !ok || len(arr.Elems) != len(op.Operands) {
+		return nil, ir.OpErrorf(op, "'indexing_maps' must be an array of %d affine maps (one per operand)", len(op.Operands))
+	}
+	out := &Definition{Iterators: d.Iterators}
+	for i, e := range arr.Elems {
+		m, ok := e.(ir.AffineMapAttr)
+		if !ok || m.Map.NumDims != len(d.Iterators) || m.Map.NumSyms != 0 || len(m.Map.Results) != rank(op.Operands[i].Type) {
+			return nil, ir.OpErrorf(op, "indexing_maps #%d must be an affine map from the %d loops to the %d indices of operand #%d", i, len(d.Iterators), rank(op.Operands[i].Type), i)
+		}
+		for _, r := range m.Map.Results {
+			if r.Kind != ir.AffineDim {
+				return nil, ir.OpErrorf(op, "indexing_maps #%d must index by loop dimensions only, found %s", i, m.Map)
+			}
+		}
+		out.Maps = append(out.Maps, m.Map)
+	}
+	if last := out.Maps[len(out.Maps)-1]; last.String() != d.Maps[len(d.Maps)-1].String() {
+		return nil, ir.OpErrorf(op, "the output's indexing map must be %s, found %s", d.Maps[len(d.Maps)-1], last)
+	}
+	return out, nil
 }
 
 func isPermutation(p []int64, n int) bool {

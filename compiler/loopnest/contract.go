@@ -23,7 +23,15 @@ import (
 // The kernel computes what running the loops of ranges does with the
 // parallel loops outside the reduction loops (each in dimension order); a
 // target may reorder loops as long as every output element sees its
-// reduction steps in that order. Bindings are the inputs, then the
+// reduction steps in that order, with one exception: when the body uses
+// its (single) accumulator once, in an associative and commutative op
+// whose result it returns (addf, mulf, maximumf, minimumf, maxnumf,
+// minnumf and the integer ones), the target may reassociate the
+// reduction (pairwise, in lanes), as IREE's vectorized reductions do;
+// float results then differ from the in-order ones by rounding. A target
+// may also divide the work among the workgroups differently from the
+// split below (2-D blocks of a matmul's output), as long as the
+// workgroups together compute every output element once. Bindings are the inputs, then the
 // init of every output that has one (read-only, with that output's type
 // and map), then the outputs (Kernel.Bindings), all dense row-major
 // buffers of their tensor types. The dispatch's 32-bit push constants are

@@ -281,6 +281,23 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			return n
 		}
 		interchange = unit(q) > unit(r)
+		// A reduction the contract lets us pair up, over operands none of
+		// which the reduction loop walks with a stride (a row reduction),
+		// stays row-wise and is reduced pairwise.
+		if split != nil && split.assoc {
+			strided := false
+			for _, b := range bindings {
+				m := b.Map.Results
+				for _, e := range m[:max(len(m)-1, 0)] {
+					if lin, ok := loopnest.Linear(e); !ok || lin.Coeffs[r] != 0 {
+						strided = true
+					}
+				}
+			}
+			if !strided {
+				interchange = false
+			}
+		}
 	}
 	if !interchange {
 		for _, p := range pars {
@@ -308,6 +325,9 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 				open(r)
 			}
 			ct, _ := cType(k.Outputs[0].Type.Elem)
+			if split.assoc {
+				fmt.Fprintf(w, "%s%s gi_lv[64];\n", indent, ct)
+			}
 			fmt.Fprintf(w, "%sfor (int64_t gi_kb = 0; gi_kb < %s; gi_kb += %d) {\n", indent, ranges[last], reductionChunk)
 			fmt.Fprintf(w, "%s  const int64_t gi_kn = %s - gi_kb < %d ? %s - gi_kb : %d;\n", indent, ranges[last], reductionChunk, ranges[last], reductionChunk)
 			fmt.Fprintf(w, "%s  %s gi_v[%d];\n", indent, ct, reductionChunk)
@@ -315,8 +335,33 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			fmt.Fprintf(w, "%s    const int64_t d%d = gi_kb + gi_t;\n", indent, last)
 			fmt.Fprintf(w, "%s    %s\n", indent, strings.Replace(strings.Replace(call, bname+"(", split.pre+"(", 1), "&acc0)", "&gi_v[gi_t])", 1))
 			fmt.Fprintf(w, "%s  }\n", indent)
-			fmt.Fprintf(w, "%s  for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) %s(acc0, gi_v[gi_t], &acc0);\n", indent, split.combine)
-			fmt.Fprintf(w, "%s}\n", indent)
+			if !split.assoc {
+				fmt.Fprintf(w, "%s  for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) %s(acc0, gi_v[gi_t], &acc0);\n", indent, split.combine)
+				fmt.Fprintf(w, "%s}\n", indent)
+			} else {
+				// Pairwise: a tree over the chunk, then the chunk sums in
+				// a binary counter (level l holds the sum of 2^l chunks),
+				// folded at the end. Rounding errors grow with log n
+				// rather than n (IREE's vectorized reductions reassociate
+				// too; its tests expect that accuracy).
+				fmt.Fprintf(w, "%s  for (int64_t gi_s = 1; gi_s < gi_kn; gi_s *= 2)\n", indent)
+				fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t + gi_s < gi_kn; gi_t += 2 * gi_s) %s(gi_v[gi_t], gi_v[gi_t + gi_s], &gi_v[gi_t]);\n", indent, split.combine)
+				fmt.Fprintf(w, "%s  %s gi_c = gi_v[0];\n", indent, ct)
+				fmt.Fprintf(w, "%s  const int64_t gi_n = gi_kb / %d;\n", indent, reductionChunk)
+				fmt.Fprintf(w, "%s  int gi_l = 0;\n", indent)
+				fmt.Fprintf(w, "%s  for (; (gi_n >> gi_l) & 1; gi_l++) %s(gi_lv[gi_l], gi_c, &gi_c);\n", indent, split.combine)
+				fmt.Fprintf(w, "%s  gi_lv[gi_l] = gi_c;\n", indent)
+				fmt.Fprintf(w, "%s}\n", indent)
+				fmt.Fprintf(w, "%s{\n", indent)
+				fmt.Fprintf(w, "%s  const int64_t gi_chunks = (%s + %d) / %d;\n", indent, ranges[last], reductionChunk-1, reductionChunk)
+				fmt.Fprintf(w, "%s  int gi_have = 0;\n%s  %s gi_total = 0;\n", indent, indent, ct)
+				fmt.Fprintf(w, "%s  for (int gi_l = 0; gi_l < 63; gi_l++) {\n", indent)
+				fmt.Fprintf(w, "%s    if (!((gi_chunks >> gi_l) & 1)) continue;\n", indent)
+				fmt.Fprintf(w, "%s    if (gi_have) %s(gi_lv[gi_l], gi_total, &gi_total); else gi_total = gi_lv[gi_l];\n", indent, split.combine)
+				fmt.Fprintf(w, "%s    gi_have = 1;\n%s  }\n", indent, indent)
+				fmt.Fprintf(w, "%s  if (gi_have) %s(acc0, gi_total, &acc0);\n", indent, split.combine)
+				fmt.Fprintf(w, "%s}\n", indent)
+			}
 			for range reds[:len(reds)-1] {
 				closeLoop()
 			}
@@ -383,7 +428,21 @@ const reductionChunk = 256
 // splitBody names the two C functions of a reduction body split at its
 // combiner: pre computes the value folded in (same parameters as the
 // body, the accumulator unused), combine folds it: acc = combine(acc, v).
-type splitBody struct{ pre, combine string }
+type splitBody struct {
+	pre, combine string
+	// assoc is set when the combiner is associative and commutative, so
+	// the contract lets the chunk be reduced pairwise.
+	assoc bool
+}
+
+// assocCombiners are the combiners a reduction may reassociate (the
+// kernel contract): float results then differ by rounding only.
+var assocCombiners = map[string]bool{
+	"arith.addf": true, "arith.mulf": true, "arith.maximumf": true, "arith.minimumf": true,
+	"arith.maxnumf": true, "arith.minnumf": true, "arith.addi": true, "arith.muli": true,
+	"arith.andi": true, "arith.ori": true, "arith.xori": true, "arith.maxsi": true,
+	"arith.minsi": true, "arith.maxui": true, "arith.minui": true,
+}
 
 // splitReduction splits a one-output reduction body whose accumulator is
 // used once, by a binary op whose result the body returns (acc + f(x),
@@ -417,8 +476,9 @@ func (g *cgen) splitReduction(k *loopnest.Kernel, body *ir.Operation, bname stri
 	if v == acc {
 		v = comb.Operands[1]
 	}
-	if v.Op == nil || v == acc || !ir.TypesEqual(v.Type, acc.Type) {
-		return nil, nil // f(x) is an argument: nothing to vectorize
+	assoc := assocCombiners[comb.Name] && len(comb.Attrs) == 0
+	if v == acc || !ir.TypesEqual(v.Type, acc.Type) || v.Op == nil && !assoc {
+		return nil, nil // f(x) is an argument: nothing to vectorize or pair
 	}
 	for _, o := range b.Ops {
 		if o != comb && o != ret {
@@ -429,7 +489,7 @@ func (g *cgen) splitReduction(k *loopnest.Kernel, body *ir.Operation, bname stri
 			}
 		}
 	}
-	sp := &splitBody{pre: bname + "_pre", combine: bname + "_combine"}
+	sp := &splitBody{pre: bname + "_pre", combine: bname + "_combine", assoc: assoc}
 	if g.staticFn[sp.pre] {
 		return sp, nil
 	}

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Generated GPU code (linalg loop nests on cuda and vulkan-spirv) on a GPU
+# machine that has no Go toolchain: the compiler's GPU e2e tests, then
+# users' programs (codegen/*.mlir: a 4096^3 f32 matmul, an 8192x8192 row
+# softmax, a 4096 dense layer with bias and relu) checked once and
+# benchmarked through iree-benchmark-module, beside torch on the same GPU in
+# the same run (codegen/torch_ref.py, TF32 off).
+#
+#   build_tools/scripts/gpu/codegen.sh build   # here: into .gpu-codegen/
+#   build_tools/scripts/gpu/codegen.sh run     # there: results under $OUT
+#
+# "build" compiles the e2e and cuda-target test binaries (go test -c, with
+# their testdata), the tools, the programs for cuda and vulkan-spirv, and
+# copies glslc with its libshaderc (the e2e tests compile for vulkan-spirv
+# on the device machine). The folder is ignored through .git/info/exclude;
+# the Vulkan loader comes from .gl/ (see vulkan.md). On the device tool:
+#
+#   carry:   [".gpu-codegen", ".gl"]
+#   command: bash .gpu-codegen/codegen.sh run
+set -euo pipefail
+
+here="$(cd "$(dirname "$0")" && pwd)"
+if [ "$(basename "$here")" = .gpu-codegen ]; then
+  root="$(dirname "$here")"
+else
+  root="$(cd "$here/../../.." && pwd)"
+fi
+dir="$root/.gpu-codegen"
+programs=(matmul softmax dense)
+
+build() {
+  cd "$root"
+  local exclude
+  exclude="$(git rev-parse --git-path info/exclude)"
+  grep -qx '/.gpu-codegen/' "$exclude" 2>/dev/null || echo '/.gpu-codegen/' >>"$exclude"
+  rm -rf "$dir"
+  mkdir -p "$dir/e2e" "$dir/cuda-target" "$dir/bin" "$dir/modules" "$dir/glslc"
+  (cd compiler && go test -c -o "$dir/e2e/e2e.test" ./e2e && go test -c -o "$dir/cuda-target/cuda.test" ./target/cuda)
+  cp -r compiler/e2e/testdata "$dir/e2e/"
+  cp -r compiler/target/cuda/testdata "$dir/cuda-target/"
+  for t in iree-compile iree-run-module iree-benchmark-module; do
+    (cd tools && go build -ldflags='-s -w' -o "$dir/bin/$t" "./$t")
+  done
+  local glslc
+  glslc="$(command -v glslc)"
+  cp "$glslc" "$dir/glslc/"
+  cp "$(ldd "$glslc" | awk '/libshaderc/ {print $3}')" "$dir/glslc/"
+  for p in "${programs[@]}"; do
+    for b in cuda vulkan-spirv; do
+      "$dir/bin/iree-compile" --iree-hal-target-backends="$b" "$here/codegen/$p.mlir" -o "$dir/modules/$p.$b.vmfb"
+    done
+  done
+  cp "$here/codegen/torch_ref.py" "$0" "$dir/"
+  du -sh "$dir"
+}
+
+# inputs and the expected result of each program (all-ones inputs).
+args() {
+  case "$1" in
+    matmul) echo "--input=4096x4096xf32=1 --input=4096x4096xf32=1" ;;
+    softmax) echo "--input=8192x8192xf32=1" ;;
+    dense) echo "--input=4096x4096xf32=1 --input=4096x4096xf32=1 --input=4096xf32=1" ;;
+  esac
+}
+expected() {
+  case "$1" in
+    matmul) echo "--expected_output=4096x4096xf32=4096" ;;
+    softmax) echo "--expected_output=8192x8192xf32=0.0001220703125" ;;
+    dense) echo "--expected_output=4096x4096xf32=4097" ;;
+  esac
+}
+
+run() {
+  local out="${OUT:-/tmp/codegen-out}"
+  mkdir -p "$out"
+  exec > >(tee -a "$out/codegen.txt") 2>&1
+  cd "$dir"
+  if ! ldconfig -p 2>/dev/null | grep -q 'libvulkan\.so\.1 '; then
+    for f in "$root"/.gl/*.deb; do
+      [ -f "$f" ] && dpkg -x "$f" /
+    done
+    ldconfig || true
+  fi
+  export PATH="$dir/glslc:$PATH" LD_LIBRARY_PATH="$dir/glslc${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  local status=0
+  echo "== machine"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader || true
+  echo "== e2e GPU tests (cuda and vulkan-spirv)"
+  (cd e2e && timeout 240 ./e2e.test -test.run 'GPU' -test.v 2>&1 | grep -E '^(=== RUN|--- |\s+---|ok|FAIL|PASS|panic)|_test.go' | grep -v '=== RUN' | tail -80) || status=1
+  echo "== cuda target tests"
+  (cd cuda-target && timeout 120 ./cuda.test -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go' | tail -30) || status=1
+  echo "== programs, checked once"
+  for p in "${programs[@]}"; do
+    for d in cuda vulkan; do
+      b=$([ "$d" = cuda ] && echo cuda || echo vulkan-spirv)
+      # shellcheck disable=SC2046
+      if timeout 60 bin/iree-run-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") $(expected "$p") --output_max_element_count=4 >"$out/check.$p.$d.txt" 2>&1; then
+        echo "$p on $d: matches"
+      else
+        echo "$p on $d: FAILED"; tail -5 "$out/check.$p.$d.txt"; status=1
+      fi
+    done
+  done
+  echo "== benchmarks (iree-benchmark-module, real time per call)"
+  for p in "${programs[@]}"; do
+    for d in cuda vulkan; do
+      b=$([ "$d" = cuda ] && echo cuda || echo vulkan-spirv)
+      # shellcheck disable=SC2046
+      timeout 90 bin/iree-benchmark-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") \
+        --benchmark_repetitions=5 --benchmark_report_aggregates_only --benchmark_min_time=3x 2>&1 | grep -E 'median|error|ERROR' | sed "s/^/$p $d: /" || status=1
+    done
+  done
+  echo "== torch"
+  timeout 120 python3 torch_ref.py || status=1
+  echo "== done (status $status)"
+  return "$status"
+}
+
+case "${1:-}" in
+  build) build ;;
+  run) shift; run "$@" ;;
+  *) echo "usage: $0 build|run" >&2; exit 2 ;;
+esac

@@ -50,6 +50,14 @@ import (
 // its dimension, the kernel fails the dispatch if its largest value (all
 // loops at their last iteration) is outside it.
 //
+// An output index may also be a constant or offset + stride * one
+// parallel loop, as a tensor.insert_slice places its source; the kernel
+// writes only the elements its output maps reach. When the dispatch ties
+// the output to one of its operands (the output binding is that operand's
+// buffer), the other elements keep the operand's values. An output marked
+// partial ({..., partial}) may also be longer than a loop that indexes it
+// directly; other dimensions indexed directly by one loop must be equal.
+//
 // For every point of the parallel loops each output's accumulator starts
 // from its init element (or zero without init); for every point of the
 // reduction loops the body is called with the loop indices (index), the
@@ -71,6 +79,9 @@ type Operand struct {
 	// Init is set on outputs whose accumulators start from an init
 	// binding.
 	Init bool
+	// Partial is set on outputs the kernel writes only in part: a loop
+	// indexing one of their dimensions directly may be shorter than it.
+	Partial bool
 }
 
 // Kernel is the decoded form of the Attr dictionary.
@@ -157,6 +168,9 @@ func operandDict(o Operand, output bool) *ir.DictAttr {
 	if output && o.Init {
 		d.Entries = append(d.Entries, ir.NamedAttr{Name: "init", Value: ir.UnitAttr{}})
 	}
+	if output && o.Partial {
+		d.Entries = append(d.Entries, ir.NamedAttr{Name: "partial", Value: ir.UnitAttr{}})
+	}
 	return d
 }
 
@@ -213,7 +227,7 @@ func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) 
 		if !ok || m.Map.NumDims != nloops || m.Map.NumSyms != 0 || len(m.Map.Results) != len(tt.Shape) {
 			return nil, fmt.Errorf("%s #%d needs an affine map from the %d loops to its %d indices", what, i, nloops, len(tt.Shape))
 		}
-		out = append(out, Operand{Type: tt, Map: m.Map, Init: d.Get("init") != nil})
+		out = append(out, Operand{Type: tt, Map: m.Map, Init: d.Get("init") != nil, Partial: what == "output" && d.Get("partial") != nil})
 	}
 	return out, nil
 }
@@ -300,17 +314,43 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 		return nil, fmt.Errorf("%s needs at least one output", Attr)
 	}
 	for i, o := range k.Outputs {
-		for _, e := range o.Map.Results {
-			if e.Kind != ir.AffineDim || k.Iterators[e.Pos] != "parallel" {
-				return nil, fmt.Errorf("output #%d's map must index by parallel loops only", i)
-			}
-		}
+		// Each output index is a parallel loop, a constant, or offset +
+		// stride * one parallel loop (an insert_slice's place), and every
+		// parallel loop indexes exactly one dimension, so each element is
+		// written at most once per kernel.
+		used := map[int]bool{}
 		for r, e := range o.Map.Results {
-			if k.Ranges[e.Pos] != ir.Dynamic && o.Type.Shape[r] != ir.Dynamic && k.Ranges[e.Pos] > o.Type.Shape[r] {
-				return nil, fmt.Errorf("output #%d: loop d%d's range %d exceeds dimension %d (size %d)", i, e.Pos, k.Ranges[e.Pos], r, o.Type.Shape[r])
+			size := o.Type.Shape[r]
+			switch {
+			case e.Kind == ir.AffineDim:
+				if k.Ranges[e.Pos] != ir.Dynamic && size != ir.Dynamic && k.Ranges[e.Pos] > size {
+					return nil, fmt.Errorf("output #%d: loop d%d's range %d exceeds dimension %d (size %d)", i, e.Pos, k.Ranges[e.Pos], r, size)
+				}
+				if used[e.Pos] || k.Iterators[e.Pos] != "parallel" {
+					return nil, fmt.Errorf("output #%d's map must index by parallel loops only, each once", i)
+				}
+				used[e.Pos] = true
+			case e.Kind == ir.AffineConst:
+				if e.Value < 0 || size != ir.Dynamic && e.Value >= size {
+					return nil, fmt.Errorf("output #%d: index %d (%d) is outside dimension %d (size %d)", i, r, e.Value, r, size)
+				}
+			default:
+				lin, ok := Linear(e)
+				if !ok || len(lin.Coeffs) != 1 {
+					return nil, fmt.Errorf("output #%d: index %d (%s) must be a parallel loop, a constant, or offset + stride * one parallel loop", i, r, e)
+				}
+				for l, c := range lin.Coeffs {
+					if c <= 0 || used[l] || k.Iterators[l] != "parallel" {
+						return nil, fmt.Errorf("output #%d's map must index by parallel loops only, each once", i)
+					}
+					used[l] = true
+				}
+				if hi, ok := lin.Max(k.Ranges); ok && size != ir.Dynamic && hi >= size {
+					return nil, fmt.Errorf("output #%d: index %d (%s) reaches %d, outside dimension %d (size %d)", i, r, e, hi, r, size)
+				}
 			}
 		}
-		if len(o.Map.Results) != len(k.Ranges)-len(reductions(k.Iterators)) {
+		if len(used) != len(k.Ranges)-len(reductions(k.Iterators)) {
 			return nil, fmt.Errorf("output #%d's map must use every parallel loop once", i)
 		}
 	}

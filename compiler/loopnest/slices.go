@@ -151,7 +151,7 @@ func formInsertSlice(module, fn, op *ir.Operation, name string, targets []*hal.E
 	if err != nil {
 		return false, err
 	}
-	k, body := copyKernel(name, st, Operand{Type: st, Map: identityMap(len(st.Shape))}, Operand{Type: dt, Map: out}, op.Pos)
+	k, body := copyKernel(name, st, Operand{Type: st, Map: identityMap(len(st.Shape))}, Operand{Type: dt, Map: out, Partial: true}, op.Pos)
 	return true, emitDispatch(module, fn, op, name, targets, k, body, dispatchValues{
 		ins: []*ir.Value{src}, outs: []*ir.Value{dest}, tied: []bool{true},
 	})

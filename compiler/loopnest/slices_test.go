@@ -35,7 +35,7 @@ func TestInsertSliceTied(t *testing.T) {
 	text := ir.PrintModule(m, reg, ir.PrintOptions{})
 	for _, want := range []string{
 		"-> %x{%",
-		"ranges = [-1 : index, 3 : index], iterator_types = [\"parallel\", \"parallel\"], inputs = [{type = tensor<?x3xf32>, map = affine_map<(d0, d1) -> (d0, d1)>}], outputs = [{type = tensor<?x8xf32>, map = affine_map<(d0, d1) -> (d0, d1)>}]",
+		"ranges = [-1 : index, 3 : index], iterator_types = [\"parallel\", \"parallel\"], inputs = [{type = tensor<?x3xf32>, map = affine_map<(d0, d1) -> (d0, d1)>}], outputs = [{type = tensor<?x8xf32>, map = affine_map<(d0, d1) -> (d0, d1)>, partial}]",
 		"#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]",
 		"func.func private @f_linalg_0_body(%d0: index, %d1: index, %in: f32, %out: f32) -> f32 {",
 	} {

@@ -131,6 +131,9 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		for r, e := range b.Map.Results {
 			dyn := b.Type.Shape[r] == ir.Dynamic
 			switch {
+			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic) && b.Role == "out" && b.Partial:
+				// A partly written output may be longer than the loop.
+				fmt.Fprintf(w, "  if (%s > %s) return 1;\n", ranges[e.Pos], sizes[bi][r])
 			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic):
 				fmt.Fprintf(w, "  if (%s != %s) return 1;\n", ranges[e.Pos], sizes[bi][r])
 			case e.Kind == ir.AffineConst && dyn:

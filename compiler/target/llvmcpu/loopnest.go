@@ -347,8 +347,13 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 				// folded at the end. Rounding errors grow with log n
 				// rather than n (IREE's vectorized reductions reassociate
 				// too; its tests expect that accuracy).
-				fmt.Fprintf(w, "%s  for (int64_t gi_s = 1; gi_s < gi_kn; gi_s *= 2)\n", indent)
-				fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t + gi_s < gi_kn; gi_t += 2 * gi_s) %s(gi_v[gi_t], gi_v[gi_t + gi_s], &gi_v[gi_t]);\n", indent, split.combine)
+				// Each tree level pairs the first half with the second
+				// (unit stride, so it vectorizes); an odd middle element
+				// waits for the next level.
+				fmt.Fprintf(w, "%s  for (int64_t gi_m = gi_kn; gi_m > 1;) {\n", indent)
+				fmt.Fprintf(w, "%s    const int64_t gi_h = gi_m / 2, gi_u = gi_m - gi_h;\n", indent)
+				fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t < gi_h; ++gi_t) %s(gi_v[gi_t], gi_v[gi_t + gi_u], &gi_v[gi_t]);\n", indent, split.combine)
+				fmt.Fprintf(w, "%s    gi_m = gi_u;\n%s  }\n", indent, indent)
 				fmt.Fprintf(w, "%s  %s gi_c = gi_v[0];\n", indent, ct)
 				fmt.Fprintf(w, "%s  const int64_t gi_n = gi_kb / %d;\n", indent, reductionChunk)
 				fmt.Fprintf(w, "%s  int gi_l = 0;\n", indent)

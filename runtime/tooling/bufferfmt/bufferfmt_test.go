@@ -371,10 +371,11 @@ func FuzzParseInput(f *testing.F) {
 			return
 		}
 		// As IREE's formatter does, Format writes a bracket pair for every
-		// row, elements or not: "100010000x0xi8=" (no data) formats to
-		// 200 MB of "[]". That is the format, not a fault; the fuzzer
-		// should spend its time elsewhere.
-		if rows := leafRows(b.Shape); rows > 1<<16 {
+		// group of every dimension but the last, elements or not:
+		// "100010000x0xi8=" (no data) formats to 200 MB of "[]". That is
+		// the format, not a fault; the fuzzer should spend its time
+		// elsewhere.
+		if bracketPairs(b.Shape) > 1<<16 {
 			return
 		}
 		text, err := Format(b.Shape, b.ElementType, b.Data, 1<<20)
@@ -397,15 +398,21 @@ func FuzzParseInput(f *testing.F) {
 	})
 }
 
-// leafRows returns the number of leaf rows Format writes brackets for (the
-// product of every dimension but the last), saturating at 1<<62.
-func leafRows(shape hal.Shape) int64 {
-	rows := int64(1)
+// bracketPairs returns how many bracket pairs Format writes for shape:
+// shape[0] groups, each holding shape[1] groups, and so on down to the
+// last dimension, whatever the later extents (a zero stops nothing above
+// it). It saturates at 1<<62.
+func bracketPairs(shape hal.Shape) int64 {
+	const limit = int64(1) << 62
+	total, groups := int64(0), int64(1)
 	for i := 0; i+1 < len(shape); i++ {
-		if shape[i] != 0 && rows > (1<<62)/shape[i] {
-			return 1 << 62
+		if shape[i] != 0 && groups > limit/shape[i] {
+			return limit
 		}
-		rows *= shape[i]
+		groups *= shape[i]
+		if total += groups; total > limit {
+			return limit
+		}
 	}
-	return rows
+	return total
 }

@@ -19,8 +19,8 @@ func registerTensorOps(r *ir.Registry) {
 	}
 	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.load", Parse: parseTensorLoad, Print: printTensorLoad, Verify: verifyTensorLoad})
 	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.store", Parse: parseTensorStore, Print: printTensorStore, Verify: verifyTensorStore})
-	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.splat", Parse: parseSplat, Print: printSplat, Verify: verifySplat})
-	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.clone", Parse: parseClone, Print: printClone, Verify: verifyClone})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.splat", Parse: parseSplat, Print: printOperandTypeWithDims, Verify: verifySplat})
+	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.clone", Parse: parseClone, Print: printOperandTypeWithDims, Verify: verifyClone})
 	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.slice", Parse: parseSlice, Print: printSlice, Verify: verifySlice})
 	r.RegisterOp(&ir.OpDef{Name: "flow.tensor.update", Parse: parseUpdate, Print: printUpdate, Verify: verifyUpdate})
 	for _, n := range []string{"flow.tensor.empty", "flow.tensor.alloca"} {
@@ -65,6 +65,104 @@ func parseTypeWithDims(p *ir.Parser) (ir.Type, []*ir.Value, error) {
 func printTypeWithDims(p *ir.Printer, t ir.Type, dims []*ir.Value) {
 	p.Type(t)
 	p.DynamicDims(dims)
+}
+
+// parseColonTypeWithDims parses `: type{%d, ...}` and returns where the
+// type began, so that an operand the type does not fit is reported there.
+func parseColonTypeWithDims(p *ir.Parser) (ir.Type, []*ir.Value, ir.Pos, error) {
+	if err := p.Expect(":"); err != nil {
+		return nil, nil, ir.Pos{}, err
+	}
+	pos := p.Pos()
+	t, dims, err := parseTypeWithDims(p)
+	return t, dims, pos, err
+}
+
+// parsedElementType returns the element type of t, parsed at pos, for
+// ops whose syntax names a tensor type but whose operand or result is
+// one of its elements.
+func parsedElementType(t ir.Type, pos ir.Pos) (ir.Type, error) {
+	tt, ok := t.(*ir.TensorType)
+	if !ok {
+		return nil, ir.Errorf(pos, "expected a tensor type, found '%s'", ir.TypeString(t))
+	}
+	return tt.Elem, nil
+}
+
+// parseSourceResultTypes parses `: type{%d} -> type{%d}` after the source
+// operand src, typing src by the first type.
+func parseSourceResultTypes(p *ir.Parser, src *ir.Value) (sdims []*ir.Value, rt ir.Type, rdims []*ir.Value, err error) {
+	st, sdims, tpos, err := parseColonTypeWithDims(p)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := p.ResolveType(src, st, tpos); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := p.Expect("->"); err != nil {
+		return nil, nil, nil, err
+	}
+	rt, rdims, err = parseTypeWithDims(p)
+	return sdims, rt, rdims, err
+}
+
+// verifySourceResult checks what flow.tensor.reshape and flow.tensor.slice
+// share: nseg valid operand segments with one source in segment 0 and its
+// dynamic dimensions in segment 1, one result whose dynamic dimensions are
+// segment rdimSeg, and both ranked tensors.
+func verifySourceResult(op *ir.Operation, nseg, rdimSeg int) (st, rt *ir.TensorType, err error) {
+	if err := ir.SegmentsValid(op, nseg); err != nil {
+		return nil, nil, err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return nil, nil, err
+	}
+	if len(ir.Segment(op, 0)) != 1 {
+		return nil, nil, ir.OpErrorf(op, "expects exactly one source operand")
+	}
+	if st, err = tensorOf(op, op.Operands[0].Type, "source"); err != nil {
+		return nil, nil, err
+	}
+	if rt, err = tensorOf(op, op.Results[0].Type, "result"); err != nil {
+		return nil, nil, err
+	}
+	if err := checkDims(op, st, ir.Segment(op, 1), "source"); err != nil {
+		return nil, nil, err
+	}
+	if err := checkDims(op, rt, ir.Segment(op, rdimSeg), "result"); err != nil {
+		return nil, nil, err
+	}
+	return st, rt, nil
+}
+
+// printOperandTypeWithDims prints ` %x : type{%d} attr-dict-with-keyword`,
+// the form of flow.tensor.splat and flow.tensor.clone, whose result's
+// dynamic dimensions follow the one value operand.
+func printOperandTypeWithDims(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operand(op.Operands[0])
+	p.WriteString(" : ")
+	printTypeWithDims(p, op.Results[0].Type, op.Operands[1:])
+	p.AttrDictWithKeyword(op)
+}
+
+// verifySameTypeWithDims checks flow.tensor.tie_shape and
+// flow.tensor.clone: one operand typed as the ranked tensor result, then
+// the result's dynamic dimensions (what names them in messages).
+func verifySameTypeWithDims(op *ir.Operation, what string) error {
+	if len(op.Operands) < 1 {
+		return ir.OpErrorf(op, "expects an operand")
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	if !ir.TypesEqual(op.Operands[0].Type, op.Results[0].Type) {
+		return ir.OpErrorf(op, "failed to verify that all of {operand, result} have same type")
+	}
+	if _, err := tensorOf(op, op.Results[0].Type, "result"); err != nil {
+		return err
+	}
+	return checkDims(op, op.Results[0].Type, op.Operands[1:], what)
 }
 
 // flow.tensor.constant attr-dict value                    (HEAD)
@@ -184,11 +282,7 @@ func parseTieShape(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(op); err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, dims, err := parseTypeWithDims(p)
+	t, dims, tpos, err := parseColonTypeWithDims(p)
 	if err != nil {
 		return nil, err
 	}
@@ -207,21 +301,7 @@ func printTieShape(p *ir.Printer, op *ir.Operation) {
 	printTypeWithDims(p, op.Results[0].Type, op.Operands[1:])
 }
 
-func verifyTieShape(op *ir.Operation) error {
-	if len(op.Operands) < 1 {
-		return ir.OpErrorf(op, "expects an operand")
-	}
-	if err := ir.ExpectResults(op, 1); err != nil {
-		return err
-	}
-	if !ir.TypesEqual(op.Operands[0].Type, op.Results[0].Type) {
-		return ir.OpErrorf(op, "failed to verify that all of {operand, result} have same type")
-	}
-	if _, err := tensorOf(op, op.Results[0].Type, "result"); err != nil {
-		return err
-	}
-	return checkDims(op, op.Results[0].Type, op.Operands[1:], "result")
-}
+func verifyTieShape(op *ir.Operation) error { return verifySameTypeWithDims(op, "result") }
 
 // Reshape gives structured access to flow.tensor.reshape and
 // flow.tensor.bitcast: operands source, source dims, result dims.
@@ -242,21 +322,7 @@ func parseReshape(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	st, sdims, err := parseTypeWithDims(p)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(src, st, tpos); err != nil {
-		return nil, err
-	}
-	if err := p.Expect("->"); err != nil {
-		return nil, err
-	}
-	rt, rdims, err := parseTypeWithDims(p)
+	sdims, rt, rdims, err := parseSourceResultTypes(p, src)
 	if err != nil {
 		return nil, err
 	}
@@ -277,28 +343,8 @@ func printReshape(p *ir.Printer, op *ir.Operation) {
 }
 
 func verifyReshape(op *ir.Operation) error {
-	if err := ir.SegmentsValid(op, 3); err != nil {
-		return err
-	}
-	if err := ir.ExpectResults(op, 1); err != nil {
-		return err
-	}
-	r := Reshape{op}
-	if len(ir.Segment(op, 0)) != 1 {
-		return ir.OpErrorf(op, "expects exactly one source operand")
-	}
-	st, err := tensorOf(op, r.Source().Type, "source")
+	st, rt, err := verifySourceResult(op, 3, 2)
 	if err != nil {
-		return err
-	}
-	rt, err := tensorOf(op, op.Results[0].Type, "result")
-	if err != nil {
-		return err
-	}
-	if err := checkDims(op, st, r.SourceDims(), "source"); err != nil {
-		return err
-	}
-	if err := checkDims(op, rt, r.ResultDims(), "result"); err != nil {
 		return err
 	}
 	if op.Name == "flow.tensor.reshape" {
@@ -362,24 +408,20 @@ func parseTensorLoad(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, dims, err := parseTypeWithDims(p)
+	t, dims, tpos, err := parseColonTypeWithDims(p)
 	if err != nil {
 		return nil, err
 	}
 	if err := p.ResolveType(src, t, tpos); err != nil {
 		return nil, err
 	}
-	st, ok := t.(*ir.TensorType)
-	if !ok {
-		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(t))
+	elem, err := parsedElementType(t, tpos)
+	if err != nil {
+		return nil, err
 	}
 	op.Operands = append(append([]*ir.Value{src}, dims...), idx...)
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, len(dims), len(idx))})
-	return []ir.Type{st.Elem}, p.ParseOptionalAttrDictWithKeyword(op)
+	return []ir.Type{elem}, p.ParseOptionalAttrDictWithKeyword(op)
 }
 
 func printTensorLoad(p *ir.Printer, op *ir.Operation) {
@@ -462,19 +504,15 @@ func parseTensorStore(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, dims, err := parseTypeWithDims(p)
+	t, dims, tpos, err := parseColonTypeWithDims(p)
 	if err != nil {
 		return nil, err
 	}
-	tt, ok := t.(*ir.TensorType)
-	if !ok {
-		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(t))
+	elem, err := parsedElementType(t, tpos)
+	if err != nil {
+		return nil, err
 	}
-	if err := p.ResolveTypes([]*ir.Value{v, target}, []ir.Type{tt.Elem, t}, tpos); err != nil {
+	if err := p.ResolveTypes([]*ir.Value{v, target}, []ir.Type{elem, t}, tpos); err != nil {
 		return nil, err
 	}
 	op.Operands = append(append([]*ir.Value{v, target}, dims...), idx...)
@@ -524,31 +562,19 @@ func parseSplat(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, dims, err := parseTypeWithDims(p)
+	t, dims, tpos, err := parseColonTypeWithDims(p)
 	if err != nil {
 		return nil, err
 	}
-	tt, ok := t.(*ir.TensorType)
-	if !ok {
-		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(t))
+	elem, err := parsedElementType(t, tpos)
+	if err != nil {
+		return nil, err
 	}
-	if err := p.ResolveType(v, tt.Elem, tpos); err != nil {
+	if err := p.ResolveType(v, elem, tpos); err != nil {
 		return nil, err
 	}
 	op.Operands = append([]*ir.Value{v}, dims...)
 	return []ir.Type{t}, p.ParseOptionalAttrDictWithKeyword(op)
-}
-
-func printSplat(p *ir.Printer, op *ir.Operation) {
-	p.WriteString(" ")
-	p.Operand(op.Operands[0])
-	p.WriteString(" : ")
-	printTypeWithDims(p, op.Results[0].Type, op.Operands[1:])
-	p.AttrDictWithKeyword(op)
 }
 
 func verifySplat(op *ir.Operation) error {
@@ -574,11 +600,7 @@ func parseClone(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, dims, err := parseTypeWithDims(p)
+	t, dims, tpos, err := parseColonTypeWithDims(p)
 	if err != nil {
 		return nil, err
 	}
@@ -589,29 +611,7 @@ func parseClone(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	return []ir.Type{t}, p.ParseOptionalAttrDictWithKeyword(op)
 }
 
-func printClone(p *ir.Printer, op *ir.Operation) {
-	p.WriteString(" ")
-	p.Operand(op.Operands[0])
-	p.WriteString(" : ")
-	printTypeWithDims(p, op.Results[0].Type, op.Operands[1:])
-	p.AttrDictWithKeyword(op)
-}
-
-func verifyClone(op *ir.Operation) error {
-	if len(op.Operands) < 1 {
-		return ir.OpErrorf(op, "expects an operand")
-	}
-	if err := ir.ExpectResults(op, 1); err != nil {
-		return err
-	}
-	if !ir.TypesEqual(op.Operands[0].Type, op.Results[0].Type) {
-		return ir.OpErrorf(op, "failed to verify that all of {operand, result} have same type")
-	}
-	if _, err := tensorOf(op, op.Results[0].Type, "result"); err != nil {
-		return err
-	}
-	return checkDims(op, op.Results[0].Type, op.Operands[1:], "operand")
-}
+func verifyClone(op *ir.Operation) error { return verifySameTypeWithDims(op, "operand") }
 
 // flow.tensor.empty : type{%d} attr-dict-with-keyword (and flow.tensor.alloca)
 func parseEmpty(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
@@ -700,21 +700,7 @@ func parseSlice(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.Expect("]"); err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	st, sdims, err := parseTypeWithDims(p)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(src, st, tpos); err != nil {
-		return nil, err
-	}
-	if err := p.Expect("->"); err != nil {
-		return nil, err
-	}
-	rt, rdims, err := parseTypeWithDims(p)
+	sdims, rt, rdims, err := parseSourceResultTypes(p, src)
 	if err != nil {
 		return nil, err
 	}
@@ -739,30 +725,11 @@ func printSlice(p *ir.Printer, op *ir.Operation) {
 }
 
 func verifySlice(op *ir.Operation) error {
-	if err := ir.SegmentsValid(op, 5); err != nil {
-		return err
-	}
-	if err := ir.ExpectResults(op, 1); err != nil {
+	st, rt, err := verifySourceResult(op, 5, 4)
+	if err != nil {
 		return err
 	}
 	s := Slice{op}
-	if len(ir.Segment(op, 0)) != 1 {
-		return ir.OpErrorf(op, "expects exactly one source operand")
-	}
-	st, err := tensorOf(op, s.Source().Type, "source")
-	if err != nil {
-		return err
-	}
-	rt, err := tensorOf(op, op.Results[0].Type, "result")
-	if err != nil {
-		return err
-	}
-	if err := checkDims(op, st, s.SourceDims(), "source"); err != nil {
-		return err
-	}
-	if err := checkDims(op, rt, s.ResultDims(), "result"); err != nil {
-		return err
-	}
 	if len(s.StartIndices()) != len(st.Shape) || len(s.Lengths()) != len(st.Shape) {
 		return ir.OpErrorf(op, "'%s' has rank %d but %d start indices and %d lengths were given", ir.TypeString(st), len(st.Shape), len(s.StartIndices()), len(s.Lengths()))
 	}
@@ -820,11 +787,7 @@ func parseUpdate(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.Expect("]"); err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ut, udims, err := parseTypeWithDims(p)
+	ut, udims, tpos, err := parseColonTypeWithDims(p)
 	if err != nil {
 		return nil, err
 	}

@@ -127,6 +127,34 @@ func TestTensorOpsErrors(t *testing.T) {
   %0 = "flow.tensor.store"(%v, %t, %i) {operandSegmentSizes = array<i32: 1, 1, 0, 1>} : (i32, tensor<4xf32>, index) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }`, "t.mlir:2:8: error: 'flow.tensor.store' op value type 'i32' does not match the element type of 'tensor<4xf32>'"},
+		{"splat of a non-tensor type", `func.func @f(%v: f32) {
+  %0 = flow.tensor.splat %v : f32
+  return
+}`, "t.mlir:2:31: error: expected a tensor type, found 'f32'"},
+		{"load from a non-tensor type", `func.func @f(%v: f32) {
+  %0 = flow.tensor.load %v : f32
+  return
+}`, "t.mlir:2:30: error: expected a tensor type, found 'f32'"},
+		{"clone dimension count", `func.func @f(%t: tensor<?xf32>, %d: index) -> tensor<?xf32> {
+  %0 = "flow.tensor.clone"(%t, %d, %d) : (tensor<?xf32>, index, index) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.clone' op operand type 'tensor<?xf32>' has 1 dynamic dimensions but 2 dimension values were given"},
+		{"tie_shape dimension count", `func.func @f(%t: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = "flow.tensor.tie_shape"(%t) : (tensor<?xf32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.tie_shape' op result type 'tensor<?xf32>' has 1 dynamic dimensions but 0 dimension values were given"},
+		{"reshape of two sources", `func.func @f(%t: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = "flow.tensor.reshape"(%t, %t) {operandSegmentSizes = array<i32: 2, 0, 0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.reshape' op expects exactly one source operand"},
+		{"slice result dimensions", `func.func @f(%t: tensor<4xf32>, %i: index) -> tensor<?xf32> {
+  %0 = "flow.tensor.slice"(%t, %i, %i) {operandSegmentSizes = array<i32: 1, 0, 1, 1, 0>} : (tensor<4xf32>, index, index) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}`, "t.mlir:2:8: error: 'flow.tensor.slice' op result type 'tensor<?xf32>' has 1 dynamic dimensions but 0 dimension values were given"},
+		{"reshape source type mismatch", `func.func @f(%t: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = flow.tensor.reshape %t : tensor<4xi32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}`, "t.mlir:2:33: error: use of value '%t' expects different type than prior uses: 'tensor<4xi32>' vs 'tensor<4xf32>'"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { dialecttest.ExpectError(t, c.src, c.want) })

@@ -17,6 +17,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/scf"
 	"github.com/goiree/goiree/compiler/dialect/stream"
 	"github.com/goiree/goiree/compiler/dialect/tensor"
+	"github.com/goiree/goiree/compiler/dialect/tosa"
 	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 )
@@ -39,6 +40,7 @@ func NewRegistry() *ir.Registry {
 	scf.Register(r)
 	util.Register(r)
 	check.Register(r)
+	tosa.Register(r)
 	return r
 }
 

@@ -9,8 +9,9 @@
 // what IREE does at each; a phase with nothing to do yet is present and
 // empty, so the flags accept every phase IREE names:
 //
-//	input:               the parsed program is verified (goiree takes IREE's
-//	                     own dialects, so there is no input conversion).
+//	input:               the parsed program is verified and TOSA ops, the
+//	                     one input dialect besides IREE's own, are lowered
+//	                     to linalg, tensor and arith (tosatolinalg).
 //	abi:                 empty: exported functions keep their signatures;
 //	                     the VM calling convention is applied at vm.
 //	preprocessing:       the device targets are assigned (program
@@ -65,6 +66,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/conversion/scftocf"
 	"github.com/goiree/goiree/compiler/conversion/tensortolinalg"
+	"github.com/goiree/goiree/compiler/conversion/tosatolinalg"
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/dialect/linalg"
@@ -140,6 +142,7 @@ var Phases = []string{
 // Passes is the pass table, in execution order.
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
+	{Name: "convert-tosa-to-linalg", Phase: "input", Run: func(s *State) error { return tosatolinalg.Convert(s.Module.Op) }},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
 	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},
 	{Name: "convert-tensor-ops", Phase: "global-optimization", Run: func(s *State) error { return tensortolinalg.Convert(s.Module.Op) }},

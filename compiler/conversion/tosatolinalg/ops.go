@@ -421,18 +421,30 @@ func (c *converter) reduce(kind string, rt *ir.TensorType) error {
 	if !fl && intWidth(in.Elem) == 1 && (kind == "max" || kind == "min") {
 		return c.errorf("reduce_%s of i1 is not supported", kind)
 	}
-	acc, err := c.fill(rt, init)
+	// linalg outputs are indexed by a projected permutation of the loops,
+	// so the reduction writes a tensor without the axis, and a reshape
+	// (a new view of the same buffer) restores it with size 1.
+	rt1 := &ir.TensorType{Elem: rt.Elem}
+	om := &ir.AffineMap{NumDims: len(in.Shape), Results: []*ir.AffineExpr{}}
+	for d, s := range in.Shape {
+		if d != int(axis) {
+			rt1.Shape = append(rt1.Shape, s)
+			om.Results = append(om.Results, &ir.AffineExpr{Kind: ir.AffineDim, Pos: d})
+		}
+	}
+	acc, err := c.fill(rt1, init)
 	if err != nil {
 		return err
 	}
-	om := identity(len(in.Shape))
-	om.Results[axis] = &ir.AffineExpr{Kind: ir.AffineConst, Value: 0}
 	g, err := c.generic(c.op.Operands[:1], acc, []*ir.AffineMap{identity(len(in.Shape)), om}, iterators(len(in.Shape), int(axis)),
 		func(x builder, a []*ir.Value) (*ir.Value, error) { return x.bin(comb, a[1], a[0]), nil })
 	if err != nil {
 		return err
 	}
-	c.replace(g.Results[0])
+	r := c.emit(ir.NewOp("flow.tensor.reshape", g.Results, []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 0, 0)},
+	}))
+	c.replace(r.Results[0])
 	return nil
 }
 

@@ -1,0 +1,36 @@
+// TOSA programs lowered by conversion/tosatolinalg: broadcasting float
+// elementwise ops, TOSA's integer rounding and saturation rules, and the
+// data-movement, reduction and matmul lowerings (both eras' spellings).
+func.func @float_ops(%a: tensor<3x4xf32>, %b: tensor<1x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
+  %add = tosa.add %a, %b : (tensor<3x4xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+  %sig = tosa.sigmoid %a : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %cl = tosa.clamp %a {min_val = -0.5 : f32, max_val = 0.75 : f32} : (tensor<3x4xf32>) -> tensor<3x4xf32>
+  %mx = "tosa.maximum"(%a, %b) : (tensor<3x4xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+  %gt = tosa.greater %a, %b : (tensor<3x4xf32>, tensor<1x4xf32>) -> tensor<3x4xi1>
+  %rb = tosa.reciprocal %b : (tensor<1x4xf32>) -> tensor<1x4xf32>
+  %sel = tosa.select %gt, %a, %rb : (tensor<3x4xi1>, tensor<3x4xf32>, tensor<1x4xf32>) -> tensor<3x4xf32>
+  return %add, %sig, %cl, %mx, %sel : tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>
+}
+
+func.func @int_ops(%a: tensor<16xi32>, %b: tensor<16xi32>, %s: tensor<16xi32>, %x: tensor<16xi8>, %f: tensor<16xf32>) -> (tensor<16xi32>, tensor<16xi32>, tensor<16xi8>, tensor<16xi8>, tensor<16xi32>) {
+  %shift = "tosa.const"() <{values = dense<3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %mul = tosa.mul %a, %b, %shift : (tensor<16xi32>, tensor<16xi32>, tensor<1xi8>) -> tensor<16xi32>
+  %ars = tosa.arithmetic_right_shift %a, %s {round = true} : (tensor<16xi32>, tensor<16xi32>) -> tensor<16xi32>
+  %izp = "tosa.const"() <{values = dense<5> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %ozp = "tosa.const"() <{values = dense<-3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %neg = tosa.negate %x, %izp, %ozp : (tensor<16xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<16xi8>
+  %cast = tosa.cast %f : (tensor<16xf32>) -> tensor<16xi8>
+  %clz = "tosa.clz"(%a) : (tensor<16xi32>) -> tensor<16xi32>
+  return %mul, %ars, %neg, %cast, %clz : tensor<16xi32>, tensor<16xi32>, tensor<16xi8>, tensor<16xi8>, tensor<16xi32>
+}
+
+func.func @shapes(%x: tensor<2x3x4xf32>, %a: tensor<2x3x5xi8>, %b: tensor<2x5x4xi8>) -> (tensor<2x1x4xf32>, tensor<4x2x3xf32>, tensor<2x3x4xi32>, tensor<2x3x1xi32>, tensor<6x4xf32>) {
+  %rmax = tosa.reduce_max %x {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+  %t = tosa.transpose %x {perms = array<i32: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>
+  %azp = "tosa.const"() <{values = dense<1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %bzp = "tosa.const"() <{values = dense<-2> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %mm = tosa.matmul %a, %b, %azp, %bzp : (tensor<2x3x5xi8>, tensor<2x5x4xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<2x3x4xi32>
+  %rsum = "tosa.reduce_sum"(%mm) {axis = 2 : i64} : (tensor<2x3x4xi32>) -> tensor<2x3x1xi32>
+  %r = "tosa.reshape"(%x) {new_shape = array<i64: 6, 4>} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  return %rmax, %t, %mm, %rsum, %r : tensor<2x1x4xf32>, tensor<4x2x3xf32>, tensor<2x3x4xi32>, tensor<2x3x1xi32>, tensor<6x4xf32>
+}

@@ -1,0 +1,171 @@
+package e2e_test
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"math/rand"
+	"strings"
+	"testing"
+
+	rhal "github.com/goiree/goiree/runtime/hal"
+)
+
+// The TOSA programs (testdata/tosa_ops.mlir) go through the TOSA input
+// lowering (package conversion/tosatolinalg) and run on local-sync and
+// local-task; every element of every result is checked against a plain Go
+// loop written from the TOSA specification's pseudocode.
+
+// intArg is the --input spelling of an integer tensor.
+func intArg(shape string, elem string, v []int64) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%sx%s=", shape, elem)
+	for i, x := range v {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprint(&b, x)
+	}
+	return b.String()
+}
+
+func checkI8(t *testing.T, what string, data []byte, want []int64) {
+	t.Helper()
+	if len(data) != len(want) {
+		t.Fatalf("%s: %d bytes, want %d", what, len(data), len(want))
+	}
+	for i, w := range want {
+		if g := int64(int8(data[i])); g != w {
+			t.Fatalf("%s: element %d = %d, want %d", what, i, g, w)
+		}
+	}
+}
+
+func toI32(v []int64) []int32 {
+	out := make([]int32, len(v))
+	for i, x := range v {
+		out[i] = int32(x)
+	}
+	return out
+}
+
+func clampI(v, lo, hi int64) int64 { return max(lo, min(hi, v)) }
+
+func TestTosaOps(t *testing.T) {
+	module := compileLinalg(t, "tosa_ops.mlir")
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		r := rand.New(rand.NewSource(8))
+		checkTosaFloat(t, dev, module, r)
+		checkTosaInt(t, dev, module, r)
+		checkTosaShapes(t, dev, module, r)
+	})
+}
+
+func checkTosaFloat(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a, b := randF32(r, 3, 4), randF32(r, 1, 4)
+	shapes, data := invoke(t, dev, module, "float_ops", a.arg(), b.arg())
+	var add, sig, cl, mx, sel []float32
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 4; j++ {
+			x, y := a.v[4*i+j], b.v[j]
+			add = append(add, x+y)
+			sig = append(sig, float32(1/(1+math.Exp(-float64(x)))))
+			cl = append(cl, min(max(x, -0.5), 0.75))
+			mx = append(mx, max(x, y))
+			if x > y {
+				sel = append(sel, x)
+			} else {
+				sel = append(sel, 1/y)
+			}
+		}
+	}
+	for k, w := range [][]float32{add, sig, cl, mx, sel} {
+		checkF32(t, []string{"add", "sigmoid", "clamp", "maximum", "select"}[k], shapes[k], data[k], f32s{shape: []int{3, 4}, v: w})
+	}
+}
+
+func checkTosaInt(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	const n = 16
+	a, b, s, x := make([]int64, n), make([]int64, n), make([]int64, n), make([]int64, n)
+	f := f32s{shape: []int{n}, v: make([]float32, n)}
+	for i := range a {
+		a[i] = int64(r.Int31()) - 1<<30
+		b[i] = int64(r.Intn(2001) - 1000)
+		s[i] = int64(i % 12)
+		x[i] = int64(r.Intn(256) - 128)
+		// Halves test round-half-to-even, large values saturation.
+		f.v[i] = float32(r.Intn(1201)-600) / 2
+	}
+	a[0], a[1], x[0], x[1] = 0, -1, -128, 127
+	f.v[0], f.v[1], f.v[2] = 2.5, -3.5, 0.5
+	_, data := invoke(t, dev, module, "int_ops", intArg("16", "i32", a), intArg("16", "i32", b), intArg("16", "i32", s), intArg("16", "i8", x), f.arg())
+	var mul, ars, neg, cast, clz []int64
+	for i := 0; i < n; i++ {
+		// mul: (a*b + 2^(shift-1)) >> shift in 64 bits, shift 3.
+		mul = append(mul, int64(int32((a[i]*b[i]+4)>>3)))
+		// arithmetic_right_shift with round: add the last bit shifted out.
+		v := int64(int32(a[i]) >> s[i])
+		if s[i] > 0 {
+			v += int64(int32(a[i])>>(s[i]-1)) & 1
+		}
+		ars = append(ars, v)
+		// negate: output_zp - (x - input_zp), saturated to i8.
+		neg = append(neg, clampI(-3-(x[i]-5), -128, 127))
+		cast = append(cast, clampI(int64(math.RoundToEven(float64(f.v[i]))), -128, 127))
+		clz = append(clz, int64(bits.LeadingZeros32(uint32(int32(a[i])))))
+	}
+	checkI32(t, "mul shift", data[0], toI32(mul))
+	checkI32(t, "arithmetic_right_shift", data[1], toI32(ars))
+	checkI8(t, "negate", data[2], neg)
+	checkI8(t, "cast", data[3], cast)
+	checkI32(t, "clz", data[4], toI32(clz))
+}
+
+func checkTosaShapes(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x := randF32(r, 2, 3, 4)
+	a, b := make([]int64, 2*3*5), make([]int64, 2*5*4)
+	for i := range a {
+		a[i] = int64(r.Intn(256) - 128)
+	}
+	for i := range b {
+		b[i] = int64(r.Intn(256) - 128)
+	}
+	shapes, data := invoke(t, dev, module, "shapes", x.arg(), intArg("2x3x5", "i8", a), intArg("2x5x4", "i8", b))
+	var rmax, tr []float32
+	for i := 0; i < 2; i++ {
+		for k := 0; k < 4; k++ {
+			m := float32(math.Inf(-1))
+			for j := 0; j < 3; j++ {
+				m = max(m, x.v[12*i+4*j+k])
+			}
+			rmax = append(rmax, m)
+		}
+	}
+	for k := 0; k < 4; k++ {
+		for i := 0; i < 2; i++ {
+			for j := 0; j < 3; j++ {
+				tr = append(tr, x.v[12*i+4*j+k])
+			}
+		}
+	}
+	var mm, rsum []int32
+	for n := 0; n < 2; n++ {
+		for h := 0; h < 3; h++ {
+			var row int32
+			for w := 0; w < 4; w++ {
+				var acc int32
+				for c := 0; c < 5; c++ {
+					acc += int32(a[15*n+5*h+c]-1) * int32(b[20*n+4*c+w]+2)
+				}
+				mm = append(mm, acc)
+				row += acc
+			}
+			rsum = append(rsum, row)
+		}
+	}
+	checkF32(t, "reduce_max", shapes[0], data[0], f32s{shape: []int{2, 1, 4}, v: rmax})
+	checkF32(t, "transpose", shapes[1], data[1], f32s{shape: []int{4, 2, 3}, v: tr})
+	checkI32(t, "matmul", data[2], mm)
+	checkI32(t, "reduce_sum", data[3], rsum)
+	checkF32(t, "reshape", shapes[4], data[4], f32s{shape: []int{6, 4}, v: x.v})
+}

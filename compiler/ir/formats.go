@@ -4,6 +4,52 @@ import "strconv"
 
 // This file holds assembly formats shared by many simple ops.
 
+// ParseAttrDictColonType parses the `attr-dict : type` that ends many ops'
+// custom forms, appending the attributes to op. It returns the type and
+// the position of the ':', where a type that does not fit the operands is
+// reported.
+func (p *Parser) ParseAttrDictColonType(op *Operation) (Type, Pos, error) {
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, Pos{}, err
+	}
+	pos := p.Pos()
+	t, err := p.ParseColonType()
+	return t, pos, err
+}
+
+// ParseAttrDictTypePair parses `attr-dict : src-type keyword result-type`,
+// the end of casts and reshapes (keyword "to" or "into"), appending the
+// attributes to op and typing src by src-type. It returns result-type.
+func (p *Parser) ParseAttrDictTypePair(op *Operation, src *Value, keyword string) (Type, error) {
+	st, pos, err := p.ParseAttrDictColonType(op)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(src, st, pos); err != nil {
+		return nil, err
+	}
+	if err := p.ExpectKeyword(keyword); err != nil {
+		return nil, err
+	}
+	return p.ParseType()
+}
+
+// AttrDictTypePair prints ` {attrs} : from keyword to`, the inverse of
+// ParseAttrDictTypePair, leaving out the elided attributes.
+func (p *Printer) AttrDictTypePair(op *Operation, from Type, keyword string, to Type, elided ...string) {
+	p.AttrDictColonType(op, from, elided...)
+	p.WriteString(" " + keyword + " ")
+	p.Type(to)
+}
+
+// AttrDictColonType prints ` {attrs} : t`, the inverse of
+// ParseAttrDictColonType, leaving out the elided attributes.
+func (p *Printer) AttrDictColonType(op *Operation, t Type, elided ...string) {
+	p.AttrDict(op, elided...)
+	p.WriteString(" : ")
+	p.Type(t)
+}
+
 // SameTypeOp returns an OpDef for `op %a, %b, ... attr-dict : t` whose n
 // operands and single result all have type t.
 func SameTypeOp(name string, n int, verify func(*Operation) error) *OpDef {
@@ -18,11 +64,7 @@ func SameTypeOp(name string, n int, verify func(*Operation) error) *OpDef {
 			if len(vs) != n {
 				return nil, Errorf(pos, "expected %d operands, but found %d", n, len(vs))
 			}
-			if err := p.ParseOptionalAttrDict(op); err != nil {
-				return nil, err
-			}
-			tpos := p.Pos()
-			t, err := p.ParseColonType()
+			t, tpos, err := p.ParseAttrDictColonType(op)
 			if err != nil {
 				return nil, err
 			}
@@ -37,9 +79,7 @@ func SameTypeOp(name string, n int, verify func(*Operation) error) *OpDef {
 		Print: func(p *Printer, op *Operation) {
 			p.WriteString(" ")
 			p.Operands(op.Operands)
-			p.AttrDict(op)
-			p.WriteString(" : ")
-			p.Type(op.Results[0].Type)
+			p.AttrDictColonType(op, op.Results[0].Type)
 		},
 		Verify: func(op *Operation) error {
 			if err := ExpectOperands(op, n); err != nil {
@@ -70,21 +110,7 @@ func CastOp(name string, verify func(*Operation) error) *OpDef {
 			if err != nil {
 				return nil, err
 			}
-			if err := p.ParseOptionalAttrDict(op); err != nil {
-				return nil, err
-			}
-			tpos := p.Pos()
-			from, err := p.ParseColonType()
-			if err != nil {
-				return nil, err
-			}
-			if err := p.ResolveType(v, from, tpos); err != nil {
-				return nil, err
-			}
-			if err := p.ExpectKeyword("to"); err != nil {
-				return nil, err
-			}
-			to, err := p.ParseType()
+			to, err := p.ParseAttrDictTypePair(op, v, "to")
 			if err != nil {
 				return nil, err
 			}
@@ -94,11 +120,7 @@ func CastOp(name string, verify func(*Operation) error) *OpDef {
 		Print: func(p *Printer, op *Operation) {
 			p.WriteString(" ")
 			p.Operand(op.Operands[0])
-			p.AttrDict(op)
-			p.WriteString(" : ")
-			p.Type(op.Operands[0].Type)
-			p.WriteString(" to ")
-			p.Type(op.Results[0].Type)
+			p.AttrDictTypePair(op, op.Operands[0].Type, "to", op.Results[0].Type)
 		},
 		Verify: func(op *Operation) error {
 			if err := ExpectOperands(op, 1); err != nil {
@@ -148,9 +170,7 @@ func DimensionOp(name, attrName string) *OpDef {
 		Print: func(p *Printer, op *Operation) {
 			n, _ := op.IntAttr(attrName)
 			p.WriteString("[" + strconv.FormatInt(n, 10) + "]")
-			p.AttrDict(op, attrName)
-			p.WriteString(" : ")
-			p.Type(op.Results[0].Type)
+			p.AttrDictColonType(op, op.Results[0].Type, attrName)
 		},
 		Verify: func(op *Operation) error {
 			if err := ExpectResults(op, 1); err != nil {

@@ -129,11 +129,7 @@ func parseExtract(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ty, err := p.ParseColonType()
+	ty, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -155,9 +151,7 @@ func printExtract(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(" ")
 	p.Operand(op.Operands[0])
 	printIndexList(p, op.Operands[1:])
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
+	p.AttrDictColonType(op, op.Operands[0].Type)
 }
 
 func verifyIndices(op *ir.Operation, t *ir.TensorType, idx []*ir.Value, msg string) error {
@@ -206,11 +200,7 @@ func parseInsert(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ty, err := p.ParseColonType()
+	ty, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -237,9 +227,7 @@ func printInsert(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(" into ")
 	p.Operand(op.Operands[1])
 	printIndexList(p, op.Operands[2:])
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Operands[1].Type)
+	p.AttrDictColonType(op, op.Operands[1].Type)
 }
 
 func verifyInsert(op *ir.Operation) error {
@@ -330,22 +318,6 @@ func parseReassociation(p *ir.Parser) (ir.Attribute, error) {
 	}
 }
 
-// parseReshapeTypes parses `: src-type into result-type` and resolves src.
-func parseReshapeTypes(p *ir.Parser, src *ir.Value) (ir.Type, error) {
-	tpos := p.Pos()
-	st, err := p.ParseColonType()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(src, st, tpos); err != nil {
-		return nil, err
-	}
-	if err := p.ExpectKeyword("into"); err != nil {
-		return nil, err
-	}
-	return p.ParseType()
-}
-
 // tensor.expand_shape %src [[0, 1], ...] (output_shape [%d, 4, ...])?
 //
 //	attr-dict : src-type into result-type
@@ -371,10 +343,7 @@ func parseExpandShape(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		op.Operands = append(op.Operands, vs...)
 		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "static_output_shape", Value: static})
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	rt, err := parseReshapeTypes(p, src)
+	rt, err := p.ParseAttrDictTypePair(op, src, "into")
 	if err != nil {
 		return nil, err
 	}
@@ -393,10 +362,7 @@ func parseCollapseShape(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	}
 	op.Operands = []*ir.Value{src}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "reassociation", Value: re})
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	rt, err := parseReshapeTypes(p, src)
+	rt, err := p.ParseAttrDictTypePair(op, src, "into")
 	if err != nil {
 		return nil, err
 	}
@@ -412,11 +378,7 @@ func printReshape(p *ir.Printer, op *ir.Operation) {
 		p.WriteString(" output_shape ")
 		printMixed(p, static.Values, op.Operands[1:])
 	}
-	p.AttrDict(op, "reassociation", "static_output_shape")
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
-	p.WriteString(" into ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictTypePair(op, op.Operands[0].Type, "into", op.Results[0].Type, "reassociation", "static_output_shape")
 }
 
 // printMixed prints `[a, %v, ...]`: the static list with the values in
@@ -610,21 +572,7 @@ func parsePad(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if _, err := p.ParseRegion(op, nil); err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	st, err := p.ParseColonType()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(src, st, tpos); err != nil {
-		return nil, err
-	}
-	if err := p.ExpectKeyword("to"); err != nil {
-		return nil, err
-	}
-	rt, err := p.ParseType()
+	rt, err := p.ParseAttrDictTypePair(op, src, "to")
 	if err != nil {
 		return nil, err
 	}
@@ -650,11 +598,7 @@ func printPad(p *ir.Printer, op *ir.Operation) {
 	if len(op.Regions) == 1 {
 		p.Region(op.Regions[0], true)
 	}
-	p.AttrDict(op, "static_low", "static_high", "nofold", "operandSegmentSizes")
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
-	p.WriteString(" to ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictTypePair(op, op.Operands[0].Type, "to", op.Results[0].Type, "static_low", "static_high", "nofold", "operandSegmentSizes")
 }
 
 // PadAmounts returns a pad's static low and high lists (DynamicIndex where
@@ -776,11 +720,7 @@ func parseConcat(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		return nil, err
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "dim", Value: ir.IntegerAttr{Value: d, Type: ir.I64}})
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ft, err := p.ParseColonType()
+	ft, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -891,11 +831,7 @@ func parseSplat(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			return nil, err
 		}
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ty, err := p.ParseColonType()
+	ty, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -919,9 +855,7 @@ func printSplat(p *ir.Printer, op *ir.Operation) {
 	if len(op.Operands) > 1 {
 		printIndexList(p, op.Operands[1:])
 	}
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictColonType(op, op.Results[0].Type)
 }
 
 func verifySplat(op *ir.Operation) error {
@@ -950,11 +884,7 @@ func parseFromElements(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ty, err := p.ParseColonType()
+	ty, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -976,9 +906,7 @@ func printFromElements(p *ir.Printer, op *ir.Operation) {
 		p.WriteString(" ")
 		p.Operands(op.Operands)
 	}
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictColonType(op, op.Results[0].Type)
 }
 
 func verifyFromElements(op *ir.Operation) error {
@@ -1016,11 +944,7 @@ func parseGenerate(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if _, err := p.ParseRegion(op, nil); err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ty, err := p.ParseColonType()
+	ty, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -1040,9 +964,7 @@ func printGenerate(p *ir.Printer, op *ir.Operation) {
 	if len(op.Regions) == 1 {
 		p.Region(op.Regions[0], true)
 	}
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictColonType(op, op.Results[0].Type)
 }
 
 func verifyGenerate(op *ir.Operation) error {

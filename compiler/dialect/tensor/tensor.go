@@ -33,11 +33,7 @@ func parseDim(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ty, err := p.ParseColonType()
+	ty, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -54,9 +50,7 @@ func parseDim(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 func printDim(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(" ")
 	p.Operands(op.Operands)
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
+	p.AttrDictColonType(op, op.Operands[0].Type)
 }
 
 func verifyDim(op *ir.Operation) error {
@@ -74,11 +68,7 @@ func parseEmpty(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, err := p.ParseColonType()
+	t, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +92,7 @@ func printEmpty(p *ir.Printer, op *ir.Operation) {
 	p.WriteString("(")
 	p.Operands(op.Operands)
 	p.WriteString(")")
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictColonType(op, op.Results[0].Type)
 }
 
 func verifyEmpty(op *ir.Operation) error {
@@ -233,21 +221,7 @@ func parseExtractSlice(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		return nil, err
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, counts[0], counts[1], counts[2])})
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	st, err := p.ParseColonType()
-	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(src, st, tpos); err != nil {
-		return nil, err
-	}
-	if err := p.ExpectKeyword("to"); err != nil {
-		return nil, err
-	}
-	rt, err := p.ParseType()
+	rt, err := p.ParseAttrDictTypePair(op, src, "to")
 	if err != nil {
 		return nil, err
 	}
@@ -258,11 +232,7 @@ func printExtractSlice(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(" ")
 	p.Operand(op.Operands[0])
 	printSliceLists(p, op, 1)
-	p.AttrDict(op, append(sliceAttrs[:], "operandSegmentSizes")...)
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
-	p.WriteString(" to ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictTypePair(op, op.Operands[0].Type, "to", op.Results[0].Type, append(sliceAttrs[:], "operandSegmentSizes")...)
 }
 
 func verifyExtractSlice(op *ir.Operation) error {
@@ -310,11 +280,7 @@ func parseInsertSlice(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		return nil, err
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 1, counts[0], counts[1], counts[2])})
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	st, err := p.ParseColonType()
+	st, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -340,11 +306,7 @@ func printInsertSlice(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(" into ")
 	p.Operand(op.Operands[1])
 	printSliceLists(p, op, 2)
-	p.AttrDict(op, append(sliceAttrs[:], "operandSegmentSizes")...)
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
-	p.WriteString(" into ")
-	p.Type(op.Operands[1].Type)
+	p.AttrDictTypePair(op, op.Operands[0].Type, "into", op.Operands[1].Type, append(sliceAttrs[:], "operandSegmentSizes")...)
 }
 
 func verifyInsertSlice(op *ir.Operation) error {

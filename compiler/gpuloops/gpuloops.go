@@ -164,3 +164,33 @@ func (m *Matmul) Layout(k *loopnest.Kernel, threads int) Layout {
 	}
 	return l
 }
+
+// Workgroups is the GPU targets' budget of workgroups per loop-nest
+// dispatch (target.Target.LoopNestWorkgroups): enough for a large GPU's
+// multiprocessors (132 on an H200) to hold many each, so that a reduction
+// over 8192 rows gets a workgroup per row rather than 128 rows each.
+const Workgroups = 8192
+
+// GridLimit is the largest x count of a loop-nest grid on the GPU targets
+// (target.Target.LoopNestGridLimit): 65,535 is the least
+// maxComputeWorkGroupCount[0] Vulkan allows and CUDA's limit in y, so a
+// grid split at it launches everywhere.
+const GridLimit = 65535
+
+// MatmulRows is the tile of rows a matmul-shaped kernel's workgroup wants
+// at least: the Layout's 32-row blocks.
+const MatmulRows = 32
+
+// MinTile is the GPU targets' target.Target.LoopNestMinTile: MatmulRows
+// for a matmul-shaped kernel tiled over its rows (no batch loops), whose
+// blocks would otherwise shrink to a row; 1 for any other kernel.
+func MinTile(d *ir.DictAttr) int64 {
+	k, err := loopnest.Decode(d)
+	if err != nil {
+		return 1
+	}
+	if m := MatmulOf(k); m != nil && len(m.Batch) == 0 && k.OuterParallel() == m.I {
+		return MatmulRows
+	}
+	return 1
+}

@@ -81,6 +81,7 @@ func TestShapes(t *testing.T) {
 		{"batch", -1, "&{1 2 3 [0]}"},
 		{"transposed", -1, "<nil>"}, // B is indexed (j, k)
 		{"matvec", -1, "<nil>"},     // one parallel loop
+		{"tall", 1, "<nil>"},
 	} {
 		t.Run(tc.fn, func(t *testing.T) {
 			kb, ok := ks[tc.fn]
@@ -104,7 +105,7 @@ func TestLayout(t *testing.T) {
 		threads int
 		want    gpuloops.Layout
 	}{
-		// 4096 rows over 64 workgroups: 64 rows each.
+		// 4096 rows in tiles of MatmulRows (32) rows.
 		{"matmul", 128, gpuloops.Layout{TR: 8, TC: 16, RM: 4, RN: 4, TK: 16}},
 		{"matmul", 256, gpuloops.Layout{TR: 8, TC: 32, RM: 4, RN: 4, TK: 8}},
 		// 5 rows over 5 workgroups: one row each, wide column blocks.
@@ -124,6 +125,36 @@ func TestLayout(t *testing.T) {
 			}
 			if l.TR*l.TC != tc.threads || 4*l.SharedElements() > 8192 {
 				t.Errorf("layout %+v: %d threads, %d bytes of shared memory", l, l.TR*l.TC, 4*l.SharedElements())
+			}
+		})
+	}
+}
+
+// TestTiles checks the tile each kernel gets for vulkan-spirv (formed with
+// its LoopNestWorkgroups and LoopNestMinTile) and MinTile itself.
+func TestTiles(t *testing.T) {
+	ks := kernels(t)
+	for _, tc := range []struct {
+		fn            string
+		minTile, tile int64
+	}{
+		{"rowmax", 1, 1},   // 16 rows: a workgroup each
+		{"tall", 1, 3},     // 20000 rows over at most 8192 workgroups
+		{"dynrows", 1, 1},  // unknown until the dispatch: the smallest
+		{"matmul", 32, 32}, // blocks of 32 rows rather than one row each
+		{"small", 32, 1},   // 5 rows: fewer than a block, one each
+		{"batch", 1, 1},    // a matrix of the batch each
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			kb, ok := ks[tc.fn]
+			if !ok {
+				t.Fatalf("no kernel for @%s", tc.fn)
+			}
+			if got := gpuloops.MinTile(kb.k.Dict()); got != tc.minTile {
+				t.Errorf("MinTile = %d, want %d", got, tc.minTile)
+			}
+			if kb.k.Tile != tc.tile {
+				t.Errorf("tile = %d, want %d", kb.k.Tile, tc.tile)
 			}
 		})
 	}

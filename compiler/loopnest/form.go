@@ -270,17 +270,10 @@ type dispatchValues struct {
 // replaces op by a flow.dispatch of it.
 func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr, k *Kernel, bodyFn *ir.Operation, v dispatchValues) error {
 	ranges := k.Ranges
-	k.Tile = 1
-	if p := k.OuterParallel(); p >= 0 {
-		n := ranges[p]
-		wgs := n
-		if wgs > MaxWorkgroups {
-			wgs = MaxWorkgroups
-		}
-		if wgs > 0 {
-			k.Tile = (n + wgs - 1) / wgs
-		}
-	}
+	// Each variant gets its target's tile (see gridFor); the kernel is
+	// checked with the smallest.
+	var tiles map[*hal.ExecutableTargetAttr]grid
+	tiles, k.Tile = grids(k, targets)
 	// Bindings follow the dispatch's tensor operands, then its untied
 	// results (see vmgen), so tied outputs must come first.
 	for i := 1; i < len(v.tied); i++ {
@@ -300,7 +293,7 @@ func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.Exec
 	if _, err := Decode(k.Dict()); err != nil {
 		return ir.OpErrorf(op, "cannot be compiled as a loop nest yet: %v", err)
 	}
-	exe, err := buildExecutable(name, k, bodyFn, len(v.ins)+len(v.inits), len(v.outs), targets)
+	exe, err := buildExecutable(name, k, bodyFn, len(v.ins)+len(v.inits), len(v.outs), targets, tiles)
 	if err != nil {
 		return err
 	}
@@ -519,8 +512,8 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 }
 
 // buildExecutable creates the hal.executable with one variant per target,
-// each exporting the loop-nest entry.
-func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr) (*ir.Operation, error) {
+// each exporting the loop-nest entry with the tile of its grid.
+func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr, grids map[*hal.ExecutableTargetAttr]grid) (*ir.Operation, error) {
 	layout := &hal.PipelineLayoutAttr{Constants: int64(k.NumConstants())}
 	for i := 0; i < nread; i++ {
 		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer", Flags: []string{"ReadOnly"}})
@@ -535,12 +528,22 @@ func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite
 		Tile:        k.Tile,
 		Targets:     targets,
 		VariantName: variantName,
-		Module: func(_ *hal.ExecutableTargetAttr, mb *ir.Block) error {
+		Grid: func(t *hal.ExecutableTargetAttr) (int64, int64) {
+			if g, ok := grids[t]; ok {
+				return g.tile, g.limit
+			}
+			return k.Tile, 0
+		},
+		Module: func(t *hal.ExecutableTargetAttr, mb *ir.Block) error {
+			kt := *k
+			if g, ok := grids[t]; ok {
+				kt.Tile = g.tile
+			}
 			mb.Append(ir.Clone(bodyFn, nil))
 			entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
 				{Name: "sym_name", Value: ir.StringAttr{Value: name}},
 				{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},
-				{Name: Attr, Value: k.Dict()},
+				{Name: Attr, Value: kt.Dict()},
 			})
 			entry.AddRegion().AddBlock().Append(ir.NewOp("func.return", nil, nil, nil))
 			mb.Append(entry)

@@ -75,6 +75,21 @@ type Target struct {
 	// in compiler/loopnest); dispatch formation refuses linalg ops for
 	// targets without it rather than emit kernels nothing compiles.
 	LoopNests bool
+	// LoopNestWorkgroups is how many workgroups a loop-nest dispatch for
+	// this target may be split into along its first parallel loop (0:
+	// loopnest.MaxWorkgroups, enough for a CPU's threads). GPUs want far
+	// more, to keep every multiprocessor busy with several workgroups.
+	LoopNestWorkgroups int64
+	// LoopNestGridLimit, when non-zero, is the largest x count of a
+	// loop-nest dispatch's grid: more workgroups are launched as rows of
+	// that many (y), and the target's kernels take y * countX + x as
+	// their tile.
+	LoopNestGridLimit int64
+	// LoopNestMinTile, when set, returns the smallest tile of the first
+	// parallel loop the target's kernel for the loop nest (its
+	// loopnest.Attr dictionary) works well with, such as a tiled matmul's
+	// block of rows; the tile is then a multiple of it. 0 or 1: any.
+	LoopNestMinTile func(kernel *ir.DictAttr) int64
 	// Flags are the target's own options.
 	Flags []Flag
 	// NewBuilder returns the builder of the target's variants.

@@ -4,14 +4,21 @@ import "github.com/goiree/goiree/compiler/ir"
 
 // GeneratedExecutable describes a compiler-generated executable: one
 // export, tiled in one dimension (ceildiv(workload, Tile) x 1 x 1
-// workgroups), with one variant per target.
+// workgroups, or that count split into rows where a variant's grid is
+// limited), with one variant per target.
 type GeneratedExecutable struct {
 	// Name is the executable's symbol; Export the export's (and its entry
 	// function's) symbol.
 	Name, Export string
 	Layout       *PipelineLayoutAttr
 	Tile         int64
-	Targets      []*ExecutableTargetAttr
+	// Grid, when set, gives a variant's own tile and the largest x count
+	// of its grid (0: unlimited). With a limit, the n = ceildiv(workload,
+	// tile) workgroups are launched as min(n, limit) x ceildiv(n, limit)
+	// x 1, and the variant's kernel must take y * countX + x as its tile
+	// and skip tiles past the end.
+	Grid    func(t *ExecutableTargetAttr) (tile, limit int64)
+	Targets []*ExecutableTargetAttr
 	// VariantName picks a variant's symbol; used holds the names taken.
 	VariantName func(t *ExecutableTargetAttr, used map[string]bool) string
 	// Module fills one variant's builtin.module (the kernel's functions).
@@ -44,15 +51,37 @@ func (g *GeneratedExecutable) Build() (*ir.Operation, error) {
 		})
 		cb := ex.AddRegion().AddBlock(&ir.DialectType{Name: "hal.device"}, ir.IndexType{})
 		cb.Args[0].Name, cb.Args[1].Name = "device", "workload"
-		m := &ir.AffineMap{NumSyms: 1, Results: []*ir.AffineExpr{{Kind: ir.AffineCeilDiv,
-			LHS: &ir.AffineExpr{Kind: ir.AffineSym, Pos: 0}, RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: g.Tile}}}}
-		x := ir.NewOp("affine.apply", []*ir.Value{cb.Args[1]}, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "map", Value: ir.AffineMapAttr{Map: m}}})
-		x.Results[0].Name = "x"
-		one := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(1)}})
-		one.Results[0].Name = "c1"
-		cb.Append(x)
-		cb.Append(one)
-		cb.Append(ir.NewOp("hal.return", []*ir.Value{x.Results[0], one.Results[0], one.Results[0]}, nil, nil))
+		tile, limit := g.Tile, int64(0)
+		if g.Grid != nil {
+			tile, limit = g.Grid(t)
+		}
+		ceilDiv := func(v *ir.Value, d int64, name string) *ir.Operation {
+			m := &ir.AffineMap{NumSyms: 1, Results: []*ir.AffineExpr{{Kind: ir.AffineCeilDiv,
+				LHS: &ir.AffineExpr{Kind: ir.AffineSym, Pos: 0}, RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: d}}}}
+			o := ir.NewOp("affine.apply", []*ir.Value{v}, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "map", Value: ir.AffineMapAttr{Map: m}}})
+			o.Results[0].Name = name
+			cb.Append(o)
+			return o
+		}
+		index := func(v int64, name string) *ir.Operation {
+			o := ir.NewOp("arith.constant", nil, []ir.Type{ir.IndexType{}}, []ir.NamedAttr{{Name: "value", Value: ir.IndexAttr(v)}})
+			o.Results[0].Name = name
+			cb.Append(o)
+			return o
+		}
+		x := ceilDiv(cb.Args[1], tile, "x")
+		one := index(1, "c1")
+		ret := []*ir.Value{x.Results[0], one.Results[0], one.Results[0]}
+		if limit > 0 {
+			x.Results[0].Name = "n"
+			lim := index(limit, "limit")
+			sx := ir.NewOp("arith.minui", []*ir.Value{x.Results[0], lim.Results[0]}, []ir.Type{ir.IndexType{}}, nil)
+			sx.Results[0].Name = "x"
+			cb.Append(sx)
+			y := ceilDiv(x.Results[0], limit, "y")
+			ret = []*ir.Value{sx.Results[0], y.Results[0], one.Results[0]}
+		}
+		cb.Append(ir.NewOp("hal.return", ret, nil, nil))
 		vb.Append(ex)
 		mod := ir.NewOp("builtin.module", nil, nil, nil)
 		mb := mod.AddRegion().AddBlock()

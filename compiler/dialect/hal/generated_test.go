@@ -59,3 +59,47 @@ func TestGeneratedExecutable(t *testing.T) {
 		t.Errorf("Build error = %v, want %v", err, boom)
 	}
 }
+
+// TestGeneratedExecutableGrid checks a variant's own tile and a grid
+// split into rows: only the limited variant gets arith.minui and a y count.
+func TestGeneratedExecutableGrid(t *testing.T) {
+	cpu := &ExecutableTargetAttr{Backend: "llvm-cpu", Format: "embedded-elf-x86_64"}
+	gpu := &ExecutableTargetAttr{Backend: "vulkan-spirv", Format: "vulkan-spirv-fb"}
+	g := &GeneratedExecutable{
+		Name: "gen", Export: "gen_entry", Layout: &PipelineLayoutAttr{}, Tile: 64, Targets: []*ExecutableTargetAttr{cpu, gpu},
+		VariantName: func(t *ExecutableTargetAttr, used map[string]bool) string { return t.Backend },
+		Grid: func(t *ExecutableTargetAttr) (int64, int64) {
+			if t == gpu {
+				return 2, 65535
+			}
+			return 64, 0
+		},
+		Module: func(*ExecutableTargetAttr, *ir.Block) error { return nil },
+	}
+	exe, err := g.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var regions []string
+	ir.Walk(exe, func(o *ir.Operation) bool {
+		if o.Name == "hal.executable.export" {
+			var ops []string
+			for _, c := range o.Regions[0].Blocks[0].Ops {
+				s := c.Name
+				if m := c.Attr("map"); m != nil {
+					s += " " + ir.AttrString(m)
+				}
+				ops = append(ops, s)
+			}
+			regions = append(regions, strings.Join(ops, "; "))
+		}
+		return true
+	})
+	want := []string{
+		"affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>; arith.constant; hal.return",
+		"affine.apply affine_map<()[s0] -> (s0 ceildiv 2)>; arith.constant; arith.constant; arith.minui; affine.apply affine_map<()[s0] -> (s0 ceildiv 65535)>; hal.return",
+	}
+	if len(regions) != 2 || regions[0] != want[0] || regions[1] != want[1] {
+		t.Errorf("count regions:\n%s\nwant:\n%s", strings.Join(regions, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -64,3 +64,13 @@ func.func @matvec(%m: tensor<3x4xf32>, %v: tensor<4xf32>, %c: tensor<3xf32>) -> 
   %r = linalg.matvec ins(%m, %v : tensor<3x4xf32>, tensor<4xf32>) outs(%c : tensor<3xf32>) -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
+
+// More rows than gpuloops.Workgroups: three rows per workgroup.
+func.func @tall(%x: tensor<20000x64xi32>, %i: tensor<20000xi32>) -> tensor<20000xi32> {
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<20000x64xi32>) outs(%i : tensor<20000xi32>) {
+  ^bb0(%in: i32, %acc: i32):
+    %s = arith.addi %acc, %in : i32
+    linalg.yield %s : i32
+  } -> tensor<20000xi32>
+  return %r : tensor<20000xi32>
+}

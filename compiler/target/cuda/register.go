@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/target"
 )
@@ -21,6 +22,11 @@ func init() {
 		DefaultExecutableTarget: DefaultExecutableTarget,
 		// Loop-nest kernels become PTX (loopnest.go).
 		LoopNests: true,
+		// Many workgroups, a grid split into rows past 65,535 (the
+		// kernels linearize it) and matmuls in blocks of 32 rows.
+		LoopNestWorkgroups: gpuloops.Workgroups,
+		LoopNestGridLimit:  gpuloops.GridLimit,
+		LoopNestMinTile:    gpuloops.MinTile,
 		NewBuilder: func(env target.Env) target.Builder {
 			o := Options{DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
 			if env.Objects != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/target"
 )
 
@@ -23,6 +24,11 @@ func init() {
 		Device:  "vulkan",
 		// Loop-nest kernels become GLSL compute shaders (loopnest.go).
 		LoopNests: true,
+		// Many workgroups, a grid split into rows past 65,535 (the
+		// kernels linearize it) and matmuls in blocks of 32 rows.
+		LoopNestWorkgroups: gpuloops.Workgroups,
+		LoopNestGridLimit:  gpuloops.GridLimit,
+		LoopNestMinTile:    gpuloops.MinTile,
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
 		},

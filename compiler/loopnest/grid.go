@@ -1,0 +1,71 @@
+package loopnest
+
+import (
+	"github.com/goiree/goiree/compiler/dialect/hal"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/target"
+)
+
+// grid is how one variant of a loop-nest dispatch is launched: the tile of
+// the kernel's first parallel loop each workgroup owns, and the largest x
+// count of the grid (0: unlimited; see hal.GeneratedExecutable.Grid).
+type grid struct {
+	tile, limit int64
+}
+
+// gridFor chooses the grid of k's variant for target t: the first parallel
+// loop split into at most the target's LoopNestWorkgroups tiles, each a
+// multiple of the target's minimum tile where it has one and the loop is
+// not shorter (but no longer than a static loop). A dynamic loop gets the smallest tile, since its
+// range is unknown until the dispatch.
+func gridFor(k *Kernel, t *hal.ExecutableTargetAttr) grid {
+	g := grid{tile: 1}
+	tg, ok := target.Lookup(t.Backend)
+	if ok {
+		g.limit = tg.LoopNestGridLimit
+	}
+	p := k.OuterParallel()
+	if p < 0 {
+		return g
+	}
+	budget := int64(MaxWorkgroups)
+	if ok && tg.LoopNestWorkgroups > 0 {
+		budget = tg.LoopNestWorkgroups
+	}
+	n := k.Ranges[p]
+	if n != ir.Dynamic && n > 0 {
+		g.tile = (n + budget - 1) / budget
+	}
+	if ok && tg.LoopNestMinTile != nil {
+		// A loop shorter than the minimum keeps its one-iteration tiles:
+		// the target has a layout for those that spreads them out.
+		if m := tg.LoopNestMinTile(k.Dict()); m > 1 && (n == ir.Dynamic || n >= m) {
+			g.tile = (g.tile + m - 1) / m * m
+			if n != ir.Dynamic && g.tile > n {
+				g.tile = n
+			}
+		}
+	}
+	return g
+}
+
+// grids chooses the grid of every variant, and the smallest of their
+// tiles: the one the kernel is validated with and the executable's
+// default.
+func grids(k *Kernel, targets []*hal.ExecutableTargetAttr) (map[*hal.ExecutableTargetAttr]grid, int64) {
+	// A target's LoopNestMinTile decodes the kernel, which needs a tile.
+	k.Tile = 1
+	out := map[*hal.ExecutableTargetAttr]grid{}
+	var least int64
+	for _, t := range targets {
+		g := gridFor(k, t)
+		out[t] = g
+		if least == 0 || g.tile < least {
+			least = g.tile
+		}
+	}
+	if least == 0 {
+		least = 1
+	}
+	return out, least
+}

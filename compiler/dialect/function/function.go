@@ -32,18 +32,9 @@ func Type(op *ir.Operation) *ir.FunctionType {
 // spelling. Argument and result attribute dictionaries become arg_attrs and
 // res_attrs (arrays of dictionaries, present only when one is non-empty).
 func parseFunc(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	if err := p.ParseSymbolDecl(op); err != nil {
-		return nil, err
-	}
-	args, named, err := p.ParseFunctionArgumentList()
+	args, named, ft, argAttrs, err := ParseNameAndArguments(p, op)
 	if err != nil {
 		return nil, err
-	}
-	ft := &ir.FunctionType{}
-	argAttrs := make([]*ir.DictAttr, len(args))
-	for i, a := range args {
-		ft.Inputs = append(ft.Inputs, a.Type)
-		argAttrs[i] = a.Attrs
 	}
 	var resAttrs []*ir.DictAttr
 	if p.Optional("->") {
@@ -52,64 +43,12 @@ func parseFunc(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		}
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "function_type", Value: ir.TypeAttr{Type: ft}})
-	if a := attrArray(argAttrs); a != nil {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "arg_attrs", Value: a})
-	}
-	if a := attrArray(resAttrs); a != nil {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "res_attrs", Value: a})
-	}
+	AppendArgResAttrs(op, argAttrs, resAttrs)
 	if err := p.ParseOptionalAttrDictWithKeyword(op); err != nil {
 		return nil, err
 	}
-	if !p.Is("{") {
-		return nil, nil
-	}
-	if !named && len(args) > 0 {
-		return nil, p.Errorf("expected named arguments (%%name: type) for a function with a body")
-	}
-	// The attributes live in arg_attrs; the entry block's values carry none.
-	for i := range args {
-		args[i].Attrs = nil
-	}
-	if args == nil {
-		args = []ir.Argument{}
-	}
-	if _, err := p.ParseRegion(op, args); err != nil {
-		return nil, err
-	}
-	return nil, nil
-}
-
-// attrArray returns the array of per-argument (or per-result) dictionaries,
-// with {} for absent ones, or nil when every one is absent or empty (MLIR
-// omits the attribute then).
-func attrArray(ds []*ir.DictAttr) *ir.ArrayAttr {
-	some := false
-	elems := make([]ir.Attribute, len(ds))
-	for i, d := range ds {
-		if d == nil {
-			d = &ir.DictAttr{}
-		}
-		some = some || len(d.Entries) > 0
-		elems[i] = d
-	}
-	if !some {
-		return nil
-	}
-	return &ir.ArrayAttr{Elems: elems}
-}
-
-// dictAt returns the non-empty dictionary at index i of op's array
-// attribute name, or nil.
-func dictAt(op *ir.Operation, name string, i int) *ir.DictAttr {
-	arr, ok := op.Attr(name).(*ir.ArrayAttr)
-	if !ok || i >= len(arr.Elems) {
-		return nil
-	}
-	if d, ok := arr.Elems[i].(*ir.DictAttr); ok && len(d.Entries) > 0 {
-		return d
-	}
-	return nil
+	_, err = ParseBody(p, op, args, named)
+	return nil, err
 }
 
 func printFunc(p *ir.Printer, op *ir.Operation) {
@@ -129,19 +68,12 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 			p.WriteString(": ")
 		}
 		p.Type(t)
-		if d := dictAt(op, "arg_attrs", i); d != nil {
-			p.WriteString(" ")
-			p.Attr(d)
-		}
+		PrintArgResAttr(p, op, "arg_attrs", i)
 	}
 	p.WriteString(")")
 	if len(ft.Results) > 0 {
 		p.WriteString(" -> ")
-		withAttrs := false
-		for i := range ft.Results {
-			withAttrs = withAttrs || dictAt(op, "res_attrs", i) != nil
-		}
-		if !withAttrs {
+		if !HasResultAttrs(op, len(ft.Results)) {
 			p.ResultTypes(ft.Results)
 		} else {
 			p.WriteString("(")
@@ -150,10 +82,7 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 					p.WriteString(", ")
 				}
 				p.Type(t)
-				if d := dictAt(op, "res_attrs", i); d != nil {
-					p.WriteString(" ")
-					p.Attr(d)
-				}
+				PrintArgResAttr(p, op, "res_attrs", i)
 			}
 			p.WriteString(")")
 		}
@@ -197,25 +126,7 @@ func verifyFunc(op *ir.Operation) error {
 			}
 		}
 	}
-	if body := op.Body(); body != nil {
-		if len(body.Args) != len(ft.Inputs) {
-			return ir.OpErrorf(op, "entry block has %d arguments but the function type has %d inputs", len(body.Args), len(ft.Inputs))
-		}
-		for i, a := range body.Args {
-			if !ir.TypesEqual(a.Type, ft.Inputs[i]) {
-				return ir.OpErrorf(op, "type of entry block argument #%d ('%s') must match the type of the corresponding argument in the function signature ('%s')", i, ir.TypeString(a.Type), ir.TypeString(ft.Inputs[i]))
-			}
-		}
-		for _, b := range op.Regions[0].Blocks {
-			t := b.Terminator()
-			if t == nil {
-				return ir.OpErrorf(op, "body block has no terminator")
-			}
-		}
-	} else if v, ok := op.Attr("sym_visibility").(ir.StringAttr); !ok || v.Value == "public" {
-		return ir.OpErrorf(op, "symbol declaration cannot have public visibility")
-	}
-	return nil
+	return VerifyBody(op, ft)
 }
 
 func verifyReturn(op *ir.Operation) error {

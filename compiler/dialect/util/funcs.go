@@ -3,6 +3,7 @@ package util
 import (
 	"strconv"
 
+	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -15,46 +16,7 @@ func registerFuncs(r *ir.Registry) {
 
 // FunctionType returns the function_type of a util.func (or of any op
 // carrying one), or nil.
-func FunctionType(op *ir.Operation) *ir.FunctionType {
-	if ta, ok := op.Attr("function_type").(ir.TypeAttr); ok {
-		if ft, ok := ta.Type.(*ir.FunctionType); ok {
-			return ft
-		}
-	}
-	return nil
-}
-
-// dictArray returns the array of per-argument (or per-result)
-// dictionaries, {} for missing ones, or nil when all are empty (MLIR then
-// omits arg_attrs/res_attrs).
-func dictArray(ds []*ir.DictAttr) *ir.ArrayAttr {
-	some := false
-	elems := make([]ir.Attribute, len(ds))
-	for i, d := range ds {
-		if d == nil {
-			d = &ir.DictAttr{}
-		}
-		some = some || len(d.Entries) > 0
-		elems[i] = d
-	}
-	if !some {
-		return nil
-	}
-	return &ir.ArrayAttr{Elems: elems}
-}
-
-// dictAt returns the non-empty dictionary at index i of op's array
-// attribute name, or nil.
-func dictAt(op *ir.Operation, name string, i int) *ir.DictAttr {
-	arr, ok := op.Attr(name).(*ir.ArrayAttr)
-	if !ok || i >= len(arr.Elems) {
-		return nil
-	}
-	if d, ok := arr.Elems[i].(*ir.DictAttr); ok && len(d.Entries) > 0 {
-		return d
-	}
-	return nil
-}
+func FunctionType(op *ir.Operation) *ir.FunctionType { return function.Type(op) }
 
 // tiedAttr returns the tied_operands array, or nil when no result is
 // tied.
@@ -160,18 +122,9 @@ func parseTiedResults(p *ir.Parser, withAttrs bool, lookup func(name string) (in
 
 // util.func [visibility] @name(args) [-> results] [attributes {...}] [{ body }]
 func parseFunc(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	if err := p.ParseSymbolDecl(op); err != nil {
-		return nil, err
-	}
-	args, named, err := p.ParseFunctionArgumentList()
+	args, named, ft, argAttrs, err := function.ParseNameAndArguments(p, op)
 	if err != nil {
 		return nil, err
-	}
-	ft := &ir.FunctionType{}
-	argAttrs := make([]*ir.DictAttr, len(args))
-	for i, a := range args {
-		ft.Inputs = append(ft.Inputs, a.Type)
-		argAttrs[i] = a.Attrs
 	}
 	var tied []int64
 	var resAttrs []*ir.DictAttr
@@ -204,30 +157,13 @@ func parseFunc(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		}
 		op.Attrs = append(op.Attrs, a)
 	}
-	if a := dictArray(argAttrs); a != nil {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "arg_attrs", Value: a})
-	}
-	if a := dictArray(resAttrs); a != nil {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "res_attrs", Value: a})
-	}
-	if !p.Is("{") {
-		return nil, nil
-	}
-	if !named && len(args) > 0 {
-		return nil, p.Errorf("expected named arguments (%%name: type) for a function with a body")
-	}
-	for i := range args {
-		args[i].Attrs = nil
-	}
-	if args == nil {
-		args = []ir.Argument{}
-	}
+	function.AppendArgResAttrs(op, argAttrs, resAttrs)
 	bpos := p.Pos()
-	r, err := p.ParseRegion(op, args)
+	r, err := function.ParseBody(p, op, args, named)
 	if err != nil {
 		return nil, err
 	}
-	if len(r.Blocks) == 0 {
+	if r != nil && len(r.Blocks) == 0 {
 		return nil, ir.Errorf(bpos, "expected non-empty function body")
 	}
 	return nil, nil
@@ -259,19 +195,12 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 		argName(i)
 		p.WriteString(": ")
 		p.Type(t)
-		if d := dictAt(op, "arg_attrs", i); d != nil {
-			p.WriteString(" ")
-			p.Attr(d)
-		}
+		function.PrintArgResAttr(p, op, "arg_attrs", i)
 	}
 	p.WriteString(")")
 	if len(ft.Results) > 0 {
 		p.WriteString(" -> ")
-		withAttrs := false
-		for i := range ft.Results {
-			withAttrs = withAttrs || dictAt(op, "res_attrs", i) != nil
-		}
-		paren := len(ft.Results) != 1 || withAttrs
+		paren := len(ft.Results) != 1 || function.HasResultAttrs(op, len(ft.Results))
 		if paren {
 			p.WriteString("(")
 		}
@@ -288,10 +217,7 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 			} else {
 				p.Type(t)
 			}
-			if d := dictAt(op, "res_attrs", i); d != nil {
-				p.WriteString(" ")
-				p.Attr(d)
-			}
+			function.PrintArgResAttr(p, op, "res_attrs", i)
 		}
 		if paren {
 			p.WriteString(")")
@@ -334,27 +260,7 @@ func verifyFunc(op *ir.Operation) error {
 			}
 		}
 	}
-	body := op.Body()
-	if body == nil {
-		if v, ok := op.Attr("sym_visibility").(ir.StringAttr); !ok || v.Value == "public" {
-			return ir.OpErrorf(op, "symbol declaration cannot have public visibility")
-		}
-		return nil
-	}
-	if len(body.Args) != len(ft.Inputs) {
-		return ir.OpErrorf(op, "entry block has %d arguments but the function type has %d inputs", len(body.Args), len(ft.Inputs))
-	}
-	for i, a := range body.Args {
-		if !ir.TypesEqual(a.Type, ft.Inputs[i]) {
-			return ir.OpErrorf(op, "type of entry block argument #%d ('%s') must match the type of the corresponding argument in the function signature ('%s')", i, ir.TypeString(a.Type), ir.TypeString(ft.Inputs[i]))
-		}
-	}
-	for _, b := range op.Regions[0].Blocks {
-		if b.Terminator() == nil {
-			return ir.OpErrorf(op, "body block has no terminator")
-		}
-	}
-	return nil
+	return function.VerifyBody(op, ft)
 }
 
 // util.initializer [attributes {...}] { body }

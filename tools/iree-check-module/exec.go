@@ -9,30 +9,12 @@ import (
 	"github.com/golang/glog"
 
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/hal/drivers"
-	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
-	"github.com/goiree/goiree/runtime/hal/local"
 	"github.com/goiree/goiree/runtime/hal/local/plugin"
 	"github.com/goiree/goiree/runtime/modules/check"
 	"github.com/goiree/goiree/runtime/tooling/session"
 	"github.com/goiree/goiree/runtime/vm"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
-
-// newRegistry registers the built-in drivers configured from the driver
-// flags; the local devices resolve executables' imports with imports
-// (--executable_plugin).
-func newRegistry(o *options, imports local.ImportResolver) (*hal.Registry, error) {
-	if o.groupCount < 0 {
-		return nil, fmt.Errorf("--task_topology_group_count=%d must not be negative", o.groupCount)
-	}
-	reg := &hal.Registry{}
-	opts := drivers.Options{LocalTask: localtask.Options{GroupCount: o.groupCount}, Imports: imports}
-	if err := drivers.Register(reg, opts); err != nil {
-		return nil, fmt.Errorf("registering HAL drivers: %w", err)
-	}
-	return reg, nil
-}
 
 // testNames returns the tests of m: the functions it exports for callers
 // (internal "__" and special "$" exports left out), in export order. As in
@@ -158,7 +140,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	}
 	// Closed after the device (defers run last-in first-out).
 	defer plugins.Close()
-	reg, err := newRegistry(o, plugins)
+	reg, err := toolflags.NewRegistry(o.groupCount, plugins)
 	if err != nil {
 		return 0, err
 	}
@@ -169,18 +151,9 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	datas, names, err := toolflags.ReadModules(o.modules, stdin)
+	modules, err := toolflags.LoadModules(o.modules, stdin)
 	if err != nil {
 		return 0, err
-	}
-	var modules []*vm.BytecodeModule
-	for i, data := range datas {
-		m, err := session.LoadModule(names[i], data)
-		if err != nil {
-			return 0, err
-		}
-		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
-		modules = append(modules, m)
 	}
 	main := modules[len(modules)-1]
 	all, err := testNames(main)

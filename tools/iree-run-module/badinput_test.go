@@ -16,6 +16,7 @@ import (
 	"github.com/goiree/goiree/compiler/backend"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target/llvmcpu"
+	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
 // compileSample builds the CPU sample (testdata/reliability/cpu_hal.mlir
@@ -105,7 +106,7 @@ func TestUnavailableDevices(t *testing.T) {
 		}
 	}
 	before := listDir(t)
-	reg, err := newRegistry(&options{}, nil)
+	reg, err := toolflags.NewRegistry(0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

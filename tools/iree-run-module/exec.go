@@ -29,7 +29,7 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	// Closed after the device (defers run last-in first-out): plugins stay
 	// loaded while executables may call into them.
 	defer plugins.Close()
-	reg, err := newRegistry(o, plugins)
+	reg, err := toolflags.NewRegistry(o.groupCount, plugins)
 	if err != nil {
 		return 0, err
 	}
@@ -43,18 +43,9 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error)
 	if err != nil {
 		return 0, err
 	}
-	datas, names, err := toolflags.ReadModules(o.modules, stdin)
+	modules, err := toolflags.LoadModules(o.modules, stdin)
 	if err != nil {
 		return 0, err
-	}
-	var modules []*vm.BytecodeModule
-	for i, data := range datas {
-		m, err := session.LoadModule(names[i], data)
-		if err != nil {
-			return 0, err
-		}
-		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
-		modules = append(modules, m)
 	}
 	// As in IREE, the function comes from the last module, and may be left
 	// out when that module exports exactly one; that is settled before any

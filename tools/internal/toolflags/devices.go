@@ -7,7 +7,26 @@ import (
 	"strings"
 
 	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/drivers"
+	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
+	"github.com/goiree/goiree/runtime/hal/local"
 )
+
+// NewRegistry registers the built-in drivers in a registry for one run,
+// local-task with groupCount worker groups (--task_topology_group_count,
+// 0 for the CPU topology); the local devices resolve executables' imports
+// with imports (--executable_plugin).
+func NewRegistry(groupCount int, imports local.ImportResolver) (*hal.Registry, error) {
+	if groupCount < 0 {
+		return nil, fmt.Errorf("--task_topology_group_count=%d must not be negative", groupCount)
+	}
+	reg := &hal.Registry{}
+	opts := drivers.Options{LocalTask: localtask.Options{GroupCount: groupCount}, Imports: imports}
+	if err := drivers.Register(reg, opts); err != nil {
+		return nil, fmt.Errorf("registering HAL drivers: %w", err)
+	}
+	return reg, nil
+}
 
 // DefaultDevice is IREE's default --device.
 const DefaultDevice = "local-task"

@@ -3,20 +3,35 @@ package toolflags
 import (
 	"bytes"
 	"flag"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/hal/drivers"
 )
 
 func newRegistry(t *testing.T) *hal.Registry {
 	t.Helper()
-	reg := &hal.Registry{}
-	if err := drivers.Register(reg, drivers.Options{}); err != nil {
+	reg, err := NewRegistry(0, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return reg
+}
+
+func TestNewRegistry(t *testing.T) {
+	if _, err := NewRegistry(-1, nil); err == nil || err.Error() != "--task_topology_group_count=-1 must not be negative" {
+		t.Errorf("NewRegistry(-1): error %v, want the negative group count named", err)
+	}
+	reg, err := NewRegistry(2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"local-sync", "local-task"} {
+		if !slices.Contains(reg.Names(), want) {
+			t.Errorf("drivers %v lack %s", reg.Names(), want)
+		}
+	}
 }
 
 func TestDeviceDiscovery(t *testing.T) {

@@ -7,8 +7,31 @@ import (
 	"os"
 	"strings"
 
+	"github.com/golang/glog"
+
+	"github.com/goiree/goiree/runtime/tooling/session"
+	"github.com/goiree/goiree/runtime/vm"
 	"github.com/goiree/goiree/tools/internal/terminal"
 )
+
+// LoadModules reads every --module path as ReadModules does and loads each
+// as a bytecode module, in order; an error names the module that failed.
+func LoadModules(paths []string, stdin io.Reader) ([]*vm.BytecodeModule, error) {
+	datas, names, err := ReadModules(paths, stdin)
+	if err != nil {
+		return nil, err
+	}
+	var modules []*vm.BytecodeModule
+	for i, data := range datas {
+		m, err := session.LoadModule(names[i], data)
+		if err != nil {
+			return nil, err
+		}
+		glog.V(1).Infof("loaded module %s from %s (%d bytes)", m.Name(), names[i], len(data))
+		modules = append(modules, m)
+	}
+	return modules, nil
+}
 
 // ErrNoModule is IREE's message for a run without a module.
 var ErrNoModule = errors.New("no user module specified; use --module=file.vmfb to load from a file or --module=- to load from stdin")

@@ -47,3 +47,29 @@ func TestReadModules(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadModulesErrors(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.vmfb")
+	if err := os.WriteFile(junk, []byte("not a flatbuffer"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		paths   []string
+		stdin   string
+		wantErr string
+	}{
+		{"unreadable file", []string{filepath.Join(dir, "nope.vmfb")}, "", "reading module: open "},
+		{"file that is not a module", []string{junk}, "", "loading module " + junk + ": "},
+		{"stdin that is not a module", []string{"-"}, "junk", "loading module <stdin>: "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ms, err := LoadModules(c.paths, strings.NewReader(c.stdin))
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Fatalf("LoadModules: %d modules, error %v; want an error containing %q", len(ms), err, c.wantErr)
+			}
+		})
+	}
+}

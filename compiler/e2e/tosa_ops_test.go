@@ -58,6 +58,7 @@ func TestTosaOps(t *testing.T) {
 		checkTosaFloat(t, dev, module, r)
 		checkTosaInt(t, dev, module, r)
 		checkTosaShapes(t, dev, module, r)
+		checkTosaPad(t, dev, module, r)
 	})
 }
 
@@ -168,4 +169,34 @@ func checkTosaShapes(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand)
 	checkI32(t, "matmul", data[2], mm)
 	checkI32(t, "reduce_sum", data[3], rsum)
 	checkF32(t, "reshape", shapes[4], data[4], f32s{shape: []int{6, 4}, v: x.v})
+}
+
+func checkTosaPad(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x := randF32(r, 2, 3)
+	i := []int64{11, -12, 13, -14}
+	shapes, data := invoke(t, dev, module, "pad", x.arg(), intArg("2x2", "i32", i))
+	// One row before, two columns after, filled with -1.5.
+	a := f32s{shape: []int{3, 5}}
+	for r := 0; r < 3; r++ {
+		for c := 0; c < 5; c++ {
+			v := float32(-1.5)
+			if r >= 1 && c < 3 {
+				v = x.v[3*(r-1)+c]
+			}
+			a.v = append(a.v, v)
+		}
+	}
+	checkF32(t, "pad f32", shapes[0], data[0], a)
+	// Two rows after, one column before, filled with 7.
+	var b []int32
+	for r := 0; r < 4; r++ {
+		for c := 0; c < 3; c++ {
+			v := int32(7)
+			if r < 2 && c >= 1 {
+				v = int32(i[2*r+c-1])
+			}
+			b = append(b, v)
+		}
+	}
+	checkI32(t, "pad i32", data[1], b)
 }

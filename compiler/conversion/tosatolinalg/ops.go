@@ -498,3 +498,85 @@ func (c *converter) matmul(rt *ir.TensorType) error {
 	c.replace(g.Results[0])
 	return nil
 }
+
+// constInts reads the integers of v, a constant (tosa.const, tosa.const_shape
+// or an arith.constant one was lowered to), in row-major order.
+func (c *converter) constInts(v *ir.Value, what string) ([]int64, error) {
+	d := v.Op
+	var a *ir.DenseAttr
+	switch {
+	case d != nil && (d.Name == "tosa.const" || d.Name == "tosa.const_shape"):
+		a, _ = tosa.ConstValue(d)
+	case d != nil && d.Name == "arith.constant":
+		a, _ = d.Attr("value").(*ir.DenseAttr)
+	}
+	if a == nil || len(a.Elements) == 0 {
+		return nil, c.errorf("%s must be a constant to be lowered", what)
+	}
+	n := int64(1)
+	if t := tosa.Ranked(a.Type); t != nil {
+		n = numElements(t)
+	}
+	out := make([]int64, n)
+	for i := range out {
+		e := a.Elements[0]
+		if !a.Splat {
+			if i >= len(a.Elements) {
+				return nil, c.errorf("%s has %d elements, expected %d", what, len(a.Elements), n)
+			}
+			e = a.Elements[i]
+		}
+		out[i] = int64(number(e))
+	}
+	return out, nil
+}
+
+// pad fills the result with the pad value (operand #2 now, pad_const_int
+// or pad_const_fp earlier, else 0) and inserts the input at the low
+// padding of each dimension.
+func (c *converter) pad(rt *ir.TensorType) error {
+	src := c.op.Operands[0]
+	st := tosa.Ranked(src.Type)
+	if len(c.op.Operands) < 2 {
+		return c.errorf("requires the padding operand")
+	}
+	amounts, err := c.constInts(c.op.Operands[1], "padding")
+	if err != nil {
+		return err
+	}
+	if len(amounts) != 2*len(st.Shape) {
+		return c.errorf("padding has %d entries, expected %d (low and high per dimension)", len(amounts), 2*len(st.Shape))
+	}
+	var offs []int64
+	for d, s := range st.Shape {
+		lo, hi := amounts[2*d], amounts[2*d+1]
+		if lo < 0 || hi < 0 || lo+s+hi != rt.Shape[d] {
+			return c.errorf("padding %d+%d of dimension %d (%d) does not give the result's %d", lo, hi, d, s, rt.Shape[d])
+		}
+		offs = append(offs, lo)
+	}
+	attr := "pad_const_int"
+	if isFloat(st.Elem) {
+		attr = "pad_const_fp"
+	}
+	value, _, err := c.scalar(2, attr)
+	if err != nil {
+		return err
+	}
+	dest, err := c.fill(rt, value)
+	if err != nil {
+		return err
+	}
+	ones := make([]int64, len(st.Shape))
+	for i := range ones {
+		ones[i] = 1
+	}
+	r := c.emit(ir.NewOp("tensor.insert_slice", []*ir.Value{src, dest}, []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "static_offsets", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: offs}},
+		{Name: "static_sizes", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: append([]int64(nil), st.Shape...)}},
+		{Name: "static_strides", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: ones}},
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 1, 0, 0, 0)},
+	}))
+	c.replace(r.Results[0])
+	return nil
+}

@@ -12,6 +12,8 @@
 //   - tosa.reduce_* become a linalg.generic reducing the axis into an
 //     output that keeps it as a size-1 dimension, initialised with the
 //     combiner's identity;
+//   - tosa.pad becomes a fill with the pad value and a
+//     tensor.insert_slice of the input at the low padding;
 //   - tosa.matmul becomes a batched contraction, zero points subtracted
 //     from integer operands before the multiply.
 //
@@ -39,13 +41,37 @@ func Convert(module *ir.Operation) error {
 		}
 		return true
 	})
+	var shapes []*ir.Operation
 	for _, o := range ops {
+		if o.Name == "tosa.const_shape" {
+			// Read by the ops that take it; removed once they are lowered.
+			shapes = append(shapes, o)
+			continue
+		}
 		c := &converter{root: module, op: o}
 		if err := c.lower(); err != nil {
 			return err
 		}
 	}
+	for _, o := range shapes {
+		if used(module, o.Results[0]) {
+			return ir.OpErrorf(o, "shape is used by an op other than a TOSA op")
+		}
+		o.Remove()
+	}
 	return nil
+}
+
+// used reports whether any op under root takes v.
+func used(root *ir.Operation, v *ir.Value) bool {
+	found := false
+	ir.Walk(root, func(o *ir.Operation) bool {
+		for _, x := range o.Operands {
+			found = found || x == v
+		}
+		return !found
+	})
+	return found
 }
 
 type converter struct {
@@ -78,6 +104,9 @@ func (c *converter) lower() error {
 		return c.errorf("dynamic shapes ('%s') are not supported yet", ir.TypeString(c.op.Results[0].Type))
 	}
 	for i, v := range c.op.Operands {
+		if tosa.IsShape(v.Type) {
+			continue
+		}
 		if t := tosa.Ranked(v.Type); t == nil || ir.NumDynamicDims(t) > 0 {
 			return c.errorf("operand #%d: dynamic shapes ('%s') are not supported yet", i, ir.TypeString(v.Type))
 		}
@@ -104,6 +133,8 @@ func (c *converter) lower() error {
 		return c.reduce(strings.TrimPrefix(name, "reduce_"), rt)
 	case "matmul":
 		return c.matmul(rt)
+	case "pad":
+		return c.pad(rt)
 	}
 	data := len(c.op.Operands)
 	if name == "mul" || name == "negate" {

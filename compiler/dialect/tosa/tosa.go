@@ -12,6 +12,8 @@
 package tosa
 
 import (
+	"fmt"
+
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -55,7 +57,8 @@ var Ops = map[string]opInfo{
 	"const": {other, 0, 0, 0}, "reshape": {other, 1, 2, 1}, "transpose": {other, 1, 2, 1},
 	"reduce_sum": {other, 1, 1, 1}, "reduce_max": {other, 1, 1, 1}, "reduce_min": {other, 1, 1, 1},
 	"reduce_prod": {other, 1, 1, 1}, "reduce_product": {other, 1, 1, 1}, "reduce_all": {other, 1, 1, 1},
-	"reduce_any": {other, 1, 1, 1}, "matmul": {other, 2, 4, 2},
+	"reduce_any": {other, 1, 1, 1}, "matmul": {other, 2, 4, 2}, "pad": {other, 1, 3, 1},
+	"const_shape": {other, 0, 0, 0},
 }
 
 // Register adds the TOSA ops to r.
@@ -150,11 +153,17 @@ func verify(op *ir.Operation, info opInfo) error {
 	if err := ir.ExpectResults(op, 1); err != nil {
 		return err
 	}
+	if op.Name == "tosa.const_shape" {
+		return verifyConstShape(op)
+	}
 	res := Ranked(op.Results[0].Type)
 	if res == nil {
 		return ir.OpErrorf(op, "result must be a ranked tensor, but got '%s'", ir.TypeString(op.Results[0].Type))
 	}
 	for i, v := range op.Operands {
+		if IsShape(v.Type) && i > 0 && info.kind == other {
+			continue
+		}
 		if Ranked(v.Type) == nil {
 			return ir.OpErrorf(op, "operand #%d must be a ranked tensor, but got '%s'", i, ir.TypeString(v.Type))
 		}
@@ -205,4 +214,34 @@ func ConstValue(op *ir.Operation) (*ir.DenseAttr, bool) {
 		}
 	}
 	return nil, false
+}
+
+// IsShape reports whether t is TOSA's shape type, !tosa.shape<rank>.
+func IsShape(t ir.Type) bool {
+	d, ok := t.(*ir.DialectType)
+	return ok && d.Name == "tosa.shape"
+}
+
+// verifyConstShape checks `tosa.const_shape {values = dense<...> :
+// tensor<Nxindex>} : () -> !tosa.shape<N>`.
+func verifyConstShape(op *ir.Operation) error {
+	if err := ir.ExpectOperands(op, 0); err != nil {
+		return err
+	}
+	if err := ir.ExpectResults(op, 1); err != nil {
+		return err
+	}
+	rt := op.Results[0].Type
+	if !IsShape(rt) {
+		return ir.OpErrorf(op, "result must be '!tosa.shape<N>', but got '%s'", ir.TypeString(rt))
+	}
+	a, ok := ConstValue(op)
+	if !ok {
+		return ir.OpErrorf(op, "requires a dense 'values' attribute")
+	}
+	at := Ranked(a.Type)
+	if at == nil || len(at.Shape) != 1 || ir.TypeString(rt) != fmt.Sprintf("!tosa.shape<%d>", at.Shape[0]) {
+		return ir.OpErrorf(op, "values of type '%s' do not fit '%s'", ir.TypeString(a.Type), ir.TypeString(rt))
+	}
+	return nil
 }

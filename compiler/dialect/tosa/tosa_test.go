@@ -15,6 +15,8 @@ func TestRoundTrip(t *testing.T) {
   %y = "tosa.select"(%c, %x, %a) : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %r = tosa.reduce_sum %y {axis = 0 : i32} : (tensor<2x3xf32>) -> tensor<1x3xf32>
   %t = tosa.transpose %y {perms = array<i32: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %p = tosa.const_shape {values = dense<[1, 0, 0, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %z = tosa.pad %t, %p : (tensor<3x2xf32>, !tosa.shape<4>) -> tensor<4x4xf32>
   return %y, %m, %g, %r, %t : tensor<2x3xf32>, tensor<4xi32>, tensor<2x3xi1>, tensor<1x3xf32>, tensor<3x2xf32>
 }`
 	custom, generic := dialecttest.RoundTrip(t, "tosa.mlir", src)
@@ -22,7 +24,8 @@ func TestRoundTrip(t *testing.T) {
 		"%m = tosa.mul %i, %i, %s : (tensor<4xi32>, tensor<4xi32>, tensor<1xi8>) -> tensor<4xi32>",
 		"%y = tosa.select %c, %x, %a : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>",
 		"%r = tosa.reduce_sum %y {axis = 0 : i32} : (tensor<2x3xf32>) -> tensor<1x3xf32>",
-		"tosa.const {values = dense<1> : tensor<1xi8>} : () -> tensor<1xi8>")
+		"tosa.const {values = dense<1> : tensor<1xi8>} : () -> tensor<1xi8>",
+		"%z = tosa.pad %t, %p : (tensor<3x2xf32>, !tosa.shape<4>) -> tensor<4x4xf32>")
 	dialecttest.ContainsAll(t, "generic form", generic,
 		`"tosa.add"(%a, %b) : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xf32>`,
 		`"tosa.greater"(%a, %b) : (tensor<2x3xf32>, tensor<1x3xf32>) -> tensor<2x3xi1>`)
@@ -58,6 +61,11 @@ func TestErrors(t *testing.T) {
   %x = "tosa.const"() {values = dense<1.0> : tensor<2xf32>} : () -> tensor<3xf32>
   return %x : tensor<3xf32>
 }`, "t.mlir:2:8: error: 'tosa.const' op value type 'tensor<2xf32>' does not match the result type 'tensor<3xf32>'"},
+		{"const-shape-rank", `func.func @f(%a: tensor<3xf32>) -> tensor<4xf32> {
+  %p = tosa.const_shape {values = dense<[1, 0, 0]> : tensor<3xindex>} : () -> !tosa.shape<2>
+  %x = tosa.pad %a, %p : (tensor<3xf32>, !tosa.shape<2>) -> tensor<4xf32>
+  return %x : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'tosa.const_shape' op values of type 'tensor<3xindex>' do not fit '!tosa.shape<2>'"},
 		{"types-count", `func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
   %x = tosa.add %a, %a : (tensor<3xf32>) -> tensor<3xf32>
   return %x : tensor<3xf32>

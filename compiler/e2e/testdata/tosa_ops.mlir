@@ -34,3 +34,12 @@ func.func @shapes(%x: tensor<2x3x4xf32>, %a: tensor<2x3x5xi8>, %b: tensor<2x5x4x
   %r = "tosa.reshape"(%x) {new_shape = array<i64: 6, 4>} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
   return %rmax, %t, %mm, %rsum, %r : tensor<2x1x4xf32>, tensor<4x2x3xf32>, tensor<2x3x4xi32>, tensor<2x3x1xi32>, tensor<6x4xf32>
 }
+
+func.func @pad(%x: tensor<2x3xf32>, %i: tensor<2x2xi32>) -> (tensor<3x5xf32>, tensor<4x3xi32>) {
+  %p = tosa.const_shape {values = dense<[1, 0, 0, 2]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %v = "tosa.const"() <{values = dense<-1.5> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %a = tosa.pad %x, %p, %v : (tensor<2x3xf32>, !tosa.shape<4>, tensor<1xf32>) -> tensor<3x5xf32>
+  %q = "tosa.const"() {value = dense<[[0, 2], [1, 0]]> : tensor<2x2xi32>} : () -> tensor<2x2xi32>
+  %b = "tosa.pad"(%i, %q) {pad_const_int = 7 : i64} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x3xi32>
+  return %a, %b : tensor<3x5xf32>, tensor<4x3xi32>
+}

@@ -103,11 +103,7 @@ func parseScalar(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.Expect(")"); err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, err := p.ParseColonType()
+	t, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -216,11 +212,7 @@ func (f form) parse(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.Expect(")"); err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, err := p.ParseColonType()
+	t, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}

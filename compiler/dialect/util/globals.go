@@ -250,10 +250,7 @@ func parseGlobalLoad(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := parseGlobalRefAttrs(p, op, true); err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	t, err := p.ParseColonType()
+	t, _, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -272,9 +269,7 @@ func printImmutableAndGlobal(p *ir.Printer, op *ir.Operation) {
 
 func printGlobalLoad(p *ir.Printer, op *ir.Operation) {
 	printImmutableAndGlobal(p, op)
-	p.AttrDict(op, "global", "is_immutable")
-	p.WriteString(" : ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictColonType(op, op.Results[0].Type, "global", "is_immutable")
 }
 
 func verifyGlobalLoad(r *ir.Registry, op *ir.Operation) error {
@@ -359,11 +354,7 @@ func parseGlobalStore(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := parseGlobalRefAttrs(p, op, false); err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, err := p.ParseColonType()
+	t, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -376,9 +367,7 @@ func printGlobalStore(p *ir.Printer, op *ir.Operation) {
 	p.Operand(op.Operands[0])
 	p.WriteString(",")
 	printImmutableAndGlobal(p, op)
-	p.AttrDict(op, "global")
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
+	p.AttrDictColonType(op, op.Operands[0].Type, "global")
 }
 
 func verifyGlobalStore(r *ir.Registry, op *ir.Operation) error {
@@ -492,11 +481,7 @@ func parseLoadIndirect(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	pt, err := p.ParseColonType()
+	pt, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -520,9 +505,7 @@ func printLoadIndirect(p *ir.Printer, op *ir.Operation) {
 	}
 	p.WriteString(" ")
 	p.Operand(op.Operands[0])
-	p.AttrDict(op, "is_immutable")
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
+	p.AttrDictColonType(op, op.Operands[0].Type, "is_immutable")
 	p.WriteString(" -> ")
 	p.Type(op.Results[0].Type)
 }
@@ -557,11 +540,7 @@ func parseStoreIndirect(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, err := p.ParseColonType()
+	t, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -582,9 +561,7 @@ func parseStoreIndirect(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 func printStoreIndirect(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(" ")
 	p.Operands(op.Operands)
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Operands[0].Type)
+	p.AttrDictColonType(op, op.Operands[0].Type)
 	p.WriteString(" -> ")
 	p.Type(op.Operands[1].Type)
 }

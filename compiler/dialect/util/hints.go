@@ -227,10 +227,7 @@ func parseBufferConstant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		}
 		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "name", Value: ir.StringAttr{Value: n}})
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	t, err := p.ParseColonType()
+	t, _, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -250,9 +247,7 @@ func printBufferConstant(p *ir.Printer, op *ir.Operation) {
 		p.WriteString(" ")
 		p.Attr(n)
 	}
-	p.AttrDict(op, "name", "value")
-	p.WriteString(" : ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictColonType(op, op.Results[0].Type, "name", "value")
 	p.WriteString(" = ")
 	if v := op.Attr("value"); v != nil {
 		p.Attr(v)
@@ -375,10 +370,7 @@ func verifyBarrier(op *ir.Operation) error {
 
 // util.null attr-dict : type
 func parseNull(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	t, err := p.ParseColonType()
+	t, _, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}
@@ -386,9 +378,7 @@ func parseNull(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 }
 
 func printNull(p *ir.Printer, op *ir.Operation) {
-	p.AttrDict(op)
-	p.WriteString(" : ")
-	p.Type(op.Results[0].Type)
+	p.AttrDictColonType(op, op.Results[0].Type)
 }
 
 // util.unreachable ["message"] attr-dict

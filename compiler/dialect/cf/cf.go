@@ -26,6 +26,15 @@ func isTerminator(op *ir.Operation) error {
 	return nil
 }
 
+// parseSuccessorAfter parses the punctuation sep and then a successor with
+// its operands, `^bb(%a : t)`.
+func parseSuccessorAfter(p *ir.Parser, sep string) (*ir.Block, []*ir.Value, error) {
+	if err := p.Expect(sep); err != nil {
+		return nil, nil, err
+	}
+	return p.ParseSuccessorAndUseList()
+}
+
 // cf.br ^dest(%a, %b : t1, t2) attr-dict
 func parseBr(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	b, vs, err := p.ParseSuccessorAndUseList()
@@ -105,17 +114,11 @@ func parseCondBr(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			return nil, err
 		}
 	}
-	if err := p.Expect(","); err != nil {
-		return nil, err
-	}
-	t, tvs, err := p.ParseSuccessorAndUseList()
+	t, tvs, err := parseSuccessorAfter(p, ",")
 	if err != nil {
 		return nil, err
 	}
-	if err := p.Expect(","); err != nil {
-		return nil, err
-	}
-	f, fvs, err := p.ParseSuccessorAndUseList()
+	f, fvs, err := parseSuccessorAfter(p, ",")
 	if err != nil {
 		return nil, err
 	}
@@ -259,10 +262,7 @@ func parseSwitch(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ExpectKeyword("default"); err != nil {
 		return nil, err
 	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	def, defVs, err := p.ParseSuccessorAndUseList()
+	def, defVs, err := parseSuccessorAfter(p, ":")
 	if err != nil {
 		return nil, err
 	}
@@ -275,10 +275,7 @@ func parseSwitch(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := p.Expect(":"); err != nil {
-			return nil, err
-		}
-		b, vs, err := p.ParseSuccessorAndUseList()
+		b, vs, err := parseSuccessorAfter(p, ":")
 		if err != nil {
 			return nil, err
 		}

@@ -52,6 +52,20 @@ func ensureYield(r *ir.Region, pos ir.Pos) {
 	}
 }
 
+// parseBodyRegion parses a region of op whose entry block takes args. When
+// the op yields nothing (implicitYield), its custom form may leave out the
+// blocks' scf.yield, which is then added.
+func parseBodyRegion(p *ir.Parser, op *ir.Operation, args []ir.Argument, implicitYield bool) error {
+	r, err := p.ParseRegion(op, args)
+	if err != nil {
+		return err
+	}
+	if implicitYield {
+		ensureYield(r, op.Pos)
+	}
+	return nil
+}
+
 // singleBlock checks that region i of op has exactly one block.
 func singleBlock(op *ir.Operation, i int, what string) (*ir.Block, error) {
 	if i >= len(op.Regions) || len(op.Regions[i].Blocks) != 1 {
@@ -176,12 +190,8 @@ func parseFor(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		}
 	}
 	args := append([]ir.Argument{{Name: iv, Type: ivType, Pos: ivPos}}, iterArgs...)
-	r, err := p.ParseRegion(op, args)
-	if err != nil {
+	if err := parseBodyRegion(p, op, args, len(inits) == 0); err != nil {
 		return nil, err
-	}
-	if len(inits) == 0 {
-		ensureYield(r, op.Pos)
 	}
 	if unsigned {
 		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "unsignedCmp", Value: ir.UnitAttr{}})
@@ -348,20 +358,12 @@ func parseIf(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			return nil, err
 		}
 	}
-	then, err := p.ParseRegion(op, nil)
-	if err != nil {
+	if err := parseBodyRegion(p, op, nil, len(results) == 0); err != nil {
 		return nil, err
 	}
-	if len(results) == 0 {
-		ensureYield(then, op.Pos)
-	}
 	if p.OptionalKeyword("else") {
-		els, err := p.ParseRegion(op, nil)
-		if err != nil {
+		if err := parseBodyRegion(p, op, nil, len(results) == 0); err != nil {
 			return nil, err
-		}
-		if len(results) == 0 {
-			ensureYield(els, op.Pos)
 		}
 	} else {
 		op.AddRegion()
@@ -721,26 +723,19 @@ func parseIndexSwitch(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := p.ParseRegion(op, nil)
-		if err != nil {
+		if err := parseBodyRegion(p, op, nil, len(results) == 0); err != nil {
 			return nil, err
-		}
-		if len(results) == 0 {
-			ensureYield(r, op.Pos)
 		}
 		cases.Values = append(cases.Values, v)
 	}
 	if err := p.ExpectKeyword("default"); err != nil {
 		return nil, err
 	}
-	def, err := p.ParseRegion(op, nil)
-	if err != nil {
+	if err := parseBodyRegion(p, op, nil, len(results) == 0); err != nil {
 		return nil, err
 	}
-	if len(results) == 0 {
-		ensureYield(def, op.Pos)
-	}
-	op.Regions = append([]*ir.Region{def}, op.Regions[:len(op.Regions)-1]...)
+	last := len(op.Regions) - 1
+	op.Regions = append([]*ir.Region{op.Regions[last]}, op.Regions[:last]...)
 	op.Operands = []*ir.Value{arg}
 	op.Attrs = append([]ir.NamedAttr{{Name: "cases", Value: cases}}, op.Attrs...)
 	return results, nil

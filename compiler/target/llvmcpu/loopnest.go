@@ -297,7 +297,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 					}
 				}
 			}
-			if !strided {
+			if !strided && (k.Ranges[r] == ir.Dynamic || k.Ranges[r] > pairwiseOver) {
 				interchange = false
 			}
 		}
@@ -329,7 +329,12 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			}
 			ct, _ := cType(k.Outputs[0].Type.Elem)
 			if split.assoc {
+				// Reductions longer than pairwiseOver steps go pairwise;
+				// shorter ones keep their order (bit-identical to
+				// in-order results, which IREE's own tests expect of short
+				// rows).
 				fmt.Fprintf(w, "%s%s gi_lv[64];\n", indent, ct)
+				fmt.Fprintf(w, "%sconst int gi_pair = %s > %d;\n", indent, ranges[last], pairwiseOver)
 			}
 			fmt.Fprintf(w, "%sfor (int64_t gi_kb = 0; gi_kb < %s; gi_kb += %d) {\n", indent, ranges[last], reductionChunk)
 			fmt.Fprintf(w, "%s  const int64_t gi_kn = %s - gi_kb < %d ? %s - gi_kb : %d;\n", indent, ranges[last], reductionChunk, ranges[last], reductionChunk)
@@ -350,6 +355,9 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 				// Each tree level pairs the first half with the second
 				// (unit stride, so it vectorizes); an odd middle element
 				// waits for the next level.
+				fmt.Fprintf(w, "%s  if (!gi_pair) {\n", indent)
+				fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) %s(acc0, gi_v[gi_t], &acc0);\n", indent, split.combine)
+				fmt.Fprintf(w, "%s    continue;\n%s  }\n", indent, indent)
 				fmt.Fprintf(w, "%s  for (int64_t gi_m = gi_kn; gi_m > 1;) {\n", indent)
 				fmt.Fprintf(w, "%s    const int64_t gi_h = gi_m / 2, gi_u = gi_m - gi_h;\n", indent)
 				fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t < gi_h; ++gi_t) %s(gi_v[gi_t], gi_v[gi_t + gi_u], &gi_v[gi_t]);\n", indent, split.combine)
@@ -360,7 +368,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 				fmt.Fprintf(w, "%s  for (; (gi_n >> gi_l) & 1; gi_l++) %s(gi_lv[gi_l], gi_c, &gi_c);\n", indent, split.combine)
 				fmt.Fprintf(w, "%s  gi_lv[gi_l] = gi_c;\n", indent)
 				fmt.Fprintf(w, "%s}\n", indent)
-				fmt.Fprintf(w, "%s{\n", indent)
+				fmt.Fprintf(w, "%sif (gi_pair) {\n", indent)
 				fmt.Fprintf(w, "%s  const int64_t gi_chunks = (%s + %d) / %d;\n", indent, ranges[last], reductionChunk-1, reductionChunk)
 				fmt.Fprintf(w, "%s  int gi_have = 0;\n%s  %s gi_total = 0;\n", indent, indent, ct)
 				fmt.Fprintf(w, "%s  for (int gi_l = 0; gi_l < 63; gi_l++) {\n", indent)
@@ -428,6 +436,10 @@ func elemSize(t ir.Type) int {
 	}
 	return 0
 }
+
+// pairwiseOver is the reduction length above which an associative
+// reduction is reduced pairwise.
+const pairwiseOver = 1024
 
 // reductionChunk is the reduction steps whose accumulator-free part a
 // split reduction computes at once.

@@ -59,6 +59,8 @@ func TestTosaOps(t *testing.T) {
 		checkTosaInt(t, dev, module, r)
 		checkTosaShapes(t, dev, module, r)
 		checkTosaPad(t, dev, module, r)
+		checkTosaLookups(t, dev, module, r)
+		checkTosaPool(t, dev, module, r)
 	})
 }
 
@@ -199,4 +201,81 @@ func checkTosaPad(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
 		}
 	}
 	checkI32(t, "pad i32", data[1], b)
+}
+
+func checkTosaLookups(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	v := randF32(r, 2, 5, 3)
+	idx := make([]int64, 8)
+	for i := range idx {
+		idx[i] = int64(r.Intn(5))
+	}
+	x8, t8, x16, t16 := make([]int64, 16), make([]int64, 256), make([]int64, 16), make([]int64, 513)
+	for i := range x8 {
+		x8[i] = int64(r.Intn(256) - 128)
+		x16[i] = int64(r.Intn(65536) - 32768)
+	}
+	x8[0], x8[1], x16[0], x16[1] = -128, 127, -32768, 32767
+	for i := range t8 {
+		t8[i] = int64(r.Intn(256) - 128)
+	}
+	for i := range t16 {
+		t16[i] = int64(r.Intn(65536) - 32768)
+	}
+	shapes, data := invoke(t, dev, module, "lookups", v.arg(), intArg("2x4", "i32", idx),
+		intArg("16", "i8", x8), intArg("256", "i8", t8), intArg("16", "i16", x16), intArg("513", "i16", t16))
+	g := f32s{shape: []int{2, 4, 3}}
+	for n := 0; n < 2; n++ {
+		for w := 0; w < 4; w++ {
+			for c := 0; c < 3; c++ {
+				g.v = append(g.v, v.v[15*n+3*int(idx[4*n+w])+c])
+			}
+		}
+	}
+	checkF32(t, "gather", shapes[0], data[0], g)
+	var a []int64
+	var b []int32
+	for i := range x8 {
+		a = append(a, t8[x8[i]+128])
+		u := x16[i] + 32768
+		base, next := t16[u>>7], t16[u>>7+1]
+		b = append(b, int32(base<<7+(next-base)*(u&127)))
+	}
+	checkI8(t, "table i8", data[1], a)
+	checkI32(t, "table i16", data[2], b)
+}
+
+func checkTosaPool(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, in, w, bias := randF32(r, 1, 5, 6, 2), randF32(r, 3, 4), randF32(r, 2, 4), randF32(r, 2)
+	shapes, data := invoke(t, dev, module, "pool_dense", x.arg(), in.arg(), w.arg(), bias.arg())
+	// Kernel 2x3, stride 2, one padding row on top and one column on the
+	// right; padding never wins the max.
+	p := f32s{shape: []int{1, 3, 3, 2}}
+	for oh := 0; oh < 3; oh++ {
+		for ow := 0; ow < 3; ow++ {
+			for c := 0; c < 2; c++ {
+				m := float32(math.Inf(-1))
+				for kh := 0; kh < 2; kh++ {
+					for kw := 0; kw < 3; kw++ {
+						h, ww := 2*oh+kh-1, 2*ow+kw
+						if h >= 0 && h < 5 && ww < 6 {
+							m = max(m, x.v[12*h+2*ww+c])
+						}
+					}
+				}
+				p.v = append(p.v, m)
+			}
+		}
+	}
+	checkF32(t, "max_pool2d", shapes[0], data[0], p)
+	f := f32s{shape: []int{3, 2}}
+	for n := 0; n < 3; n++ {
+		for o := 0; o < 2; o++ {
+			acc := bias.v[o]
+			for i := 0; i < 4; i++ {
+				acc += in.v[4*n+i] * w.v[4*o+i]
+			}
+			f.v = append(f.v, acc)
+		}
+	}
+	checkF32(t, "fully_connected", shapes[1], data[1], f)
 }

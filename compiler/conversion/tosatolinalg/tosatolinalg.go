@@ -14,6 +14,12 @@
 //     combiner's identity;
 //   - tosa.pad becomes a fill with the pad value and a
 //     tensor.insert_slice of the input at the low padding;
+//   - tosa.gather and tosa.table, whose reads depend on data, become
+//     reductions over the table's entries that keep the entry whose
+//     position equals the index (a one-hot selection; exact);
+//   - tosa.max_pool2d becomes a windowed max reduction (after a pad with
+//     the type's lowest value) and tosa.fully_connected a contraction
+//     initialised with the bias;
 //   - tosa.matmul becomes a batched contraction, zero points subtracted
 //     from integer operands before the multiply.
 //
@@ -135,6 +141,14 @@ func (c *converter) lower() error {
 		return c.matmul(rt)
 	case "pad":
 		return c.pad(rt)
+	case "gather":
+		return c.gather(rt)
+	case "table":
+		return c.table(rt)
+	case "max_pool2d":
+		return c.maxPool(rt)
+	case "fully_connected":
+		return c.fullyConnected(rt)
 	}
 	data := len(c.op.Operands)
 	if name == "mul" || name == "negate" {

@@ -58,7 +58,8 @@ var Ops = map[string]opInfo{
 	"reduce_sum": {other, 1, 1, 1}, "reduce_max": {other, 1, 1, 1}, "reduce_min": {other, 1, 1, 1},
 	"reduce_prod": {other, 1, 1, 1}, "reduce_product": {other, 1, 1, 1}, "reduce_all": {other, 1, 1, 1},
 	"reduce_any": {other, 1, 1, 1}, "matmul": {other, 2, 4, 2}, "pad": {other, 1, 3, 1},
-	"const_shape": {other, 0, 0, 0},
+	"const_shape": {other, 0, 0, 0}, "gather": {other, 2, 2, 2}, "table": {other, 2, 2, 2},
+	"max_pool2d": {other, 1, 1, 1}, "fully_connected": {other, 3, 3, 3},
 }
 
 // Register adds the TOSA ops to r.

@@ -43,3 +43,16 @@ func.func @pad(%x: tensor<2x3xf32>, %i: tensor<2x2xi32>) -> (tensor<3x5xf32>, te
   %b = "tosa.pad"(%i, %q) {pad_const_int = 7 : i64} : (tensor<2x2xi32>, tensor<2x2xi32>) -> tensor<4x3xi32>
   return %a, %b : tensor<3x5xf32>, tensor<4x3xi32>
 }
+
+func.func @lookups(%v: tensor<2x5x3xf32>, %idx: tensor<2x4xi32>, %x8: tensor<16xi8>, %t8: tensor<256xi8>, %x16: tensor<16xi16>, %t16: tensor<513xi16>) -> (tensor<2x4x3xf32>, tensor<16xi8>, tensor<16xi32>) {
+  %g = tosa.gather %v, %idx : (tensor<2x5x3xf32>, tensor<2x4xi32>) -> tensor<2x4x3xf32>
+  %a = tosa.table %x8, %t8 : (tensor<16xi8>, tensor<256xi8>) -> tensor<16xi8>
+  %b = "tosa.table"(%x16, %t16) : (tensor<16xi16>, tensor<513xi16>) -> tensor<16xi32>
+  return %g, %a, %b : tensor<2x4x3xf32>, tensor<16xi8>, tensor<16xi32>
+}
+
+func.func @pool_dense(%x: tensor<1x5x6x2xf32>, %i: tensor<3x4xf32>, %w: tensor<2x4xf32>, %bias: tensor<2xf32>) -> (tensor<1x3x3x2xf32>, tensor<3x2xf32>) {
+  %p = tosa.max_pool2d %x {kernel = array<i64: 2, 3>, stride = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>} : (tensor<1x5x6x2xf32>) -> tensor<1x3x3x2xf32>
+  %f = "tosa.fully_connected"(%i, %w, %bias) : (tensor<3x4xf32>, tensor<2x4xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  return %p, %f : tensor<1x3x3x2xf32>, tensor<3x2xf32>
+}

@@ -42,6 +42,44 @@ func (p *Printer) AttrDictTypePair(op *Operation, from Type, keyword string, to 
 	p.Type(to)
 }
 
+// ParseOptionalOperandsColonTypes parses `%a, %b : t1, t2` when an operand
+// follows (nothing otherwise), the operand list of return-like ops, typing
+// each operand by its type. It returns the operands and their types.
+func (p *Parser) ParseOptionalOperandsColonTypes() ([]*Value, []Type, error) {
+	vs, err := p.ParseOperandList()
+	if err != nil || len(vs) == 0 {
+		return nil, nil, err
+	}
+	pos := p.Pos()
+	if err := p.Expect(":"); err != nil {
+		return nil, nil, err
+	}
+	ts, err := p.ParseTypeList()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.ResolveTypes(vs, ts, pos); err != nil {
+		return nil, nil, err
+	}
+	return vs, ts, nil
+}
+
+// OperandsColonTypes prints ` %a, %b : t1, t2`, the inverse of
+// ParseOptionalOperandsColonTypes; nothing when vs is empty.
+func (p *Printer) OperandsColonTypes(vs []*Value) {
+	if len(vs) == 0 {
+		return
+	}
+	p.WriteString(" ")
+	p.Operands(vs)
+	p.WriteString(" : ")
+	ts := make([]Type, len(vs))
+	for i, v := range vs {
+		ts[i] = v.Type
+	}
+	p.Types(ts)
+}
+
 // AttrDictColonType prints ` {attrs} : t`, the inverse of
 // ParseAttrDictColonType, leaving out the elided attributes.
 func (p *Printer) AttrDictColonType(op *Operation, t Type, elided ...string) {

@@ -565,39 +565,12 @@ func parseCondition(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(op); err != nil {
 		return nil, err
 	}
-	vs, err := parseValuesColonTypes(p)
+	vs, _, err := p.ParseOptionalOperandsColonTypes()
 	if err != nil {
 		return nil, err
 	}
 	op.Operands = append([]*ir.Value{c}, vs...)
 	return nil, nil
-}
-
-// parseValuesColonTypes parses an optional `%a, %b : t1, t2`.
-func parseValuesColonTypes(p *ir.Parser) ([]*ir.Value, error) {
-	vs, err := p.ParseOperandList()
-	if err != nil || len(vs) == 0 {
-		return nil, err
-	}
-	tpos := p.Pos()
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	ts, err := p.ParseTypeList()
-	if err != nil {
-		return nil, err
-	}
-	return vs, p.ResolveTypes(vs, ts, tpos)
-}
-
-func printValuesColonTypes(p *ir.Printer, vs []*ir.Value) {
-	if len(vs) == 0 {
-		return
-	}
-	p.WriteString(" ")
-	p.Operands(vs)
-	p.WriteString(" : ")
-	p.Types(types(vs))
 }
 
 func printCondition(p *ir.Printer, op *ir.Operation) {
@@ -608,7 +581,7 @@ func printCondition(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(")")
 	p.AttrDict(op)
 	if len(op.Operands) > 1 {
-		printValuesColonTypes(p, op.Operands[1:])
+		p.OperandsColonTypes(op.Operands[1:])
 	}
 }
 
@@ -808,14 +781,14 @@ func parseYield(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(op); err != nil {
 		return nil, err
 	}
-	vs, err := parseValuesColonTypes(p)
+	vs, _, err := p.ParseOptionalOperandsColonTypes()
 	op.Operands = vs
 	return nil, err
 }
 
 func printYield(p *ir.Printer, op *ir.Operation) {
 	p.AttrDict(op)
-	printValuesColonTypes(p, op.Operands)
+	p.OperandsColonTypes(op.Operands)
 }
 
 func verifyYield(op *ir.Operation) error {

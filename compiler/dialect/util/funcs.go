@@ -302,35 +302,14 @@ func parseReturn(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(op); err != nil {
 		return nil, err
 	}
-	vs, err := p.ParseOperandList()
-	if err != nil || len(vs) == 0 {
-		return nil, err
-	}
-	tpos := p.Pos()
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	ts, err := p.ParseTypeList()
-	if err != nil {
-		return nil, err
-	}
+	vs, _, err := p.ParseOptionalOperandsColonTypes()
 	op.Operands = vs
-	return nil, p.ResolveTypes(vs, ts, tpos)
+	return nil, err
 }
 
 func printReturn(p *ir.Printer, op *ir.Operation) {
 	p.AttrDict(op)
-	if len(op.Operands) == 0 {
-		return
-	}
-	p.WriteString(" ")
-	p.Operands(op.Operands)
-	p.WriteString(" : ")
-	ts := make([]ir.Type, len(op.Operands))
-	for i, v := range op.Operands {
-		ts[i] = v.Type
-	}
-	p.Types(ts)
+	p.OperandsColonTypes(op.Operands)
 }
 
 func verifyReturn(op *ir.Operation) error {

@@ -335,19 +335,8 @@ func parseBarrier(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(op); err != nil {
 		return nil, err
 	}
-	vs, err := p.ParseOperandList()
-	if err != nil || len(vs) == 0 {
-		return nil, err
-	}
-	tpos := p.Pos()
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	ts, err := p.ParseTypeList()
+	vs, ts, err := p.ParseOptionalOperandsColonTypes()
 	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveTypes(vs, ts, tpos); err != nil {
 		return nil, err
 	}
 	op.Operands = vs

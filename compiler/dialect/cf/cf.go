@@ -26,6 +26,22 @@ func isTerminator(op *ir.Operation) error {
 	return nil
 }
 
+// verifySegmentedBranch checks what cf.cond_br and cf.switch share: op
+// ends its block and has three operand segments, the first holding exactly
+// one operand (what names it).
+func verifySegmentedBranch(op *ir.Operation, what string) error {
+	if err := isTerminator(op); err != nil {
+		return err
+	}
+	if err := ir.SegmentsValid(op, 3); err != nil {
+		return err
+	}
+	if n := ir.SegmentSizes(op)[0]; n != 1 {
+		return ir.OpErrorf(op, "requires exactly 1 %s operand, found %d", what, n)
+	}
+	return nil
+}
+
 // parseSuccessorAfter parses the punctuation sep and then a successor with
 // its operands, `^bb(%a : t)`.
 func parseSuccessorAfter(p *ir.Parser, sep string) (*ir.Block, []*ir.Value, error) {
@@ -155,14 +171,8 @@ func printCondBr(p *ir.Printer, op *ir.Operation) {
 }
 
 func verifyCondBr(op *ir.Operation) error {
-	if err := isTerminator(op); err != nil {
+	if err := verifySegmentedBranch(op, "condition"); err != nil {
 		return err
-	}
-	if err := ir.SegmentsValid(op, 3); err != nil {
-		return err
-	}
-	if n := ir.SegmentSizes(op)[0]; n != 1 {
-		return ir.OpErrorf(op, "requires exactly 1 condition operand, found %d", n)
 	}
 	if len(op.Successors) != 2 {
 		return ir.OpErrorf(op, "requires 2 successors but found %d", len(op.Successors))
@@ -328,14 +338,8 @@ func printSwitch(p *ir.Printer, op *ir.Operation) {
 }
 
 func verifySwitch(op *ir.Operation) error {
-	if err := isTerminator(op); err != nil {
+	if err := verifySegmentedBranch(op, "flag"); err != nil {
 		return err
-	}
-	if err := ir.SegmentsValid(op, 3); err != nil {
-		return err
-	}
-	if n := ir.SegmentSizes(op)[0]; n != 1 {
-		return ir.OpErrorf(op, "requires exactly 1 flag operand, found %d", n)
 	}
 	s := Switch{op}
 	ft := s.Flag().Type

@@ -137,6 +137,16 @@ func TestErrors(t *testing.T) {
 ^bb1:
   return
 }`, "t.mlir:2:18: error: switch flag must be an integer or index, found 'f32'"},
+		{"cond_br without a condition", `func.func @f(%c: i1) {
+  "cf.cond_br"(%c)[^bb1, ^bb1] {operandSegmentSizes = array<i32: 0, 1, 0>} : (i1) -> ()
+^bb1(%x: i1):
+  return
+}`, "t.mlir:2:3: error: 'cf.cond_br' op requires exactly 1 condition operand, found 0"},
+		{"switch with two flags", `func.func @f(%x: i32) {
+  "cf.switch"(%x, %x)[^bb1] {case_operand_segments = array<i32>, operandSegmentSizes = array<i32: 2, 0, 0>} : (i32, i32) -> ()
+^bb1:
+  return
+}`, "t.mlir:2:3: error: 'cf.switch' op requires exactly 1 flag operand, found 2"},
 		{"assert message missing", `func.func @f(%c: i1) {
   cf.assert %c
   return

@@ -66,6 +66,16 @@ func parseBodyRegion(p *ir.Parser, op *ir.Operation, args []ir.Argument, implici
 	return nil
 }
 
+// yieldsResults checks that b, the region named what, ends in an
+// scf.yield of op's result types.
+func yieldsResults(op *ir.Operation, b *ir.Block, what string) error {
+	y, err := yieldOf(op, b, what)
+	if err != nil {
+		return err
+	}
+	return checkYield(op, y, types(op.Results), "result")
+}
+
 // singleBlock checks that region i of op has exactly one block.
 func singleBlock(op *ir.Operation, i int, what string) (*ir.Block, error) {
 	if i >= len(op.Regions) || len(op.Regions[i].Blocks) != 1 {
@@ -422,11 +432,7 @@ func verifyIf(op *ir.Operation) error {
 		if len(b.Args) != 0 {
 			return ir.OpErrorf(op, "expects the %s region to have no arguments", what)
 		}
-		y, err := yieldOf(op, b, what)
-		if err != nil {
-			return err
-		}
-		if err := checkYield(op, y, types(op.Results), "result"); err != nil {
+		if err := yieldsResults(op, b, what); err != nil {
 			return err
 		}
 	}
@@ -765,11 +771,7 @@ func verifyIndexSwitch(op *ir.Operation) error {
 		if err != nil {
 			return err
 		}
-		y, err := yieldOf(op, b, what)
-		if err != nil {
-			return err
-		}
-		if err := checkYield(op, y, types(op.Results), "result"); err != nil {
+		if err := yieldsResults(op, b, what); err != nil {
 			return err
 		}
 	}

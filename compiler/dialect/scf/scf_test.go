@@ -194,6 +194,16 @@ func TestErrors(t *testing.T) {
   }
   return
 }`, "t.mlir:2:3: error: 'scf.index_switch' op has duplicate case value: 1"},
+		{"index_switch case yields the wrong type", `func.func @f(%i: index, %x: f32, %y: i32) -> f32 {
+  %r = scf.index_switch %i -> f32
+  case 1 {
+    scf.yield %y : i32
+  }
+  default {
+    scf.yield %x : f32
+  }
+  return %r : f32
+}`, "t.mlir:4:5: error: 'scf.yield' op type of yielded value #0 ('i32') does not match result type 'f32'"},
 		{"yield outside scf", `func.func @f() {
   scf.yield
 }`, "t.mlir:2:3: error: 'scf.yield' op expects parent op to be one of 'scf.execute_region, scf.for, scf.if, scf.index_switch, scf.while'"},

@@ -95,15 +95,9 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 }
 
 func verifyFunc(op *ir.Operation) error {
-	ft := Type(op)
-	if ft == nil {
-		return ir.OpErrorf(op, "requires a 'function_type' attribute of function type")
-	}
-	if op.SymName() == "" {
-		return ir.OpErrorf(op, "requires a symbol name")
-	}
-	if len(op.Regions) > 1 {
-		return ir.OpErrorf(op, "expects at most one region")
+	ft, err := VerifySymbolAndType(op)
+	if err != nil {
+		return err
 	}
 	for _, c := range []struct {
 		name, what string

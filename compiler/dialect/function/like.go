@@ -111,6 +111,22 @@ func HasResultAttrs(op *ir.Operation, n int) bool {
 	return false
 }
 
+// VerifySymbolAndType checks that a function-like op has a function_type,
+// a symbol name and at most one region, and returns its type.
+func VerifySymbolAndType(op *ir.Operation) (*ir.FunctionType, error) {
+	ft := Type(op)
+	if ft == nil {
+		return nil, ir.OpErrorf(op, "requires a 'function_type' attribute of function type")
+	}
+	if op.SymName() == "" {
+		return nil, ir.OpErrorf(op, "requires a symbol name")
+	}
+	if len(op.Regions) > 1 {
+		return nil, ir.OpErrorf(op, "expects at most one region")
+	}
+	return ft, nil
+}
+
 // VerifyBody checks a function-like op against its type ft: a body's
 // entry block takes ft's inputs and each block ends in a terminator; an op
 // without a body (a declaration) must not be public.

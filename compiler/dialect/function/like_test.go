@@ -27,6 +27,13 @@ func TestFunctionLikeErrors(t *testing.T) {
 ^bb0(%a: i32):
   util.return
 }) {function_type = (f32) -> (), sym_name = "f"} : () -> ()`, "t.mlir:1:1: error: 'util.func' op type of entry block argument #0 ('i32') must match the type of the corresponding argument in the function signature ('f32')"},
+		{"no function type", `"func.func"() ({
+}) {sym_name = "f", sym_visibility = "private"} : () -> ()`, "t.mlir:1:1: error: 'func.func' op requires a 'function_type' attribute of function type"},
+		{"util without a name", `"util.func"() ({
+}) {function_type = () -> (), sym_visibility = "private"} : () -> ()`, "t.mlir:1:1: error: 'util.func' op requires a symbol name"},
+		{"util with two regions", `"util.func"() ({
+}, {
+}) {function_type = () -> (), sym_name = "f", sym_visibility = "private"} : () -> ()`, "t.mlir:1:1: error: 'util.func' op expects at most one region"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) { dialecttest.ExpectError(t, c.src, c.want) })

@@ -231,15 +231,9 @@ func printFunc(p *ir.Printer, op *ir.Operation) {
 }
 
 func verifyFunc(op *ir.Operation) error {
-	ft := FunctionType(op)
-	if ft == nil {
-		return ir.OpErrorf(op, "requires a 'function_type' attribute of function type")
-	}
-	if op.SymName() == "" {
-		return ir.OpErrorf(op, "requires a symbol name")
-	}
-	if len(op.Regions) > 1 {
-		return ir.OpErrorf(op, "expects at most one region")
+	ft, err := function.VerifySymbolAndType(op)
+	if err != nil {
+		return err
 	}
 	for i, t := range tiedOf(op, len(ft.Results)) {
 		if t < -1 || t >= int64(len(ft.Inputs)) {

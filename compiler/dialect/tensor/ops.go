@@ -119,23 +119,48 @@ func printIndexList(p *ir.Printer, vs []*ir.Value) {
 	p.WriteString("]")
 }
 
+// parseIndicesAndType parses `[%i, ...] attr-dict : tensor-type`, the end
+// of tensor.extract and tensor.insert. The indices are left for the caller
+// to type, after the tensor operands.
+func parseIndicesAndType(p *ir.Parser, op *ir.Operation) ([]*ir.Value, ir.Type, *ir.TensorType, ir.Pos, error) {
+	idx, err := parseIndexList(p)
+	if err != nil {
+		return nil, nil, nil, ir.Pos{}, err
+	}
+	ty, tpos, err := p.ParseAttrDictColonType(op)
+	if err != nil {
+		return nil, nil, nil, ir.Pos{}, err
+	}
+	tt, ok := ty.(*ir.TensorType)
+	if !ok {
+		return nil, nil, nil, ir.Pos{}, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(ty))
+	}
+	return idx, ty, tt, tpos, nil
+}
+
+// parseRankedType parses `attr-dict : tensor-type` where the type must be
+// a ranked tensor (tensor.splat, tensor.from_elements).
+func parseRankedType(p *ir.Parser, op *ir.Operation) (ir.Type, *ir.TensorType, ir.Pos, error) {
+	ty, tpos, err := p.ParseAttrDictColonType(op)
+	if err != nil {
+		return nil, nil, ir.Pos{}, err
+	}
+	tt, ok := ty.(*ir.TensorType)
+	if !ok || tt.Unranked {
+		return nil, nil, ir.Pos{}, ir.Errorf(tpos, "expected a ranked tensor type, found '%s'", ir.TypeString(ty))
+	}
+	return ty, tt, tpos, nil
+}
+
 // tensor.extract %t[%i, ...] attr-dict : tensor-type
 func parseExtract(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	t, err := p.ParseOperand()
 	if err != nil {
 		return nil, err
 	}
-	idx, err := parseIndexList(p)
+	idx, ty, tt, tpos, err := parseIndicesAndType(p, op)
 	if err != nil {
 		return nil, err
-	}
-	ty, tpos, err := p.ParseAttrDictColonType(op)
-	if err != nil {
-		return nil, err
-	}
-	tt, ok := ty.(*ir.TensorType)
-	if !ok {
-		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(ty))
 	}
 	if err := p.ResolveType(t, ty, tpos); err != nil {
 		return nil, err
@@ -196,17 +221,9 @@ func parseInsert(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	idx, err := parseIndexList(p)
+	idx, ty, tt, tpos, err := parseIndicesAndType(p, op)
 	if err != nil {
 		return nil, err
-	}
-	ty, tpos, err := p.ParseAttrDictColonType(op)
-	if err != nil {
-		return nil, err
-	}
-	tt, ok := ty.(*ir.TensorType)
-	if !ok {
-		return nil, ir.Errorf(tpos, "expected a tensor type, found '%s'", ir.TypeString(ty))
 	}
 	if err := p.ResolveType(s, tt.Elem, tpos); err != nil {
 		return nil, err
@@ -831,13 +848,9 @@ func parseSplat(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			return nil, err
 		}
 	}
-	ty, tpos, err := p.ParseAttrDictColonType(op)
+	ty, tt, tpos, err := parseRankedType(p, op)
 	if err != nil {
 		return nil, err
-	}
-	tt, ok := ty.(*ir.TensorType)
-	if !ok || tt.Unranked {
-		return nil, ir.Errorf(tpos, "expected a ranked tensor type, found '%s'", ir.TypeString(ty))
 	}
 	if err := p.ResolveType(v, tt.Elem, tpos); err != nil {
 		return nil, err
@@ -884,13 +897,9 @@ func parseFromElements(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	ty, tpos, err := p.ParseAttrDictColonType(op)
+	ty, tt, tpos, err := parseRankedType(p, op)
 	if err != nil {
 		return nil, err
-	}
-	tt, ok := ty.(*ir.TensorType)
-	if !ok || tt.Unranked {
-		return nil, ir.Errorf(tpos, "expected a ranked tensor type, found '%s'", ir.TypeString(ty))
 	}
 	for _, v := range vs {
 		if err := p.ResolveType(v, tt.Elem, tpos); err != nil {

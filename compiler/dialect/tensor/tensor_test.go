@@ -244,6 +244,22 @@ func TestErrors(t *testing.T) {
   %e = tensor.extract_slice %x[1] [2] [1] : tensor<4xi32> to tensor<3xi32>
   return %e : tensor<3xi32>
 }`, "bad.mlir:2:8: error: 'tensor.extract_slice' op expected result type to be 'tensor<2xi32>' or a rank-reduced version of it, found 'tensor<3xi32>'"},
+		{"extract-non-tensor", `func.func @f(%x: f32, %i: index) -> f32 {
+  %e = tensor.extract %x[%i] : f32
+  return %e : f32
+}`, "bad.mlir:2:30: error: expected a tensor type, found 'f32'"},
+		{"insert-index-type", `func.func @f(%x: tensor<4xf32>, %s: f32, %i: i32) -> tensor<4xf32> {
+  %e = tensor.insert %s into %x[%i] : tensor<4xf32>
+  return %e : tensor<4xf32>
+}`, "bad.mlir:2:37: error: use of value '%i' expects different type than prior uses: 'index' vs 'i32'"},
+		{"splat-unranked", `func.func @f(%v: f32) -> tensor<*xf32> {
+  %e = tensor.splat %v : tensor<*xf32>
+  return %e : tensor<*xf32>
+}`, "bad.mlir:2:24: error: expected a ranked tensor type, found 'tensor<*xf32>'"},
+		{"from-elements-non-tensor", `func.func @f(%v: f32) -> f32 {
+  %e = tensor.from_elements %v : f32
+  return %e : f32
+}`, "bad.mlir:2:32: error: expected a ranked tensor type, found 'f32'"},
 		{"yield-parent", `func.func @f(%v: f32) {
   tensor.yield %v : f32
 }`, "bad.mlir:2:3: error: 'tensor.yield' op expects parent op to be one of 'tensor.generate, tensor.pad'"},

@@ -61,6 +61,7 @@ func TestTosaOps(t *testing.T) {
 		checkTosaPad(t, dev, module, r)
 		checkTosaLookups(t, dev, module, r)
 		checkTosaPool(t, dev, module, r)
+		checkTosaControl(t, dev, module)
 	})
 }
 
@@ -278,4 +279,33 @@ func checkTosaPool(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
 		}
 	}
 	checkF32(t, "fully_connected", shapes[1], data[1], f)
+}
+
+func checkTosaControl(t *testing.T, dev rhal.Device, module []byte) {
+	x := []int64{3, -7, 0, 1 << 20}
+	for _, tc := range []struct {
+		cond bool
+		i, k int64
+	}{{true, 1, 1}, {false, 101, 5}, {true, -40, 45}, {false, 100, -1}} {
+		c := "i1=0"
+		if tc.cond {
+			c = "i1=1"
+		}
+		_, data := invoke(t, dev, module, "control", c, intArg("4", "i32", x), fmt.Sprintf("i32=%d", tc.i), fmt.Sprintf("i32=%d", tc.k))
+		var want []int32
+		for _, v := range x {
+			if tc.cond {
+				want = append(want, int32(2*v))
+			} else {
+				want = append(want, int32(-v))
+			}
+		}
+		i := tc.i
+		for i <= 100 {
+			i = 2*i + tc.k
+		}
+		what := fmt.Sprintf("cond %v, i %d, k %d", tc.cond, tc.i, tc.k)
+		checkI32(t, "cond_if "+what, data[0], want)
+		checkI32(t, "while_loop "+what, data[1], []int32{int32(i)})
+	}
 }

@@ -20,6 +20,8 @@
 //   - tosa.max_pool2d becomes a windowed max reduction (after a pad with
 //     the type's lowest value) and tosa.fully_connected a contraction
 //     initialised with the bias;
+//   - tosa.cond_if becomes scf.if and tosa.while_loop scf.while, their
+//     single-element tensor<i1> conditions read with tensor.extract;
 //   - tosa.matmul becomes a batched contraction, zero points subtracted
 //     from integer operands before the multiply.
 //
@@ -49,6 +51,10 @@ func Convert(module *ir.Operation) error {
 	})
 	var shapes []*ir.Operation
 	for _, o := range ops {
+		if o.Name == "tosa.yield" {
+			// Replaced by the lowering of the op it ends a region of.
+			continue
+		}
 		if o.Name == "tosa.const_shape" {
 			// Read by the ops that take it; removed once they are lowered.
 			shapes = append(shapes, o)
@@ -105,6 +111,12 @@ func (c *converter) replace(r *ir.Value) {
 
 func (c *converter) lower() error {
 	name := strings.TrimPrefix(c.op.Name, "tosa.")
+	switch name {
+	case "cond_if":
+		return c.condIf()
+	case "while_loop":
+		return c.whileLoop()
+	}
 	rt := tosa.Ranked(c.op.Results[0].Type)
 	if rt == nil || ir.NumDynamicDims(rt) > 0 {
 		return c.errorf("dynamic shapes ('%s') are not supported yet", ir.TypeString(c.op.Results[0].Type))

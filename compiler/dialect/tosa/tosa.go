@@ -69,6 +69,7 @@ func Register(r *ir.Registry) {
 		r.RegisterOp(&ir.OpDef{Name: "tosa." + n, Parse: parseFunctional, Print: printFunctional,
 			Verify: func(op *ir.Operation) error { return verify(op, info) }})
 	}
+	registerControl(r)
 }
 
 // parseFunctional parses `%a, %b attr-dict : (t1, t2) -> t3`.

@@ -74,3 +74,62 @@ func TestErrors(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) { dialecttest.ExpectError(t, tc.src, tc.want) })
 	}
 }
+
+func TestControlFlow(t *testing.T) {
+	src := `func.func @f(%c: tensor<i1>, %x: tensor<i32>) -> (tensor<i32>, tensor<i32>) {
+  %r = tosa.cond_if %c : tensor<i1> -> tensor<i32> {
+    %a = tosa.add %x, %x : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %a : tensor<i32>
+  } else {
+    tosa.yield %x : tensor<i32>
+  }
+  %w = tosa.while_loop (%j = %x) : (tensor<i32>) -> tensor<i32> {
+    %g = tosa.greater_equal %x, %j : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    tosa.yield %g : tensor<i1>
+  } do {
+  ^bb0(%j: tensor<i32>):
+    %d = tosa.add %j, %j : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %d : tensor<i32>
+  }
+  return %r, %w : tensor<i32>, tensor<i32>
+}`
+	custom, generic := dialecttest.RoundTrip(t, "tosa.mlir", src)
+	dialecttest.ContainsAll(t, "custom form", custom, "tosa.yield %a : tensor<i32>", `"tosa.cond_if"(%c)`, `"tosa.while_loop"(%x)`)
+	dialecttest.ContainsAll(t, "generic form", generic, `"tosa.yield"(%g) : (tensor<i1>) -> ()`)
+}
+
+func TestControlFlowErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"if-condition", `func.func @f(%c: tensor<2xi1>, %x: tensor<i32>) -> tensor<i32> {
+  %r = tosa.cond_if %c : tensor<2xi1> -> tensor<i32> {
+    tosa.yield %x : tensor<i32>
+  } else {
+    tosa.yield %x : tensor<i32>
+  }
+  return %r : tensor<i32>
+}`, "t.mlir:2:8: error: 'tosa.cond_if' op expects a single-element tensor<i1> condition"},
+		{"if-yield", `func.func @f(%c: tensor<i1>, %x: tensor<i32>) -> tensor<i32> {
+  %r = tosa.cond_if %c : tensor<i1> -> tensor<i32> {
+    tosa.yield %x : tensor<i32>
+  } else {
+    tosa.yield %c : tensor<i1>
+  }
+  return %r : tensor<i32>
+}`, "t.mlir:2:8: error: 'tosa.cond_if' op the else region yields 1 values that do not match the op's 1 results"},
+		{"while-cond", `func.func @f(%x: tensor<i32>) -> tensor<i32> {
+  %w = tosa.while_loop (%j = %x) : (tensor<i32>) -> tensor<i32> {
+    tosa.yield %j : tensor<i32>
+  } do {
+  ^bb0(%j: tensor<i32>):
+    tosa.yield %j : tensor<i32>
+  }
+  return %w : tensor<i32>
+}`, "t.mlir:2:8: error: 'tosa.while_loop' op the cond region must yield one single-element tensor<i1>"},
+		{"yield-parent", `func.func @f(%x: tensor<i32>) -> tensor<i32> {
+  tosa.yield %x : tensor<i32>
+  return %x : tensor<i32>
+}`, "t.mlir:2:3: error: 'tosa.yield' op expects parent op 'tosa.cond_if' or 'tosa.while_loop'"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { dialecttest.ExpectError(t, tc.src, tc.want) })
+	}
+}

@@ -56,3 +56,27 @@ func.func @pool_dense(%x: tensor<1x5x6x2xf32>, %i: tensor<3x4xf32>, %w: tensor<2
   %f = "tosa.fully_connected"(%i, %w, %bias) : (tensor<3x4xf32>, tensor<2x4xf32>, tensor<2xf32>) -> tensor<3x2xf32>
   return %p, %f : tensor<1x3x3x2xf32>, tensor<3x2xf32>
 }
+
+// tosa.cond_if in the current form (regions capture %x) and
+// tosa.while_loop: while (i <= 100) i = i * 2 + k.
+func.func @control(%c: tensor<i1>, %x: tensor<4xi32>, %i: tensor<i32>, %k: tensor<i32>) -> (tensor<4xi32>, tensor<i32>) {
+  %r = tosa.cond_if %c : tensor<i1> -> tensor<4xi32> {
+    %a = tosa.add %x, %x : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+    tosa.yield %a : tensor<4xi32>
+  } else {
+    %zp = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+    %n = tosa.negate %x, %zp, %zp : (tensor<4xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<4xi32>
+    tosa.yield %n : tensor<4xi32>
+  }
+  %w = tosa.while_loop (%j = %i) : (tensor<i32>) -> tensor<i32> {
+    %lim = "tosa.const"() <{values = dense<100> : tensor<i32>}> : () -> tensor<i32>
+    %go = tosa.greater_equal %lim, %j : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    tosa.yield %go : tensor<i1>
+  } do {
+  ^bb0(%j: tensor<i32>):
+    %d = tosa.add %j, %j : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    %e = tosa.add %d, %k : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    tosa.yield %e : tensor<i32>
+  }
+  return %r, %w : tensor<4xi32>, tensor<i32>
+}

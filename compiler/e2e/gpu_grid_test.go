@@ -66,3 +66,34 @@ func TestGPUGridSplit(t *testing.T) {
 		}
 	})
 }
+
+// TestGPUMatmulColumnGroups runs matmuls that accumulate into a C the
+// caller passes, whose column blocks the GPU targets divide among the
+// grid's z layers of workgroups: a block no layer takes would come back
+// without its sum. Sizes leave partial blocks in rows and columns, and the
+// dynamic ones have fewer or more column blocks than z layers. The
+// reference is a Go loop starting from C.
+func TestGPUMatmulColumnGroups(t *testing.T) {
+	forGPUs(t, "gpu_grid.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		r := rand.New(rand.NewSource(18))
+		check := func(fn string, m, k, n int) {
+			a, b, c := randF32(r, m, k), randF32(r, k, n), randF32(r, m, n)
+			want := matmulRef(a, b, 0)
+			for i := range want.v {
+				// matmulRef sums from 0; C's element comes first.
+				acc := c.v[i]
+				row, col := i/n, i%n
+				for l := 0; l < k; l++ {
+					acc += a.v[row*k+l] * b.v[l*n+col]
+				}
+				want.v[i] = acc
+			}
+			shapes, data := invoke(t, dev, module, fn, a.arg(), b.arg(), c.arg())
+			checkF32(t, fmt.Sprintf("%s %dx%dx%d", fn, m, k, n), shapes[0], data[0], want)
+		}
+		check("matmul_acc", 97, 40, 300)
+		for _, sz := range [][3]int{{97, 40, 300}, {40, 3, 2000}, {1, 5, 1}} {
+			check("matmul_acc_dyn", sz[0], sz[1], sz[2])
+		}
+	})
+}

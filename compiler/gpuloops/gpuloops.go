@@ -194,3 +194,23 @@ func MinTile(d *ir.DictAttr) int64 {
 	}
 	return 1
 }
+
+// DynamicColumnGroups is how many workgroups share a tile of rows of a
+// matmul whose columns are dynamic: enough to fill a large GPU's
+// multiprocessors with the row tiles of a few hundred rows.
+const DynamicColumnGroups = 16
+
+// ColumnGroups is how many workgroups share each tile of a matmul (the
+// grid's z count, target.Target.LoopNestSplit): one per block of l.TN()
+// columns when the columns are static (at most GridLimit), else
+// DynamicColumnGroups. Workgroup z takes column blocks z, z + count, ...
+// so that each block of the output has one workgroup and a matmul of
+// 4096 x 4096 gets 128 x 32 of them, not 128 each walking 32 blocks.
+func (m *Matmul) ColumnGroups(k *loopnest.Kernel, l Layout) int64 {
+	n := k.Ranges[m.J]
+	if n == ir.Dynamic {
+		return DynamicColumnGroups
+	}
+	tn := int64(l.TN())
+	return max(1, min((n+tn-1)/tn, GridLimit))
+}

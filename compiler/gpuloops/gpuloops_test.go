@@ -159,3 +159,33 @@ func TestTiles(t *testing.T) {
 		})
 	}
 }
+
+// TestColumnGroups checks how many workgroups share a matmul's tile for
+// 128 threads (64-column blocks): one per block of static columns.
+func TestColumnGroups(t *testing.T) {
+	ks := kernels(t)
+	for _, tc := range []struct {
+		fn   string
+		want int64
+	}{
+		{"matmul", 1},   // 32 columns: one block
+		{"small", 1},    // 32 columns in one wider block
+		{"wide", 11},    // 700 columns: 10 full blocks and a partial one
+		{"dyncols", 16}, // unknown until the dispatch
+		{"batch", 1},    // 7 columns
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			kb, ok := ks[tc.fn]
+			if !ok {
+				t.Fatalf("no kernel for @%s", tc.fn)
+			}
+			m := gpuloops.MatmulOf(kb.k)
+			if m == nil {
+				t.Fatal("not a matmul")
+			}
+			if got := m.ColumnGroups(kb.k, m.Layout(kb.k, 128)); got != tc.want {
+				t.Errorf("ColumnGroups = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -528,16 +528,13 @@ func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite
 		Tile:        k.Tile,
 		Targets:     targets,
 		VariantName: variantName,
-		Grid: func(t *hal.ExecutableTargetAttr) (int64, int64) {
-			if g, ok := grids[t]; ok {
-				return g.tile, g.limit
-			}
-			return k.Tile, 0
+		Grid: func(t *hal.ExecutableTargetAttr) hal.Grid {
+			return grids[t]
 		},
 		Module: func(t *hal.ExecutableTargetAttr, mb *ir.Block) error {
 			kt := *k
 			if g, ok := grids[t]; ok {
-				kt.Tile = g.tile
+				kt.Tile = g.Tile
 			}
 			mb.Append(ir.Clone(bodyFn, nil))
 			entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{

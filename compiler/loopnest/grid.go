@@ -7,22 +7,21 @@ import (
 )
 
 // grid is how one variant of a loop-nest dispatch is launched: the tile of
-// the kernel's first parallel loop each workgroup owns, and the largest x
-// count of the grid (0: unlimited; see hal.GeneratedExecutable.Grid).
-type grid struct {
-	tile, limit int64
-}
+// the kernel's first parallel loop each workgroup owns, the largest x
+// count of the grid (0: unlimited) and how many workgroups share a tile.
+type grid = hal.Grid
 
 // gridFor chooses the grid of k's variant for target t: the first parallel
 // loop split into at most the target's LoopNestWorkgroups tiles, each a
 // multiple of the target's minimum tile where it has one and the loop is
-// not shorter (but no longer than a static loop). A dynamic loop gets the smallest tile, since its
-// range is unknown until the dispatch.
+// not shorter (but no longer than a static loop), and each tile shared by
+// as many workgroups as the target's LoopNestSplit asks. A dynamic loop
+// gets the smallest tile, since its range is unknown until the dispatch.
 func gridFor(k *Kernel, t *hal.ExecutableTargetAttr) grid {
-	g := grid{tile: 1}
+	g := grid{Tile: 1, Z: 1}
 	tg, ok := target.Lookup(t.Backend)
 	if ok {
-		g.limit = tg.LoopNestGridLimit
+		g.Limit = tg.LoopNestGridLimit
 	}
 	p := k.OuterParallel()
 	if p < 0 {
@@ -34,20 +33,31 @@ func gridFor(k *Kernel, t *hal.ExecutableTargetAttr) grid {
 	}
 	n := k.Ranges[p]
 	if n != ir.Dynamic && n > 0 {
-		g.tile = (n + budget - 1) / budget
+		g.Tile = (n + budget - 1) / budget
 	}
 	if ok && tg.LoopNestMinTile != nil {
 		// A loop shorter than the minimum keeps its one-iteration tiles:
 		// the target has a layout for those that spreads them out.
 		if m := tg.LoopNestMinTile(k.Dict()); m > 1 && (n == ir.Dynamic || n >= m) {
-			g.tile = (g.tile + m - 1) / m * m
-			if n != ir.Dynamic && g.tile > n {
-				g.tile = n
+			g.Tile = (g.Tile + m - 1) / m * m
+			if n != ir.Dynamic && g.Tile > n {
+				g.Tile = n
 			}
+		}
+	}
+	// The target divides the tile it is given.
+	if ok && tg.LoopNestSplit != nil {
+		kt := *k
+		kt.Tile = g.Tile
+		if z := tg.LoopNestSplit(kt.Dict()); z > 1 {
+			g.Z = min(z, maxSplit)
 		}
 	}
 	return g
 }
+
+// maxSplit is the largest z count of a grid on any target.
+const maxSplit = 65535
 
 // grids chooses the grid of every variant, and the smallest of their
 // tiles: the one the kernel is validated with and the executable's
@@ -60,8 +70,8 @@ func grids(k *Kernel, targets []*hal.ExecutableTargetAttr) (map[*hal.ExecutableT
 	for _, t := range targets {
 		g := gridFor(k, t)
 		out[t] = g
-		if least == 0 || g.tile < least {
-			least = g.tile
+		if least == 0 || g.Tile < least {
+			least = g.Tile
 		}
 	}
 	if least == 0 {

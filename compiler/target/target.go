@@ -90,6 +90,12 @@ type Target struct {
 	// loopnest.Attr dictionary) works well with, such as a tiled matmul's
 	// block of rows; the tile is then a multiple of it. 0 or 1: any.
 	LoopNestMinTile func(kernel *ir.DictAttr) int64
+	// LoopNestSplit, when set, returns how many workgroups (the grid's z
+	// count, at most 65,535) share each tile of the loop nest (its
+	// loopnest.Attr dictionary, with the tile chosen): the target's
+	// kernel for it divides the tile's work among them, such as a tiled
+	// matmul's column blocks. 0 or 1: a workgroup per tile.
+	LoopNestSplit func(kernel *ir.DictAttr) int64
 	// Flags are the target's own options.
 	Flags []Flag
 	// NewBuilder returns the builder of the target's variants.

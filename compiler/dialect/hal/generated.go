@@ -12,17 +12,29 @@ type GeneratedExecutable struct {
 	Name, Export string
 	Layout       *PipelineLayoutAttr
 	Tile         int64
-	// Grid, when set, gives a variant's own tile and the largest x count
-	// of its grid (0: unlimited). With a limit, the n = ceildiv(workload,
-	// tile) workgroups are launched as min(n, limit) x ceildiv(n, limit)
-	// x 1, and the variant's kernel must take y * countX + x as its tile
-	// and skip tiles past the end.
-	Grid    func(t *ExecutableTargetAttr) (tile, limit int64)
+	// Grid, when set, gives a variant's own grid (the zero Grid's fields
+	// mean Tile, no limit and one layer).
+	Grid    func(t *ExecutableTargetAttr) Grid
 	Targets []*ExecutableTargetAttr
 	// VariantName picks a variant's symbol; used holds the names taken.
 	VariantName func(t *ExecutableTargetAttr, used map[string]bool) string
 	// Module fills one variant's builtin.module (the kernel's functions).
 	Module func(t *ExecutableTargetAttr, module *ir.Block) error
+}
+
+// Grid is how one variant of a GeneratedExecutable is launched.
+type Grid struct {
+	// Tile is the workload each workgroup of a layer owns: n =
+	// ceildiv(workload, Tile) workgroups.
+	Tile int64
+	// Limit, when non-zero, is the largest x count: the n workgroups are
+	// launched as min(n, Limit) x ceildiv(n, Limit), and the variant's
+	// kernel must take y * countX + x as its tile and skip tiles past the
+	// end.
+	Limit int64
+	// Z, when above 1, is a constant z count: that many workgroups share
+	// each tile, which the variant's kernel divides among them.
+	Z int64
 }
 
 // Build creates the hal.executable. Generated dispatches of every kind
@@ -51,9 +63,13 @@ func (g *GeneratedExecutable) Build() (*ir.Operation, error) {
 		})
 		cb := ex.AddRegion().AddBlock(&ir.DialectType{Name: "hal.device"}, ir.IndexType{})
 		cb.Args[0].Name, cb.Args[1].Name = "device", "workload"
-		tile, limit := g.Tile, int64(0)
+		var gr Grid
 		if g.Grid != nil {
-			tile, limit = g.Grid(t)
+			gr = g.Grid(t)
+		}
+		tile, limit := gr.Tile, gr.Limit
+		if tile <= 0 {
+			tile = g.Tile
 		}
 		ceilDiv := func(v *ir.Value, d int64, name string) *ir.Operation {
 			m := &ir.AffineMap{NumSyms: 1, Results: []*ir.AffineExpr{{Kind: ir.AffineCeilDiv,
@@ -71,7 +87,11 @@ func (g *GeneratedExecutable) Build() (*ir.Operation, error) {
 		}
 		x := ceilDiv(cb.Args[1], tile, "x")
 		one := index(1, "c1")
-		ret := []*ir.Value{x.Results[0], one.Results[0], one.Results[0]}
+		z := one
+		if gr.Z > 1 {
+			z = index(gr.Z, "z")
+		}
+		ret := []*ir.Value{x.Results[0], one.Results[0], z.Results[0]}
 		if limit > 0 {
 			x.Results[0].Name = "n"
 			lim := index(limit, "limit")
@@ -79,7 +99,7 @@ func (g *GeneratedExecutable) Build() (*ir.Operation, error) {
 			sx.Results[0].Name = "x"
 			cb.Append(sx)
 			y := ceilDiv(x.Results[0], limit, "y")
-			ret = []*ir.Value{sx.Results[0], y.Results[0], one.Results[0]}
+			ret = []*ir.Value{sx.Results[0], y.Results[0], z.Results[0]}
 		}
 		cb.Append(ir.NewOp("hal.return", ret, nil, nil))
 		vb.Append(ex)

@@ -2,6 +2,7 @@ package hal
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -60,19 +61,20 @@ func TestGeneratedExecutable(t *testing.T) {
 	}
 }
 
-// TestGeneratedExecutableGrid checks a variant's own tile and a grid
-// split into rows: only the limited variant gets arith.minui and a y count.
+// TestGeneratedExecutableGrid checks a variant's own grid: its tile, x
+// split into rows (arith.minui and a y count) and a constant z count; the
+// other variant keeps Tile x 1 x 1.
 func TestGeneratedExecutableGrid(t *testing.T) {
 	cpu := &ExecutableTargetAttr{Backend: "llvm-cpu", Format: "embedded-elf-x86_64"}
 	gpu := &ExecutableTargetAttr{Backend: "vulkan-spirv", Format: "vulkan-spirv-fb"}
 	g := &GeneratedExecutable{
 		Name: "gen", Export: "gen_entry", Layout: &PipelineLayoutAttr{}, Tile: 64, Targets: []*ExecutableTargetAttr{cpu, gpu},
 		VariantName: func(t *ExecutableTargetAttr, used map[string]bool) string { return t.Backend },
-		Grid: func(t *ExecutableTargetAttr) (int64, int64) {
+		Grid: func(t *ExecutableTargetAttr) Grid {
 			if t == gpu {
-				return 2, 65535
+				return Grid{Tile: 2, Limit: 65535, Z: 3}
 			}
-			return 64, 0
+			return Grid{}
 		},
 		Module: func(*ExecutableTargetAttr, *ir.Block) error { return nil },
 	}
@@ -89,6 +91,9 @@ func TestGeneratedExecutableGrid(t *testing.T) {
 				if m := c.Attr("map"); m != nil {
 					s += " " + ir.AttrString(m)
 				}
+				if v, ok := c.Attr("value").(ir.IntegerAttr); ok && v.Value != 1 && v.Value != 65535 {
+					s += fmt.Sprint(" ", v.Value)
+				}
 				ops = append(ops, s)
 			}
 			regions = append(regions, strings.Join(ops, "; "))
@@ -97,7 +102,7 @@ func TestGeneratedExecutableGrid(t *testing.T) {
 	})
 	want := []string{
 		"affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>; arith.constant; hal.return",
-		"affine.apply affine_map<()[s0] -> (s0 ceildiv 2)>; arith.constant; arith.constant; arith.minui; affine.apply affine_map<()[s0] -> (s0 ceildiv 65535)>; hal.return",
+		"affine.apply affine_map<()[s0] -> (s0 ceildiv 2)>; arith.constant; arith.constant 3; arith.constant; arith.minui; affine.apply affine_map<()[s0] -> (s0 ceildiv 65535)>; hal.return",
 	}
 	if len(regions) != 2 || regions[0] != want[0] || regions[1] != want[1] {
 		t.Errorf("count regions:\n%s\nwant:\n%s", strings.Join(regions, "\n"), strings.Join(want, "\n"))

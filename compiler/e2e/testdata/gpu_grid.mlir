@@ -26,3 +26,17 @@ func.func @rowmax(%x: tensor<?x?xi32>) -> tensor<?xi32> {
   %s = linalg.reduce { arith.maxsi } ins(%x : tensor<?x?xi32>) outs(%i : tensor<?xi32>) dimensions = [1]
   return %s : tensor<?xi32>
 }
+
+// C + A @ B into a C the caller passes: the grid's z layers of workgroups
+// must between them take every block of C's columns.
+func.func @matmul_acc(%a: tensor<97x40xf32>, %b: tensor<40x300xf32>, %c: tensor<97x300xf32>) -> tensor<97x300xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<97x40xf32>, tensor<40x300xf32>) outs(%c : tensor<97x300xf32>) -> tensor<97x300xf32>
+  return %r : tensor<97x300xf32>
+}
+
+// The same with dynamic sizes: a fixed number of z layers, each taking
+// every so many column blocks.
+func.func @matmul_acc_dyn(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

@@ -74,3 +74,15 @@ func.func @tall(%x: tensor<20000x64xi32>, %i: tensor<20000xi32>) -> tensor<20000
   } -> tensor<20000xi32>
   return %r : tensor<20000xi32>
 }
+
+// 700 columns: 11 blocks of 64 for 128 threads (TN = 128 / 8 * 4).
+func.func @wide(%a: tensor<64x16xf32>, %b: tensor<16x700xf32>, %c: tensor<64x700xf32>) -> tensor<64x700xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x16xf32>, tensor<16x700xf32>) outs(%c : tensor<64x700xf32>) -> tensor<64x700xf32>
+  return %r : tensor<64x700xf32>
+}
+
+// Dynamic columns: gpuloops.DynamicColumnGroups.
+func.func @dyncols(%a: tensor<64x16xf32>, %b: tensor<16x?xf32>, %c: tensor<64x?xf32>) -> tensor<64x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<64x16xf32>, tensor<16x?xf32>) outs(%c : tensor<64x?xf32>) -> tensor<64x?xf32>
+  return %r : tensor<64x?xf32>
+}

@@ -346,7 +346,7 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		}
 		return n.finish(name, params, nc)
 	}
-	if m := gpuloops.MatmulOf(k); m != nil && sharedKind(kinds[find("in", 0)]) && sharedKind(kinds[find("in", 1)]) && sharedKind(kinds[find("out", 0)]) {
+	if m := tiledMatmulOf(k); m != nil {
 		if err := n.tiledMatmul(m, m.Layout(k, LoopNestBlockSize)); err != nil {
 			return Kernel{}, ir.OpErrorf(fn, "%v", err)
 		}
@@ -483,6 +483,34 @@ func (n *nest) finish(name string, params []string, nc int) (Kernel, error) {
 // memory by the cooperative paths: 32- and 64-bit scalars.
 func sharedKind(k ptxKind) bool {
 	return k == kindF32 || k == kindF64 || k == kindI32 || k == kindI64
+}
+
+// tiledMatmulOf returns the matmul shape of a kernel that loopNest tiles
+// in shared memory (its A, B and C elements all of sharedKind), or nil.
+func tiledMatmulOf(k *loopnest.Kernel) *gpuloops.Matmul {
+	m := gpuloops.MatmulOf(k)
+	if m == nil {
+		return nil
+	}
+	for _, o := range []loopnest.Operand{k.Inputs[0], k.Inputs[1], k.Outputs[0]} {
+		if kind, err := loopNestKind(o.Type.Elem); err != nil || !sharedKind(kind) {
+			return nil
+		}
+	}
+	return m
+}
+
+// splitOf is cuda's target.Target.LoopNestSplit: a tiled matmul's tile is
+// shared by its column groups; any other kernel's tile has one block.
+func splitOf(d *ir.DictAttr) int64 {
+	k, err := loopnest.Decode(d)
+	if err != nil {
+		return 1
+	}
+	if m := tiledMatmulOf(k); m != nil {
+		return m.ColumnGroups(k, m.Layout(k, LoopNestBlockSize))
+	}
+	return 1
 }
 
 // emit writes the function: its parameters, register declarations and

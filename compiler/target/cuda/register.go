@@ -23,10 +23,12 @@ func init() {
 		// Loop-nest kernels become PTX (loopnest.go).
 		LoopNests: true,
 		// Many workgroups, a grid split into rows past 65,535 (the
-		// kernels linearize it) and matmuls in blocks of 32 rows.
+		// kernels linearize it) and matmuls in blocks of 32 rows whose
+		// column blocks have a workgroup each (z).
 		LoopNestWorkgroups: gpuloops.Workgroups,
 		LoopNestGridLimit:  gpuloops.GridLimit,
 		LoopNestMinTile:    gpuloops.MinTile,
+		LoopNestSplit:      splitOf,
 		NewBuilder: func(env target.Env) target.Builder {
 			o := Options{DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
 			if env.Objects != nil {

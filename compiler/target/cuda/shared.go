@@ -205,7 +205,8 @@ func (n *nest) sharedReduction(r int) error {
 // stage the A and B tiles in shared memory, then every thread advances
 // its l.RM x l.RN accumulators, held in registers, by those steps in
 // order (the body runs once per output element and step, as in the
-// sequential kernel).
+// sequential kernel). A block takes every nctaid.z-th block of columns
+// from its ctaid.z-th (see splitOf).
 func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	f := n.f
 	k := n.k
@@ -264,7 +265,11 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	f.body.WriteString("$L__r0:\n")
 	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, r0, rowHi)
 	f.line("@%s bra \t$L__r0_end;", n.bad)
-	f.line("mov.u64 \t%s, 0;", c0)
+	cz, nz, cstep := f.reg("%r"), f.reg("%r"), f.reg("%rd")
+	f.line("mov.u32 \t%s, %%ctaid.z;", cz)
+	f.line("mov.u32 \t%s, %%nctaid.z;", nz)
+	f.line("mul.wide.u32 \t%s, %s, %d;", c0, cz, tn)
+	f.line("mul.wide.u32 \t%s, %s, %d;", cstep, nz, tn)
 	f.body.WriteString("$L__c0:\n")
 	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, c0, N)
 	f.line("@%s bra \t$L__c0_end;", n.bad)
@@ -399,7 +404,7 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 			f.body.WriteString(skip + ":\n")
 		}
 	}
-	f.line("add.s64 \t%s, %s, %d;", c0, c0, tn)
+	f.line("add.s64 \t%s, %s, %s;", c0, c0, cstep)
 	f.line("bra.uni \t$L__c0;")
 	f.body.WriteString("$L__c0_end:\n")
 	f.line("add.s64 \t%s, %s, %d;", r0, r0, tm)

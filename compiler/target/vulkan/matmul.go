@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/goiree/goiree/compiler/gpuloops"
+	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
 )
 
@@ -23,11 +24,27 @@ func matmulOf(k *loopnest.Kernel) *matmulShape {
 	return &matmulShape{Matmul: m, Layout: m.Layout(k, LoopNestWorkgroupSize)}
 }
 
+// splitOf is vulkan-spirv's target.Target.LoopNestSplit: a tiled
+// matmul's tile is shared by its column groups; any other kernel's tile
+// has one workgroup.
+func splitOf(d *ir.DictAttr) int64 {
+	k, err := loopnest.Decode(d)
+	if err != nil {
+		return 1
+	}
+	if m := matmulOf(k); m != nil {
+		return m.ColumnGroups(k, m.Layout)
+	}
+	return 1
+}
+
 // tiledMatmul writes the body of main for a matmul-shaped kernel (after
 // the tile's bounds): the workgroup walks its tile in blocks of tm x tn
-// outputs; for each step of tk along r its invocations stage the A and B
-// tiles in shared memory, then every invocation advances its rm x rn
-// accumulators, held in registers, by those steps in order.
+// outputs, taking every gl_NumWorkGroups.z-th block of columns from its
+// gl_WorkGroupID.z-th (see splitOf); for each step of tk along r its
+// invocations stage the A and B tiles in shared memory, then every
+// invocation advances its rm x rn accumulators, held in registers, by
+// those steps in order.
 func (g *lnGen) tiledMatmul(m *matmulShape) error {
 	w := &g.w
 	k := g.k
@@ -56,7 +73,7 @@ func (g *lnGen) tiledMatmul(m *matmulShape) error {
 		fmt.Fprintf(w, "    uint d%d = lo + rest;\n", m.Batch[0])
 	}
 	fmt.Fprintf(w, "    for (uint r0 = %s; r0 < %s; r0 += %du) {\n", rowLo, rowHi, tm)
-	fmt.Fprintf(w, "    for (uint c0 = 0u; c0 < %s; c0 += %du) {\n", g.ranges[m.J], tn)
+	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", tn, g.ranges[m.J], tn)
 	fmt.Fprintf(w, "      %s acc[%d][%d];\n", ko.value, m.RM, m.RN)
 	offO, err := g.offset(io)
 	if err != nil {

@@ -25,10 +25,12 @@ func init() {
 		// Loop-nest kernels become GLSL compute shaders (loopnest.go).
 		LoopNests: true,
 		// Many workgroups, a grid split into rows past 65,535 (the
-		// kernels linearize it) and matmuls in blocks of 32 rows.
+		// kernels linearize it) and matmuls in blocks of 32 rows whose
+		// column blocks have a workgroup each (z).
 		LoopNestWorkgroups: gpuloops.Workgroups,
 		LoopNestGridLimit:  gpuloops.GridLimit,
 		LoopNestMinTile:    gpuloops.MinTile,
+		LoopNestSplit:      splitOf,
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
 		},

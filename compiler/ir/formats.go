@@ -42,6 +42,38 @@ func (p *Printer) AttrDictTypePair(op *Operation, from Type, keyword string, to 
 	p.Type(to)
 }
 
+// ParseTypedOperand parses an operand whose type the op fixes (an i1
+// condition, an index), typing it t; a use of another type is reported at
+// the operand.
+func (p *Parser) ParseTypedOperand(t Type) (*Value, error) {
+	pos := p.Pos()
+	v, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveType(v, t, pos); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// ParseColonTypesOf parses `: t1, t2, ...`, one type per value of vs, and
+// types vs with them; a mismatch is reported at the ':'.
+func (p *Parser) ParseColonTypesOf(vs []*Value) ([]Type, error) {
+	pos := p.Pos()
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	ts, err := p.ParseTypeList()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveTypes(vs, ts, pos); err != nil {
+		return nil, err
+	}
+	return ts, nil
+}
+
 // ParseOptionalOperandsColonTypes parses `%a, %b : t1, t2` when an operand
 // follows (nothing otherwise), the operand list of return-like ops, typing
 // each operand by its type. It returns the operands and their types.
@@ -50,15 +82,8 @@ func (p *Parser) ParseOptionalOperandsColonTypes() ([]*Value, []Type, error) {
 	if err != nil || len(vs) == 0 {
 		return nil, nil, err
 	}
-	pos := p.Pos()
-	if err := p.Expect(":"); err != nil {
-		return nil, nil, err
-	}
-	ts, err := p.ParseTypeList()
+	ts, err := p.ParseColonTypesOf(vs)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := p.ResolveTypes(vs, ts, pos); err != nil {
 		return nil, nil, err
 	}
 	return vs, ts, nil
@@ -240,15 +265,7 @@ func ReturnLikeOp(name string, verify func(*Operation) error) *OpDef {
 				return nil, err
 			}
 			if len(vs) > 0 {
-				tpos := p.Pos()
-				if err := p.Expect(":"); err != nil {
-					return nil, err
-				}
-				ts, err := p.ParseTypeList()
-				if err != nil {
-					return nil, err
-				}
-				if err := p.ResolveTypes(vs, ts, tpos); err != nil {
+				if _, err := p.ParseColonTypesOf(vs); err != nil {
 					return nil, err
 				}
 			}

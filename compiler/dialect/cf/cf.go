@@ -96,12 +96,8 @@ func (c CondBr) FalseOperands() []*ir.Value { return ir.Segment(c.Op, 2) }
 
 // cf.cond_br %c, ^t(%a : t), ^f(%b : t) attr-dict
 func parseCondBr(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	cpos := p.Pos()
-	c, err := p.ParseOperand()
+	c, err := p.ParseTypedOperand(ir.I1)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(c, ir.I1, cpos); err != nil {
 		return nil, err
 	}
 	var weights *ir.DenseArrayAttr
@@ -399,12 +395,8 @@ func verifySwitch(op *ir.Operation) error {
 
 // cf.assert %cond, "message" attr-dict
 func parseAssert(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	cpos := p.Pos()
-	c, err := p.ParseOperand()
+	c, err := p.ParseTypedOperand(ir.I1)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(c, ir.I1, cpos); err != nil {
 		return nil, err
 	}
 	if err := p.Expect(","); err != nil {

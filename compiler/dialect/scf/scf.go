@@ -354,12 +354,8 @@ func (f If) Else() *ir.Block {
 
 // scf.if %c [-> (t, ...)] { then } [else { else }] attr-dict
 func parseIf(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	cpos := p.Pos()
-	c, err := p.ParseOperand()
+	c, err := p.ParseTypedOperand(ir.I1)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(c, ir.I1, cpos); err != nil {
 		return nil, err
 	}
 	var results []ir.Type
@@ -557,12 +553,8 @@ func parseCondition(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.Expect("("); err != nil {
 		return nil, err
 	}
-	cpos := p.Pos()
-	c, err := p.ParseOperand()
+	c, err := p.ParseTypedOperand(ir.I1)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(c, ir.I1, cpos); err != nil {
 		return nil, err
 	}
 	if err := p.Expect(")"); err != nil {
@@ -677,12 +669,8 @@ func (s IndexSwitch) Case(i int) *ir.Block { return s.Op.Regions[i+1].Blocks[0] 
 
 // scf.index_switch %arg attr-dict [-> types] (case N { ... })* default { ... }
 func parseIndexSwitch(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	apos := p.Pos()
-	arg, err := p.ParseOperand()
+	arg, err := p.ParseTypedOperand(ir.IndexType{})
 	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveType(arg, ir.IndexType{}, apos); err != nil {
 		return nil, err
 	}
 	if err := p.ParseOptionalAttrDict(op); err != nil {

@@ -111,15 +111,8 @@ func parseAssumeInt(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			break
 		}
 	}
-	tpos := p.Pos()
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	ts, err := p.ParseTypeList()
+	ts, err := p.ParseColonTypesOf(vs)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.ResolveTypes(vs, ts, tpos); err != nil {
 		return nil, err
 	}
 	op.Operands = vs

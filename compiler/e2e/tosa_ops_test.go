@@ -62,6 +62,7 @@ func TestTosaOps(t *testing.T) {
 		checkTosaLookups(t, dev, module, r)
 		checkTosaPool(t, dev, module, r)
 		checkTosaControl(t, dev, module)
+		checkTosaSliceConcat(t, dev, module, r)
 	})
 }
 
@@ -308,4 +309,19 @@ func checkTosaControl(t *testing.T, dev rhal.Device, module []byte) {
 		checkI32(t, "cond_if "+what, data[0], want)
 		checkI32(t, "while_loop "+what, data[1], []int32{int32(i)})
 	}
+}
+
+func checkTosaSliceConcat(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, y := randF32(r, 4, 6), randF32(r, 2, 6)
+	shapes, data := invoke(t, dev, module, "slice_concat", x.arg(), y.arg())
+	window := func(r0, c0, rows, cols int) f32s {
+		w := f32s{shape: []int{rows, cols}}
+		for i := 0; i < rows; i++ {
+			w.v = append(w.v, x.v[6*(r0+i)+c0:6*(r0+i)+c0+cols]...)
+		}
+		return w
+	}
+	checkF32(t, "slice", shapes[0], data[0], window(1, 2, 2, 3))
+	checkF32(t, "slice (attributes)", shapes[1], data[1], window(2, 4, 2, 2))
+	checkF32(t, "concat", shapes[2], data[2], f32s{shape: []int{6, 6}, v: append(append([]float32(nil), y.v...), x.v...)})
 }

@@ -580,3 +580,77 @@ func (c *converter) pad(rt *ir.TensorType) error {
 	c.replace(r.Results[0])
 	return nil
 }
+
+// shapeArg reads a list of n integers given as operand i (a
+// tosa.const_shape, now) or as attribute attr (earlier).
+func (c *converter) shapeArg(i int, attr string, n int) ([]int64, error) {
+	if i < len(c.op.Operands) {
+		v, err := c.constInts(c.op.Operands[i], attr)
+		if err != nil {
+			return nil, err
+		}
+		if len(v) != n {
+			return nil, c.errorf("'%s' has %d entries, expected %d", attr, len(v), n)
+		}
+		return v, nil
+	}
+	return c.ints(attr, n)
+}
+
+// slice takes the static window start..start+size of its input.
+func (c *converter) slice(rt *ir.TensorType) error {
+	in := tosa.Ranked(c.op.Operands[0].Type)
+	n := len(in.Shape)
+	start, err := c.shapeArg(1, "start", n)
+	if err != nil {
+		return err
+	}
+	size, err := c.shapeArg(2, "size", n)
+	if err != nil {
+		return err
+	}
+	ones := make([]int64, n)
+	for d := range ones {
+		ones[d] = 1
+		if start[d] < 0 || size[d] < 0 || start[d]+size[d] > in.Shape[d] || len(rt.Shape) != n || rt.Shape[d] != size[d] {
+			return c.errorf("slice of %d elements at %d in dimension %d (%d) does not fit the input or give the result '%s'", size[d], start[d], d, in.Shape[d], ir.TypeString(rt))
+		}
+	}
+	r := c.emit(ir.NewOp("tensor.extract_slice", c.op.Operands[:1], []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "static_offsets", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: start}},
+		{Name: "static_sizes", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: size}},
+		{Name: "static_strides", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: ones}},
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 0, 0, 0)},
+	}))
+	c.replace(r.Results[0])
+	return nil
+}
+
+// concat joins its inputs along axis as tensor.concat.
+func (c *converter) concat(rt *ir.TensorType) error {
+	axis, ok := c.op.IntAttr("axis")
+	if !ok || axis < 0 || int(axis) >= len(rt.Shape) {
+		return c.errorf("requires an integer 'axis' in [0, %d)", len(rt.Shape))
+	}
+	total := int64(0)
+	for i, v := range c.op.Operands {
+		t := tosa.Ranked(v.Type)
+		if len(t.Shape) != len(rt.Shape) {
+			return c.errorf("operand #%d has rank %d but the result has rank %d", i, len(t.Shape), len(rt.Shape))
+		}
+		for d, s := range t.Shape {
+			if d != int(axis) && s != rt.Shape[d] {
+				return c.errorf("operand #%d dimension %d is %d but the result's is %d", i, d, s, rt.Shape[d])
+			}
+		}
+		total += t.Shape[axis]
+	}
+	if total != rt.Shape[axis] {
+		return c.errorf("inputs give %d along axis %d but the result has %d", total, axis, rt.Shape[axis])
+	}
+	r := c.emit(ir.NewOp("tensor.concat", append([]*ir.Value(nil), c.op.Operands...), []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "dim", Value: ir.IntegerAttr{Value: axis, Type: ir.I64}},
+	}))
+	c.replace(r.Results[0])
+	return nil
+}

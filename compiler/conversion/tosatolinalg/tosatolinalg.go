@@ -12,6 +12,8 @@
 //   - tosa.reduce_* become a linalg.generic reducing the axis into an
 //     output that keeps it as a size-1 dimension, initialised with the
 //     combiner's identity;
+//   - tosa.slice becomes tensor.extract_slice and tosa.concat
+//     tensor.concat (which package tensortolinalg lowers further);
 //   - tosa.pad becomes a fill with the pad value and a
 //     tensor.insert_slice of the input at the low padding;
 //   - tosa.gather and tosa.table, whose reads depend on data, become
@@ -161,6 +163,10 @@ func (c *converter) lower() error {
 		return c.maxPool(rt)
 	case "fully_connected":
 		return c.fullyConnected(rt)
+	case "slice":
+		return c.slice(rt)
+	case "concat":
+		return c.concat(rt)
 	}
 	data := len(c.op.Operands)
 	if name == "mul" || name == "negate" {

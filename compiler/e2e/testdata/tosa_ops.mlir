@@ -80,3 +80,12 @@ func.func @control(%c: tensor<i1>, %x: tensor<4xi32>, %i: tensor<i32>, %k: tenso
   }
   return %r, %w : tensor<4xi32>, tensor<i32>
 }
+
+func.func @slice_concat(%x: tensor<4x6xf32>, %y: tensor<2x6xf32>) -> (tensor<2x3xf32>, tensor<2x2xf32>, tensor<6x6xf32>) {
+  %st = tosa.const_shape {values = dense<[1, 2]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %sz = tosa.const_shape {values = dense<[2, 3]> : tensor<2xindex>} : () -> !tosa.shape<2>
+  %a = tosa.slice %x, %st, %sz : (tensor<4x6xf32>, !tosa.shape<2>, !tosa.shape<2>) -> tensor<2x3xf32>
+  %b = "tosa.slice"(%x) {start = array<i64: 2, 4>, size = array<i64: 2, 2>} : (tensor<4x6xf32>) -> tensor<2x2xf32>
+  %c = tosa.concat %y, %x {axis = 0 : i32} : (tensor<2x6xf32>, tensor<4x6xf32>) -> tensor<6x6xf32>
+  return %a, %b, %c : tensor<2x3xf32>, tensor<2x2xf32>, tensor<6x6xf32>
+}

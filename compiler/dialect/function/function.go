@@ -153,11 +153,7 @@ func parseCall(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	t, err := p.ParseColonType()
+	t, tpos, err := p.ParseAttrDictColonType(op)
 	if err != nil {
 		return nil, err
 	}

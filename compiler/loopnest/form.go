@@ -22,7 +22,9 @@ import (
 )
 
 // MaxWorkgroups bounds the number of workgroups a kernel's first parallel
-// loop is split into; the tile is the loop's range over this, rounded up.
+// loop is split into for a target that sets no
+// target.Target.LoopNestWorkgroups (a CPU's threads); the tile is the
+// loop's range over the budget, rounded up (see gridFor).
 const MaxWorkgroups = 64
 
 // IsStructured reports whether op is a linalg structured op this package

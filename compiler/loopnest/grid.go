@@ -6,6 +6,16 @@ import (
 	"github.com/goiree/goiree/compiler/target"
 )
 
+// The grid a loop-nest variant is launched with (an addition to the
+// contract in contract.go, which numbers the tiles by workgroup_id.x):
+// each target chooses its own tile (gridFor). A target with a
+// LoopNestGridLimit numbers its tiles y * countX + x, since a grid of more
+// tiles than the limit is split into rows, and skips tiles past the end.
+// A target with a LoopNestSplit gets that many z layers per tile and
+// divides the tile's work among them itself, each output element
+// computed by exactly one workgroup (its tiled matmuls give each layer
+// every z-th block of columns).
+
 // grid is how one variant of a loop-nest dispatch is launched: the tile of
 // the kernel's first parallel loop each workgroup owns, the largest x
 // count of the grid (0: unlimited) and how many workgroups share a tile.

@@ -63,6 +63,7 @@ func TestTosaOps(t *testing.T) {
 		checkTosaPool(t, dev, module, r)
 		checkTosaControl(t, dev, module)
 		checkTosaSliceConcat(t, dev, module, r)
+		checkTosaConvs(t, dev, module, r)
 	})
 }
 
@@ -324,4 +325,85 @@ func checkTosaSliceConcat(t *testing.T, dev rhal.Device, module []byte, r *rand.
 	checkF32(t, "slice", shapes[0], data[0], window(1, 2, 2, 3))
 	checkF32(t, "slice (attributes)", shapes[1], data[1], window(2, 4, 2, 2))
 	checkF32(t, "concat", shapes[2], data[2], f32s{shape: []int{6, 6}, v: append(append([]float32(nil), y.v...), x.v...)})
+}
+
+// convRef is TOSA's conv2d (depthwise when mult > 0: weight [KH,KW,C,M])
+// on NHWC data with N = 1, in float64: out = bias + sum (x - xzp) * (w -
+// wzp), padding reading as xzp.
+func convRef(x []float64, h, w, ic int, wt []float64, oc, kh, kw, mult int, bias []float64, pad, stride, dil [4]int, xzp, wzp float64, oh, ow int) []float64 {
+	var out []float64
+	for y := 0; y < oh; y++ {
+		for z := 0; z < ow; z++ {
+			for o := 0; o < oc; o++ {
+				acc := bias[o]
+				for a := 0; a < kh; a++ {
+					for b := 0; b < kw; b++ {
+						iy, iz := y*stride[0]+a*dil[0]-pad[0], z*stride[1]+b*dil[1]-pad[2]
+						if iy < 0 || iy >= h || iz < 0 || iz >= w {
+							continue
+						}
+						for c := 0; c < ic; c++ {
+							var wv float64
+							if mult > 0 {
+								if c != o/mult {
+									continue
+								}
+								wv = wt[((a*kw+b)*ic+c)*mult+o%mult]
+							} else {
+								wv = wt[((o*kh+a)*kw+b)*ic+c]
+							}
+							acc += (x[(iy*w+iz)*ic+c] - xzp) * (wv - wzp)
+						}
+					}
+				}
+				out = append(out, acc)
+			}
+		}
+	}
+	return out
+}
+
+func f64s(v []float32) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func checkTosaConvs(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, w, b := randF32(r, 1, 5, 6, 3), randF32(r, 4, 3, 2, 3), randF32(r, 4)
+	xd, wd, bd := randF32(r, 1, 4, 5, 2), randF32(r, 2, 2, 2, 3), randF32(r, 6)
+	xi, wi, bi := make([]int64, 32), make([]int64, 24), []int64{100, -7, 0}
+	for i := range xi {
+		xi[i] = int64(r.Intn(256) - 128)
+	}
+	for i := range wi {
+		wi[i] = int64(r.Intn(256) - 128)
+	}
+	shapes, data := invoke(t, dev, module, "convs", x.arg(), w.arg(), b.arg(), intArg("1x4x4x2", "i8", xi), intArg("3x2x2x2", "i8", wi), intArg("3", "i32", bi), xd.arg(), wd.arg(), bd.arg())
+	narrow := func(v []float64) []float32 {
+		out := make([]float32, len(v))
+		for i, x := range v {
+			out[i] = float32(x)
+		}
+		return out
+	}
+	a := convRef(f64s(x.v), 5, 6, 3, f64s(w.v), 4, 3, 2, 0, f64s(b.v), [4]int{1, 1, 0, 1}, [4]int{2, 1}, [4]int{1, 2}, 0, 0, 3, 5)
+	checkF32(t, "conv2d f32", shapes[0], data[0], f32s{shape: []int{1, 3, 5, 4}, v: narrow(a)})
+	toF := func(v []int64) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = float64(x)
+		}
+		return out
+	}
+	iv := convRef(toF(xi), 4, 4, 2, toF(wi), 3, 2, 2, 0, toF(bi), [4]int{0, 1, 1, 0}, [4]int{1, 1}, [4]int{1, 1}, 3, -1, 4, 4)
+	want := make([]int32, len(iv))
+	for i, v := range iv {
+		want[i] = int32(v)
+	}
+	checkI32(t, "conv2d i8", data[1], want)
+	d := convRef(f64s(xd.v), 4, 5, 2, f64s(wd.v), 6, 2, 2, 3, f64s(bd.v), [4]int{}, [4]int{1, 2}, [4]int{1, 1}, 0, 0, 3, 2)
+	checkF32(t, "depthwise_conv2d", shapes[2], data[2], f32s{shape: []int{1, 3, 2, 6}, v: narrow(d)})
 }

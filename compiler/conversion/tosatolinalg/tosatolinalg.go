@@ -20,8 +20,9 @@
 //     reductions over the table's entries that keep the entry whose
 //     position equals the index (a one-hot selection; exact);
 //   - tosa.max_pool2d becomes a windowed max reduction (after a pad with
-//     the type's lowest value) and tosa.fully_connected a contraction
-//     initialised with the bias;
+//     the type's lowest value) and tosa.fully_connected, conv2d and
+//     depthwise_conv2d contractions initialised with the bias (the
+//     convolutions after a pad with the input zero point);
 //   - tosa.cond_if becomes scf.if and tosa.while_loop scf.while, their
 //     single-element tensor<i1> conditions read with tensor.extract;
 //   - tosa.matmul becomes a batched contraction, zero points subtracted
@@ -163,6 +164,8 @@ func (c *converter) lower() error {
 		return c.maxPool(rt)
 	case "fully_connected":
 		return c.fullyConnected(rt)
+	case "conv2d", "depthwise_conv2d":
+		return c.conv(rt, name == "depthwise_conv2d")
 	case "slice":
 		return c.slice(rt)
 	case "concat":

@@ -60,7 +60,8 @@ var Ops = map[string]opInfo{
 	"reduce_any": {other, 1, 1, 1}, "matmul": {other, 2, 4, 2}, "pad": {other, 1, 3, 1},
 	"const_shape": {other, 0, 0, 0}, "gather": {other, 2, 2, 2}, "table": {other, 2, 2, 2},
 	"max_pool2d": {other, 1, 1, 1}, "fully_connected": {other, 3, 3, 3},
-	"slice": {other, 1, 3, 1}, "concat": {other, 1, 64, 1},
+	"slice": {other, 1, 3, 1}, "concat": {other, 1, 64, 1}, "conv2d": {other, 3, 5, 3},
+	"depthwise_conv2d": {other, 3, 5, 3},
 }
 
 // Register adds the TOSA ops to r.

@@ -89,3 +89,13 @@ func.func @slice_concat(%x: tensor<4x6xf32>, %y: tensor<2x6xf32>) -> (tensor<2x3
   %c = tosa.concat %y, %x {axis = 0 : i32} : (tensor<2x6xf32>, tensor<4x6xf32>) -> tensor<6x6xf32>
   return %a, %b, %c : tensor<2x3xf32>, tensor<2x2xf32>, tensor<6x6xf32>
 }
+
+func.func @convs(%x: tensor<1x5x6x3xf32>, %w: tensor<4x3x2x3xf32>, %b: tensor<4xf32>, %xi: tensor<1x4x4x2xi8>, %wi: tensor<3x2x2x2xi8>, %bi: tensor<3xi32>, %xd: tensor<1x4x5x2xf32>, %wd: tensor<2x2x2x3xf32>, %bd: tensor<6xf32>) -> (tensor<1x3x5x4xf32>, tensor<1x4x4x3xi32>, tensor<1x3x2x6xf32>) {
+  %fzp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %a = tosa.conv2d %x, %w, %b, %fzp, %fzp {acc_type = f32, pad = array<i64: 1, 1, 0, 1>, stride = array<i64: 2, 1>, dilation = array<i64: 1, 2>} : (tensor<1x5x6x3xf32>, tensor<4x3x2x3xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x5x4xf32>
+  %izp = "tosa.const"() <{values = dense<3> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %wzp = "tosa.const"() <{values = dense<-1> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %i = tosa.conv2d %xi, %wi, %bi, %izp, %wzp {acc_type = i32, pad = array<i64: 0, 1, 1, 0>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x2xi8>, tensor<3x2x2x2xi8>, tensor<3xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x3xi32>
+  %d = "tosa.depthwise_conv2d"(%xd, %wd, %bd) {pad = [0, 0, 0, 0], stride = [1, 2], dilation = [1, 1]} : (tensor<1x4x5x2xf32>, tensor<2x2x2x3xf32>, tensor<6xf32>) -> tensor<1x3x2x6xf32>
+  return %a, %i, %d : tensor<1x3x5x4xf32>, tensor<1x4x4x3xi32>, tensor<1x3x2x6xf32>
+}

@@ -38,8 +38,8 @@ type opInfo struct {
 	min, max, data int
 }
 
-// Ops lists the registered ops (without the "tosa." prefix).
-var Ops = map[string]opInfo{
+// ops lists the registered ops (without the "tosa." prefix).
+var ops = map[string]opInfo{
 	"add": {elementwise, 2, 2, 2}, "sub": {elementwise, 2, 2, 2}, "mul": {elementwise, 2, 3, 2},
 	"maximum": {elementwise, 2, 2, 2}, "minimum": {elementwise, 2, 2, 2}, "pow": {elementwise, 2, 2, 2},
 	"intdiv":      {elementwise, 2, 2, 2},
@@ -66,7 +66,7 @@ var Ops = map[string]opInfo{
 
 // Register adds the TOSA ops to r.
 func Register(r *ir.Registry) {
-	for n, info := range Ops {
+	for n, info := range ops {
 		info := info
 		r.RegisterOp(&ir.OpDef{Name: "tosa." + n, Parse: parseFunctional, Print: printFunctional,
 			Verify: func(op *ir.Operation) error { return verify(op, info) }})

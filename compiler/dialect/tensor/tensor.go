@@ -245,13 +245,13 @@ func verifyExtractSlice(op *ir.Operation) error {
 	if len(ir.Segment(op, 0)) != 1 {
 		return ir.OpErrorf(op, "expects one source operand")
 	}
-	src, ok := op.Operands[0].Type.(*ir.TensorType)
-	if !ok || src.Unranked {
-		return ir.OpErrorf(op, "source must be a ranked tensor, found '%s'", ir.TypeString(op.Operands[0].Type))
+	src, err := ranked(op, op.Operands[0].Type, "source")
+	if err != nil {
+		return err
 	}
-	res, ok := op.Results[0].Type.(*ir.TensorType)
-	if !ok || res.Unranked {
-		return ir.OpErrorf(op, "result must be a ranked tensor, found '%s'", ir.TypeString(op.Results[0].Type))
+	res, err := ranked(op, op.Results[0].Type, "result")
+	if err != nil {
+		return err
 	}
 	if err := verifySliceLists(op, 1, len(src.Shape)); err != nil {
 		return err
@@ -319,13 +319,13 @@ func verifyInsertSlice(op *ir.Operation) error {
 	if len(ir.Segment(op, 0)) != 1 || len(ir.Segment(op, 1)) != 1 {
 		return ir.OpErrorf(op, "expects one source and one destination operand")
 	}
-	src, ok := op.Operands[0].Type.(*ir.TensorType)
-	if !ok || src.Unranked {
-		return ir.OpErrorf(op, "source must be a ranked tensor, found '%s'", ir.TypeString(op.Operands[0].Type))
+	src, err := ranked(op, op.Operands[0].Type, "source")
+	if err != nil {
+		return err
 	}
-	dst, ok := op.Operands[1].Type.(*ir.TensorType)
-	if !ok || dst.Unranked {
-		return ir.OpErrorf(op, "destination must be a ranked tensor, found '%s'", ir.TypeString(op.Operands[1].Type))
+	dst, err := ranked(op, op.Operands[1].Type, "destination")
+	if err != nil {
+		return err
 	}
 	if !ir.TypesEqual(op.Results[0].Type, dst) {
 		return ir.OpErrorf(op, "result type '%s' must be the destination type '%s'", ir.TypeString(op.Results[0].Type), ir.TypeString(dst))

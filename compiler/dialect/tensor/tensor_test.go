@@ -260,6 +260,14 @@ func TestErrors(t *testing.T) {
   %e = tensor.from_elements %v : f32
   return %e : f32
 }`, "bad.mlir:2:32: error: expected a ranked tensor type, found 'f32'"},
+		{"insert-slice-unranked-destination", `func.func @f(%x: tensor<*xi32>, %y: tensor<2xi32>) -> tensor<*xi32> {
+  %e = "tensor.insert_slice"(%y, %x) {static_offsets = array<i64: 0>, static_sizes = array<i64: 2>, static_strides = array<i64: 1>, operandSegmentSizes = array<i32: 1, 1, 0, 0, 0>} : (tensor<2xi32>, tensor<*xi32>) -> tensor<*xi32>
+  return %e : tensor<*xi32>
+}`, "bad.mlir:2:8: error: 'tensor.insert_slice' op destination must be a ranked tensor, found 'tensor<*xi32>'"},
+		{"extract-slice-unranked-source", `func.func @f(%x: tensor<*xi32>) -> tensor<2xi32> {
+  %e = "tensor.extract_slice"(%x) {static_offsets = array<i64: 0>, static_sizes = array<i64: 2>, static_strides = array<i64: 1>, operandSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<*xi32>) -> tensor<2xi32>
+  return %e : tensor<2xi32>
+}`, "bad.mlir:2:8: error: 'tensor.extract_slice' op source must be a ranked tensor, found 'tensor<*xi32>'"},
 		{"yield-parent", `func.func @f(%v: f32) {
   tensor.yield %v : f32
 }`, "bad.mlir:2:3: error: 'tensor.yield' op expects parent op to be one of 'tensor.generate, tensor.pad'"},

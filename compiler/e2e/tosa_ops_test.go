@@ -64,6 +64,7 @@ func TestTosaOps(t *testing.T) {
 		checkTosaControl(t, dev, module)
 		checkTosaSliceConcat(t, dev, module, r)
 		checkTosaConvs(t, dev, module, r)
+		checkTosaAvgPool(t, dev, module, r)
 	})
 }
 
@@ -406,4 +407,31 @@ func checkTosaConvs(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) 
 	checkI32(t, "conv2d i8", data[1], want)
 	d := convRef(f64s(xd.v), 4, 5, 2, f64s(wd.v), 6, 2, 2, 3, f64s(bd.v), [4]int{}, [4]int{1, 2}, [4]int{1, 1}, 0, 0, 3, 2)
 	checkF32(t, "depthwise_conv2d", shapes[2], data[2], f32s{shape: []int{1, 3, 2, 6}, v: narrow(d)})
+}
+
+func checkTosaAvgPool(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x := randF32(r, 1, 5, 6, 2)
+	shapes, data := invoke(t, dev, module, "avg_pool", x.arg())
+	// Kernel 2x3, stride 2, one padding row on top and one column on the
+	// right; the average is over the window's unpadded elements.
+	p := f32s{shape: []int{1, 3, 3, 2}}
+	for oh := 0; oh < 3; oh++ {
+		for ow := 0; ow < 3; ow++ {
+			for c := 0; c < 2; c++ {
+				var sum float32
+				n := 0
+				for kh := 0; kh < 2; kh++ {
+					for kw := 0; kw < 3; kw++ {
+						h, w := 2*oh+kh-1, 2*ow+kw
+						if h >= 0 && h < 5 && w < 6 {
+							sum += x.v[12*h+2*w+c]
+							n++
+						}
+					}
+				}
+				p.v = append(p.v, sum/float32(n))
+			}
+		}
+	}
+	checkF32(t, "avg_pool2d", shapes[0], data[0], p)
 }

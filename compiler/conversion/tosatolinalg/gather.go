@@ -215,3 +215,75 @@ func (c *converter) fullyConnected(rt *ir.TensorType) error {
 	c.replace(g.Results[0])
 	return nil
 }
+
+// avgPool lowers float avg_pool2d over an NHWC input: a windowed sum over
+// the input padded with zeros, then each sum divided by how many of its
+// window's elements are not padding, as TOSA defines the average.
+func (c *converter) avgPool(rt *ir.TensorType) error {
+	in := tosa.Ranked(c.op.Operands[0].Type)
+	if !isFloat(in.Elem) {
+		return c.errorf("integer avg_pool2d is not supported yet")
+	}
+	kernel, err := c.ints("kernel", 2)
+	if err != nil {
+		return err
+	}
+	stride, err := c.ints("stride", 2)
+	if err != nil {
+		return err
+	}
+	pad, err := c.ints("pad", 4)
+	if err != nil {
+		return err
+	}
+	if len(in.Shape) != 4 || len(rt.Shape) != 4 {
+		return c.errorf("expects NHWC input and result")
+	}
+	for i, p := range []int64{in.Shape[1] + pad[0] + pad[1], in.Shape[2] + pad[2] + pad[3]} {
+		if stride[i] <= 0 || kernel[i] <= 0 || (p-kernel[i])/stride[i]+1 != rt.Shape[1+i] || rt.Shape[0] != in.Shape[0] || rt.Shape[3] != in.Shape[3] {
+			return c.errorf("result shape %v does not fit input %v, kernel %v, stride %v and pad %v", rt.Shape, in.Shape, kernel, stride, pad)
+		}
+	}
+	src, err := c.padNHWC(c.op.Operands[0], pad, 0)
+	if err != nil {
+		return err
+	}
+	acc, err := c.fill(rt, 0)
+	if err != nil {
+		return err
+	}
+	window := func(out, k int, s int64) *ir.AffineExpr {
+		scaled := &ir.AffineExpr{Kind: ir.AffineMul, LHS: dim(out), RHS: &ir.AffineExpr{Kind: ir.AffineConst, Value: s}}
+		return &ir.AffineExpr{Kind: ir.AffineAdd, LHS: scaled, RHS: dim(k)}
+	}
+	win := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{&ir.TensorType{Shape: kernel, Elem: in.Elem}}, nil)).Results[0]
+	maps := []*ir.AffineMap{
+		affineMap(6, dim(0), window(1, 4, stride[0]), window(2, 5, stride[1]), dim(3)),
+		affineMap(6, dim(4), dim(5)),
+		affineMap(6, dim(0), dim(1), dim(2), dim(3)),
+	}
+	sum, err := c.generic([]*ir.Value{src, win}, acc, maps, iterators(6, 4, 5), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		return x.bin("arith.addf", a[2], a[0]), nil
+	})
+	if err != nil {
+		return err
+	}
+	out := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
+	g, err := c.generic(sum.Results, out, []*ir.AffineMap{identity(4), identity(4)}, iterators(4), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		i64 := ir.IntegerType{Width: 64}
+		// Unpadded rows of the window starting at o*s in padded
+		// coordinates: min(o*s + k, p + n) - max(o*s, p).
+		count := func(d int, s, k, p, n int64) *ir.Value {
+			start := x.bin("arith.muli", x.loopIndex(d, i64), x.intConst(i64, s))
+			hi := x.bin("arith.minsi", x.bin("arith.addi", start, x.intConst(i64, k)), x.intConst(i64, p+n))
+			return x.bin("arith.subi", hi, x.bin("arith.maxsi", start, x.intConst(i64, p)))
+		}
+		n := x.bin("arith.muli", count(1, stride[0], kernel[0], pad[0], in.Shape[1]), count(2, stride[1], kernel[1], pad[2], in.Shape[2]))
+		return x.bin("arith.divf", a[0], x.cast("arith.sitofp", n, rt.Elem)), nil
+	})
+	if err != nil {
+		return err
+	}
+	c.replace(g.Results[0])
+	return nil
+}

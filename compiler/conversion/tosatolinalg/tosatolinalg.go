@@ -20,7 +20,8 @@
 //     reductions over the table's entries that keep the entry whose
 //     position equals the index (a one-hot selection; exact);
 //   - tosa.max_pool2d becomes a windowed max reduction (after a pad with
-//     the type's lowest value) and tosa.fully_connected, conv2d and
+//     the type's lowest value), float tosa.avg_pool2d a windowed sum
+//     divided by the number of unpadded elements in each window, and tosa.fully_connected, conv2d and
 //     depthwise_conv2d contractions initialised with the bias (the
 //     convolutions after a pad with the input zero point);
 //   - tosa.cond_if becomes scf.if and tosa.while_loop scf.while, their
@@ -162,6 +163,8 @@ func (c *converter) lower() error {
 		return c.table(rt)
 	case "max_pool2d":
 		return c.maxPool(rt)
+	case "avg_pool2d":
+		return c.avgPool(rt)
 	case "fully_connected":
 		return c.fullyConnected(rt)
 	case "conv2d", "depthwise_conv2d":

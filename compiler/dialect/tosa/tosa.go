@@ -61,7 +61,7 @@ var ops = map[string]opInfo{
 	"const_shape": {other, 0, 0, 0}, "gather": {other, 2, 2, 2}, "table": {other, 2, 2, 2},
 	"max_pool2d": {other, 1, 1, 1}, "fully_connected": {other, 3, 3, 3},
 	"slice": {other, 1, 3, 1}, "concat": {other, 1, 64, 1}, "conv2d": {other, 3, 5, 3},
-	"depthwise_conv2d": {other, 3, 5, 3},
+	"depthwise_conv2d": {other, 3, 5, 3}, "avg_pool2d": {other, 1, 3, 1},
 }
 
 // Register adds the TOSA ops to r.

@@ -99,3 +99,9 @@ func.func @convs(%x: tensor<1x5x6x3xf32>, %w: tensor<4x3x2x3xf32>, %b: tensor<4x
   %d = "tosa.depthwise_conv2d"(%xd, %wd, %bd) {pad = [0, 0, 0, 0], stride = [1, 2], dilation = [1, 1]} : (tensor<1x4x5x2xf32>, tensor<2x2x2x3xf32>, tensor<6xf32>) -> tensor<1x3x2x6xf32>
   return %a, %i, %d : tensor<1x3x5x4xf32>, tensor<1x4x4x3xi32>, tensor<1x3x2x6xf32>
 }
+
+func.func @avg_pool(%x: tensor<1x5x6x2xf32>) -> tensor<1x3x3x2xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %p = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 3>, stride = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>} : (tensor<1x5x6x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
+  return %p : tensor<1x3x3x2xf32>
+}

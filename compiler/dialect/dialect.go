@@ -15,6 +15,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/linalg"
 	"github.com/goiree/goiree/compiler/dialect/math"
 	"github.com/goiree/goiree/compiler/dialect/scf"
+	"github.com/goiree/goiree/compiler/dialect/stablehlo"
 	"github.com/goiree/goiree/compiler/dialect/stream"
 	"github.com/goiree/goiree/compiler/dialect/tensor"
 	"github.com/goiree/goiree/compiler/dialect/tosa"
@@ -41,6 +42,7 @@ func NewRegistry() *ir.Registry {
 	util.Register(r)
 	check.Register(r)
 	tosa.Register(r)
+	stablehlo.Register(r)
 	return r
 }
 

@@ -1,0 +1,194 @@
+// Package stablehlo registers the StableHLO dialect and its predecessor
+// MHLO (the same ops spelled mhlo.*), which IREE accepts as input
+// dialects; package conversion/stablehlotolinalg lowers them.
+//
+// Each op parses in MLIR's generic form, as IREE's tests mostly write it,
+// and in the ops' default custom forms:
+//
+//	%r = stablehlo.add %a, %b : tensor<4xf32>                  // one type for all
+//	%r = stablehlo.convert %a : (tensor<4xi32>) -> tensor<4xf32> // functional
+//	%c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+//
+// Ops print in the first (or functional, when the types differ) form.
+package stablehlo
+
+import (
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// Prefixes are the dialect names the ops are registered under.
+var Prefixes = []string{"stablehlo.", "mhlo."}
+
+// Arity maps each elementwise op (without the dialect prefix) to its
+// operand count. All operands and the result share a shape.
+var Arity = map[string]int{
+	"add": 2, "subtract": 2, "multiply": 2, "divide": 2, "remainder": 2,
+	"maximum": 2, "minimum": 2, "power": 2, "atan2": 2,
+	"and": 2, "or": 2, "xor": 2,
+	"shift_left": 2, "shift_right_logical": 2, "shift_right_arithmetic": 2,
+	"negate": 1, "abs": 1, "exponential": 1, "exponential_minus_one": 1,
+	"log": 1, "log_plus_one": 1, "tanh": 1, "sqrt": 1, "rsqrt": 1, "cbrt": 1,
+	"floor": 1, "ceil": 1, "sign": 1, "not": 1, "sine": 1, "cosine": 1,
+	"logistic": 1, "round_nearest_even": 1, "round_nearest_afz": 1,
+	"convert": 1, "select": 3, "clamp": 3,
+}
+
+// Register adds the StableHLO and MHLO elementwise ops and constant to r.
+func Register(r *ir.Registry) {
+	for _, pre := range Prefixes {
+		for n, arity := range Arity {
+			n, arity := n, arity
+			r.RegisterOp(&ir.OpDef{Name: pre + n, Parse: parseElementwise, Print: printElementwise,
+				Verify: func(op *ir.Operation) error { return verifyElementwise(op, n, arity) }})
+		}
+		r.RegisterOp(&ir.OpDef{Name: pre + "constant", Parse: parseConstant, Print: printConstant, Verify: verifyConstant})
+	}
+}
+
+// parseElementwise parses `%a, %b attr-dict : type` (every operand and
+// the result of that type) or `... : (t1, t2) -> t3`.
+func parseElementwise(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	vs, err := p.ParseOperandList()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	if p.Is("(") {
+		ft, err := p.ParseType()
+		if err != nil {
+			return nil, err
+		}
+		f, ok := ft.(*ir.FunctionType)
+		if !ok {
+			return nil, ir.Errorf(tpos, "expected a function type, found '%s'", ir.TypeString(ft))
+		}
+		if len(f.Inputs) != len(vs) {
+			return nil, ir.Errorf(tpos, "%d operands but %d operand types", len(vs), len(f.Inputs))
+		}
+		if err := p.ResolveTypes(vs, f.Inputs, tpos); err != nil {
+			return nil, err
+		}
+		op.Operands = vs
+		return f.Results, nil
+	}
+	t, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	ts := make([]ir.Type, len(vs))
+	for i := range ts {
+		ts[i] = t
+	}
+	if err := p.ResolveTypes(vs, ts, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = vs
+	return []ir.Type{t}, nil
+}
+
+func printElementwise(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operands(op.Operands)
+	p.AttrDict(op)
+	p.WriteString(" : ")
+	same := len(op.Results) == 1
+	for _, v := range op.Operands {
+		same = same && ir.TypeString(v.Type) == ir.TypeString(op.Results[0].Type)
+	}
+	if same {
+		p.Types([]ir.Type{op.Results[0].Type})
+		return
+	}
+	var ins, outs []ir.Type
+	for _, v := range op.Operands {
+		ins = append(ins, v.Type)
+	}
+	for _, v := range op.Results {
+		outs = append(outs, v.Type)
+	}
+	p.WriteString("(")
+	p.Types(ins)
+	p.WriteString(") -> ")
+	p.ResultTypes(outs)
+}
+
+// parseConstant parses `attr-dict dense<...> : type`.
+func parseConstant(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	pos := p.Pos()
+	a, err := p.ParseAttribute()
+	if err != nil {
+		return nil, err
+	}
+	d, ok := a.(*ir.DenseAttr)
+	if !ok {
+		return nil, ir.Errorf(pos, "constant value must be a dense elements attribute, found %s", ir.AttrString(a))
+	}
+	op.Attrs = append([]ir.NamedAttr{{Name: "value", Value: d}}, op.Attrs...)
+	return []ir.Type{d.Type}, nil
+}
+
+func printConstant(p *ir.Printer, op *ir.Operation) {
+	p.AttrDict(op, "value")
+	p.WriteString(" ")
+	p.Attr(op.Attr("value"))
+}
+
+// Ranked returns t as a ranked tensor type, or nil.
+func Ranked(t ir.Type) *ir.TensorType {
+	if tt, ok := t.(*ir.TensorType); ok && !tt.Unranked {
+		return tt
+	}
+	return nil
+}
+
+func verifyConstant(op *ir.Operation) error {
+	d, ok := op.Attr("value").(*ir.DenseAttr)
+	if !ok {
+		return ir.OpErrorf(op, "requires a dense elements 'value' attribute")
+	}
+	if len(op.Operands) != 0 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "takes no operands and has one result")
+	}
+	if ir.TypeString(d.Type) != ir.TypeString(op.Results[0].Type) {
+		return ir.OpErrorf(op, "value of type '%s' does not match result type '%s'", ir.TypeString(d.Type), ir.TypeString(op.Results[0].Type))
+	}
+	return nil
+}
+
+func verifyElementwise(op *ir.Operation, name string, arity int) error {
+	if len(op.Operands) != arity || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "expects %d operands and one result, found %d and %d", arity, len(op.Operands), len(op.Results))
+	}
+	rt := Ranked(op.Results[0].Type)
+	if rt == nil {
+		return ir.OpErrorf(op, "result must be a ranked tensor, found '%s'", ir.TypeString(op.Results[0].Type))
+	}
+	for i, v := range op.Operands {
+		t := Ranked(v.Type)
+		if t == nil {
+			return ir.OpErrorf(op, "operand #%d must be a ranked tensor, found '%s'", i, ir.TypeString(v.Type))
+		}
+		// select and clamp take a scalar (rank-0) predicate or bound.
+		if len(t.Shape) == 0 && (name == "select" && i == 0 || name == "clamp" && i != 1) {
+			continue
+		}
+		if len(t.Shape) != len(rt.Shape) {
+			return ir.OpErrorf(op, "operand #%d has rank %d but the result has rank %d", i, len(t.Shape), len(rt.Shape))
+		}
+		for d := range t.Shape {
+			if t.Shape[d] != rt.Shape[d] && t.Shape[d] >= 0 && rt.Shape[d] >= 0 {
+				return ir.OpErrorf(op, "operand #%d shape '%s' does not match the result's '%s'", i, ir.TypeString(v.Type), ir.TypeString(op.Results[0].Type))
+			}
+		}
+	}
+	return nil
+}

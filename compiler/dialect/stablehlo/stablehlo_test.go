@@ -1,0 +1,58 @@
+package stablehlo_test
+
+import (
+	"testing"
+
+	"github.com/goiree/goiree/compiler/dialect/internal/dialecttest"
+)
+
+func TestRoundTrip(t *testing.T) {
+	src := `func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<4xi32>, %c: tensor<2x3xi1>) -> (tensor<2x3xf32>, tensor<4xf32>, tensor<2x3xf32>) {
+  %k = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %s = stablehlo.add %i, %k : tensor<4xi32>
+  %x = "mhlo.multiply"(%a, %b) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %f = stablehlo.convert %s : (tensor<4xi32>) -> tensor<4xf32>
+  %y = "stablehlo.select"(%c, %x, %a) : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  %m = "mhlo.constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
+  %z = mhlo.clamp %m, %y, %m : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  return %y, %f, %z : tensor<2x3xf32>, tensor<4xf32>, tensor<2x3xf32>
+}`
+	custom, generic := dialecttest.RoundTrip(t, "stablehlo.mlir", src)
+	dialecttest.ContainsAll(t, "custom form", custom,
+		"%k = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi32>",
+		"%s = stablehlo.add %i, %k : tensor<4xi32>",
+		"%x = mhlo.multiply %a, %b : tensor<2x3xf32>",
+		"%f = stablehlo.convert %s : (tensor<4xi32>) -> tensor<4xf32>",
+		"%m = mhlo.constant dense<0.5> : tensor<f32>",
+		"%z = mhlo.clamp %m, %y, %m : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>")
+	dialecttest.ContainsAll(t, "generic form", generic,
+		`"stablehlo.add"(%i, %k) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>`,
+		`"stablehlo.constant"() {value = dense<[1, 2, 3, 4]> : tensor<4xi32>} : () -> tensor<4xi32>`)
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"shape", `func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<2x3xf32> {
+  %x = "stablehlo.add"(%a, %b) : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x3xf32>
+  return %x : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.add' op operand #1 shape 'tensor<2x2xf32>' does not match the result's 'tensor<2x3xf32>'"},
+		{"rank", `func.func @f(%a: tensor<2x3xf32>, %b: tensor<3xf32>) -> tensor<2x3xf32> {
+  %x = "mhlo.subtract"(%a, %b) : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  return %x : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'mhlo.subtract' op operand #1 has rank 1 but the result has rank 2"},
+		{"arity", `func.func @f(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %x = "stablehlo.abs"(%a, %a) : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %x : tensor<3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.abs' op expects 1 operands and one result, found 2 and 1"},
+		{"constant-type", `func.func @f() -> tensor<3xf32> {
+  %x = "stablehlo.constant"() {value = dense<1.0> : tensor<2xf32>} : () -> tensor<3xf32>
+  return %x : tensor<3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.constant' op value of type 'tensor<2xf32>' does not match result type 'tensor<3xf32>'"},
+		{"constant-not-dense", `func.func @f() -> tensor<3xf32> {
+  %x = stablehlo.constant 1.0 : f32
+  return %x : tensor<3xf32>
+}`, "t.mlir:2:27: error: constant value must be a dense elements attribute, found 1.0 : f32"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { dialecttest.ExpectError(t, tc.src, tc.want) })
+	}
+}

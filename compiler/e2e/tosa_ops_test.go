@@ -65,6 +65,7 @@ func TestTosaOps(t *testing.T) {
 		checkTosaSliceConcat(t, dev, module, r)
 		checkTosaConvs(t, dev, module, r)
 		checkTosaAvgPool(t, dev, module, r)
+		checkTosaArgmax(t, dev, module, r)
 	})
 }
 
@@ -434,4 +435,48 @@ func checkTosaAvgPool(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand
 		}
 	}
 	checkF32(t, "avg_pool2d", shapes[0], data[0], p)
+}
+
+func checkTosaArgmax(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	// Ties (few distinct values) pick the first index; a NaN in row 2
+	// wins wherever it is.
+	x := f32s{shape: []int{3, 5}, v: make([]float32, 15)}
+	i := make([]int64, 15)
+	for k := range x.v {
+		x.v[k] = float32(r.Intn(3))
+		i[k] = int64(r.Intn(4) - 2)
+	}
+	x.v[13] = float32(math.NaN())
+	_, data := invoke(t, dev, module, "argmax", x.arg(), intArg("3x5", "i8", i))
+	var a, b []int32
+	for row := 0; row < 3; row++ {
+		best := 0
+		for k := 1; k < 5; k++ {
+			v, m := x.v[5*row+k], x.v[5*row+best]
+			if m == m && (v != v || v > m) {
+				best = k
+			}
+		}
+		a = append(a, int32(best))
+	}
+	for col := 0; col < 5; col++ {
+		best := 0
+		for k := 1; k < 3; k++ {
+			if i[5*k+col] > i[5*best+col] {
+				best = k
+			}
+		}
+		b = append(b, int32(best))
+	}
+	checkI32(t, "argmax f32", data[0], a)
+	checkI32(t, "argmax i8", data[1], b)
+	var bools []int32
+	for _, v := range x.v {
+		if v != 0 {
+			bools = append(bools, 1)
+		} else {
+			bools = append(bools, 0)
+		}
+	}
+	checkI32(t, "cast f32 -> i1 -> i32", data[2], bools)
 }

@@ -9,8 +9,8 @@ import (
 
 // arith.cmpf and arith.cmpi predicate numbers (MLIR's enums).
 const (
-	cmpfOEQ, cmpfOGT, cmpfOGE, cmpfUNE = 1, 2, 3, 14
-	cmpiEQ, cmpiNE, cmpiSGT, cmpiSGE   = 0, 1, 4, 5
+	cmpfOEQ, cmpfOGT, cmpfOGE, cmpfUNE, cmpfUNO = 1, 2, 3, 13, 14
+	cmpiEQ, cmpiNE, cmpiSGT, cmpiSGE            = 0, 1, 4, 5
 )
 
 func isFloat(t ir.Type) bool {
@@ -652,5 +652,72 @@ func (c *converter) concat(rt *ir.TensorType) error {
 		{Name: "dim", Value: ir.IntegerAttr{Value: axis, Type: ir.I64}},
 	}))
 	c.replace(r.Results[0])
+	return nil
+}
+
+// argmax finds the first index along axis of the largest element (the
+// first NaN when there is one): a max reduction, then a min reduction over
+// the indices whose element equals the max or is NaN.
+func (c *converter) argmax(rt *ir.TensorType) error {
+	in := tosa.Ranked(c.op.Operands[0].Type)
+	axis, ok := c.op.IntAttr("axis")
+	if !ok || axis < 0 || int(axis) >= len(in.Shape) {
+		return c.errorf("requires an integer 'axis' in [0, %d)", len(in.Shape))
+	}
+	var kept []int64
+	om := &ir.AffineMap{NumDims: len(in.Shape), Results: []*ir.AffineExpr{}}
+	for d, s := range in.Shape {
+		if d != int(axis) {
+			kept = append(kept, s)
+			om.Results = append(om.Results, dim(d))
+		}
+	}
+	if len(rt.Shape) != len(kept) || intWidth(rt.Elem) < 2 {
+		return c.errorf("result must be an integer tensor of the input's shape without the axis")
+	}
+	for d := range kept {
+		if rt.Shape[d] != kept[d] {
+			return c.errorf("result must be an integer tensor of the input's shape without the axis")
+		}
+	}
+	fl := isFloat(in.Elem)
+	if !fl && intWidth(in.Elem) == 1 {
+		return c.errorf("argmax of i1 is not supported")
+	}
+	lowest, comb := math.Inf(-1), "arith.maximumf"
+	if !fl {
+		lowest, comb = -math.Ldexp(1, intWidth(in.Elem)-1), "arith.maxsi"
+	}
+	mt := &ir.TensorType{Shape: kept, Elem: in.Elem}
+	init, err := c.fill(mt, lowest)
+	if err != nil {
+		return err
+	}
+	n := len(in.Shape)
+	m, err := c.generic(c.op.Operands[:1], init, []*ir.AffineMap{identity(n), om}, iterators(n, int(axis)),
+		func(x builder, a []*ir.Value) (*ir.Value, error) { return x.bin(comb, a[1], a[0]), nil })
+	if err != nil {
+		return err
+	}
+	size := in.Shape[axis]
+	first, err := c.fill(rt, float64(size))
+	if err != nil {
+		return err
+	}
+	g, err := c.generic([]*ir.Value{c.op.Operands[0], m.Results[0]}, first, []*ir.AffineMap{identity(n), om, om}, iterators(n, int(axis)),
+		func(x builder, a []*ir.Value) (*ir.Value, error) {
+			var hit *ir.Value
+			if fl {
+				hit = x.bin("arith.ori", x.cmp("arith.cmpf", cmpfOEQ, a[0], a[1]), x.cmp("arith.cmpf", cmpfUNO, a[0], a[0]))
+			} else {
+				hit = x.cmp("arith.cmpi", cmpiEQ, a[0], a[1])
+			}
+			k := x.op("arith.select", []*ir.Value{hit, x.loopIndex(int(axis), rt.Elem), x.intConst(rt.Elem, size)}, rt.Elem)
+			return x.bin("arith.minsi", a[2], k), nil
+		})
+	if err != nil {
+		return err
+	}
+	c.replace(g.Results[0])
 	return nil
 }

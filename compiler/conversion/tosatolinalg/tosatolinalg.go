@@ -26,6 +26,9 @@
 //     convolutions after a pad with the input zero point);
 //   - tosa.cond_if becomes scf.if and tosa.while_loop scf.while, their
 //     single-element tensor<i1> conditions read with tensor.extract;
+//   - tosa.argmax becomes a max reduction and a second reduction taking
+//     the least index holding the max (or, as TOSA propagates NaN, the
+//     first NaN);
 //   - tosa.matmul becomes a batched contraction, zero points subtracted
 //     from integer operands before the multiply.
 //
@@ -155,6 +158,8 @@ func (c *converter) lower() error {
 		return c.reduce(strings.TrimPrefix(name, "reduce_"), rt)
 	case "matmul":
 		return c.matmul(rt)
+	case "argmax":
+		return c.argmax(rt)
 	case "pad":
 		return c.pad(rt)
 	case "gather":

@@ -62,6 +62,7 @@ var ops = map[string]opInfo{
 	"max_pool2d": {other, 1, 1, 1}, "fully_connected": {other, 3, 3, 3},
 	"slice": {other, 1, 3, 1}, "concat": {other, 1, 64, 1}, "conv2d": {other, 3, 5, 3},
 	"depthwise_conv2d": {other, 3, 5, 3}, "avg_pool2d": {other, 1, 3, 1},
+	"argmax": {other, 1, 1, 1},
 }
 
 // Register adds the TOSA ops to r.

@@ -105,3 +105,12 @@ func.func @avg_pool(%x: tensor<1x5x6x2xf32>) -> tensor<1x3x3x2xf32> {
   %p = tosa.avg_pool2d %x, %zp, %zp {acc_type = f32, kernel = array<i64: 2, 3>, stride = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 1>} : (tensor<1x5x6x2xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x3x2xf32>
   return %p : tensor<1x3x3x2xf32>
 }
+
+// argmax, and casts through i1 (nonzero, NaN included, is true).
+func.func @argmax(%x: tensor<3x5xf32>, %i: tensor<3x5xi8>) -> (tensor<3xi32>, tensor<5xi32>, tensor<3x5xi32>) {
+  %a = tosa.argmax %x {axis = 1 : i32} : (tensor<3x5xf32>) -> tensor<3xi32>
+  %b = "tosa.argmax"(%i) {axis = 0 : i64} : (tensor<3x5xi8>) -> tensor<5xi32>
+  %t = tosa.cast %x : (tensor<3x5xf32>) -> tensor<3x5xi1>
+  %u = tosa.cast %t : (tensor<3x5xi1>) -> tensor<3x5xi32>
+  return %a, %b, %u : tensor<3xi32>, tensor<5xi32>, tensor<3x5xi32>
+}

@@ -65,6 +65,7 @@ import (
 	"time"
 
 	"github.com/goiree/goiree/compiler/conversion/scftocf"
+	"github.com/goiree/goiree/compiler/conversion/stablehlotolinalg"
 	"github.com/goiree/goiree/compiler/conversion/tensortolinalg"
 	"github.com/goiree/goiree/compiler/conversion/tosatolinalg"
 	"github.com/goiree/goiree/compiler/dialect"
@@ -143,6 +144,7 @@ var Phases = []string{
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
 	{Name: "convert-tosa-to-linalg", Phase: "input", Run: func(s *State) error { return tosatolinalg.Convert(s.Module.Op) }},
+	{Name: "convert-stablehlo-to-linalg", Phase: "input", Run: func(s *State) error { return stablehlotolinalg.Convert(s.Module.Op) }},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
 	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},
 	{Name: "convert-tensor-ops", Phase: "global-optimization", Run: func(s *State) error { return tensortolinalg.Convert(s.Module.Op) }},

@@ -1,0 +1,167 @@
+// Package stablehlotolinalg lowers StableHLO (and MHLO) ops to linalg,
+// tensor, arith and math, as IREE's StableHLO input conversion does:
+//
+//   - elementwise ops (and convert, select, clamp) become a linalg.generic
+//     over a tensor.empty of the result type; the rank-0 predicate of
+//     select and bounds of clamp are read once for every element;
+//   - constant becomes arith.constant.
+//
+// Integer semantics follow the StableHLO specification: shifts by the
+// bit width or more give 0 (or the sign, for arithmetic right shifts),
+// sign keeps NaN and signed zeros, and convert from i1 is unsigned. Only
+// static shapes and signless integers are supported; anything else is
+// refused with an error at the op.
+package stablehlotolinalg
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goiree/goiree/compiler/dialect/stablehlo"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// Convert lowers every StableHLO and MHLO op in module.
+func Convert(module *ir.Operation) error {
+	var ops []*ir.Operation
+	ir.Walk(module, func(o *ir.Operation) bool {
+		if _, ok := opName(o); ok {
+			ops = append(ops, o)
+		}
+		return true
+	})
+	for _, o := range ops {
+		c := &converter{root: module, op: o}
+		if err := c.lower(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// opName returns o's name without its stablehlo. or mhlo. prefix.
+func opName(o *ir.Operation) (string, bool) {
+	for _, p := range stablehlo.Prefixes {
+		if n, ok := strings.CutPrefix(o.Name, p); ok {
+			return n, true
+		}
+	}
+	return "", false
+}
+
+type converter struct {
+	root, op *ir.Operation
+}
+
+func (c *converter) errorf(format string, args ...any) error {
+	return ir.OpErrorf(c.op, format, args...)
+}
+
+// emit inserts o before the op being converted.
+func (c *converter) emit(o *ir.Operation) *ir.Operation {
+	o.Pos = c.op.Pos
+	o.Loc = c.op.Loc
+	c.op.Block.InsertBefore(c.op, o)
+	return o
+}
+
+// replace makes r the converted op's result and removes the op.
+func (c *converter) replace(r *ir.Value) {
+	r.Name = c.op.Results[0].Name
+	ir.ReplaceAllUsesWith(c.root, c.op.Results[0], r)
+	c.op.Remove()
+}
+
+// checkType refuses dynamic shapes and non-signless integers.
+func (c *converter) checkType(what string, t ir.Type) error {
+	tt := stablehlo.Ranked(t)
+	if tt == nil || ir.NumDynamicDims(tt) > 0 {
+		return c.errorf("%s: dynamic shapes ('%s') are not supported yet", what, ir.TypeString(t))
+	}
+	if it, ok := tt.Elem.(ir.IntegerType); ok && it.Signedness != ir.Signless {
+		return c.errorf("%s: signed or unsigned integer types ('%s') are not supported yet", what, ir.TypeString(t))
+	}
+	return nil
+}
+
+func (c *converter) lower() error {
+	name, _ := opName(c.op)
+	if len(c.op.Results) != 1 {
+		return c.errorf("lowering is not supported yet")
+	}
+	if err := c.checkType("result", c.op.Results[0].Type); err != nil {
+		return err
+	}
+	for i, v := range c.op.Operands {
+		if err := c.checkType(fmt.Sprintf("operand #%d", i), v.Type); err != nil {
+			return err
+		}
+	}
+	rt := stablehlo.Ranked(c.op.Results[0].Type)
+	if name == "constant" {
+		r := c.emit(ir.NewOp("arith.constant", nil, []ir.Type{rt}, []ir.NamedAttr{{Name: "value", Value: c.op.Attr("value")}}))
+		c.replace(r.Results[0])
+		return nil
+	}
+	if _, ok := stablehlo.Arity[name]; !ok {
+		return c.errorf("lowering is not supported yet")
+	}
+	body, err := c.scalarBody(name, rt.Elem)
+	if err != nil {
+		return err
+	}
+	return c.elementwise(c.op.Operands, rt, body)
+}
+
+func identity(n int) *ir.AffineMap {
+	m := &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{}}
+	for i := 0; i < n; i++ {
+		m.Results = append(m.Results, &ir.AffineExpr{Kind: ir.AffineDim, Pos: i})
+	}
+	return m
+}
+
+// elementwise emits the linalg.generic applying body to ins element by
+// element; a rank-0 operand of a ranked result is read at every point.
+func (c *converter) elementwise(ins []*ir.Value, rt *ir.TensorType, body scalarFunc) error {
+	n := len(rt.Shape)
+	var mapAttrs, itAttrs []ir.Attribute
+	var argTypes []ir.Type
+	for _, v := range ins {
+		m := identity(n)
+		if len(stablehlo.Ranked(v.Type).Shape) == 0 {
+			m = &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{}}
+		}
+		mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: m})
+		argTypes = append(argTypes, stablehlo.Ranked(v.Type).Elem)
+	}
+	mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: identity(n)})
+	argTypes = append(argTypes, rt.Elem)
+	for i := 0; i < n; i++ {
+		itAttrs = append(itAttrs, ir.StringAttr{Value: "parallel"})
+	}
+	out := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
+	g := ir.NewOp("linalg.generic", append(append([]*ir.Value(nil), ins...), out), []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "indexing_maps", Value: &ir.ArrayAttr{Elems: mapAttrs}},
+		{Name: "iterator_types", Value: &ir.ArrayAttr{Elems: itAttrs}},
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(len(ins), 1)},
+	})
+	b := g.AddRegion().AddBlock(argTypes...)
+	for i, a := range b.Args {
+		a.Name = fmt.Sprintf("in%d", i)
+	}
+	b.Args[len(b.Args)-1].Name = "out"
+	r, err := body(builder{b}, b.Args[:len(ins)])
+	if err != nil {
+		return err
+	}
+	b.Append(ir.NewOp("linalg.yield", []*ir.Value{r}, nil, nil))
+	ir.Walk(g, func(o *ir.Operation) bool {
+		o.Pos = c.op.Pos
+		o.Loc = c.op.Loc
+		return true
+	})
+	c.emit(g)
+	c.replace(g.Results[0])
+	return nil
+}

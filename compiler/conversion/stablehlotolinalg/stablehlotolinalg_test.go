@@ -1,0 +1,94 @@
+package stablehlotolinalg_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/compiler/conversion/stablehlotolinalg"
+	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// TestGolden converts testdata/convert.mlir and compares the printed IR
+// with testdata/convert.golden (go test -update rewrites it). The numbers
+// the lowered ops compute are checked by compiler/e2e's stablehlo tests.
+func TestGolden(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "convert.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := dialect.NewRegistry()
+	m, err := dialect.Parse("convert.mlir", src, reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := stablehlotolinalg.Convert(m.Op); err != nil {
+		t.Fatal(err)
+	}
+	if err := dialect.Verify(reg, m.Op); err != nil {
+		t.Fatalf("converted IR does not verify: %v", err)
+	}
+	got := ir.PrintModule(m, reg, ir.PrintOptions{})
+	if strings.Contains(got, "stablehlo.") || strings.Contains(got, "mhlo.") {
+		t.Errorf("StableHLO ops remain after conversion:\n%s", got)
+	}
+	golden := filepath.Join("testdata", "convert.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("converted IR differs from %s (go test -update rewrites it):\n%s", golden, got)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"dynamic", `func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %x = stablehlo.abs %a : tensor<?xf32>
+  return %x : tensor<?xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.abs' op result: dynamic shapes ('tensor<?xf32>') are not supported yet"},
+		{"unsigned", `func.func @f(%a: tensor<4xui32>) -> tensor<4xui32> {
+  %x = "mhlo.add"(%a, %a) : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
+  return %x : tensor<4xui32>
+}`, "t.mlir:2:8: error: 'mhlo.add' op result: signed or unsigned integer types ('tensor<4xui32>') are not supported yet"},
+		{"float-and", `func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %x = stablehlo.and %a, %a : tensor<4xf32>
+  return %x : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.and' op 'f32' elements are not supported here"},
+		{"int-exp", `func.func @f(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %x = stablehlo.exponential %a : tensor<4xi32>
+  return %x : tensor<4xi32>
+}`, "t.mlir:2:8: error: 'stablehlo.exponential' op 'i32' elements are not supported here"},
+		{"float-shift", `func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %x = stablehlo.shift_left %a, %a : tensor<4xf32>
+  return %x : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.shift_left' op 'f32' elements are not supported here"},
+		{"no-lowering", `func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %x = stablehlo.power %a, %a : tensor<4xf32>
+  return %x : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.power' op lowering is not supported yet"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := dialect.NewRegistry()
+			m, err := dialect.Parse("t.mlir", []byte(tc.src), reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = stablehlotolinalg.Convert(m.Op)
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("got  %v\nwant %s", err, tc.want)
+			}
+		})
+	}
+}

@@ -182,6 +182,8 @@ func (c *converter) scalarBody(name string, rt ir.Type) (scalarFunc, error) {
 		}, nil
 	case "convert":
 		return c.convert(in, rt)
+	case "compare":
+		return c.compare(in)
 	}
 	return nil, c.errorf("lowering is not supported yet")
 }
@@ -235,5 +237,36 @@ func (c *converter) convert(in, out ir.Type) (scalarFunc, error) {
 			return x.op("arith.trunci", a, out), nil
 		}
 		return v, nil
+	}, nil
+}
+
+// arith.cmpf and arith.cmpi predicates of each comparison direction; i1
+// operands compare as unsigned (false < true).
+var (
+	cmpfPred = map[string]int64{"EQ": 1, "GT": 2, "GE": 3, "LT": 4, "LE": 5, "NE": 13}
+	cmpiPred = map[string]int64{"EQ": 0, "NE": 1, "LT": 2, "LE": 3, "GT": 4, "GE": 5}
+	cmpuPred = map[string]int64{"EQ": 0, "NE": 1, "LT": 6, "LE": 7, "GT": 8, "GE": 9}
+)
+
+// compare lowers compare by its comparison_direction; NE on floats is
+// unordered (true for NaN), the rest ordered, as in XLA.
+func (c *converter) compare(in ir.Type) (scalarFunc, error) {
+	dir, ok := stablehlo.EnumCase(c.op, "comparison_direction", "comparison_direction")
+	if !ok {
+		return nil, c.errorf("requires a comparison_direction attribute such as #stablehlo<comparison_direction EQ>")
+	}
+	name, preds := "arith.cmpi", cmpiPred
+	switch {
+	case isFloat(in):
+		name, preds = "arith.cmpf", cmpfPred
+	case intWidth(in) == 1:
+		preds = cmpuPred
+	}
+	pred, ok := preds[dir]
+	if !ok {
+		return nil, c.errorf("unknown comparison_direction '%s'", dir)
+	}
+	return func(x builder, a []*ir.Value) (*ir.Value, error) {
+		return x.cmp(name, pred, a[0], a[1]), nil
 	}, nil
 }

@@ -78,6 +78,14 @@ func TestErrors(t *testing.T) {
   %x = stablehlo.power %a, %a : tensor<4xf32>
   return %x : tensor<4xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.power' op lowering is not supported yet"},
+		{"compare-direction", `func.func @f(%a: tensor<4xf32>) -> tensor<4xi1> {
+  %x = stablehlo.compare %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %x : tensor<4xi1>
+}`, "t.mlir:2:8: error: 'stablehlo.compare' op requires a comparison_direction attribute such as #stablehlo<comparison_direction EQ>"},
+		{"compare-unknown", `func.func @f(%a: tensor<4xf32>) -> tensor<4xi1> {
+  %x = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction XX>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+  return %x : tensor<4xi1>
+}`, "t.mlir:2:8: error: 'stablehlo.compare' op unknown comparison_direction 'XX'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -13,6 +13,8 @@
 package stablehlo
 
 import (
+	"strings"
+
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -30,7 +32,7 @@ var Arity = map[string]int{
 	"log": 1, "log_plus_one": 1, "tanh": 1, "sqrt": 1, "rsqrt": 1, "cbrt": 1,
 	"floor": 1, "ceil": 1, "sign": 1, "not": 1, "sine": 1, "cosine": 1,
 	"logistic": 1, "round_nearest_even": 1, "round_nearest_afz": 1,
-	"convert": 1, "select": 3, "clamp": 3,
+	"convert": 1, "select": 3, "clamp": 3, "compare": 2,
 }
 
 // Register adds the StableHLO and MHLO elementwise ops and constant to r.
@@ -42,7 +44,52 @@ func Register(r *ir.Registry) {
 				Verify: func(op *ir.Operation) error { return verifyElementwise(op, n, arity) }})
 		}
 		r.RegisterOp(&ir.OpDef{Name: pre + "constant", Parse: parseConstant, Print: printConstant, Verify: verifyConstant})
+		name := pre[:len(pre)-1]
+		r.RegisterAttr(name, func(p *ir.Parser) (ir.Attribute, error) { return parseEnumAttr(p, name) })
 	}
+}
+
+// parseEnumAttr parses the dialect's enum attributes in their short form,
+// `#stablehlo<comparison_direction GT>`, into an opaque attribute whose
+// body is the enum's name and case; EnumCase reads them back.
+func parseEnumAttr(p *ir.Parser, dialect string) (ir.Attribute, error) {
+	if err := p.Expect("<"); err != nil {
+		return nil, err
+	}
+	kind, err := p.ParseKeyword()
+	if err != nil {
+		return nil, err
+	}
+	value, err := p.ParseKeyword()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Expect(">"); err != nil {
+		return nil, err
+	}
+	return &ir.OpaqueAttr{Name: dialect, Body: kind + " " + value}, nil
+}
+
+// EnumCase returns the case of enum attribute kind (e.g.
+// "comparison_direction") held in op's attribute attr, written either
+// `#stablehlo<kind CASE>` or `#stablehlo.kind<CASE>` (and likewise for
+// mhlo); ok is false when attr is absent or of another form.
+func EnumCase(op *ir.Operation, attr, kind string) (string, bool) {
+	a, ok := op.Attr(attr).(*ir.OpaqueAttr)
+	if !ok {
+		return "", false
+	}
+	for _, pre := range Prefixes {
+		if a.Name == pre+kind {
+			return strings.TrimSpace(a.Body), true
+		}
+		if a.Name == pre[:len(pre)-1] {
+			if c, ok := strings.CutPrefix(a.Body, kind+" "); ok {
+				return strings.TrimSpace(c), true
+			}
+		}
+	}
+	return "", false
 }
 
 // parseElementwise parses `%a, %b attr-dict : type` (every operand and

@@ -15,6 +15,7 @@ func TestRoundTrip(t *testing.T) {
   %y = "stablehlo.select"(%c, %x, %a) : (tensor<2x3xi1>, tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   %m = "mhlo.constant"() {value = dense<0.5> : tensor<f32>} : () -> tensor<f32>
   %z = mhlo.clamp %m, %y, %m : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>
+  %q = "stablehlo.compare"(%a, %b) {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>
   return %y, %f, %z : tensor<2x3xf32>, tensor<4xf32>, tensor<2x3xf32>
 }`
 	custom, generic := dialecttest.RoundTrip(t, "stablehlo.mlir", src)
@@ -24,7 +25,8 @@ func TestRoundTrip(t *testing.T) {
 		"%x = mhlo.multiply %a, %b : tensor<2x3xf32>",
 		"%f = stablehlo.convert %s : (tensor<4xi32>) -> tensor<4xf32>",
 		"%m = mhlo.constant dense<0.5> : tensor<f32>",
-		"%z = mhlo.clamp %m, %y, %m : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>")
+		"%z = mhlo.clamp %m, %y, %m : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>",
+		"%q = stablehlo.compare %a, %b {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>")
 	dialecttest.ContainsAll(t, "generic form", generic,
 		`"stablehlo.add"(%i, %k) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>`,
 		`"stablehlo.constant"() {value = dense<[1, 2, 3, 4]> : tensor<4xi32>} : () -> tensor<4xi32>`)
@@ -52,6 +54,10 @@ func TestErrors(t *testing.T) {
   %x = stablehlo.constant 1.0 : f32
   return %x : tensor<3xf32>
 }`, "t.mlir:2:27: error: constant value must be a dense elements attribute, found 1.0 : f32"},
+		{"enum-attr", `func.func @f(%a: tensor<3xf32>) -> tensor<3xi1> {
+  %x = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  return %x : tensor<3xi1>
+}`, "t.mlir:2:91: error: expected identifier, found '>'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { dialecttest.ExpectError(t, tc.src, tc.want) })
 	}

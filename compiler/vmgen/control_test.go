@@ -56,6 +56,12 @@ func TestControlFlow(t *testing.T) {
 	if _, err := s.Run("small", "3"); err == nil || !strings.Contains(err.Error(), "x out of range") || !strings.Contains(err.Error(), "INTERNAL") {
 		t.Errorf("small(3): got %v, want INTERNAL with the unreachable's message", err)
 	}
+	// 7 + 10 on the first branch, 8 on the second.
+	for c, want := range map[string]string{"1": "i32=17", "0": "i32=8"} {
+		if got := call(t, s, "branch_constant", c); got != want {
+			t.Errorf("branch_constant(%s) = %s, want %s", c, got, want)
+		}
+	}
 	_, err := s.Run("checked_sqrt", "-1")
 	if err == nil || !strings.Contains(err.Error(), "x must not be negative") || !strings.Contains(err.Error(), "FAILED_PRECONDITION") {
 		t.Errorf("checked_sqrt(-1): got %v, want the assert's message", err)

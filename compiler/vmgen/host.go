@@ -476,10 +476,19 @@ func (fe *fnEmitter) adoptView(a *ir.Value, tv *tensorVal) error {
 	f.CallImport(fe.e.imp("hal.buffer_view.buffer"), []vm.Reg{reg}, []vm.Reg{buf})
 	tv.buf = &bufState{reg: buf, refs: 1}
 	fe.tensors[a] = tv
-	if _, used := fe.lastUse[a]; !used {
+	if !fe.used(a) {
 		tv.buf.refs = 0
 	}
 	return nil
+}
+
+// used reports whether v is read after its definition: by a later op of
+// the block being lowered, or in another block (lastUse covers only the
+// current block, so a constant read only under a branch would otherwise
+// look dead and never be materialized).
+func (fe *fnEmitter) used(v *ir.Value) bool {
+	_, here := fe.lastUse[v]
+	return here || fe.escapes[v]
 }
 
 // releaseDead drops the tensors whose last use is op i; their buffers,
@@ -747,7 +756,7 @@ func (fe *fnEmitter) tensorDim(op *ir.Operation) error {
 
 // tensorConstant materializes a dense tensor constant into a buffer.
 func (fe *fnEmitter) tensorConstant(op *ir.Operation) error {
-	if _, used := fe.lastUse[op.Results[0]]; !used {
+	if !fe.used(op.Results[0]) {
 		return nil
 	}
 	tv, err := fe.materialize(op, op.Attr("value"), op.Results[0].Type)

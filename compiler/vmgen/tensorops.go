@@ -68,7 +68,7 @@ func (fe *fnEmitter) flowTensorOp(op *ir.Operation) (handled bool, err error) {
 // flowConstant materializes flow.tensor.constant; a dynamic_constant has
 // the value's static extents under a type that hides them.
 func (fe *fnEmitter) flowConstant(op *ir.Operation) error {
-	if _, used := fe.lastUse[op.Results[0]]; !used {
+	if !fe.used(op.Results[0]) {
 		return nil
 	}
 	d, ok := op.Attr("value").(*ir.DenseAttr)

@@ -69,3 +69,21 @@ func.func @small(%x: i32) -> i32 {
 ^bad:
   util.unreachable "x out of range"
 }
+
+// A tensor constant read only under the branches: it is defined in the
+// entry block, where nothing reads it, and must still be materialized.
+func.func @branch_constant(%c: i1) -> i32 {
+  %t = arith.constant dense<[7, 8]> : tensor<2xi32>
+  %u = util.unfoldable_constant dense<[9, 10]> : tensor<2xi32>
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  cf.cond_br %c, ^first, ^second
+^first:
+  %x = flow.tensor.load %t[%i0] : tensor<2xi32>
+  %y = flow.tensor.load %u[%i1] : tensor<2xi32>
+  %s = arith.addi %x, %y : i32
+  return %s : i32
+^second:
+  %z = flow.tensor.load %t[%i1] : tensor<2xi32>
+  return %z : i32
+}

@@ -15,8 +15,8 @@ const (
 // builder appends scalar ops to a linalg.generic body.
 type builder struct{ b *ir.Block }
 
-func (x builder) op(name string, operands []*ir.Value, t ir.Type) *ir.Value {
-	o := ir.NewOp(name, operands, []ir.Type{t}, nil)
+func (x builder) op(name string, operands []*ir.Value, t ir.Type, attrs ...ir.NamedAttr) *ir.Value {
+	o := ir.NewOp(name, operands, []ir.Type{t}, attrs)
 	x.b.Append(o)
 	return o.Results[0]
 }

@@ -4,7 +4,11 @@
 //   - elementwise ops (and convert, select, clamp) become a linalg.generic
 //     over a tensor.empty of the result type; the rank-0 predicate of
 //     select and bounds of clamp are read once for every element;
-//   - constant becomes arith.constant.
+//   - constant becomes arith.constant;
+//   - reshape becomes flow.tensor.reshape, concatenate tensor.concat;
+//   - transpose, broadcast_in_dim, slice (with strides) and iota
+//     become a linalg.generic reading their operand through a map (iota
+//     through linalg.index).
 //
 // Integer semantics follow the StableHLO specification: shifts by the
 // bit width or more give 0 (or the sign, for arithmetic right shifts),
@@ -103,6 +107,20 @@ func (c *converter) lower() error {
 		c.replace(r.Results[0])
 		return nil
 	}
+	switch name {
+	case "reshape":
+		return c.reshape(rt)
+	case "transpose":
+		return c.transpose(rt)
+	case "broadcast_in_dim":
+		return c.broadcastInDim(rt)
+	case "iota":
+		return c.iota(rt)
+	case "slice":
+		return c.slice(rt)
+	case "concatenate":
+		return c.concatenate(rt)
+	}
 	if _, ok := stablehlo.Arity[name]; !ok {
 		return c.errorf("lowering is not supported yet")
 	}
@@ -125,14 +143,26 @@ func identity(n int) *ir.AffineMap {
 // element; a rank-0 operand of a ranked result is read at every point.
 func (c *converter) elementwise(ins []*ir.Value, rt *ir.TensorType, body scalarFunc) error {
 	n := len(rt.Shape)
-	var mapAttrs, itAttrs []ir.Attribute
-	var argTypes []ir.Type
+	var maps []*ir.AffineMap
 	for _, v := range ins {
 		m := identity(n)
 		if len(stablehlo.Ranked(v.Type).Shape) == 0 {
 			m = &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{}}
 		}
-		mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: m})
+		maps = append(maps, m)
+	}
+	return c.generic(ins, maps, rt, body)
+}
+
+// generic emits a linalg.generic over the result's dimensions that reads
+// ins through maps, writes body's value to a new tensor of type rt, and
+// replaces the converted op with it.
+func (c *converter) generic(ins []*ir.Value, maps []*ir.AffineMap, rt *ir.TensorType, body scalarFunc) error {
+	n := len(rt.Shape)
+	var mapAttrs, itAttrs []ir.Attribute
+	var argTypes []ir.Type
+	for i, v := range ins {
+		mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: maps[i]})
 		argTypes = append(argTypes, stablehlo.Ranked(v.Type).Elem)
 	}
 	mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: identity(n)})

@@ -86,6 +86,30 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction XX>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
   return %x : tensor<4xi1>
 }`, "t.mlir:2:8: error: 'stablehlo.compare' op unknown comparison_direction 'XX'"},
+		{"transpose-perm", `func.func @f(%a: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %x = "stablehlo.transpose"(%a) {permutation = array<i64: 0, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %x : tensor<3x2xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.transpose' op permutation [0 0] does not map 'tensor<2x3xf32>' to 'tensor<3x2xf32>'"},
+		{"broadcast-dims", `func.func @f(%a: tensor<3xf32>) -> tensor<3x2xf32> {
+  %x = "mhlo.broadcast_in_dim"(%a) {broadcast_dimensions = dense<1> : tensor<1xi64>} : (tensor<3xf32>) -> tensor<3x2xf32>
+  return %x : tensor<3x2xf32>
+}`, "t.mlir:2:8: error: 'mhlo.broadcast_in_dim' op broadcast_dimensions [1] do not map 'tensor<3xf32>' into 'tensor<3x2xf32>'"},
+		{"slice-missing", `func.func @f(%a: tensor<4xf32>) -> tensor<2xf32> {
+  %x = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 2>} : (tensor<4xf32>) -> tensor<2xf32>
+  return %x : tensor<2xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.slice' op requires 'strides', a list of 1 integers"},
+		{"slice-result", `func.func @f(%a: tensor<4xf32>) -> tensor<2xf32> {
+  %x = "stablehlo.slice"(%a) {start_indices = array<i64: 0>, limit_indices = array<i64: 4>, strides = array<i64: 4>} : (tensor<4xf32>) -> tensor<2xf32>
+  return %x : tensor<2xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.slice' op slice [0, 4) by 4 of dimension 0 (4) does not give the result 'tensor<2xf32>'"},
+		{"reshape-count", `func.func @f(%a: tensor<4xf32>) -> tensor<5xf32> {
+  %x = "stablehlo.reshape"(%a) : (tensor<4xf32>) -> tensor<5xf32>
+  return %x : tensor<5xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.reshape' op reshape of 4 elements to 5"},
+		{"concat-total", `func.func @f(%a: tensor<4xf32>) -> tensor<9xf32> {
+  %x = "stablehlo.concatenate"(%a, %a) {dimension = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<9xf32>
+  return %x : tensor<9xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.concatenate' op operands give 8 along dimension 0 but the result has 9"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -1,7 +1,8 @@
 // One op per lowering shape: a float and an integer binary op, a rank-0
 // select predicate, clamp with scalar bounds, a guarded shift, sign, and
 // converts from i1 and to i1,
-// integer compares (signed, and unsigned on i1).
+// integer compares (signed, and unsigned on i1), and the data-movement
+// ops in both attribute spellings.
 func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<4xi32>, %p: tensor<i1>, %lo: tensor<f32>) -> (tensor<2x3xf32>, tensor<4xi32>, tensor<2x3xf32>, tensor<4xf32>, tensor<4xi1>) {
   %k = stablehlo.constant dense<[1, 2, 3, 40]> : tensor<4xi32>
   %s = stablehlo.add %i, %k : tensor<4xi32>
@@ -15,4 +16,14 @@ func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x3xf32>, %i: tensor<4xi32>, %p: te
   %n = "stablehlo.compare"(%z, %e) {comparison_direction = #stablehlo<comparison_direction LT>} : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
   %f = stablehlo.convert %n : (tensor<4xi1>) -> tensor<4xf32>
   return %y, %sh, %g, %f, %z : tensor<2x3xf32>, tensor<4xi32>, tensor<2x3xf32>, tensor<4xf32>, tensor<4xi1>
+}
+
+func.func @shapes(%a: tensor<2x3xf32>, %v: tensor<3xf32>) -> (tensor<3x2xf32>, tensor<6xf32>, tensor<4x2x3xf32>, tensor<2x4xi32>, tensor<1x2xf32>, tensor<2x6xf32>) {
+  %t = "stablehlo.transpose"(%a) {permutation = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  %r = "mhlo.reshape"(%a) : (tensor<2x3xf32>) -> tensor<6xf32>
+  %b = "mhlo.broadcast_in_dim"(%v) {broadcast_dimensions = dense<2> : tensor<1xi64>} : (tensor<3xf32>) -> tensor<4x2x3xf32>
+  %i = "stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<2x4xi32>
+  %s = "stablehlo.slice"(%a) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 2, 3>, strides = array<i64: 1, 2>} : (tensor<2x3xf32>) -> tensor<1x2xf32>
+  %c = "mhlo.concatenate"(%a, %a) {dimension = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+  return %t, %r, %b, %i, %s, %c : tensor<3x2xf32>, tensor<6xf32>, tensor<4x2x3xf32>, tensor<2x4xi32>, tensor<1x2xf32>, tensor<2x6xf32>
 }

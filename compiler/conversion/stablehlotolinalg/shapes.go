@@ -1,0 +1,185 @@
+package stablehlotolinalg
+
+import (
+	"github.com/goiree/goiree/compiler/dialect/stablehlo"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// ints reads integer-list attribute name, written array<i64: ...>
+// (StableHLO) or dense<...> : tensor<Nxi64> (MHLO; a splat gives n
+// copies); ok is false when it is absent or of another kind.
+func (c *converter) ints(name string, n int) ([]int64, bool) {
+	switch a := c.op.Attr(name).(type) {
+	case *ir.DenseArrayAttr:
+		return a.Values, true
+	case *ir.DenseAttr:
+		var out []int64
+		for i := range a.Elements {
+			v, ok := a.Elements[i].(ir.IntegerAttr)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v.Value)
+		}
+		if a.Splat && len(out) == 1 {
+			for len(out) < n {
+				out = append(out, out[0])
+			}
+		}
+		if len(a.Elements) == 0 {
+			out = []int64{}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// intsOfLen is ints that also requires n entries.
+func (c *converter) intsOfLen(name string, n int) ([]int64, error) {
+	v, ok := c.ints(name, n)
+	if !ok || len(v) != n {
+		return nil, c.errorf("requires '%s', a list of %d integers", name, n)
+	}
+	return v, nil
+}
+
+func dim(d int) *ir.AffineExpr { return &ir.AffineExpr{Kind: ir.AffineDim, Pos: d} }
+
+func affConst(v int64) *ir.AffineExpr { return &ir.AffineExpr{Kind: ir.AffineConst, Value: v} }
+
+func numElements(t *ir.TensorType) int64 {
+	n := int64(1)
+	for _, s := range t.Shape {
+		n *= s
+	}
+	return n
+}
+
+// copyThrough emits result[d...] = operand[m(d...)].
+func (c *converter) copyThrough(m *ir.AffineMap, rt *ir.TensorType) error {
+	return c.generic(c.op.Operands[:1], []*ir.AffineMap{m}, rt, func(x builder, a []*ir.Value) (*ir.Value, error) { return a[0], nil })
+}
+
+func (c *converter) reshape(rt *ir.TensorType) error {
+	src := c.op.Operands[0]
+	if n, m := numElements(stablehlo.Ranked(src.Type)), numElements(rt); n != m {
+		return c.errorf("reshape of %d elements to %d", n, m)
+	}
+	r := c.emit(ir.NewOp("flow.tensor.reshape", []*ir.Value{src}, []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 0, 0)},
+	}))
+	c.replace(r.Results[0])
+	return nil
+}
+
+// transpose reads result[..., k, ...] from input dimension permutation[k].
+func (c *converter) transpose(rt *ir.TensorType) error {
+	in := stablehlo.Ranked(c.op.Operands[0].Type)
+	perm, err := c.intsOfLen("permutation", len(in.Shape))
+	if err != nil {
+		return err
+	}
+	m := &ir.AffineMap{NumDims: len(rt.Shape), Results: make([]*ir.AffineExpr, len(in.Shape))}
+	for k, p := range perm {
+		if p < 0 || int(p) >= len(in.Shape) || m.Results[p] != nil || len(rt.Shape) != len(in.Shape) || in.Shape[p] != rt.Shape[k] {
+			return c.errorf("permutation %v does not map '%s' to '%s'", perm, ir.TypeString(in), ir.TypeString(rt))
+		}
+		m.Results[p] = dim(k)
+	}
+	return c.copyThrough(m, rt)
+}
+
+// broadcastInDim reads operand dimension i at result dimension
+// broadcast_dimensions[i], or at 0 where the operand's size is 1.
+func (c *converter) broadcastInDim(rt *ir.TensorType) error {
+	in := stablehlo.Ranked(c.op.Operands[0].Type)
+	dims, err := c.intsOfLen("broadcast_dimensions", len(in.Shape))
+	if err != nil {
+		return err
+	}
+	m := &ir.AffineMap{NumDims: len(rt.Shape), Results: []*ir.AffineExpr{}}
+	for i, d := range dims {
+		if d < 0 || int(d) >= len(rt.Shape) || in.Shape[i] != 1 && in.Shape[i] != rt.Shape[d] {
+			return c.errorf("broadcast_dimensions %v do not map '%s' into '%s'", dims, ir.TypeString(in), ir.TypeString(rt))
+		}
+		e := dim(int(d))
+		if in.Shape[i] == 1 && rt.Shape[d] != 1 {
+			e = affConst(0)
+		}
+		m.Results = append(m.Results, e)
+	}
+	return c.copyThrough(m, rt)
+}
+
+// slice reads result[i] = input[start + i*stride] in each dimension.
+func (c *converter) slice(rt *ir.TensorType) error {
+	in := stablehlo.Ranked(c.op.Operands[0].Type)
+	n := len(in.Shape)
+	start, err := c.intsOfLen("start_indices", n)
+	if err != nil {
+		return err
+	}
+	limit, err := c.intsOfLen("limit_indices", n)
+	if err != nil {
+		return err
+	}
+	strides, err := c.intsOfLen("strides", n)
+	if err != nil {
+		return err
+	}
+	m := &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{}}
+	for d := 0; d < n; d++ {
+		if len(rt.Shape) != n || strides[d] < 1 || start[d] < 0 || limit[d] > in.Shape[d] || start[d] > limit[d] ||
+			rt.Shape[d] != (limit[d]-start[d]+strides[d]-1)/strides[d] {
+			return c.errorf("slice [%d, %d) by %d of dimension %d (%d) does not give the result '%s'", start[d], limit[d], strides[d], d, in.Shape[d], ir.TypeString(rt))
+		}
+		e := &ir.AffineExpr{Kind: ir.AffineMul, LHS: dim(d), RHS: affConst(strides[d])}
+		m.Results = append(m.Results, &ir.AffineExpr{Kind: ir.AffineAdd, LHS: e, RHS: affConst(start[d])})
+	}
+	return c.copyThrough(m, rt)
+}
+
+// iota writes each element's index along iota_dimension.
+func (c *converter) iota(rt *ir.TensorType) error {
+	d, ok := c.op.IntAttr("iota_dimension")
+	if !ok || d < 0 || int(d) >= len(rt.Shape) {
+		return c.errorf("requires an integer 'iota_dimension' in [0, %d)", len(rt.Shape))
+	}
+	return c.generic(nil, nil, rt, func(x builder, _ []*ir.Value) (*ir.Value, error) {
+		i := x.op("linalg.index", nil, ir.IndexType{}, ir.NamedAttr{Name: "dim", Value: ir.IntegerAttr{Value: d, Type: ir.I64}})
+		if isFloat(rt.Elem) {
+			i = x.op("arith.index_cast", []*ir.Value{i}, ir.I64)
+			return x.op("arith.sitofp", []*ir.Value{i}, rt.Elem), nil
+		}
+		return x.op("arith.index_cast", []*ir.Value{i}, rt.Elem), nil
+	})
+}
+
+// concatenate joins its operands along dimension as tensor.concat.
+func (c *converter) concatenate(rt *ir.TensorType) error {
+	axis, ok := c.op.IntAttr("dimension")
+	if !ok || axis < 0 || int(axis) >= len(rt.Shape) {
+		return c.errorf("requires an integer 'dimension' in [0, %d)", len(rt.Shape))
+	}
+	total := int64(0)
+	for i, v := range c.op.Operands {
+		t := stablehlo.Ranked(v.Type)
+		if len(t.Shape) != len(rt.Shape) {
+			return c.errorf("operand #%d has rank %d but the result has rank %d", i, len(t.Shape), len(rt.Shape))
+		}
+		for d, s := range t.Shape {
+			if d != int(axis) && s != rt.Shape[d] {
+				return c.errorf("operand #%d dimension %d is %d but the result's is %d", i, d, s, rt.Shape[d])
+			}
+		}
+		total += t.Shape[axis]
+	}
+	if total != rt.Shape[axis] {
+		return c.errorf("operands give %d along dimension %d but the result has %d", total, axis, rt.Shape[axis])
+	}
+	r := c.emit(ir.NewOp("tensor.concat", append([]*ir.Value(nil), c.op.Operands...), []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "dim", Value: ir.IntegerAttr{Value: axis, Type: ir.I64}},
+	}))
+	c.replace(r.Results[0])
+	return nil
+}

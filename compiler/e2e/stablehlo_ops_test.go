@@ -19,6 +19,7 @@ func TestStableHLOOps(t *testing.T) {
 		r := rand.New(rand.NewSource(16))
 		checkStableHLOFloat(t, dev, module, r)
 		checkStableHLOInt(t, dev, module, r)
+		checkStableHLOShapes(t, dev, module, r)
 	})
 }
 
@@ -90,4 +91,35 @@ func checkStableHLOInt(t *testing.T, dev rhal.Device, module []byte, r *rand.Ran
 	checkI32(t, "remainder", data[3], rem)
 	checkF32(t, "convert", shapes[4], data[4], f)
 	checkI32(t, "compare+select", data[5], sel)
+}
+
+func checkStableHLOShapes(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a, v := randF32(r, 3, 4), randF32(r, 4)
+	shapes, data := invoke(t, dev, module, "shapes", a.arg(), v.arg())
+	at := func(i, j int) float32 { return a.v[4*i+j] }
+	tr := f32s{shape: []int{4, 3}}
+	for j := 0; j < 4; j++ {
+		for i := 0; i < 3; i++ {
+			tr.v = append(tr.v, at(i, j))
+		}
+	}
+	bc := f32s{shape: []int{2, 3, 4}}
+	for n := 0; n < 6; n++ {
+		bc.v = append(bc.v, v.v...)
+	}
+	// Rows 1..2, columns 0 and 3.
+	sl := f32s{shape: []int{2, 2}, v: []float32{at(1, 0), at(1, 3), at(2, 0), at(2, 3)}}
+	cc := f32s{shape: []int{3, 8}}
+	for i := 0; i < 3; i++ {
+		cc.v = append(append(cc.v, a.v[4*i:4*i+4]...), a.v[4*i:4*i+4]...)
+	}
+	io := f32s{shape: []int{2, 5}}
+	for i := 0; i < 2; i++ {
+		for j := 0; j < 5; j++ {
+			io.v = append(io.v, float32(j))
+		}
+	}
+	for k, w := range []f32s{tr, bc, sl, cc, io, {shape: []int{12}, v: a.v}} {
+		checkF32(t, []string{"transpose", "broadcast_in_dim", "slice", "concatenate", "iota", "reshape"}[k], shapes[k], data[k], w)
+	}
 }

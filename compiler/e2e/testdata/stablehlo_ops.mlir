@@ -1,7 +1,7 @@
 // StableHLO and MHLO programs lowered by conversion/stablehlotolinalg:
 // float and integer elementwise ops in both dialects' spellings, custom
 // and generic forms, compare/select, clamp with rank-0 bounds, shifts by
-// the bit width or more, and converts.
+// the bit width or more, converts, and the data-movement ops.
 func.func @float_ops(%a: tensor<3x4xf32>, %b: tensor<3x4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>, tensor<3x4xf32>) {
   %add = stablehlo.add %a, %b : tensor<3x4xf32>
   %div = "mhlo.divide"(%a, %b) : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
@@ -26,4 +26,14 @@ func.func @int_ops(%a: tensor<16xi32>, %b: tensor<16xi32>, %s: tensor<16xi32>) -
   %nb = stablehlo.negate %b : tensor<16xi32>
   %m = stablehlo.select %le, %a, %nb : (tensor<16xi1>, tensor<16xi32>, tensor<16xi32>) -> tensor<16xi32>
   return %shl, %sra, %srl, %rem, %f, %m : tensor<16xi32>, tensor<16xi32>, tensor<16xi32>, tensor<16xi32>, tensor<16xf32>, tensor<16xi32>
+}
+
+func.func @shapes(%a: tensor<3x4xf32>, %v: tensor<4xf32>) -> (tensor<4x3xf32>, tensor<2x3x4xf32>, tensor<2x2xf32>, tensor<3x8xf32>, tensor<2x5xf32>, tensor<12xf32>) {
+  %t = "stablehlo.transpose"(%a) {permutation = array<i64: 1, 0>} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %b = "mhlo.broadcast_in_dim"(%v) {broadcast_dimensions = dense<2> : tensor<1xi64>} : (tensor<4xf32>) -> tensor<2x3x4xf32>
+  %s = "stablehlo.slice"(%a) {start_indices = array<i64: 1, 0>, limit_indices = array<i64: 3, 4>, strides = array<i64: 1, 3>} : (tensor<3x4xf32>) -> tensor<2x2xf32>
+  %c = "mhlo.concatenate"(%a, %a) {dimension = 1 : i64} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x8xf32>
+  %i = "stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<2x5xf32>
+  %r = "stablehlo.reshape"(%a) : (tensor<3x4xf32>) -> tensor<12xf32>
+  return %t, %b, %s, %c, %i, %r : tensor<4x3xf32>, tensor<2x3x4xf32>, tensor<2x2xf32>, tensor<3x8xf32>, tensor<2x5xf32>, tensor<12xf32>
 }

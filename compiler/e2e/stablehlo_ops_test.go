@@ -20,6 +20,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLOFloat(t, dev, module, r)
 		checkStableHLOInt(t, dev, module, r)
 		checkStableHLOShapes(t, dev, module, r)
+		checkStableHLODots(t, dev, module, r)
 	})
 }
 
@@ -122,4 +123,36 @@ func checkStableHLOShapes(t *testing.T, dev rhal.Device, module []byte, r *rand.
 	for k, w := range []f32s{tr, bc, sl, cc, io, {shape: []int{12}, v: a.v}} {
 		checkF32(t, []string{"transpose", "broadcast_in_dim", "slice", "concatenate", "iota", "reshape"}[k], shapes[k], data[k], w)
 	}
+}
+
+func checkStableHLODots(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a, b := make([]int64, 8), make([]int64, 12)
+	for i := range a {
+		a[i] = int64(r.Intn(256) - 128)
+	}
+	for i := range b {
+		b[i] = int64(r.Intn(256) - 128)
+	}
+	m, v := randF32(r, 3, 4), randF32(r, 4)
+	shapes, data := invoke(t, dev, module, "dots", intArg("2x4", "i8", a), intArg("4x3", "i8", b), m.arg(), v.arg())
+	var mm []int32
+	for i := 0; i < 2; i++ {
+		for j := 0; j < 3; j++ {
+			var acc int32
+			for k := 0; k < 4; k++ {
+				acc += int32(a[4*i+k]) * int32(b[3*k+j])
+			}
+			mm = append(mm, acc)
+		}
+	}
+	mv := f32s{shape: []int{3}}
+	for i := 0; i < 3; i++ {
+		var acc float32
+		for k := 0; k < 4; k++ {
+			acc += m.v[4*i+k] * v.v[k]
+		}
+		mv.v = append(mv.v, acc)
+	}
+	checkI32(t, "dot i8 matmul", data[0], mm)
+	checkF32(t, "dot matvec", shapes[1], data[1], mv)
 }

@@ -8,7 +8,9 @@
 //   - reshape becomes flow.tensor.reshape, concatenate tensor.concat;
 //   - transpose, broadcast_in_dim, slice (with strides) and iota
 //     become a linalg.generic reading their operand through a map (iota
-//     through linalg.index).
+//     through linalg.index);
+//   - dot becomes a contraction (linalg.generic with a reduction loop)
+//     into a zero-filled result, operands extended to the result type.
 //
 // Integer semantics follow the StableHLO specification: shifts by the
 // bit width or more give 0 (or the sign, for arithmetic right shifts),
@@ -120,6 +122,8 @@ func (c *converter) lower() error {
 		return c.slice(rt)
 	case "concatenate":
 		return c.concatenate(rt)
+	case "dot":
+		return c.dot(rt)
 	}
 	if _, ok := stablehlo.Arity[name]; !ok {
 		return c.errorf("lowering is not supported yet")
@@ -159,19 +163,37 @@ func (c *converter) elementwise(ins []*ir.Value, rt *ir.TensorType, body scalarF
 // replaces the converted op with it.
 func (c *converter) generic(ins []*ir.Value, maps []*ir.AffineMap, rt *ir.TensorType, body scalarFunc) error {
 	n := len(rt.Shape)
-	var mapAttrs, itAttrs []ir.Attribute
-	var argTypes []ir.Type
-	for i, v := range ins {
-		mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: maps[i]})
-		argTypes = append(argTypes, stablehlo.Ranked(v.Type).Elem)
-	}
-	mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: identity(n)})
-	argTypes = append(argTypes, rt.Elem)
-	for i := 0; i < n; i++ {
-		itAttrs = append(itAttrs, ir.StringAttr{Value: "parallel"})
+	iters := make([]string, n)
+	for i := range iters {
+		iters[i] = "parallel"
 	}
 	out := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
-	g := ir.NewOp("linalg.generic", append(append([]*ir.Value(nil), ins...), out), []ir.Type{rt}, []ir.NamedAttr{
+	g, err := c.genericOp(ins, append(append([]*ir.AffineMap(nil), maps...), identity(n)), out, iters, func(x builder, a []*ir.Value) (*ir.Value, error) {
+		return body(x, a[:len(ins)])
+	})
+	if err != nil {
+		return err
+	}
+	c.replace(g)
+	return nil
+}
+
+// genericOp emits a linalg.generic reading ins through maps (the last
+// map is out's) over loops of kinds iters, yielding body's value; body
+// gets the input elements followed by the output's.
+func (c *converter) genericOp(ins []*ir.Value, maps []*ir.AffineMap, out *ir.Value, iters []string, body scalarFunc) (*ir.Value, error) {
+	var mapAttrs, itAttrs []ir.Attribute
+	var argTypes []ir.Type
+	for _, m := range maps {
+		mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: m})
+	}
+	for _, v := range append(append([]*ir.Value(nil), ins...), out) {
+		argTypes = append(argTypes, stablehlo.Ranked(v.Type).Elem)
+	}
+	for _, it := range iters {
+		itAttrs = append(itAttrs, ir.StringAttr{Value: it})
+	}
+	g := ir.NewOp("linalg.generic", append(append([]*ir.Value(nil), ins...), out), []ir.Type{out.Type}, []ir.NamedAttr{
 		{Name: "indexing_maps", Value: &ir.ArrayAttr{Elems: mapAttrs}},
 		{Name: "iterator_types", Value: &ir.ArrayAttr{Elems: itAttrs}},
 		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(len(ins), 1)},
@@ -181,9 +203,9 @@ func (c *converter) generic(ins []*ir.Value, maps []*ir.AffineMap, rt *ir.Tensor
 		a.Name = fmt.Sprintf("in%d", i)
 	}
 	b.Args[len(b.Args)-1].Name = "out"
-	r, err := body(builder{b}, b.Args[:len(ins)])
+	r, err := body(builder{b}, b.Args)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b.Append(ir.NewOp("linalg.yield", []*ir.Value{r}, nil, nil))
 	ir.Walk(g, func(o *ir.Operation) bool {
@@ -192,6 +214,5 @@ func (c *converter) generic(ins []*ir.Value, maps []*ir.AffineMap, rt *ir.Tensor
 		return true
 	})
 	c.emit(g)
-	c.replace(g.Results[0])
-	return nil
+	return g.Results[0], nil
 }

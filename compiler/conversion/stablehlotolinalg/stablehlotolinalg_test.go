@@ -110,6 +110,14 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.concatenate"(%a, %a) {dimension = 0 : i64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<9xf32>
   return %x : tensor<9xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.concatenate' op operands give 8 along dimension 0 but the result has 9"},
+		{"dot-shapes", `func.func @f(%a: tensor<2x4xf32>, %b: tensor<3x2xf32>) -> tensor<2x2xf32> {
+  %x = "stablehlo.dot"(%a, %b) : (tensor<2x4xf32>, tensor<3x2xf32>) -> tensor<2x2xf32>
+  return %x : tensor<2x2xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.dot' op cannot contract 'tensor<2x4xf32>' with 'tensor<3x2xf32>' into 'tensor<2x2xf32>'"},
+		{"dot-narrowing", `func.func @f(%a: tensor<4xi32>) -> tensor<i8> {
+  %x = "stablehlo.dot"(%a, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<i8>
+  return %x : tensor<i8>
+}`, "t.mlir:2:8: error: 'stablehlo.dot' op operand element type 'i32' is wider than the result's 'i8'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -37,3 +37,9 @@ func.func @shapes(%a: tensor<3x4xf32>, %v: tensor<4xf32>) -> (tensor<4x3xf32>, t
   %r = "stablehlo.reshape"(%a) : (tensor<3x4xf32>) -> tensor<12xf32>
   return %t, %b, %s, %c, %i, %r : tensor<4x3xf32>, tensor<2x3x4xf32>, tensor<2x2xf32>, tensor<3x8xf32>, tensor<2x5xf32>, tensor<12xf32>
 }
+
+func.func @dots(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %m: tensor<3x4xf32>, %v: tensor<4xf32>) -> (tensor<2x3xi32>, tensor<3xf32>) {
+  %mm = "stablehlo.dot"(%a, %b) : (tensor<2x4xi8>, tensor<4x3xi8>) -> tensor<2x3xi32>
+  %mv = "mhlo.dot"(%m, %v) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
+  return %mm, %mv : tensor<2x3xi32>, tensor<3xf32>
+}

@@ -27,3 +27,9 @@ func.func @shapes(%a: tensor<2x3xf32>, %v: tensor<3xf32>) -> (tensor<3x2xf32>, t
   %c = "mhlo.concatenate"(%a, %a) {dimension = 1 : i64} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
   return %t, %r, %b, %i, %s, %c : tensor<3x2xf32>, tensor<6xf32>, tensor<4x2x3xf32>, tensor<2x4xi32>, tensor<1x2xf32>, tensor<2x6xf32>
 }
+
+func.func @dots(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %v: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<2x3xi32>, tensor<f32>) {
+  %m = "stablehlo.dot"(%a, %b) : (tensor<2x4xi8>, tensor<4x3xi8>) -> tensor<2x3xi32>
+  %d = "mhlo.dot"(%v, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %m, %d : tensor<2x3xi32>, tensor<f32>
+}

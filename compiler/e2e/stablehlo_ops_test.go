@@ -21,6 +21,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLOInt(t, dev, module, r)
 		checkStableHLOShapes(t, dev, module, r)
 		checkStableHLODots(t, dev, module, r)
+		checkStableHLOMore(t, dev, module, r)
 	})
 }
 
@@ -155,4 +156,19 @@ func checkStableHLODots(t *testing.T, dev rhal.Device, module []byte, r *rand.Ra
 	}
 	checkI32(t, "dot i8 matmul", data[0], mm)
 	checkF32(t, "dot matvec", shapes[1], data[1], mv)
+}
+
+func checkStableHLOMore(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a := randF32(r, 2, 3)
+	shapes, data := invoke(t, dev, module, "more", a.arg())
+	bc := f32s{shape: []int{4, 2, 3}}
+	for i := 0; i < 4; i++ {
+		bc.v = append(bc.v, a.v...)
+	}
+	pw := f32s{shape: []int{2, 3}}
+	for _, x := range a.v {
+		pw.v = append(pw.v, float32(math.Pow(math.Abs(float64(x)), float64(x))))
+	}
+	checkF32(t, "broadcast", shapes[0], data[0], bc)
+	checkF32(t, "power", shapes[1], data[1], pw)
 }

@@ -80,8 +80,8 @@ var binary = map[string][2]string{
 	"add": {"arith.addf", "arith.addi"}, "subtract": {"arith.subf", "arith.subi"},
 	"multiply": {"arith.mulf", "arith.muli"}, "divide": {"arith.divf", "arith.divsi"},
 	"remainder": {"arith.remf", "arith.remsi"}, "maximum": {"arith.maximumf", "arith.maxsi"},
-	"minimum": {"arith.minimumf", "arith.minsi"},
-	"and":     {"", "arith.andi"}, "or": {"", "arith.ori"}, "xor": {"", "arith.xori"},
+	"minimum": {"arith.minimumf", "arith.minsi"}, "power": {"math.powf", ""},
+	"and": {"", "arith.andi"}, "or": {"", "arith.ori"}, "xor": {"", "arith.xori"},
 }
 
 // scalarBody returns the element computation of op name whose result

@@ -111,6 +111,30 @@ func (c *converter) broadcastInDim(rt *ir.TensorType) error {
 	return c.copyThrough(m, rt)
 }
 
+// broadcast prepends broadcast_sizes dimensions: result[b..., i...] =
+// operand[i...].
+func (c *converter) broadcast(rt *ir.TensorType) error {
+	in := stablehlo.Ranked(c.op.Operands[0].Type)
+	sizes, ok := c.ints("broadcast_sizes", len(rt.Shape)-len(in.Shape))
+	if !ok || len(sizes)+len(in.Shape) != len(rt.Shape) {
+		return c.errorf("requires 'broadcast_sizes' giving the %d leading dimensions of '%s'", len(rt.Shape)-len(in.Shape), ir.TypeString(rt))
+	}
+	m := &ir.AffineMap{NumDims: len(rt.Shape), Results: []*ir.AffineExpr{}}
+	for i, s := range in.Shape {
+		d := len(sizes) + i
+		if s != rt.Shape[d] {
+			return c.errorf("operand '%s' does not match the trailing dimensions of '%s'", ir.TypeString(in), ir.TypeString(rt))
+		}
+		m.Results = append(m.Results, dim(d))
+	}
+	for i, s := range sizes {
+		if s != rt.Shape[i] {
+			return c.errorf("broadcast_sizes %v do not match the result '%s'", sizes, ir.TypeString(rt))
+		}
+	}
+	return c.copyThrough(m, rt)
+}
+
 // slice reads result[i] = input[start + i*stride] in each dimension.
 func (c *converter) slice(rt *ir.TensorType) error {
 	in := stablehlo.Ranked(c.op.Operands[0].Type)

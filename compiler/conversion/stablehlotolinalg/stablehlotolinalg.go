@@ -6,7 +6,7 @@
 //     select and bounds of clamp are read once for every element;
 //   - constant becomes arith.constant;
 //   - reshape becomes flow.tensor.reshape, concatenate tensor.concat;
-//   - transpose, broadcast_in_dim, slice (with strides) and iota
+//   - transpose, broadcast, broadcast_in_dim, slice (with strides) and iota
 //     become a linalg.generic reading their operand through a map (iota
 //     through linalg.index);
 //   - dot becomes a contraction (linalg.generic with a reduction loop)
@@ -124,6 +124,8 @@ func (c *converter) lower() error {
 		return c.concatenate(rt)
 	case "dot":
 		return c.dot(rt)
+	case "broadcast":
+		return c.broadcast(rt)
 	}
 	if _, ok := stablehlo.Arity[name]; !ok {
 		return c.errorf("lowering is not supported yet")

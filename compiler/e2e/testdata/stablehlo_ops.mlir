@@ -43,3 +43,10 @@ func.func @dots(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %m: tensor<3x4xf32>, %v:
   %mv = "mhlo.dot"(%m, %v) : (tensor<3x4xf32>, tensor<4xf32>) -> tensor<3xf32>
   return %mm, %mv : tensor<2x3xi32>, tensor<3xf32>
 }
+
+func.func @more(%a: tensor<2x3xf32>) -> (tensor<4x2x3xf32>, tensor<2x3xf32>) {
+  %b = "mhlo.broadcast"(%a) {broadcast_sizes = dense<4> : tensor<1xi64>} : (tensor<2x3xf32>) -> tensor<4x2x3xf32>
+  %abs = stablehlo.abs %a : tensor<2x3xf32>
+  %p = "stablehlo.power"(%abs, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %b, %p : tensor<4x2x3xf32>, tensor<2x3xf32>
+}

@@ -33,3 +33,9 @@ func.func @dots(%a: tensor<2x4xi8>, %b: tensor<4x3xi8>, %v: tensor<4xf32>, %w: t
   %d = "mhlo.dot"(%v, %w) : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
   return %m, %d : tensor<2x3xi32>, tensor<f32>
 }
+
+func.func @more(%a: tensor<2x3xf32>) -> (tensor<4x2x3xf32>, tensor<2x3xf32>) {
+  %b = "stablehlo.broadcast"(%a) {broadcast_sizes = array<i64: 4>} : (tensor<2x3xf32>) -> tensor<4x2x3xf32>
+  %p = stablehlo.power %a, %a : tensor<2x3xf32>
+  return %b, %p : tensor<4x2x3xf32>, tensor<2x3xf32>
+}

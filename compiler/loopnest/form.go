@@ -13,6 +13,7 @@ package loopnest
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
@@ -73,7 +74,9 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 		ir.Walk(fn, func(o *ir.Operation) bool {
 			if IsDispatched(o) {
 				if o.ParentOp() == fn {
-					ops = append(ops, o)
+					if !foldedFill(fn, o) {
+						ops = append(ops, o)
+					}
 				} else if nested == nil && IsStructured(o) {
 					nested = o
 				}
@@ -114,6 +117,7 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 				total++
 			}
 		}
+		removeDeadFills(fn)
 		removeDeadEmpties(fn)
 	}
 	return total, nil
@@ -203,7 +207,9 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 			return ir.OpErrorf(op, "operand #%d is unranked; linalg dispatches need ranked tensors", i)
 		}
 	}
-	ins, outs := linalg.Ins(g), linalg.Outs(g)
+	// outs is a copy: a folded fill's output is replaced by its empty
+	// tensor below without touching g's operands.
+	ins, outs := linalg.Ins(g), slices.Clone(linalg.Outs(g))
 	blk := g.Regions[0].Blocks[0]
 	k := &Kernel{Body: name + "_body", Ranges: ranges, Iterators: def.Iterators}
 	// Inputs: tensors become bindings; scalars must be constants, which
@@ -235,6 +241,12 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 		arg := blk.Args[len(ins)+j]
 		read := ir.HasUses(g, arg)
 		fromEmpty := v.Op != nil && v.Op.Name == "tensor.empty"
+		if empty := zeroFill(v); empty != nil && foldedFill(fn, v.Op) {
+			// Accumulate from zero (no init) into a new buffer shaped
+			// like the fill's empty tensor; see fill.go.
+			fromEmpty = true
+			outs[j] = empty
+		}
 		o := Operand{Type: tt, Map: def.Maps[len(ins)+j], Init: read && !fromEmpty}
 		if o.Init {
 			initVals = append(initVals, v)

@@ -53,8 +53,10 @@ func loopNestVariants(t *testing.T) []*ir.Operation {
 // binding, one 32-bit parameter per constant.
 func TestLoopNestPTX(t *testing.T) {
 	vs := loopNestVariants(t)
-	if len(vs) != 16 {
-		t.Fatalf("%d generated variants, want 16 (2 for matmul, 1 for narrow, 2 for rowmax, 4 for rows, 6 for tiled, 1 for window)", len(vs))
+	// The zero fills before matmul and the tiled products fold into
+	// those kernels (no init binding), so they have no variants.
+	if len(vs) != 13 {
+		t.Fatalf("%d generated variants, want 13 (1 for matmul, 1 for narrow, 2 for rowmax, 4 for rows, 4 for tiled, 1 for window)", len(vs))
 	}
 	for _, arch := range []string{"sm_52", "sm_80"} {
 		t.Run(arch, func(t *testing.T) {

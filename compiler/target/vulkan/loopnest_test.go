@@ -50,7 +50,7 @@ func TestLoopNestGolden(t *testing.T) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	if strings.Join(names, " ") != "matmul_linalg_0 matmul_linalg_1 narrow_linalg_0 rows_linalg_0 rows_linalg_1 rows_linalg_2 rows_linalg_3 tiled_linalg_0 tiled_linalg_1 tiled_linalg_2 tiled_linalg_3 tiled_linalg_4 tiled_linalg_5 window_linalg_0" {
+	if strings.Join(names, " ") != "matmul_linalg_0 narrow_linalg_0 rows_linalg_0 rows_linalg_1 rows_linalg_2 rows_linalg_3 tiled_linalg_0 tiled_linalg_1 tiled_linalg_2 tiled_linalg_3 window_linalg_0" {
 		t.Fatalf("executables %v", names)
 	}
 	for _, exe := range names {

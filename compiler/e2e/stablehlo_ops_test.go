@@ -22,6 +22,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLOShapes(t, dev, module, r)
 		checkStableHLODots(t, dev, module, r)
 		checkStableHLOMore(t, dev, module, r)
+		checkStableHLOReduce(t, dev, module, r)
 	})
 }
 
@@ -171,4 +172,27 @@ func checkStableHLOMore(t *testing.T, dev rhal.Device, module []byte, r *rand.Ra
 	}
 	checkF32(t, "broadcast", shapes[0], data[0], bc)
 	checkF32(t, "power", shapes[1], data[1], pw)
+}
+
+func checkStableHLOReduce(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a := randF32(r, 2, 3, 4)
+	v := make([]int64, 16)
+	sum := int32(1) // the init value
+	for i := range v {
+		v[i] = int64(r.Intn(2001) - 1000)
+		sum += int32(v[i])
+	}
+	shapes, data := invoke(t, dev, module, "reduce", a.arg(), intArg("16", "i32", v))
+	mx := f32s{shape: []int{3}}
+	for j := 0; j < 3; j++ {
+		m := float32(math.Inf(-1))
+		for i := 0; i < 2; i++ {
+			for k := 0; k < 4; k++ {
+				m = max(m, a.v[12*i+4*j+k])
+			}
+		}
+		mx.v = append(mx.v, m)
+	}
+	checkF32(t, "reduce max", shapes[0], data[0], mx)
+	checkI32(t, "reduce add", data[1], []int32{sum})
 }

@@ -6,9 +6,9 @@ import (
 )
 
 // ints reads integer-list attribute name, written array<i64: ...>
-// (StableHLO) or dense<...> : tensor<Nxi64> (MHLO; a splat gives n
-// copies); ok is false when it is absent or of another kind.
-func (c *converter) ints(name string, n int) ([]int64, bool) {
+// (StableHLO) or dense<...> : tensor<Nxi64> (MHLO); ok is false when it
+// is absent or of another kind.
+func (c *converter) ints(name string) ([]int64, bool) {
 	switch a := c.op.Attr(name).(type) {
 	case *ir.DenseArrayAttr:
 		return a.Values, true
@@ -21,8 +21,8 @@ func (c *converter) ints(name string, n int) ([]int64, bool) {
 			}
 			out = append(out, v.Value)
 		}
-		if a.Splat && len(out) == 1 {
-			for len(out) < n {
+		if t, ok := a.Type.(*ir.TensorType); ok && a.Splat && len(out) == 1 {
+			for int64(len(out)) < numElements(t) {
 				out = append(out, out[0])
 			}
 		}
@@ -36,7 +36,7 @@ func (c *converter) ints(name string, n int) ([]int64, bool) {
 
 // intsOfLen is ints that also requires n entries.
 func (c *converter) intsOfLen(name string, n int) ([]int64, error) {
-	v, ok := c.ints(name, n)
+	v, ok := c.ints(name)
 	if !ok || len(v) != n {
 		return nil, c.errorf("requires '%s', a list of %d integers", name, n)
 	}
@@ -115,7 +115,7 @@ func (c *converter) broadcastInDim(rt *ir.TensorType) error {
 // operand[i...].
 func (c *converter) broadcast(rt *ir.TensorType) error {
 	in := stablehlo.Ranked(c.op.Operands[0].Type)
-	sizes, ok := c.ints("broadcast_sizes", len(rt.Shape)-len(in.Shape))
+	sizes, ok := c.ints("broadcast_sizes")
 	if !ok || len(sizes)+len(in.Shape) != len(rt.Shape) {
 		return c.errorf("requires 'broadcast_sizes' giving the %d leading dimensions of '%s'", len(rt.Shape)-len(in.Shape), ir.TypeString(rt))
 	}

@@ -10,7 +10,10 @@
 //     become a linalg.generic reading their operand through a map (iota
 //     through linalg.index);
 //   - dot becomes a contraction (linalg.generic with a reduction loop)
-//     into a zero-filled result, operands extended to the result type.
+//     into a zero-filled result, operands extended to the result type;
+//   - reduce, of one operand with a body applying one combiner (add,
+//     multiply, maximum, minimum, and, or, xor) to its arguments, becomes a
+//     linalg.generic reducing into a result filled with the init value.
 //
 // Integer semantics follow the StableHLO specification: shifts by the
 // bit width or more give 0 (or the sign, for arithmetic right shifts),
@@ -31,10 +34,12 @@ import (
 func Convert(module *ir.Operation) error {
 	var ops []*ir.Operation
 	ir.Walk(module, func(o *ir.Operation) bool {
-		if _, ok := opName(o); ok {
+		n, ok := opName(o)
+		if ok {
 			ops = append(ops, o)
 		}
-		return true
+		// A reduce's body is read by its lowering, not lowered itself.
+		return n != "reduce"
 	})
 	for _, o := range ops {
 		c := &converter{root: module, op: o}
@@ -126,6 +131,8 @@ func (c *converter) lower() error {
 		return c.dot(rt)
 	case "broadcast":
 		return c.broadcast(rt)
+	case "reduce":
+		return c.reduce(rt)
 	}
 	if _, ok := stablehlo.Arity[name]; !ok {
 		return c.errorf("lowering is not supported yet")

@@ -118,6 +118,22 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.dot"(%a, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<i8>
   return %x : tensor<i8>
 }`, "t.mlir:2:8: error: 'stablehlo.dot' op operand element type 'i32' is wider than the result's 'i8'"},
+		{"reduce-body", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %r = "stablehlo.reduce"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = "stablehlo.subtract"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%m) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}`, "t.mlir:2:8: error: 'stablehlo.reduce' op 'stablehlo.subtract' is not an associative combiner"},
+		{"reduce-dims", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %r = "mhlo.reduce"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = "mhlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "mhlo.return"(%m) : (tensor<f32>) -> ()
+  }) {dimensions = dense<[0, 0]> : tensor<2xi64>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}`, "t.mlir:2:8: error: 'mhlo.reduce' op dimensions [0 0] are not distinct dimensions of rank 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

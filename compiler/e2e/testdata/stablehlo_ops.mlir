@@ -50,3 +50,19 @@ func.func @more(%a: tensor<2x3xf32>) -> (tensor<4x2x3xf32>, tensor<2x3xf32>) {
   %p = "stablehlo.power"(%abs, %a) : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
   return %b, %p : tensor<4x2x3xf32>, tensor<2x3xf32>
 }
+
+func.func @reduce(%a: tensor<2x3x4xf32>, %i: tensor<16xi32>) -> (tensor<3xf32>, tensor<i32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %mx = "stablehlo.reduce"(%a, %ninf) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%m) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 0, 2>} : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<3xf32>
+  %one = "mhlo.constant"() {value = dense<1> : tensor<i32>} : () -> tensor<i32>
+  %s = "mhlo.reduce"(%i, %one) ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %t = "mhlo.add"(%x, %y) : (tensor<i32>, tensor<i32>) -> tensor<i32>
+    "mhlo.return"(%t) : (tensor<i32>) -> ()
+  }) {dimensions = dense<0> : tensor<1xi64>} : (tensor<16xi32>, tensor<i32>) -> tensor<i32>
+  return %mx, %s : tensor<3xf32>, tensor<i32>
+}

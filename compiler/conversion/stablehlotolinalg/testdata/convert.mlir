@@ -39,3 +39,12 @@ func.func @more(%a: tensor<2x3xf32>) -> (tensor<4x2x3xf32>, tensor<2x3xf32>) {
   %p = stablehlo.power %a, %a : tensor<2x3xf32>
   return %b, %p : tensor<4x2x3xf32>, tensor<2x3xf32>
 }
+
+func.func @reduce(%a: tensor<2x3x4xf32>, %z: tensor<f32>) -> tensor<3xf32> {
+  %r = "stablehlo.reduce"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = "stablehlo.maximum"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    "stablehlo.return"(%m) : (tensor<f32>) -> ()
+  }) {dimensions = array<i64: 0, 2>} : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}

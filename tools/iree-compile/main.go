@@ -42,6 +42,12 @@ import (
 // device or FIFO is written in place, never replaced.
 func init() { target.WriteDump = outfile.Write }
 
+// inputTypes are the --iree-input-type values accepted: IREE's names of the
+// input dialects the input phase converts (stablehlo_xla is StableHLO with
+// XLA's extras, mhlo and xla the Dec 2022 names). The conversions run for
+// whatever input dialects a program uses, so the flag only checks the name.
+var inputTypes = map[string]bool{"none": true, "auto": true, "tosa": true, "stablehlo": true, "stablehlo_xla": true, "mhlo": true, "xla": true}
+
 func main() {
 	os.Exit(withCleanup(os.Stderr, func(stderr io.Writer) int { return run(os.Args[1:], os.Stdin, os.Stdout, stderr) }))
 }
@@ -84,7 +90,9 @@ const usageTail = `  --iree-hal-clang-path=<path>                   clang that c
   --iree-hal-kernel-cache-dir=<dir>              Cache of compiled kernel sources (default: the user cache directory's goiree/kernels)
   --iree-hal-dump-executable-sources-to=<dir>    Write the generated executable sources (C) to <dir>
   --iree-hal-dump-executable-binaries-to=<dir>   Write the linked executable binaries to <dir>
-  --iree-input-type=<type>                       Accepted for compatibility (none, auto)
+  --iree-input-type=<type>                       Input dialect (none, auto, tosa, stablehlo, stablehlo_xla, mhlo,
+                                                   xla): every input dialect present is converted in the input
+                                                   phase, so the value only has to name one this compiler knows
   --help                                         Show this help
   --version                                      Show the compiler's version and exit
 `
@@ -253,8 +261,8 @@ func parseFlags(args []string) (*options, error) {
 			if err := needValue(); err != nil {
 				return nil, err
 			}
-			if value != "none" && value != "auto" {
-				return nil, fmt.Errorf("unsupported --iree-input-type=%s (only none and auto are supported)", value)
+			if !inputTypes[value] {
+				return nil, fmt.Errorf("unsupported --iree-input-type=%s (supported: none, auto, tosa, stablehlo, stablehlo_xla, mhlo, xla)", value)
 			}
 		case "iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir":
 			if err := needValue(); err != nil {

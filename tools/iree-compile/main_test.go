@@ -373,3 +373,33 @@ hal.executable.source private @exe attributes {objects = #hal.executable.objects
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
+
+// TestInputTypes accepts IREE's names of the input dialects this compiler
+// converts and refuses the others, naming the supported ones.
+func TestInputTypes(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "add.mlir")
+	prog := "func.func @add(%a: tensor<4xi32>, %b: tensor<4xi32>) -> tensor<4xi32> {\n" +
+		"  %r = tosa.add %a, %b : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>\n" +
+		"  return %r : tensor<4xi32>\n}\n"
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, typ := range []string{"none", "auto", "tosa", "stablehlo", "stablehlo_xla", "mhlo", "xla"} {
+		var stdout, stderr bytes.Buffer
+		out := filepath.Join(dir, typ+".vmfb")
+		if code := run([]string{src, "--iree-input-type=" + typ, "--iree-hal-target-backends=llvm-cpu", "-o", out}, nil, &stdout, &stderr); code != 0 {
+			t.Errorf("--iree-input-type=%s: exit %d: %s", typ, code, stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "torch.vmfb")
+	code := run([]string{src, "--iree-input-type=torch", "-o", out}, nil, &stdout, &stderr)
+	const want = "unsupported --iree-input-type=torch (supported: none, auto, tosa, stablehlo, stablehlo_xla, mhlo, xla)"
+	if code != 1 || !strings.Contains(stderr.String(), want) {
+		t.Errorf("--iree-input-type=torch: exit %d, stderr %q; want exit 1 and %q", code, stderr.String(), want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("--iree-input-type=torch wrote %s", out)
+	}
+}

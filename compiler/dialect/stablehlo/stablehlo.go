@@ -95,7 +95,13 @@ func EnumCase(op *ir.Operation, attr, kind string) (string, bool) {
 // parseElementwise parses `%a, %b attr-dict : type` (every operand and
 // the result of that type) or `... : (t1, t2) -> t3`.
 func parseElementwise(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	vs, err := p.ParseOperandList()
+	var vs []*ir.Value
+	var err error
+	if strings.HasSuffix(op.Name, ".compare") && p.PeekKeyword() != "" {
+		vs, err = parseCompareOperands(p, op)
+	} else {
+		vs, err = p.ParseOperandList()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +143,36 @@ func parseElementwise(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	}
 	op.Operands = vs
 	return []ir.Type{t}, nil
+}
+
+// parseCompareOperands parses compare's own form, `DIR, %a, %b (, TYPE)?`,
+// storing the direction and comparison type as enum attributes.
+func parseCompareOperands(p *ir.Parser, op *ir.Operation) ([]*ir.Value, error) {
+	dialect := strings.TrimSuffix(op.Name, ".compare")
+	dir, err := p.ParseKeyword()
+	if err != nil {
+		return nil, err
+	}
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "comparison_direction", Value: &ir.OpaqueAttr{Name: dialect, Body: "comparison_direction " + dir}})
+	var vs []*ir.Value
+	for i := 0; i < 2; i++ {
+		if err := p.Expect(","); err != nil {
+			return nil, err
+		}
+		v, err := p.ParseOperand()
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	if p.Optional(",") {
+		typ, err := p.ParseKeyword()
+		if err != nil {
+			return nil, err
+		}
+		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "compare_type", Value: &ir.OpaqueAttr{Name: dialect, Body: "comparison_type " + typ}})
+	}
+	return vs, nil
 }
 
 func printElementwise(p *ir.Printer, op *ir.Operation) {

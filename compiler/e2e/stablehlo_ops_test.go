@@ -23,6 +23,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLODots(t, dev, module, r)
 		checkStableHLOMore(t, dev, module, r)
 		checkStableHLOReduce(t, dev, module, r)
+		checkStableHLODotGeneral(t, dev, module, r)
 	})
 }
 
@@ -195,4 +196,23 @@ func checkStableHLOReduce(t *testing.T, dev rhal.Device, module []byte, r *rand.
 	}
 	checkF32(t, "reduce max", shapes[0], data[0], mx)
 	checkI32(t, "reduce add", data[1], []int32{sum})
+}
+
+func checkStableHLODotGeneral(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a, b := randF32(r, 2, 4, 3), randF32(r, 2, 4, 5)
+	shapes, data := invoke(t, dev, module, "dot_general", a.arg(), b.arg())
+	// Batch n: out[n, i, j] = sum over k of a[n, k, i] * b[n, k, j].
+	want := f32s{shape: []int{2, 3, 5}}
+	for n := 0; n < 2; n++ {
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 5; j++ {
+				var acc float32
+				for k := 0; k < 4; k++ {
+					acc += a.v[12*n+3*k+i] * b.v[20*n+5*k+j]
+				}
+				want.v = append(want.v, acc)
+			}
+		}
+	}
+	checkF32(t, "dot_general", shapes[0], data[0], want)
 }

@@ -9,7 +9,7 @@
 //   - transpose, broadcast, broadcast_in_dim, slice (with strides) and iota
 //     become a linalg.generic reading their operand through a map (iota
 //     through linalg.index);
-//   - dot becomes a contraction (linalg.generic with a reduction loop)
+//   - dot and dot_general become a contraction (linalg.generic with a reduction loop)
 //     into a zero-filled result, operands extended to the result type;
 //   - reduce, of one operand with a body applying one combiner (add,
 //     multiply, maximum, minimum, and, or, xor) to its arguments, becomes a
@@ -129,6 +129,8 @@ func (c *converter) lower() error {
 		return c.concatenate(rt)
 	case "dot":
 		return c.dot(rt)
+	case "dot_general":
+		return c.dotGeneral(rt)
 	case "broadcast":
 		return c.broadcast(rt)
 	case "reduce":

@@ -134,6 +134,14 @@ func TestErrors(t *testing.T) {
   }) {dimensions = dense<[0, 0]> : tensor<2xi64>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
 }`, "t.mlir:2:8: error: 'mhlo.reduce' op dimensions [0 0] are not distinct dimensions of rank 1"},
+		{"dot-general-pairs", `func.func @f(%a: tensor<2x4xf32>, %b: tensor<3x2xf32>) -> tensor<4x3xf32> {
+  %x = "mhlo.dot_general"(%a, %b) {dot_dimension_numbers = #mhlo.dot<lhs_contracting_dimensions = [0], rhs_contracting_dimensions = [0]>} : (tensor<2x4xf32>, tensor<3x2xf32>) -> tensor<4x3xf32>
+  return %x : tensor<4x3xf32>
+}`, "t.mlir:2:8: error: 'mhlo.dot_general' op dot_dimension_numbers do not contract 'tensor<2x4xf32>' with 'tensor<3x2xf32>' into 'tensor<4x3xf32>'"},
+		{"dot-general-attr", `func.func @f(%a: tensor<2x4xf32>, %b: tensor<4x2xf32>) -> tensor<2x2xf32> {
+  %x = "stablehlo.dot_general"(%a, %b) : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
+  return %x : tensor<2x2xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.dot_general' op requires a dot_dimension_numbers attribute such as #stablehlo.dot<...>"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -66,3 +66,15 @@ func.func @reduce(%a: tensor<2x3x4xf32>, %i: tensor<16xi32>) -> (tensor<3xf32>, 
   }) {dimensions = dense<0> : tensor<1xi64>} : (tensor<16xi32>, tensor<i32>) -> tensor<i32>
   return %mx, %s : tensor<3xf32>, tensor<i32>
 }
+
+func.func @dot_general(%a: tensor<2x4x3xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %r = "stablehlo.dot_general"(%a, %b) {
+    dot_dimension_numbers = #stablehlo.dot<
+      lhs_batching_dimensions = [0],
+      rhs_batching_dimensions = [0],
+      lhs_contracting_dimensions = [1],
+      rhs_contracting_dimensions = [1],
+    >
+  } : (tensor<2x4x3xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %r : tensor<2x3x5xf32>
+}

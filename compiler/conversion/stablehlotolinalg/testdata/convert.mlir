@@ -48,3 +48,8 @@ func.func @reduce(%a: tensor<2x3x4xf32>, %z: tensor<f32>) -> tensor<3xf32> {
   }) {dimensions = array<i64: 0, 2>} : (tensor<2x3x4xf32>, tensor<f32>) -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
+
+func.func @dot_general(%a: tensor<2x4x3xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x4x3xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %r : tensor<2x3x5xf32>
+}

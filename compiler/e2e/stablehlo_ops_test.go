@@ -24,6 +24,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLOMore(t, dev, module, r)
 		checkStableHLOReduce(t, dev, module, r)
 		checkStableHLODotGeneral(t, dev, module, r)
+		checkStableHLOFinite(t, dev, module)
 	})
 }
 
@@ -215,4 +216,18 @@ func checkStableHLODotGeneral(t *testing.T, dev rhal.Device, module []byte, r *r
 		}
 	}
 	checkF32(t, "dot_general", shapes[0], data[0], want)
+}
+
+func checkStableHLOFinite(t *testing.T, dev rhal.Device, module []byte) {
+	in := f32s{shape: []int{6}, v: []float32{1, float32(math.Inf(1)), float32(math.NaN()), -0.0, float32(math.Inf(-1)), math.MaxFloat32}}
+	_, data := invoke(t, dev, module, "finite", in.arg())
+	var want []int32
+	for _, x := range in.v {
+		f := int32(0)
+		if !math.IsInf(float64(x), 0) && !math.IsNaN(float64(x)) {
+			f = 1
+		}
+		want = append(want, f)
+	}
+	checkI32(t, "is_finite", data[0], want)
 }

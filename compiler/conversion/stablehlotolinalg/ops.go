@@ -184,6 +184,13 @@ func (c *converter) scalarBody(name string, rt ir.Type) (scalarFunc, error) {
 		return c.convert(in, rt)
 	case "compare":
 		return c.compare(in)
+	case "is_finite":
+		if !fl {
+			return nil, c.errorf("'%s' elements are not supported here", ir.TypeString(in))
+		}
+		return func(x builder, a []*ir.Value) (*ir.Value, error) {
+			return x.op("math.isfinite", a, ir.I1), nil
+		}, nil
 	}
 	return nil, c.errorf("lowering is not supported yet")
 }

@@ -78,3 +78,9 @@ func.func @dot_general(%a: tensor<2x4x3xf32>, %b: tensor<2x4x5xf32>) -> tensor<2
   } : (tensor<2x4x3xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   return %r : tensor<2x3x5xf32>
 }
+
+func.func @finite(%a: tensor<6xf32>) -> tensor<6xi32> {
+  %f = stablehlo.is_finite %a : (tensor<6xf32>) -> tensor<6xi1>
+  %i = stablehlo.convert %f : (tensor<6xi1>) -> tensor<6xi32>
+  return %i : tensor<6xi32>
+}

@@ -25,6 +25,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLOReduce(t, dev, module, r)
 		checkStableHLODotGeneral(t, dev, module, r)
 		checkStableHLOFinite(t, dev, module)
+		checkStableHLOPad(t, dev, module, r)
 	})
 }
 
@@ -230,4 +231,21 @@ func checkStableHLOFinite(t *testing.T, dev rhal.Device, module []byte) {
 		want = append(want, f)
 	}
 	checkI32(t, "is_finite", data[0], want)
+}
+
+func checkStableHLOPad(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a := randF32(r, 2, 3)
+	shapes, data := invoke(t, dev, module, "pad", a.arg())
+	// One row before, two after, one column after, filled with -1.5.
+	want := f32s{shape: []int{5, 4}}
+	for i := 0; i < 5; i++ {
+		for j := 0; j < 4; j++ {
+			v := float32(-1.5)
+			if i >= 1 && i < 3 && j < 3 {
+				v = a.v[3*(i-1)+j]
+			}
+			want.v = append(want.v, v)
+		}
+	}
+	checkF32(t, "pad", shapes[0], data[0], want)
 }

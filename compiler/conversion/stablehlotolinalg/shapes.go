@@ -135,6 +135,57 @@ func (c *converter) broadcast(rt *ir.TensorType) error {
 	return c.copyThrough(m, rt)
 }
 
+// pad fills the result with the (rank-0) padding value and inserts the
+// operand at the low edge padding; interior and negative padding are
+// refused.
+func (c *converter) pad(rt *ir.TensorType) error {
+	in := stablehlo.Ranked(c.op.Operands[0].Type)
+	n := len(in.Shape)
+	if pv := stablehlo.Ranked(c.op.Operands[1].Type); len(c.op.Operands) != 2 || len(pv.Shape) != 0 {
+		return c.errorf("requires a rank-0 padding value")
+	}
+	lo, err := c.intsOfLen("edge_padding_low", n)
+	if err != nil {
+		return err
+	}
+	hi, err := c.intsOfLen("edge_padding_high", n)
+	if err != nil {
+		return err
+	}
+	interior, err := c.intsOfLen("interior_padding", n)
+	if err != nil {
+		return err
+	}
+	ones := make([]int64, n)
+	for d := 0; d < n; d++ {
+		ones[d] = 1
+		if interior[d] != 0 || lo[d] < 0 || hi[d] < 0 {
+			return c.errorf("interior or negative padding is not supported yet")
+		}
+		if len(rt.Shape) != n || lo[d]+in.Shape[d]+hi[d] != rt.Shape[d] {
+			return c.errorf("padding %v/%v of '%s' does not give '%s'", lo, hi, ir.TypeString(in), ir.TypeString(rt))
+		}
+	}
+	empty := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
+	par := make([]string, n)
+	for i := range par {
+		par[i] = "parallel"
+	}
+	filled, err := c.genericOp(c.op.Operands[1:], []*ir.AffineMap{{NumDims: n, Results: []*ir.AffineExpr{}}, identity(n)}, empty, par,
+		func(x builder, a []*ir.Value) (*ir.Value, error) { return a[0], nil })
+	if err != nil {
+		return err
+	}
+	r := c.emit(ir.NewOp("tensor.insert_slice", []*ir.Value{c.op.Operands[0], filled}, []ir.Type{rt}, []ir.NamedAttr{
+		{Name: "static_offsets", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: lo}},
+		{Name: "static_sizes", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: append([]int64(nil), in.Shape...)}},
+		{Name: "static_strides", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: ones}},
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 1, 0, 0, 0)},
+	}))
+	c.replace(r.Results[0])
+	return nil
+}
+
 // slice reads result[i] = input[start + i*stride] in each dimension.
 func (c *converter) slice(rt *ir.TensorType) error {
 	in := stablehlo.Ranked(c.op.Operands[0].Type)

@@ -5,7 +5,8 @@
 //     over a tensor.empty of the result type; the rank-0 predicate of
 //     select and bounds of clamp are read once for every element;
 //   - constant becomes arith.constant;
-//   - reshape becomes flow.tensor.reshape, concatenate tensor.concat;
+//   - reshape becomes flow.tensor.reshape, concatenate tensor.concat, and
+//     pad a fill with the padding value and a tensor.insert_slice;
 //   - transpose, broadcast, broadcast_in_dim, slice (with strides) and iota
 //     become a linalg.generic reading their operand through a map (iota
 //     through linalg.index);
@@ -135,6 +136,8 @@ func (c *converter) lower() error {
 		return c.broadcast(rt)
 	case "reduce":
 		return c.reduce(rt)
+	case "pad":
+		return c.pad(rt)
 	}
 	if _, ok := stablehlo.Arity[name]; !ok {
 		return c.errorf("lowering is not supported yet")

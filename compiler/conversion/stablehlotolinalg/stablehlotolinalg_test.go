@@ -142,6 +142,10 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.dot_general"(%a, %b) : (tensor<2x4xf32>, tensor<4x2xf32>) -> tensor<2x2xf32>
   return %x : tensor<2x2xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.dot_general' op requires a dot_dimension_numbers attribute such as #stablehlo.dot<...>"},
+		{"pad-interior", `func.func @f(%a: tensor<2xf32>, %v: tensor<f32>) -> tensor<3xf32> {
+  %x = "stablehlo.pad"(%a, %v) {edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 1>} : (tensor<2xf32>, tensor<f32>) -> tensor<3xf32>
+  return %x : tensor<3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.pad' op interior or negative padding is not supported yet"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

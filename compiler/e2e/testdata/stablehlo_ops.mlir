@@ -84,3 +84,9 @@ func.func @finite(%a: tensor<6xf32>) -> tensor<6xi32> {
   %i = stablehlo.convert %f : (tensor<6xi1>) -> tensor<6xi32>
   return %i : tensor<6xi32>
 }
+
+func.func @pad(%a: tensor<2x3xf32>) -> tensor<5x4xf32> {
+  %v = stablehlo.constant dense<-1.5> : tensor<f32>
+  %p = "mhlo.pad"(%a, %v) {edge_padding_low = dense<[1, 0]> : tensor<2xi64>, edge_padding_high = dense<[2, 1]> : tensor<2xi64>, interior_padding = dense<0> : tensor<2xi64>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>
+  return %p : tensor<5x4xf32>
+}

@@ -53,3 +53,8 @@ func.func @dot_general(%a: tensor<2x4x3xf32>, %b: tensor<2x4x5xf32>) -> tensor<2
   %r = "stablehlo.dot_general"(%a, %b) {dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [1]>} : (tensor<2x4x3xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
   return %r : tensor<2x3x5xf32>
 }
+
+func.func @pad(%a: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<3x5xf32> {
+  %p = "stablehlo.pad"(%a, %v) {edge_padding_low = array<i64: 1, 0>, edge_padding_high = array<i64: 0, 2>, interior_padding = array<i64: 0, 0>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x5xf32>
+  return %p : tensor<3x5xf32>
+}

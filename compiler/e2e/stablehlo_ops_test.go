@@ -231,6 +231,11 @@ func checkStableHLOFinite(t *testing.T, dev rhal.Device, module []byte) {
 		want = append(want, f)
 	}
 	checkI32(t, "is_finite", data[0], want)
+	var bits []int32
+	for _, x := range in.v {
+		bits = append(bits, int32(math.Float32bits(x)))
+	}
+	checkI32(t, "bitcast_convert", data[1], bits)
 }
 
 func checkStableHLOPad(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {

@@ -184,6 +184,22 @@ func (c *converter) scalarBody(name string, rt ir.Type) (scalarFunc, error) {
 		return c.convert(in, rt)
 	case "compare":
 		return c.compare(in)
+	case "bitcast_convert":
+		bits := func(t ir.Type) int {
+			if isFloat(t) {
+				return floatBits(t)
+			}
+			return intWidth(t)
+		}
+		if bits(in) != bits(rt) || bits(in) == 1 || isFloat(in) && isFloat(rt) && ir.TypeString(in) != ir.TypeString(rt) {
+			return nil, c.errorf("bitcast from '%s' to '%s' is not supported", ir.TypeString(in), ir.TypeString(rt))
+		}
+		return func(x builder, a []*ir.Value) (*ir.Value, error) {
+			if ir.TypeString(in) == ir.TypeString(rt) {
+				return a[0], nil
+			}
+			return x.op("arith.bitcast", a, rt), nil
+		}, nil
 	case "is_finite":
 		if !fl {
 			return nil, c.errorf("'%s' elements are not supported here", ir.TypeString(in))

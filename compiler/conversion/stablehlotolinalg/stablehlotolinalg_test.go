@@ -146,6 +146,10 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.pad"(%a, %v) {edge_padding_low = array<i64: 0>, edge_padding_high = array<i64: 0>, interior_padding = array<i64: 1>} : (tensor<2xf32>, tensor<f32>) -> tensor<3xf32>
   return %x : tensor<3xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.pad' op interior or negative padding is not supported yet"},
+		{"bitcast-width", `func.func @f(%a: tensor<2xi16>) -> tensor<2xf32> {
+  %x = "stablehlo.bitcast_convert"(%a) : (tensor<2xi16>) -> tensor<2xf32>
+  return %x : tensor<2xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.bitcast_convert' op bitcast from 'i16' to 'f32' is not supported"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -32,7 +32,7 @@ var Arity = map[string]int{
 	"log": 1, "log_plus_one": 1, "tanh": 1, "sqrt": 1, "rsqrt": 1, "cbrt": 1,
 	"floor": 1, "ceil": 1, "sign": 1, "not": 1, "sine": 1, "cosine": 1,
 	"logistic": 1, "round_nearest_even": 1, "round_nearest_afz": 1,
-	"convert": 1, "select": 3, "clamp": 3, "compare": 2, "is_finite": 1,
+	"convert": 1, "select": 3, "clamp": 3, "compare": 2, "is_finite": 1, "bitcast_convert": 1,
 }
 
 // Register adds the StableHLO and MHLO elementwise ops and constant to r.

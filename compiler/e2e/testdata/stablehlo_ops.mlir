@@ -79,10 +79,11 @@ func.func @dot_general(%a: tensor<2x4x3xf32>, %b: tensor<2x4x5xf32>) -> tensor<2
   return %r : tensor<2x3x5xf32>
 }
 
-func.func @finite(%a: tensor<6xf32>) -> tensor<6xi32> {
+func.func @finite(%a: tensor<6xf32>) -> (tensor<6xi32>, tensor<6xi32>) {
   %f = stablehlo.is_finite %a : (tensor<6xf32>) -> tensor<6xi1>
   %i = stablehlo.convert %f : (tensor<6xi1>) -> tensor<6xi32>
-  return %i : tensor<6xi32>
+  %b = "mhlo.bitcast_convert"(%a) : (tensor<6xf32>) -> tensor<6xi32>
+  return %i, %b : tensor<6xi32>, tensor<6xi32>
 }
 
 func.func @pad(%a: tensor<2x3xf32>) -> tensor<5x4xf32> {

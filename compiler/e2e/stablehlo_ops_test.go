@@ -26,6 +26,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLODotGeneral(t, dev, module, r)
 		checkStableHLOFinite(t, dev, module)
 		checkStableHLOPad(t, dev, module, r)
+		checkCHLOBroadcast(t, dev, module, r)
 	})
 }
 
@@ -253,4 +254,19 @@ func checkStableHLOPad(t *testing.T, dev rhal.Device, module []byte, r *rand.Ran
 		}
 	}
 	checkF32(t, "pad", shapes[0], data[0], want)
+}
+
+func checkCHLOBroadcast(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a, b := randF32(r, 3, 1), randF32(r, 4)
+	shapes, data := invoke(t, dev, module, "chlo", a.arg(), b.arg())
+	m, s := f32s{shape: []int{3, 4}}, f32s{shape: []int{3, 4}}
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 4; j++ {
+			p := a.v[i] * b.v[j]
+			m.v = append(m.v, p)
+			s.v = append(s.v, a.v[i]-p)
+		}
+	}
+	checkF32(t, "chlo.broadcast_multiply", shapes[0], data[0], m)
+	checkF32(t, "chlo.broadcast_subtract", shapes[1], data[1], s)
 }

@@ -16,6 +16,11 @@
 //     multiply, maximum, minimum, and, or, xor) to its arguments, becomes a
 //     linalg.generic reducing into a result filled with the init value.
 //
+// CHLO's broadcasting binary ops (chlo.broadcast_add and the like, in
+// generic form) become the same linalg.generic as the plain op, each
+// operand's dimensions aligned with the result's trailing ones (or placed
+// by broadcast_dimensions) and a size-1 dimension read at 0.
+//
 // Integer semantics follow the StableHLO specification: shifts by the
 // bit width or more give 0 (or the sign, for arithmetic right shifts),
 // sign keeps NaN and signed zeros, and convert from i1 is unsigned. Only
@@ -51,9 +56,9 @@ func Convert(module *ir.Operation) error {
 	return nil
 }
 
-// opName returns o's name without its stablehlo. or mhlo. prefix.
+// opName returns o's name without its stablehlo., mhlo. or chlo. prefix.
 func opName(o *ir.Operation) (string, bool) {
-	for _, p := range stablehlo.Prefixes {
+	for _, p := range append([]string{"chlo."}, stablehlo.Prefixes...) {
 		if n, ok := strings.CutPrefix(o.Name, p); ok {
 			return n, true
 		}
@@ -114,6 +119,12 @@ func (c *converter) lower() error {
 		r := c.emit(ir.NewOp("arith.constant", nil, []ir.Type{rt}, []ir.NamedAttr{{Name: "value", Value: c.op.Attr("value")}}))
 		c.replace(r.Results[0])
 		return nil
+	}
+	if n, ok := strings.CutPrefix(c.op.Name, "chlo.broadcast_"); ok {
+		return c.chloBroadcast(n, rt)
+	}
+	if strings.HasPrefix(c.op.Name, "chlo.") {
+		return c.errorf("lowering is not supported yet")
 	}
 	switch name {
 	case "reshape":
@@ -229,4 +240,45 @@ func (c *converter) genericOp(ins []*ir.Value, maps []*ir.AffineMap, out *ir.Val
 	})
 	c.emit(g)
 	return g.Results[0], nil
+}
+
+// chloBroadcast lowers chlo.broadcast_<name>: binary op name applied
+// with numpy-style broadcasting.
+func (c *converter) chloBroadcast(name string, rt *ir.TensorType) error {
+	if _, ok := binary[name]; !ok || len(c.op.Operands) != 2 {
+		return c.errorf("lowering is not supported yet")
+	}
+	n := len(rt.Shape)
+	var maps []*ir.AffineMap
+	for i, v := range c.op.Operands {
+		t := stablehlo.Ranked(v.Type)
+		r := len(t.Shape)
+		place := make([]int64, r)
+		for d := range place {
+			place[d] = int64(n - r + d)
+		}
+		if dims, ok := c.ints("broadcast_dimensions"); ok && r < n {
+			if len(dims) != r {
+				return c.errorf("broadcast_dimensions %v do not place operand #%d of rank %d", dims, i, r)
+			}
+			place = dims
+		}
+		m := &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{}}
+		for d, p := range place {
+			if p < 0 || int(p) >= n || t.Shape[d] != 1 && t.Shape[d] != rt.Shape[p] {
+				return c.errorf("operand #%d '%s' does not broadcast to '%s'", i, ir.TypeString(t), ir.TypeString(rt))
+			}
+			e := dim(int(p))
+			if t.Shape[d] == 1 && rt.Shape[p] != 1 {
+				e = affConst(0)
+			}
+			m.Results = append(m.Results, e)
+		}
+		maps = append(maps, m)
+	}
+	body, err := c.scalarBody(name, rt.Elem)
+	if err != nil {
+		return err
+	}
+	return c.generic(c.op.Operands, maps, rt, body)
 }

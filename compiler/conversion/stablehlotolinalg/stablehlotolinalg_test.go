@@ -150,6 +150,10 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.bitcast_convert"(%a) : (tensor<2xi16>) -> tensor<2xf32>
   return %x : tensor<2xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.bitcast_convert' op bitcast from 'i16' to 'f32' is not supported"},
+		{"chlo-shapes", `func.func @f(%a: tensor<3xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %x = "chlo.broadcast_add"(%a, %b) : (tensor<3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %x : tensor<2x4xf32>
+}`, "t.mlir:2:8: error: 'chlo.broadcast_add' op operand #0 'tensor<3xf32>' does not broadcast to 'tensor<2x4xf32>'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -91,3 +91,10 @@ func.func @pad(%a: tensor<2x3xf32>) -> tensor<5x4xf32> {
   %p = "mhlo.pad"(%a, %v) {edge_padding_low = dense<[1, 0]> : tensor<2xi64>, edge_padding_high = dense<[2, 1]> : tensor<2xi64>, interior_padding = dense<0> : tensor<2xi64>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<5x4xf32>
   return %p : tensor<5x4xf32>
 }
+
+func.func @chlo(%a: tensor<3x1xf32>, %b: tensor<4xf32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %m = "chlo.broadcast_multiply"(%a, %b) : (tensor<3x1xf32>, tensor<4xf32>) -> tensor<3x4xf32>
+  %v = "stablehlo.reshape"(%a) : (tensor<3x1xf32>) -> tensor<3xf32>
+  %s = "chlo.broadcast_subtract"(%v, %m) {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+  return %m, %s : tensor<3x4xf32>, tensor<3x4xf32>
+}

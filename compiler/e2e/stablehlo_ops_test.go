@@ -27,6 +27,7 @@ func TestStableHLOOps(t *testing.T) {
 		checkStableHLOFinite(t, dev, module)
 		checkStableHLOPad(t, dev, module, r)
 		checkCHLOBroadcast(t, dev, module, r)
+		checkStableHLOBatchNorm(t, dev, module, r)
 	})
 }
 
@@ -269,4 +270,19 @@ func checkCHLOBroadcast(t *testing.T, dev rhal.Device, module []byte, r *rand.Ra
 	}
 	checkF32(t, "chlo.broadcast_multiply", shapes[0], data[0], m)
 	checkF32(t, "chlo.broadcast_subtract", shapes[1], data[1], s)
+}
+
+func checkStableHLOBatchNorm(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, scale, offset, mean, vr := randF32(r, 2, 3, 2), randF32(r, 3), randF32(r, 3), randF32(r, 3), randF32(r, 3)
+	for i := range vr.v {
+		vr.v[i] = float32(math.Abs(float64(vr.v[i])))
+	}
+	shapes, data := invoke(t, dev, module, "batch_norm", x.arg(), scale.arg(), offset.arg(), mean.arg(), vr.arg())
+	want := f32s{shape: []int{2, 3, 2}}
+	for i, v := range x.v {
+		f := (i / 2) % 3
+		sd := math.Sqrt(float64(vr.v[f]) + 1e-3)
+		want.v = append(want.v, float32(float64(scale.v[f])*(float64(v)-float64(mean.v[f]))/sd+float64(offset.v[f])))
+	}
+	checkF32(t, "batch_norm_inference", shapes[0], data[0], want)
 }

@@ -12,6 +12,8 @@
 //     through linalg.index);
 //   - dot and dot_general become a contraction (linalg.generic with a reduction loop)
 //     into a zero-filled result, operands extended to the result type;
+//   - batch_norm_inference becomes one elementwise linalg.generic, the
+//     per-feature operands read along feature_index;
 //   - reduce, of one operand with a body applying one combiner (add,
 //     multiply, maximum, minimum, and, or, xor) to its arguments, becomes a
 //     linalg.generic reducing into a result filled with the init value.
@@ -149,6 +151,8 @@ func (c *converter) lower() error {
 		return c.reduce(rt)
 	case "pad":
 		return c.pad(rt)
+	case "batch_norm_inference":
+		return c.batchNormInference(rt)
 	}
 	if _, ok := stablehlo.Arity[name]; !ok {
 		return c.errorf("lowering is not supported yet")
@@ -281,4 +285,32 @@ func (c *converter) chloBroadcast(name string, rt *ir.TensorType) error {
 		return err
 	}
 	return c.generic(c.op.Operands, maps, rt, body)
+}
+
+// batchNormInference computes scale * (x - mean) / sqrt(variance +
+// epsilon) + offset, the operands being (x, scale, offset, mean,
+// variance) and the last four indexed by the feature dimension.
+func (c *converter) batchNormInference(rt *ir.TensorType) error {
+	n := len(rt.Shape)
+	f, ok := c.op.IntAttr("feature_index")
+	if !ok || f < 0 || int(f) >= n || len(c.op.Operands) != 5 || !isFloat(rt.Elem) {
+		return c.errorf("requires five float operands and a 'feature_index' in [0, %d)", n)
+	}
+	eps, ok := c.op.Attr("epsilon").(ir.FloatAttr)
+	if !ok {
+		return c.errorf("requires a float 'epsilon'")
+	}
+	maps := []*ir.AffineMap{identity(n)}
+	for i, v := range c.op.Operands[1:] {
+		if t := stablehlo.Ranked(v.Type); len(t.Shape) != 1 || t.Shape[0] != rt.Shape[f] {
+			return c.errorf("operand #%d '%s' is not a vector of the %d features", i+1, ir.TypeString(v.Type), rt.Shape[f])
+		}
+		maps = append(maps, &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{dim(int(f))}})
+	}
+	return c.generic(c.op.Operands, maps, rt, func(x builder, a []*ir.Value) (*ir.Value, error) {
+		e := x.op("arith.constant", nil, rt.Elem, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: eps.Value, Type: rt.Elem}})
+		sd := x.un("math.sqrt", x.bin("arith.addf", a[4], e))
+		norm := x.bin("arith.divf", x.bin("arith.subf", a[0], a[3]), sd)
+		return x.bin("arith.addf", x.bin("arith.mulf", norm, a[1]), a[2]), nil
+	})
 }

@@ -154,6 +154,10 @@ func TestErrors(t *testing.T) {
   %x = "chlo.broadcast_add"(%a, %b) : (tensor<3xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %x : tensor<2x4xf32>
 }`, "t.mlir:2:8: error: 'chlo.broadcast_add' op operand #0 'tensor<3xf32>' does not broadcast to 'tensor<2x4xf32>'"},
+		{"batch-norm-features", `func.func @f(%x: tensor<2x4xf32>, %v: tensor<3xf32>) -> tensor<2x4xf32> {
+  %r = "stablehlo.batch_norm_inference"(%x, %v, %v, %v, %v) {epsilon = 1.0e-03 : f32, feature_index = 1 : i64} : (tensor<2x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.batch_norm_inference' op operand #1 'tensor<3xf32>' is not a vector of the 4 features"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

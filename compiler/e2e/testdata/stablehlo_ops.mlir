@@ -98,3 +98,8 @@ func.func @chlo(%a: tensor<3x1xf32>, %b: tensor<4xf32>) -> (tensor<3x4xf32>, ten
   %s = "chlo.broadcast_subtract"(%v, %m) {broadcast_dimensions = array<i64: 0>} : (tensor<3xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
   return %m, %s : tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+func.func @batch_norm(%x: tensor<2x3x2xf32>, %scale: tensor<3xf32>, %offset: tensor<3xf32>, %mean: tensor<3xf32>, %var: tensor<3xf32>) -> tensor<2x3x2xf32> {
+  %r = "stablehlo.batch_norm_inference"(%x, %scale, %offset, %mean, %var) {epsilon = 1.000000e-03 : f32, feature_index = 1 : i64} : (tensor<2x3x2xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x3x2xf32>
+  return %r : tensor<2x3x2xf32>
+}

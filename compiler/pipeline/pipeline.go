@@ -9,9 +9,11 @@
 // what IREE does at each; a phase with nothing to do yet is present and
 // empty, so the flags accept every phase IREE names:
 //
-//	input:               the parsed program is verified and TOSA ops, the
-//	                     one input dialect besides IREE's own, are lowered
-//	                     to linalg, tensor and arith (tosatolinalg).
+//	input:               the parsed program is verified and the input
+//	                     dialects besides IREE's own (TOSA; StableHLO and
+//	                     its Dec 2022 MHLO spelling, with CHLO's
+//	                     broadcasting ops) are lowered to linalg, tensor
+//	                     and arith (tosatolinalg, stablehlotolinalg).
 //	abi:                 empty: exported functions keep their signatures;
 //	                     the VM calling convention is applied at vm.
 //	preprocessing:       the device targets are assigned (program

@@ -1,55 +1,21 @@
 package stablehlotolinalg_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/conversion/internal/conversiontest"
 	"github.com/goiree/goiree/compiler/conversion/stablehlotolinalg"
 	"github.com/goiree/goiree/compiler/dialect"
-	"github.com/goiree/goiree/compiler/ir"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestGolden converts testdata/convert.mlir and compares the printed IR
 // with testdata/convert.golden (go test -update rewrites it). The numbers
 // the lowered ops compute are checked by compiler/e2e's stablehlo tests.
 func TestGolden(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "convert.mlir"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := dialect.NewRegistry()
-	m, err := dialect.Parse("convert.mlir", src, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := stablehlotolinalg.Convert(m.Op); err != nil {
-		t.Fatal(err)
-	}
-	if err := dialect.Verify(reg, m.Op); err != nil {
-		t.Fatalf("converted IR does not verify: %v", err)
-	}
-	got := ir.PrintModule(m, reg, ir.PrintOptions{})
-	if strings.Contains(got, "stablehlo.") || strings.Contains(got, "mhlo.") {
-		t.Errorf("StableHLO ops remain after conversion:\n%s", got)
-	}
-	golden := filepath.Join("testdata", "convert.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("converted IR differs from %s (go test -update rewrites it):\n%s", golden, got)
-	}
+	conversiontest.Golden(t, stablehlotolinalg.Convert, func(name string) bool {
+		return strings.HasPrefix(name, "stablehlo.") || strings.HasPrefix(name, "mhlo.")
+	})
 }
 
 func TestErrors(t *testing.T) {

@@ -1,68 +1,24 @@
 package tensortolinalg_test
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/conversion/internal/conversiontest"
 	"github.com/goiree/goiree/compiler/conversion/tensortolinalg"
 	"github.com/goiree/goiree/compiler/dialect"
-	"github.com/goiree/goiree/compiler/ir"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // TestGolden converts testdata/convert.mlir and compares the printed IR
 // with testdata/convert.golden (go test -update rewrites it).
 func TestGolden(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("testdata", "convert.mlir"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg := dialect.NewRegistry()
-	m, err := dialect.Parse("convert.mlir", src, reg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := tensortolinalg.Convert(m.Op); err != nil {
-		t.Fatal(err)
-	}
-	if err := dialect.Verify(reg, m.Op); err != nil {
-		t.Fatalf("converted IR does not verify: %v", err)
-	}
-	got := ir.PrintModule(m, reg, ir.PrintOptions{})
-	// The printed IR reads back the same (it is what --compile-to prints
-	// and --compile-from reads).
-	m2, err := dialect.Parse("convert.golden", []byte(got), reg)
-	if err != nil {
-		t.Fatalf("converted IR does not parse back: %v", err)
-	}
-	if again := ir.PrintModule(m2, reg, ir.PrintOptions{}); again != got {
-		t.Errorf("converted IR prints differently after reading it back:\n%s", again)
-	}
-	ir.Walk(m.Op, func(o *ir.Operation) bool {
-		switch {
-		case o.Name == "tensor.insert_slice", o.Name == "tensor.empty", o.Name == "tensor.dim", o.Name == "tensor.extract_slice":
-		case strings.HasPrefix(o.Name, "tensor."):
-			t.Errorf("%s: %s was not converted", o.Pos, o.Name)
+	conversiontest.Golden(t, tensortolinalg.Convert, func(name string) bool {
+		switch name {
+		case "tensor.insert_slice", "tensor.empty", "tensor.dim", "tensor.extract_slice":
+			return false
 		}
-		return true
+		return strings.HasPrefix(name, "tensor.")
 	})
-	golden := filepath.Join("testdata", "convert.golden")
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("converted IR differs from %s (go test -update rewrites it):\n%s", golden, got)
-	}
 }
 
 // TestErrors checks that what the lowering cannot do yet is refused at

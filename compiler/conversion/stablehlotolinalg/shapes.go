@@ -1,6 +1,7 @@
 package stablehlotolinalg
 
 import (
+	"github.com/goiree/goiree/compiler/conversion/internal/rewrite"
 	"github.com/goiree/goiree/compiler/dialect/stablehlo"
 	"github.com/goiree/goiree/compiler/ir"
 )
@@ -236,25 +237,10 @@ func (c *converter) concatenate(rt *ir.TensorType) error {
 	if !ok || axis < 0 || int(axis) >= len(rt.Shape) {
 		return c.errorf("requires an integer 'dimension' in [0, %d)", len(rt.Shape))
 	}
-	total := int64(0)
-	for i, v := range c.op.Operands {
-		t := stablehlo.Ranked(v.Type)
-		if len(t.Shape) != len(rt.Shape) {
-			return c.errorf("operand #%d has rank %d but the result has rank %d", i, len(t.Shape), len(rt.Shape))
-		}
-		for d, s := range t.Shape {
-			if d != int(axis) && s != rt.Shape[d] {
-				return c.errorf("operand #%d dimension %d is %d but the result's is %d", i, d, s, rt.Shape[d])
-			}
-		}
-		total += t.Shape[axis]
+	r, err := rewrite.Concat(c.op.Operands, rt, axis, stablehlo.Ranked, "operand", "dimension")
+	if err != nil {
+		return c.errorf("%v", err)
 	}
-	if total != rt.Shape[axis] {
-		return c.errorf("operands give %d along dimension %d but the result has %d", total, axis, rt.Shape[axis])
-	}
-	r := c.emit(ir.NewOp("tensor.concat", append([]*ir.Value(nil), c.op.Operands...), []ir.Type{rt}, []ir.NamedAttr{
-		{Name: "dim", Value: ir.IntegerAttr{Value: axis, Type: ir.I64}},
-	}))
-	c.replace(r.Results[0])
+	c.replace(c.emit(r).Results[0])
 	return nil
 }

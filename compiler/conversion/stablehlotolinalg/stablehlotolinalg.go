@@ -34,6 +34,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goiree/goiree/compiler/conversion/internal/rewrite"
 	"github.com/goiree/goiree/compiler/dialect/stablehlo"
 	"github.com/goiree/goiree/compiler/ir"
 )
@@ -77,19 +78,10 @@ func (c *converter) errorf(format string, args ...any) error {
 }
 
 // emit inserts o before the op being converted.
-func (c *converter) emit(o *ir.Operation) *ir.Operation {
-	o.Pos = c.op.Pos
-	o.Loc = c.op.Loc
-	c.op.Block.InsertBefore(c.op, o)
-	return o
-}
+func (c *converter) emit(o *ir.Operation) *ir.Operation { return rewrite.Emit(c.op, o) }
 
 // replace makes r the converted op's result and removes the op.
-func (c *converter) replace(r *ir.Value) {
-	r.Name = c.op.Results[0].Name
-	ir.ReplaceAllUsesWith(c.root, c.op.Results[0], r)
-	c.op.Remove()
-}
+func (c *converter) replace(r *ir.Value) { rewrite.Replace(c.root, c.op, r) }
 
 // checkType refuses dynamic shapes and non-signless integers.
 func (c *converter) checkType(what string, t ir.Type) error {

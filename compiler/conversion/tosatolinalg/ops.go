@@ -3,6 +3,7 @@ package tosatolinalg
 import (
 	"math"
 
+	"github.com/goiree/goiree/compiler/conversion/internal/rewrite"
 	"github.com/goiree/goiree/compiler/dialect/tosa"
 	"github.com/goiree/goiree/compiler/ir"
 )
@@ -632,26 +633,11 @@ func (c *converter) concat(rt *ir.TensorType) error {
 	if !ok || axis < 0 || int(axis) >= len(rt.Shape) {
 		return c.errorf("requires an integer 'axis' in [0, %d)", len(rt.Shape))
 	}
-	total := int64(0)
-	for i, v := range c.op.Operands {
-		t := tosa.Ranked(v.Type)
-		if len(t.Shape) != len(rt.Shape) {
-			return c.errorf("operand #%d has rank %d but the result has rank %d", i, len(t.Shape), len(rt.Shape))
-		}
-		for d, s := range t.Shape {
-			if d != int(axis) && s != rt.Shape[d] {
-				return c.errorf("operand #%d dimension %d is %d but the result's is %d", i, d, s, rt.Shape[d])
-			}
-		}
-		total += t.Shape[axis]
+	r, err := rewrite.Concat(c.op.Operands, rt, axis, tosa.Ranked, "input", "axis")
+	if err != nil {
+		return c.errorf("%v", err)
 	}
-	if total != rt.Shape[axis] {
-		return c.errorf("inputs give %d along axis %d but the result has %d", total, axis, rt.Shape[axis])
-	}
-	r := c.emit(ir.NewOp("tensor.concat", append([]*ir.Value(nil), c.op.Operands...), []ir.Type{rt}, []ir.NamedAttr{
-		{Name: "dim", Value: ir.IntegerAttr{Value: axis, Type: ir.I64}},
-	}))
-	c.replace(r.Results[0])
+	c.replace(c.emit(r).Results[0])
 	return nil
 }
 

@@ -43,6 +43,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goiree/goiree/compiler/conversion/internal/rewrite"
 	"github.com/goiree/goiree/compiler/dialect/tosa"
 	"github.com/goiree/goiree/compiler/ir"
 )
@@ -73,7 +74,7 @@ func Convert(module *ir.Operation) error {
 		}
 	}
 	for _, o := range shapes {
-		if used(module, o.Results[0]) {
+		if ir.HasUses(module, o.Results[0]) {
 			return ir.OpErrorf(o, "shape is used by an op other than a TOSA op")
 		}
 		o.Remove()
@@ -81,17 +82,6 @@ func Convert(module *ir.Operation) error {
 	return nil
 }
 
-// used reports whether any op under root takes v.
-func used(root *ir.Operation, v *ir.Value) bool {
-	found := false
-	ir.Walk(root, func(o *ir.Operation) bool {
-		for _, x := range o.Operands {
-			found = found || x == v
-		}
-		return !found
-	})
-	return found
-}
 
 type converter struct {
 	root, op *ir.Operation
@@ -102,19 +92,10 @@ func (c *converter) errorf(format string, args ...any) error {
 }
 
 // emit inserts o before the op being converted.
-func (c *converter) emit(o *ir.Operation) *ir.Operation {
-	o.Pos = c.op.Pos
-	o.Loc = c.op.Loc
-	c.op.Block.InsertBefore(c.op, o)
-	return o
-}
+func (c *converter) emit(o *ir.Operation) *ir.Operation { return rewrite.Emit(c.op, o) }
 
 // replace makes r the converted op's result and removes the op.
-func (c *converter) replace(r *ir.Value) {
-	r.Name = c.op.Results[0].Name
-	ir.ReplaceAllUsesWith(c.root, c.op.Results[0], r)
-	c.op.Remove()
-}
+func (c *converter) replace(r *ir.Value) { rewrite.Replace(c.root, c.op, r) }
 
 func (c *converter) lower() error {
 	name := strings.TrimPrefix(c.op.Name, "tosa.")

@@ -36,11 +36,13 @@ import (
 
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/tools/internal/panicguard"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	os.Exit(panicguard.Run(args, os.Stderr, func() int { return run(args, os.Stdin, os.Stdout, os.Stderr) }))
 }
 
 // options are the parsed flags.

@@ -29,11 +29,13 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goiree/goiree/tools/internal/panicguard"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	os.Exit(panicguard.Run(args, os.Stderr, func() int { return run(args, os.Stdin, os.Stdout, os.Stderr) }))
 }
 
 // options are the parsed flags.

@@ -36,6 +36,7 @@ import (
 	"github.com/goiree/goiree/compiler/vmgen"
 	"github.com/goiree/goiree/runtime/tooling/outfile"
 	"github.com/goiree/goiree/tools/internal/flagsuggest"
+	"github.com/goiree/goiree/tools/internal/panicguard"
 )
 
 // Executable dumps go through the same writer as -o: a dump path that is a
@@ -49,7 +50,10 @@ func init() { target.WriteDump = outfile.Write }
 var inputTypes = map[string]bool{"none": true, "auto": true, "tosa": true, "stablehlo": true, "stablehlo_xla": true, "mhlo": true, "xla": true}
 
 func main() {
-	os.Exit(withCleanup(os.Stderr, func(stderr io.Writer) int { return run(os.Args[1:], os.Stdin, os.Stdout, stderr) }))
+	args := os.Args[1:]
+	os.Exit(withCleanup(os.Stderr, func(stderr io.Writer) int {
+		return panicguard.Run(args, stderr, func() int { return run(args, os.Stdin, os.Stdout, stderr) })
+	}))
 }
 
 // usageHead and usageTail frame the target flags, which come from the

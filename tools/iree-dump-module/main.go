@@ -21,11 +21,13 @@ import (
 	"github.com/goiree/goiree/runtime/schemas/fbverify"
 	"github.com/goiree/goiree/runtime/tooling/modulejson"
 	"github.com/goiree/goiree/runtime/vm"
+	"github.com/goiree/goiree/tools/internal/panicguard"
 	"github.com/goiree/goiree/tools/internal/toolflags"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	args := os.Args[1:]
+	os.Exit(panicguard.Run(args, os.Stderr, func() int { return run(args, os.Stdin, os.Stdout, os.Stderr) }))
 }
 
 // outputs are the --output values, each a set of sections.

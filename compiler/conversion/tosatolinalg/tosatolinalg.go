@@ -82,7 +82,6 @@ func Convert(module *ir.Operation) error {
 	return nil
 }
 
-
 type converter struct {
 	root, op *ir.Operation
 }

@@ -1,4 +1,4 @@
-package panicguard
+package guardtest
 
 import (
 	"fmt"

@@ -18,6 +18,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/dialect/linalg"
+	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/target"
 )
@@ -61,7 +62,7 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 	}
 	total := 0
 	for _, fn := range append([]*ir.Operation(nil), body.Ops...) {
-		if !hostFunction[fn.Name] || fn.Body() == nil {
+		if !util.IsHostFunction(fn) || fn.Body() == nil {
 			continue
 		}
 		prefix := fn.SymName()
@@ -122,9 +123,6 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 	}
 	return total, nil
 }
-
-// hostFunction names the ops whose bodies are host code.
-var hostFunction = map[string]bool{"func.func": true, "util.func": true, "util.initializer": true}
 
 // loopNestBackends says which registered backends compile linalg ops.
 func loopNestBackends() string {

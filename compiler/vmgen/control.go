@@ -1,6 +1,7 @@
 package vmgen
 
 import (
+	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/runtime/vm"
 )
@@ -452,7 +453,7 @@ func (e *emitter) hostFunctions() []*ir.Operation {
 	var all []*ir.Operation
 	byName := map[string]*ir.Operation{}
 	for _, op := range e.module.Body().Ops {
-		if (op.Name == "func.func" || op.Name == "util.func" || op.Name == "util.initializer") && op.Body() != nil {
+		if util.IsHostFunction(op) && op.Body() != nil {
 			all = append(all, op)
 			if n := op.SymName(); n != "" {
 				byName[n] = op

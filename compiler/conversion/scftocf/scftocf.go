@@ -23,11 +23,9 @@
 package scftocf
 
 import (
+	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 )
-
-// hostFunctions are the ops whose bodies are host code.
-var hostFunctions = map[string]bool{"func.func": true, "util.func": true, "util.initializer": true}
 
 // isSCF reports whether op is one of the ops lowered here.
 func isSCF(op *ir.Operation) bool {
@@ -57,11 +55,11 @@ func Run(root *ir.Operation) error {
 			}
 		}
 	}
-	if hostFunctions[root.Name] {
+	if util.IsHostFunction(root) {
 		visit(root)
 	} else if body := root.Body(); body != nil {
 		for _, fn := range body.Ops {
-			if hostFunctions[fn.Name] {
+			if util.IsHostFunction(fn) {
 				visit(fn)
 			}
 		}

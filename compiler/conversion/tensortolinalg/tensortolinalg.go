@@ -35,11 +35,9 @@ import (
 	"fmt"
 
 	"github.com/goiree/goiree/compiler/dialect/tensor"
+	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 )
-
-// hostFunctions are the ops whose bodies are host code.
-var hostFunctions = map[string]bool{"func.func": true, "util.func": true, "util.initializer": true}
 
 // Convert lowers the tensor ops in the host functions of module. Ops in
 // other regions (flow.dispatch.region bodies, executables) are left alone.
@@ -49,13 +47,13 @@ func Convert(module *ir.Operation) error {
 		return fmt.Errorf("module has no body")
 	}
 	for _, fn := range body.Ops {
-		if !hostFunctions[fn.Name] || len(fn.Regions) == 0 {
+		if !util.IsHostFunction(fn) || len(fn.Regions) == 0 {
 			continue
 		}
 		var ops []*ir.Operation
 		memo := map[*ir.Value]foldResult{}
 		ir.Walk(fn, func(o *ir.Operation) bool {
-			if o != fn && (o.Name == "flow.dispatch.region" || hostFunctions[o.Name] || len(o.Name) > 7 && o.Name[:7] == "linalg.") {
+			if o != fn && (o.Name == "flow.dispatch.region" || util.IsHostFunction(o) || len(o.Name) > 7 && o.Name[:7] == "linalg.") {
 				return false
 			}
 			if o.Name == "tensor.extract_slice" || o.Name == "tensor.insert_slice" {

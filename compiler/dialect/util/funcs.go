@@ -14,6 +14,17 @@ func registerFuncs(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "util.call", Parse: parseCall, Print: printCall, Verify: func(op *ir.Operation) error { return verifyCall(r, op) }})
 }
 
+// IsHostFunction reports whether op is a function whose body is host code:
+// func.func, util.func or util.initializer (the ops the passes that
+// rewrite host code walk, as opposed to executables' device code).
+func IsHostFunction(op *ir.Operation) bool {
+	switch op.Name {
+	case "func.func", "util.func", "util.initializer":
+		return true
+	}
+	return false
+}
+
 // FunctionType returns the function_type of a util.func (or of any op
 // carrying one), or nil.
 func FunctionType(op *ir.Operation) *ir.FunctionType { return function.Type(op) }

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -176,6 +177,10 @@ func (e *env) harnessRun(mode string, n, a, rounds int) (time.Duration, error) {
 	return time.Duration(ns), nil
 }
 
+// largePasses is how many back-to-back passes make one measurement of a
+// cpu-large row, on both sides.
+const largePasses = 3
+
 // largeRows measures simple_mul over o.largeN floats: local-sync against
 // the C loop on one thread, local-task with one worker group per CPU
 // against the C loop on every CPU (the same thread count: IREE's default
@@ -220,33 +225,47 @@ func largeRows(e *env, o *options, log io.Writer) ([]row, error) {
 			return nil, err
 		}
 		// Ours and the reference alternate, so that both see the same load
-		// on a shared machine. Context switches are counted around each.
-		var ours, refs []time.Duration
+		// on a shared machine, and each side's figure is the median of the
+		// same number of back-to-back passes (largePasses calls of ours, a
+		// harness run of as many passes), so that neither side's
+		// measurement filters its noise more than the other's. Context
+		// switches are counted around each.
+		var ours, refs, pairs []time.Duration
 		var oursCS, refCS switches
 		for i := 0; i < o.repetitions; i++ {
 			s0 := selfSwitches()
-			t0 := time.Now()
-			err := c.call()
-			ours = append(ours, time.Since(t0))
+			var passes []time.Duration
+			var err error
+			for p := 0; p < largePasses && err == nil; p++ {
+				t0 := time.Now()
+				err = c.call()
+				passes = append(passes, time.Since(t0))
+			}
 			oursCS = oursCS.add(selfSwitches().sub(s0))
 			if err != nil {
 				c.close()
 				return nil, err
 			}
+			ours = append(ours, median(passes))
 			c0 := childSwitches()
-			ref, err := e.harnessRun("large", o.largeN, d.threads, 3)
+			ref, err := e.harnessRun("large", o.largeN, d.threads, largePasses)
 			if err != nil {
 				c.close()
 				return nil, err
 			}
 			refCS = refCS.add(childSwitches().sub(c0))
 			refs = append(refs, ref)
+			// The pair's ratio, kept as a duration scaled by 1e6 so that
+			// median() orders it.
+			pairs = append(pairs, time.Duration(float64(ref)/float64(ours[i])*1e6))
 		}
 		c.close()
 		r := bandwidthRow(d.name, bytes, median(ours), median(refs), d.refName, d.min)
 		reps := float64(o.repetitions)
-		r.note = fmt.Sprintf("context switches per call: ours %.0f voluntary, %.0f involuntary; the C loop %.0f, %.0f per process (3 passes, setup included)",
-			float64(oursCS.voluntary)/reps, float64(oursCS.involuntary)/reps, float64(refCS.voluntary)/reps, float64(refCS.involuntary)/reps)
+		lo, hi := slices.Min(pairs), slices.Max(pairs)
+		r.note = fmt.Sprintf("each figure the median of %d alternating measurements, each the median of %d back-to-back passes; the %d pairs' ratios range from %.3f to %.3f; context switches per pass: ours %.0f voluntary, %.0f involuntary; the C loop %.0f, %.0f per process (setup included)",
+			o.repetitions, largePasses, len(pairs), float64(lo)/1e6, float64(hi)/1e6,
+			float64(oursCS.voluntary)/reps/largePasses, float64(oursCS.involuntary)/reps/largePasses, float64(refCS.voluntary)/reps, float64(refCS.involuntary)/reps)
 		if d.note != "" {
 			r.note = d.note + "; " + r.note
 		}

@@ -1046,6 +1046,66 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			in := (*[5]byte)(code[pc : pc+5])
 			w.f64[le16(in[1:])] = math.Ceil(w.f64[le16(in[3:])])
 			pc += 5
+		case OpTruncF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Trunc(w.f64[le16(in[3:])])
+			pc += 5
+		case OpRoundEvenF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.RoundToEven(w.f64[le16(in[3:])])
+			pc += 5
+		case OpExpF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Exp(w.f64[le16(in[3:])])
+			pc += 5
+		case OpExp2F64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Exp2(w.f64[le16(in[3:])])
+			pc += 5
+		case OpExpm1F64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Expm1(w.f64[le16(in[3:])])
+			pc += 5
+		case OpLogF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Log(w.f64[le16(in[3:])])
+			pc += 5
+		case OpLog2F64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Log2(w.f64[le16(in[3:])])
+			pc += 5
+		case OpLog1pF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Log1p(w.f64[le16(in[3:])])
+			pc += 5
+		case OpTanhF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Tanh(w.f64[le16(in[3:])])
+			pc += 5
+		case OpErfF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Erf(w.f64[le16(in[3:])])
+			pc += 5
+		case OpSinF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Sin(w.f64[le16(in[3:])])
+			pc += 5
+		case OpCosF64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = math.Cos(w.f64[le16(in[3:])])
+			pc += 5
+		case OpPowF64:
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = math.Pow(w.f64[le16(in[3:])], w.f64[le16(in[5:])])
+			pc += 7
+		case OpAtan2F64:
+			in := (*[7]byte)(code[pc : pc+7])
+			w.f64[le16(in[1:])] = math.Atan2(w.f64[le16(in[3:])], w.f64[le16(in[5:])])
+			pc += 7
+		case OpFmaF64:
+			in := (*[9]byte)(code[pc : pc+9])
+			w.f64[le16(in[1:])] = math.FMA(w.f64[le16(in[3:])], w.f64[le16(in[5:])], w.f64[le16(in[7:])])
+			pc += 9
 		case OpTruncI32I8:
 			in := (*[5]byte)(code[pc : pc+5])
 			x := w.i32[le16(in[3:])]
@@ -1170,6 +1230,22 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			in := (*[5]byte)(code[pc : pc+5])
 			x := w.f64[le16(in[3:])]
 			w.i64[le16(in[1:])] = int64(math.Float64bits(x))
+			pc += 5
+		case OpExtF16F64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = f16Format.toFloat64(uint16(w.i32[le16(in[3:])]))
+			pc += 5
+		case OpExtBF16F64:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.f64[le16(in[1:])] = bf16Format.toFloat64(uint16(w.i32[le16(in[3:])]))
+			pc += 5
+		case OpTruncF64F16:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = int32(f16Format.fromFloat64(w.f64[le16(in[3:])]))
+			pc += 5
+		case OpTruncF64BF16:
+			in := (*[5]byte)(code[pc : pc+5])
+			w.i32[le16(in[1:])] = int32(bf16Format.fromFloat64(w.f64[le16(in[3:])]))
 			pc += 5
 		case OpCmpEqI32:
 			in := (*[7]byte)(code[pc : pc+7])

@@ -231,6 +231,10 @@ const (
 	OpSqrtF64
 	OpFloorF64
 	OpCeilF64
+	OpTruncF64
+	OpRoundEvenF64
+	OpFmaF64
+	OpPowF64
 )
 
 // Casts.
@@ -260,6 +264,10 @@ const (
 	OpBitcastF32I32
 	OpBitcastI64F64
 	OpBitcastF64I64
+	OpExtF16F64
+	OpExtBF16F64
+	OpTruncF64F16
+	OpTruncF64BF16
 )
 
 // Comparisons (result: i32 0 or 1).
@@ -376,6 +384,22 @@ const (
 	OpListSetRef
 )
 
+// f64 elementary functions, as Go's math package computes them. Kernels
+// compute the f32 (and f16, bf16) forms in f64 and round the result.
+const (
+	OpExpF64 Opcode = iota + 0xF5
+	OpExp2F64
+	OpExpm1F64
+	OpLogF64
+	OpLog2F64
+	OpLog1pF64
+	OpTanhF64
+	OpErfF64
+	OpSinF64
+	OpCosF64
+	OpAtan2F64
+)
+
 // opTable is indexed by Opcode; entries with an empty name are invalid.
 var opTable = [256]opInfo{
 	OpConstI32:       op("const.i32", 1, "dst = imm", rI32, oImmI32),
@@ -463,6 +487,11 @@ var opTable = [256]opInfo{
 	OpFloorF64: op("floor.f64", 1, "dst = floor(a)", rF64, rF64),
 	OpCeilF64:  op("ceil.f64", 1, "dst = ceil(a)", rF64, rF64),
 
+	OpTruncF64:     op("trunc.f64", 1, "dst = a rounded toward zero", rF64, rF64),
+	OpRoundEvenF64: op("roundeven.f64", 1, "dst = a rounded to the nearest integer, ties to even", rF64, rF64),
+	OpFmaF64:       op("fma.f64", 1, "dst = a * b + c with one rounding", rF64, rF64, rF64, rF64),
+	OpPowF64:       op("pow.f64", 1, "dst = a to the power b (C's pow special cases)", rF64, rF64, rF64),
+
 	OpTruncI32I8:    op("trunc.i32.i8", 1, "dst = a & 0xFF", rI32, rI32),
 	OpTruncI32I16:   op("trunc.i32.i16", 1, "dst = a & 0xFFFF", rI32, rI32),
 	OpExtI8I32S:     op("ext.i8.i32.s", 1, "dst = sign-extend low 8 bits of a", rI32, rI32),
@@ -488,6 +517,10 @@ var opTable = [256]opInfo{
 	OpBitcastF32I32: op("bitcast.f32.i32", 1, "dst = the bits of a", rI32, rF32),
 	OpBitcastI64F64: op("bitcast.i64.f64", 1, "dst = the f64 with a's bits", rF64, rI64),
 	OpBitcastF64I64: op("bitcast.f64.i64", 1, "dst = the bits of a", rI64, rF64),
+	OpExtF16F64:     op("ext.f16.f64", 1, "dst = the IEEE half (binary16) in the low 16 bits of a, exactly", rF64, rI32),
+	OpExtBF16F64:    op("ext.bf16.f64", 1, "dst = the bfloat16 in the low 16 bits of a, exactly", rF64, rI32),
+	OpTruncF64F16:   op("trunc.f64.f16", 1, "dst = the binary16 bits of a, round to nearest even (NaN stays NaN, overflow gives infinity)", rI32, rF64),
+	OpTruncF64BF16:  op("trunc.f64.bf16", 1, "dst = the bfloat16 bits of a, round to nearest even (NaN stays NaN, overflow gives infinity)", rI32, rF64),
 
 	OpCmpEqI32:   op("cmp.eq.i32", 1, "dst = a == b", rI32, rI32, rI32),
 	OpCmpNeI32:   op("cmp.ne.i32", 1, "dst = a != b", rI32, rI32, rI32),
@@ -579,6 +612,18 @@ var opTable = [256]opInfo{
 	OpListSetF32: op("list.set.f32", 0, "element index = value", rRef, rI32, rF32),
 	OpListSetF64: op("list.set.f64", 0, "element index = value", rRef, rI32, rF64),
 	OpListSetRef: op("list.set.ref", 0, "element index = value", rRef, rI32, rRef),
+
+	OpExpF64:   op("exp.f64", 1, "dst = e^a", rF64, rF64),
+	OpExp2F64:  op("exp2.f64", 1, "dst = 2^a", rF64, rF64),
+	OpExpm1F64: op("expm1.f64", 1, "dst = e^a - 1, accurate near 0", rF64, rF64),
+	OpLogF64:   op("log.f64", 1, "dst = natural logarithm of a", rF64, rF64),
+	OpLog2F64:  op("log2.f64", 1, "dst = base-2 logarithm of a (exact for powers of two)", rF64, rF64),
+	OpLog1pF64: op("log1p.f64", 1, "dst = log(1 + a), accurate near 0", rF64, rF64),
+	OpTanhF64:  op("tanh.f64", 1, "dst = hyperbolic tangent of a", rF64, rF64),
+	OpErfF64:   op("erf.f64", 1, "dst = error function of a", rF64, rF64),
+	OpSinF64:   op("sin.f64", 1, "dst = sine of a (radians)", rF64, rF64),
+	OpCosF64:   op("cos.f64", 1, "dst = cosine of a (radians)", rF64, rF64),
+	OpAtan2F64: op("atan2.f64", 1, "dst = arc tangent of a / b in (-pi, pi], by the signs of both", rF64, rF64, rF64),
 
 	OpBr:                 term("br", "continue at target", oTarget),
 	OpCondBr:             term("cond_br", "continue at the first target if cond != 0, else at the second", rI32, oTarget, oTarget),

@@ -95,6 +95,26 @@ var pureCases = []pureCase{
 	{OpSqrtF64, []Value{F64(16)}, F64(4)},
 	{OpFloorF64, []Value{F64(2.5)}, F64(2)},
 	{OpCeilF64, []Value{F64(2.5)}, F64(3)},
+	{OpTruncF64, []Value{F64(-2.7)}, F64(-2)},
+	{OpRoundEvenF64, []Value{F64(2.5)}, F64(2)},
+	{OpRoundEvenF64, []Value{F64(-3.5)}, F64(-4)},
+	{OpFmaF64, []Value{F64(1 + 0x1p-30), F64(1 - 0x1p-30), F64(-1)}, F64(-0x1p-60)},
+	{OpPowF64, []Value{F64(2), F64(-3)}, F64(0.125)},
+	{OpPowF64, []Value{F64(-8), F64(1.0 / 3)}, F64(math.NaN())},
+	{OpExpF64, []Value{F64(0)}, F64(1)},
+	{OpExp2F64, []Value{F64(10)}, F64(1024)},
+	{OpExpm1F64, []Value{F64(1e-20)}, F64(1e-20)},
+	{OpLogF64, []Value{F64(1)}, F64(0)},
+	{OpLogF64, []Value{F64(-1)}, F64(math.NaN())},
+	{OpLog2F64, []Value{F64(0x1p-40)}, F64(-40)},
+	{OpLog1pF64, []Value{F64(1e-20)}, F64(1e-20)},
+	{OpTanhF64, []Value{F64(math.Inf(-1))}, F64(-1)},
+	{OpErfF64, []Value{F64(0)}, F64(0)},
+	{OpErfF64, []Value{F64(math.Inf(1))}, F64(1)},
+	{OpSinF64, []Value{F64(0)}, F64(0)},
+	{OpCosF64, []Value{F64(0)}, F64(1)},
+	{OpAtan2F64, []Value{F64(1), F64(-1)}, F64(3 * math.Pi / 4)},
+	{OpAtan2F64, []Value{F64(math.Copysign(0, -1)), F64(-1)}, F64(-math.Pi)},
 
 	{OpTruncI32I8, []Value{I32(0x1234)}, I32(0x34)},
 	{OpTruncI32I16, []Value{I32(0x12345)}, I32(0x2345)},
@@ -124,6 +144,25 @@ var pureCases = []pureCase{
 	{OpBitcastF32I32, []Value{F32(1)}, I32(0x3F800000)},
 	{OpBitcastI64F64, []Value{I64(0x3FF0000000000000)}, F64(1)},
 	{OpBitcastF64I64, []Value{F64(1)}, I64(0x3FF0000000000000)},
+	{OpExtF16F64, []Value{I32(0x3C00)}, F64(1)},
+	{OpExtF16F64, []Value{I32(0xFBFF)}, F64(-65504)},
+	{OpExtF16F64, []Value{I32(0x0001)}, F64(0x1p-24)},
+	{OpExtF16F64, []Value{I32(0x7C00)}, F64(math.Inf(1))},
+	{OpExtF16F64, []Value{I32(0x7E00)}, F64(math.NaN())},
+	{OpExtBF16F64, []Value{I32(0x3F80)}, F64(1)},
+	{OpExtBF16F64, []Value{I32(0xC040)}, F64(-3)},
+	{OpTruncF64F16, []Value{F64(1)}, I32(0x3C00)},
+	{OpTruncF64F16, []Value{F64(1 + 0x1p-11)}, I32(0x3C00)},           // tie, to even
+	{OpTruncF64F16, []Value{F64(1 + 0x1p-11 + 0x1p-40)}, I32(0x3C01)}, // just above the tie
+	{OpTruncF64F16, []Value{F64(65520)}, I32(0x7C00)},                 // rounds to infinity
+	{OpTruncF64F16, []Value{F64(-0x1p-25)}, I32(0x8000)},              // tie below the smallest subnormal
+	{OpTruncF64F16, []Value{F64(0x1p-25 + 0x1p-50)}, I32(0x0001)},     // just above it
+	{OpTruncF64F16, []Value{F64(0x1p-14 - 0x1p-25)}, I32(0x0400)},     // subnormal carrying into the normals
+	{OpTruncF64F16, []Value{F64(math.NaN())}, I32(0x7E00)},
+	{OpTruncF64BF16, []Value{F64(1)}, I32(0x3F80)},
+	{OpTruncF64BF16, []Value{F64(1 + 0x1p-8)}, I32(0x3F80)},           // tie, to even
+	{OpTruncF64BF16, []Value{F64(1 + 0x1p-8 + 0x1p-30)}, I32(0x3F81)}, // a tie in f32, not in f64
+	{OpTruncF64BF16, []Value{F64(math.Inf(-1))}, I32(0xFF80)},
 
 	{OpCmpEqI32, []Value{I32(3), I32(3)}, I32(1)},
 	{OpCmpNeI32, []Value{I32(3), I32(3)}, I32(0)},

@@ -13,6 +13,10 @@ import (
 // the device argument is always the program's device (an explicit
 // !hal.device operand names the same one). A failed expectation is
 // reported by the module and the program runs on.
+//
+// As in IREE, the imports are optional and every call is guarded by
+// import.resolved: a program with checks also runs where no check module
+// is registered (iree-run-module), the checks skipped.
 
 // checkOp lowers one check.* op.
 func (fe *fnEmitter) checkOp(op *ir.Operation) error {
@@ -35,7 +39,7 @@ func (fe *fnEmitter) checkOp(op *ir.Operation) error {
 		if r.Kind() != vm.KindI32 {
 			return ir.OpErrorf(op, "'%s' needs an integer operand of at most 32 bits, found '%s'", op.Name, ir.TypeString(operands[0].Type))
 		}
-		f.CallImport(fe.e.imp(op.Name), []vm.Reg{r}, nil)
+		fe.callCheck(op.Name, []vm.Reg{r})
 		return nil
 	}
 	var views []vm.Reg
@@ -82,10 +86,25 @@ func (fe *fnEmitter) checkOp(op *ir.Operation) error {
 		f.ConstF32(r, float32(rtol))
 		args = append(args, a, r)
 	}
-	f.CallImport(fe.e.imp(callee), args, nil)
+	fe.callCheck(callee, args)
 	// The expected values are dead once compared.
 	for _, b := range temps {
 		f.Emit(vm.OpConstRefZero, b.reg)
 	}
 	return nil
+}
+
+// callCheck calls the optional check import name with args when a check
+// module resolved it at context creation, and does nothing otherwise.
+func (fe *fnEmitter) callCheck(name string, args []vm.Reg) {
+	f := fe.f
+	imp := fe.e.optionalImp(name)
+	resolved := f.NewI32()
+	call, done := f.NewLabel(), f.NewLabel()
+	f.ImportResolved(resolved, imp)
+	f.CondBr(resolved, call, done)
+	f.Bind(call)
+	f.CallImport(imp, args, nil)
+	f.Br(done)
+	f.Bind(done)
 }

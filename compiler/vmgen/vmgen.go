@@ -313,6 +313,18 @@ func (e *emitter) imp(name string) vm.ImportRef {
 	return r
 }
 
+// optionalImp is imp for an import that may be missing at run time
+// (a check module function): calls to it must be guarded by
+// import.resolved.
+func (e *emitter) optionalImp(name string) vm.ImportRef {
+	if r, ok := e.imports[name]; ok {
+		return r
+	}
+	r := e.b.OptionalImport(name, importSig[name])
+	e.imports[name] = r
+	return r
+}
+
 // str returns the rodata segment holding s (deduplicated).
 func (e *emitter) str(s string) vm.RodataRef {
 	if r, ok := e.strs[s]; ok {

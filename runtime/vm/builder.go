@@ -573,6 +573,11 @@ func (f *FunctionBuilder) Return(results ...Reg) { f.Emit(OpReturn, nonNil(resul
 // Fail emits a failure with the status code held in code and a message.
 func (f *FunctionBuilder) Fail(code Reg, message string) { f.Emit(OpFail, code, message) }
 
+// ImportResolved sets dst (i32) to 1 when imp was resolved at context
+// creation and to 0 when it is a missing optional import, so that code can
+// skip calls to an optional import, as IREE guards its check module's.
+func (f *FunctionBuilder) ImportResolved(dst Reg, imp ImportRef) { f.Emit(OpImportResolved, dst, imp) }
+
 func nonNil(r []Reg) []Reg {
 	if r == nil {
 		return []Reg{}

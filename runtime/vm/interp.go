@@ -632,6 +632,11 @@ func (ex *executor) exec(results []Value, pc int, step bool) (int, error) {
 			}
 			n := r16(code, pc+3)
 			return 0, ex.trap(c, pc, string(code[pc+5:pc+5+n]))
+		case OpImportResolved:
+			in := (*[7]byte)(code[pc : pc+7])
+			imp := &fr.mi.imports[int(uint32(in[3])|uint32(in[4])<<8|uint32(in[5])<<16|uint32(in[6])<<24)]
+			w.i32[r16(code, pc+1)] = b2i(imp.native != nil || imp.target != nil)
+			pc += 7
 		case OpCall, OpCallImport, OpCallImportVariadic:
 			if ex.steps > 0 {
 				if ex.steps--; ex.steps == 0 {

@@ -352,6 +352,16 @@ func TestCrossModuleImportAndInit(t *testing.T) {
 	h.CallImport(opt, nil, nil)
 	h.Return()
 	app.Export("call_missing", h)
+	// import.resolved: a bytecode import, a present optional one and a
+	// missing optional one.
+	present := app.OptionalImport("lib.__init", "0v_v")
+	q := app.Function("resolved", "0v_iii")
+	a, b, c := q.NewI32(), q.NewI32(), q.NewI32()
+	q.ImportResolved(a, imp)
+	q.ImportResolved(b, present)
+	q.ImportResolved(c, opt)
+	q.Return(a, b, c)
+	app.Export("resolved", q)
 
 	ctx, err := NewInstance().NewContext(buildModule(t, lib), buildModule(t, app))
 	if err != nil {
@@ -362,6 +372,9 @@ func TestCrossModuleImportAndInit(t *testing.T) {
 	}
 	if _, err := ctx.Invoke(mustLookup(t, ctx, "call_missing"), nil); status.CodeOf(err) != status.NotFound || !strings.Contains(err.Error(), "optional import lib.missing is not available") {
 		t.Errorf("call_missing: %v", err)
+	}
+	if got := invoke(t, ctx, "app.resolved"); got[0].I32() != 1 || got[1].I32() != 1 || got[2].I32() != 0 {
+		t.Errorf("import.resolved of lib.add_base, lib.__init (optional) and lib.missing (optional) = %v, want 1 1 0", got)
 	}
 }
 

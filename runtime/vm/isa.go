@@ -147,6 +147,7 @@ const (
 	OpCallImportVariadic
 	OpReturn
 	OpFail
+	OpImportResolved
 )
 
 // i32 arithmetic.
@@ -632,6 +633,7 @@ var opTable = [256]opInfo{
 	OpCallImportVariadic: op("call.import.variadic", 0, "call an import with variadic groups; segments give the tuple count of each group, args are flattened", oImport, oSegments, oArgs, oResults),
 	OpReturn:             term("return", "return the registers, typed by the function's results", oResults),
 	OpFail:               term("fail", "fail with status code = code (0 is turned into UNKNOWN) and the message", rI32, oString),
+	OpImportResolved:     op("import.resolved", 1, "dst = 1 if the import was resolved when the context was created, else 0 (only an optional import can be missing)", rI32, oImport),
 }
 
 // validOpcodes lists the valid opcodes in numeric order.

@@ -286,5 +286,5 @@ var coveredBySpecialTests = map[Opcode]bool{
 	OpListGetI32: true, OpListGetI64: true, OpListGetF32: true, OpListGetF64: true, OpListGetRef: true,
 	OpListSetI32: true, OpListSetI64: true, OpListSetF32: true, OpListSetF64: true, OpListSetRef: true,
 	OpBr: true, OpCondBr: true, OpCall: true, OpCallImport: true, OpCallImportVariadic: true,
-	OpReturn: true, OpFail: true,
+	OpReturn: true, OpFail: true, OpImportResolved: true,
 }

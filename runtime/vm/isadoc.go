@@ -98,6 +98,7 @@ var operandNames = map[Opcode][]string{
 	OpCall:   {"callee", "args", "results"}, OpCallImport: {"import", "args", "results"},
 	OpCallImportVariadic: {"import", "segments", "args", "results"},
 	OpReturn:             {"results"}, OpFail: {"code", "message"},
+	OpImportResolved: {"dst", "import"},
 }
 
 func init() {

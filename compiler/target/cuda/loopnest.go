@@ -340,8 +340,8 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 	n := &nest{f: f, k: k, body: body, bindings: bindings, kinds: kinds, ranges: ranges, dims: dims,
 		lo: lo, hi: hi, count: count, tid: tid, bad: bad, outer: outer, pars: pars, scalars: scalars,
 		addr: addr, load: load, store: store, find: find}
-	if r := gpuloops.RowReduction(k, body); r >= 0 && sharedKind(kinds[find("out", 0)]) {
-		if err := n.sharedReduction(r); err != nil {
+	if red := reductionOf(k, body, kinds[find("out", 0)]); red != nil {
+		if err := n.sharedReduction(red); err != nil {
 			return Kernel{}, ir.OpErrorf(fn, "%v", err)
 		}
 		return n.finish(name, params, nc)

@@ -1,6 +1,12 @@
 package cuda
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/goiree/goiree/compiler/gpuloops"
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/loopnest"
+)
 
 // Cooperative loop nests: a block's threads share a row reduction or a
 // matmul block through shared memory (the decisions in package gpuloops).
@@ -55,14 +61,6 @@ func (n *nest) call(dims, ins, accs []string) ([]string, error) {
 	return nil, fmt.Errorf("the loop-nest body has no func.return")
 }
 
-// selp is the selp type suffix of a kind.
-func selpType(k ptxKind) string {
-	if k.float {
-		return k.typ
-	}
-	return k.bits
-}
-
 // shared declares a block-shared array of bytes and returns a register
 // with its address.
 func (n *nest) shared(name string, bytes int) string {
@@ -91,80 +89,197 @@ func (n *nest) decompose(i string) {
 	f.line("add.s64 \t%s, %s, %s;", n.dims[n.outer], n.lo, rest)
 }
 
-// sharedReduction emits a row reduction over loop r shared by the block:
-// for each output element of the tile in turn, every thread combines a
-// strided part of the row (starting from an element, as the body names
-// no identity), the parts are combined pairwise in shared memory, and
-// thread 0 combines the total into the accumulator's initial value and
-// stores it. The body is one associative and commutative op, so the order
-// of combination changes only the rounding of float sums and products.
-func (n *nest) sharedReduction(r int) error {
+// ReductionUnroll is how many elements of its strided part a thread
+// loads before it folds them: a bandwidth-bound reduction needs several
+// independent loads in flight per thread, one at a time leaves most of
+// the memory system idle (as in the vulkan-spirv target).
+const ReductionUnroll = 4
+
+// reductionOf is gpuloops.ReductionOf for outputs whose parts the block
+// can pass through shuffles and shared memory (sharedKind).
+func reductionOf(k *loopnest.Kernel, body *ir.Operation, out ptxKind) *gpuloops.Reduction {
+	if !sharedKind(out) {
+		return nil
+	}
+	r := gpuloops.ReductionOf(k, body)
+	if r == nil {
+		return nil
+	}
+	if _, _, ok := r.Identity(); !ok {
+		return nil
+	}
+	return r
+}
+
+// identity sets reg to the reduction's identity.
+func (n *nest) identity(red *gpuloops.Reduction, reg string, kind ptxKind) {
+	fl, i, _ := red.Identity()
+	switch kind {
+	case kindF32:
+		n.f.line("mov.f32 \t%s, %s;", reg, f32Lit(fl))
+	case kindF64:
+		n.f.line("mov.f64 \t%s, %s;", reg, f64Lit(fl))
+	case kindI32:
+		n.f.line("mov.b32 \t%s, 0x%08X;", reg, uint32(i))
+	default:
+		n.f.line("mov.b64 \t%s, 0x%016X;", reg, uint64(i))
+	}
+}
+
+// combine emits the reduction's combiner alone on registers a and b (in
+// the places of its operands) and returns the result's register.
+func (n *nest) combine(red *gpuloops.Reduction, a, b string, kind ptxKind) (string, error) {
+	f, c := n.f, red.Combiner
+	f.names[c.Operands[0]], f.kinds[c.Operands[0]] = a, kind
+	f.names[c.Operands[1]], f.kinds[c.Operands[1]] = b, kind
+	if err := f.loopNestOp(c); err != nil {
+		return "", err
+	}
+	return f.names[c.Results[0]], nil
+}
+
+// butterfly combines p across the lanes of each group of width lanes of
+// the warp (shfl.sync.bfly, widths a power of two up to 32), so that every
+// lane ends with its group's total; p is updated in place. 64-bit values
+// cross as two 32-bit halves.
+func (n *nest) butterfly(red *gpuloops.Reduction, p string, kind ptxKind, width int) error {
 	f := n.f
-	in, out := n.find("in", 0), n.find("out", 0)
+	for o := width / 2; o >= 1; o /= 2 {
+		q := f.reg(kind.reg)
+		if kind.size == 8 {
+			lo, hi := f.reg("%r"), f.reg("%r")
+			f.line("mov.b64 \t{%s, %s}, %s;", lo, hi, p)
+			f.line("shfl.sync.bfly.b32 \t%s, %s, %d, 31, -1;", lo, lo, o)
+			f.line("shfl.sync.bfly.b32 \t%s, %s, %d, 31, -1;", hi, hi, o)
+			f.line("mov.b64 \t%s, {%s, %s};", q, lo, hi)
+		} else {
+			f.line("shfl.sync.bfly.b32 \t%s, %s, %d, 31, -1;", q, p, o)
+		}
+		t, err := n.combine(red, p, q, kind)
+		if err != nil {
+			return err
+		}
+		f.mov(p, t, kind)
+	}
+	return nil
+}
+
+// sharedReduction emits a reduction shared by the block
+// (gpuloops.Reduction), one output element after another. Each thread
+// runs the body over a strided part of the row from the combiner's
+// identity, loading ReductionUnroll elements (coalesced: neighbouring
+// threads read neighbouring elements) before it folds them; each warp
+// combines its parts with shfl.sync.bfly, lane 0 of each warp leaves the
+// warp's total in shared memory, and warp 0 combines the totals the same
+// way; thread 0 folds the block's total into the accumulator's initial
+// value and stores it. The combiner is the body's own op, so NaNs and
+// signed zeros follow its semantics. This is the GLSL of the vulkan-spirv
+// target (there, subgroups of any size) in PTX.
+func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
+	f := n.f
+	f.g.needISA(60) // shfl.sync
+	const warps = LoopNestBlockSize / 32
+	r := red.Loop
+	out := n.find("out", 0)
 	kind := n.kinds[out]
-	pbase := n.shared("part", LoopNestBlockSize*kind.size)
-	hbase := n.shared("have", LoopNestBlockSize*4)
-	myP, myH := f.reg("%r"), f.reg("%r")
-	f.line("mad.lo.u32 \t%s, %s, %d, %s;", myP, n.tid, kind.size, pbase)
-	f.line("mad.lo.u32 \t%s, %s, 4, %s;", myH, n.tid, hbase)
-	one := f.reg("%r")
-	f.line("mov.u32 \t%s, 1;", one)
+	part := n.shared("part", warps*kind.size)
+	lane, warp := f.reg("%r"), f.reg("%r")
+	f.line("and.b32 \t%s, %s, 31;", lane, n.tid)
+	f.line("shr.u32 \t%s, %s, 5;", warp, n.tid)
+	myPart, lanePart := f.reg("%r"), f.reg("%r")
+	f.line("mad.lo.u32 \t%s, %s, %d, %s;", myPart, warp, kind.size, part)
+	f.line("mad.lo.u32 \t%s, %s, %d, %s;", lanePart, lane, kind.size, part)
+	N := n.ranges[r]
+	step := ReductionUnroll * LoopNestBlockSize
+	last := step - LoopNestBlockSize
+	// Whole groups while e < lim = max(N, last) - last, then single
+	// elements.
+	lim := f.reg("%rd")
+	f.line("max.u64 \t%s, %s, %d;", lim, N, last)
+	f.line("sub.s64 \t%s, %s, %d;", lim, lim, last)
+	row := n.dims[r]
+	defer func() { n.dims[r] = row }()
 	i := f.reg("%rd")
 	f.line("mov.u64 \t%s, 0;", i)
 	f.body.WriteString("$L__out:\n")
 	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, i, n.count)
 	f.line("@%s bra \t$L__exit;", n.bad)
 	n.decompose(i)
-	p, hv := f.reg(kind.reg), f.reg("%r")
-	f.zero(p, kind)
-	f.line("mov.u32 \t%s, 0;", hv)
-	f.line("cvt.u64.u32 \t%s, %s;", n.dims[r], n.tid)
-	f.body.WriteString("$L__part:\n")
-	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, n.dims[r], n.ranges[r])
-	f.line("@%s bra \t$L__part_end;", n.bad)
-	x := f.reg(kind.reg)
-	if err := n.load(in, x); err != nil {
+	p := f.reg(kind.reg)
+	n.identity(red, p, kind)
+	e := f.reg("%rd")
+	f.line("cvt.u64.u32 \t%s, %s;", e, n.tid)
+	// fold loads the inputs at reduction indices e + j * the block size
+	// for j in js, then runs the body on each in order.
+	fold := func(js int) error {
+		idx := make([]string, js)
+		ins := make([][]string, js)
+		for j := range idx {
+			idx[j] = e
+			if j > 0 {
+				idx[j] = f.reg("%rd")
+				f.line("add.s64 \t%s, %s, %d;", idx[j], e, j*LoopNestBlockSize)
+			}
+			n.dims[r] = idx[j]
+			ins[j] = make([]string, len(n.k.Inputs))
+			for x, o := range n.k.Inputs {
+				if o.Scalar != nil {
+					continue
+				}
+				bi := n.find("in", x)
+				ins[j][x] = f.reg(n.kinds[bi].reg)
+				if err := n.load(bi, ins[j][x]); err != nil {
+					return err
+				}
+			}
+		}
+		for j := range idx {
+			dims := append([]string(nil), n.dims...)
+			dims[r] = idx[j]
+			t, err := n.call(dims, ins[j], []string{p})
+			if err != nil {
+				return err
+			}
+			f.mov(p, t[0], kind)
+		}
+		return nil
+	}
+	f.body.WriteString("$L__unrolled:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, e, lim)
+	f.line("@%s bra \t$L__tail;", n.bad)
+	if err := fold(ReductionUnroll); err != nil {
 		return err
 	}
-	t, err := n.call(n.dims, []string{x}, []string{p})
-	if err != nil {
+	f.line("add.s64 \t%s, %s, %d;", e, e, step)
+	f.line("bra.uni \t$L__unrolled;")
+	f.body.WriteString("$L__tail:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, e, N)
+	f.line("@%s bra \t$L__tail_end;", n.bad)
+	if err := fold(1); err != nil {
+		return err
+	}
+	f.line("add.s64 \t%s, %s, %d;", e, e, LoopNestBlockSize)
+	f.line("bra.uni \t$L__tail;")
+	f.body.WriteString("$L__tail_end:\n")
+	if err := n.butterfly(red, p, kind, 32); err != nil {
 		return err
 	}
 	q := f.reg("%p")
-	f.line("setp.ne.u32 \t%s, %s, 0;", q, hv)
-	f.line("selp.%s \t%s, %s, %s, %s;", selpType(kind), p, t[0], x, q)
-	f.line("mov.u32 \t%s, 1;", hv)
-	f.line("add.s64 \t%s, %s, %d;", n.dims[r], n.dims[r], LoopNestBlockSize)
-	f.line("bra.uni \t$L__part;")
-	f.body.WriteString("$L__part_end:\n")
-	f.line("st.shared.%s \t[%s], %s;", kind.mem, myP, p)
-	f.line("st.shared.u32 \t[%s], %s;", myH, hv)
+	f.line("setp.eq.u32 \t%s, %s, 0;", q, lane)
+	f.line("@%s st.shared.%s \t[%s], %s;", q, kind.mem, myPart, p)
 	f.line("bar.sync \t0;")
-	for s := LoopNestBlockSize / 2; s >= 1; s /= 2 {
-		skip := fmt.Sprintf("$L__step%d", s)
-		f.line("setp.ge.u32 \t%s, %s, %d;", n.bad, n.tid, s)
-		f.line("@%s bra \t%s;", n.bad, skip)
-		h2 := f.reg("%r")
-		f.line("ld.shared.u32 \t%s, [%s+%d];", h2, myH, 4*s)
-		f.line("setp.eq.u32 \t%s, %s, 0;", n.bad, h2)
-		f.line("@%s bra \t%s;", n.bad, skip)
-		other, mine, h1 := f.reg(kind.reg), f.reg(kind.reg), f.reg("%r")
-		f.line("ld.shared.%s \t%s, [%s+%d];", kind.mem, other, myP, kind.size*s)
-		f.line("ld.shared.%s \t%s, [%s];", kind.mem, mine, myP)
-		f.line("ld.shared.u32 \t%s, [%s];", h1, myH)
-		t, err := n.call(n.dims, []string{other}, []string{mine})
-		if err != nil {
-			return err
-		}
-		mineHas := f.reg("%p")
-		f.line("setp.ne.u32 \t%s, %s, 0;", mineHas, h1)
-		f.line("selp.%s \t%s, %s, %s, %s;", selpType(kind), other, t[0], other, mineHas)
-		f.line("st.shared.%s \t[%s], %s;", kind.mem, myP, other)
-		f.line("st.shared.u32 \t[%s], %s;", myH, one)
-		f.body.WriteString(skip + ":\n")
-		f.line("bar.sync \t0;")
+	f.line("setp.ne.u32 \t%s, %s, 0;", n.bad, warp)
+	f.line("@%s bra \t$L__next;", n.bad)
+	// Warp 0: lane l < warps takes warp l's total, the others the
+	// identity.
+	t := f.reg(kind.reg)
+	n.identity(red, t, kind)
+	f.line("setp.lt.u32 \t%s, %s, %d;", q, lane, warps)
+	f.line("@%s ld.shared.%s \t%s, [%s];", q, kind.mem, t, lanePart)
+	if err := n.butterfly(red, t, kind, warps); err != nil {
+		return err
 	}
-	f.line("setp.ne.u32 \t%s, %s, 0;", n.bad, n.tid)
+	f.line("setp.ne.u32 \t%s, %s, 0;", n.bad, lane)
 	f.line("@%s bra \t$L__next;", n.bad)
 	acc := f.reg(kind.reg)
 	if n.k.Outputs[0].Init {
@@ -174,19 +289,16 @@ func (n *nest) sharedReduction(r int) error {
 	} else {
 		f.zero(acc, kind)
 	}
-	h := f.reg("%r")
-	f.line("ld.shared.u32 \t%s, [%s];", h, hbase)
-	f.line("setp.eq.u32 \t%s, %s, 0;", n.bad, h)
-	f.line("@%s bra \t$L__store;", n.bad)
-	total := f.reg(kind.reg)
-	f.line("ld.shared.%s \t%s, [%s];", kind.mem, total, pbase)
-	t, err = n.call(n.dims, []string{total}, []string{acc})
+	// The total folds into the accumulator in the body's operand order.
+	a, b := t, acc
+	if red.Value != red.Combiner.Operands[0] {
+		a, b = acc, t
+	}
+	res, err := n.combine(red, a, b, kind)
 	if err != nil {
 		return err
 	}
-	f.mov(acc, t[0], kind)
-	f.body.WriteString("$L__store:\n")
-	if err := n.store(out, acc); err != nil {
+	if err := n.store(out, res); err != nil {
 		return err
 	}
 	f.body.WriteString("$L__next:\n")

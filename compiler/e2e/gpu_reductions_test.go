@@ -1,0 +1,157 @@
+package e2e_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	rhal "github.com/goiree/goiree/runtime/hal"
+)
+
+// reductionShapes are the rows x columns the shared reductions run at:
+// below a warp (the sequential kernel), at and around the 64-element
+// threshold, the Vulkan workgroup (128) and CUDA block (256), their
+// unrolled steps (512, 1024) and the tails after them, one long row, no
+// columns and no rows.
+var reductionShapes = [][2]int{
+	{3, 1}, {2, 31}, {2, 63}, {3, 64}, {2, 127}, {2, 128}, {2, 129}, {2, 255}, {2, 257},
+	{2, 383}, {2, 385}, {2, 511}, {2, 512}, {2, 513}, {2, 1023}, {2, 1025}, {3, 1031}, {1, 5003},
+	{2, 0}, {0, 5}, {70, 70},
+}
+
+// TestGPUReductions runs testdata/gpu_reductions.mlir on every GPU device:
+// each row's sum of exp(x - m) (a body that is more than its combiner),
+// maximumf/minimumf/maxnumf/minnumf over rows with NaNs, integer folds
+// (a wrapping sum of x*x + column, minsi, xori) and a static sum onto a
+// passed init, against Go loops. Integer and min/max results must be
+// exact; float sums, which the GPUs add in another order, within 1e-5 of
+// the float64 sum's magnitude.
+func TestGPUReductions(t *testing.T) {
+	forGPUs(t, "gpu_reductions.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
+		for _, sz := range reductionShapes {
+			t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+				testReductionShape(t, dev, module, sz[0], sz[1])
+			})
+		}
+		testStaticSum(t, dev, module)
+	})
+}
+
+func f32At(data []byte, i int) float32 {
+	return math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+}
+
+func f32Arg(shape string, v []float32) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.FormatFloat(float64(x), 'g', -1, 32)
+	}
+	return shape + "f32=" + strings.Join(s, " ")
+}
+
+func testReductionShape(t *testing.T, dev rhal.Device, module []byte, rows, cols int) {
+	shape := fmt.Sprintf("%dx%dx", rows, cols)
+	x := make([]float32, rows*cols)
+	xi := make([]int32, rows*cols)
+	m := make([]float32, rows)
+	var is []string
+	for i := 0; i < rows; i++ {
+		m[i] = float32(i%5) - 2
+		for j := 0; j < cols; j++ {
+			x[i*cols+j] = float32((i*7919+j*104729)%4001-2000) / 500
+			xi[i*cols+j] = int32((i*7919+j*104729)%200001 - 100000)
+		}
+		// Row 1 (mod 4) has one NaN, row 2 (mod 4) has only NaNs.
+		switch {
+		case i%4 == 1 && cols > 0:
+			x[i*cols+(i*37)%cols] = float32(math.NaN())
+		case i%4 == 2:
+			for j := 0; j < cols; j++ {
+				x[i*cols+j] = float32(math.NaN())
+			}
+		}
+	}
+	for _, v := range xi {
+		is = append(is, strconv.Itoa(int(v)))
+	}
+	// sum of exp(x - m) over the rows without NaNs.
+	clean := make([]float32, len(x))
+	for i := range x {
+		clean[i] = x[i]
+		if math.IsNaN(float64(x[i])) {
+			clean[i] = 0.25
+		}
+	}
+	_, data := invoke(t, dev, module, "sumexp", f32Arg(shape, clean), f32Arg(fmt.Sprintf("%dx", rows), m))
+	for i := 0; i < rows; i++ {
+		var want float64
+		for j := 0; j < cols; j++ {
+			want += math.Exp(float64(clean[i*cols+j] - m[i]))
+		}
+		if g := float64(f32At(data[0], i)); math.Abs(g-want) > 1e-5*want {
+			t.Errorf("sumexp[%d] = %v, want %v", i, g, want)
+		}
+	}
+	_, data = invoke(t, dev, module, "minmax", f32Arg(shape, x))
+	for i := 0; i < rows; i++ {
+		row := x[i*cols : (i+1)*cols]
+		mx, mn := math.Inf(-1), math.Inf(1)
+		nmx, nmn := -2.0, 2.0
+		nan := false
+		for _, v := range row {
+			f := float64(v)
+			if math.IsNaN(f) {
+				nan = true
+				continue
+			}
+			mx, mn = math.Max(mx, f), math.Min(mn, f)
+			nmx, nmn = math.Max(nmx, f), math.Min(nmn, f)
+		}
+		if nan {
+			mx, mn = math.NaN(), math.NaN()
+		}
+		for r, want := range []float64{mx, mn, nmx, nmn} {
+			g := float64(f32At(data[r], i))
+			if g != want && !(math.IsNaN(g) && math.IsNaN(want)) {
+				t.Errorf("%s[%d] = %v, want %v", []string{"maximumf", "minimumf", "maxnumf", "minnumf"}[r], i, g, want)
+			}
+		}
+	}
+	_, data = invoke(t, dev, module, "ints", shape+"i32="+strings.Join(is, " "))
+	for i := 0; i < rows; i++ {
+		var sum, xor int32
+		mn := int32(7)
+		for j := 0; j < cols; j++ {
+			v := xi[i*cols+j]
+			sum += v*v + int32(j)
+			mn = min(mn, v)
+			xor ^= v
+		}
+		for r, want := range []int32{sum, mn, xor} {
+			if g := int32(binary.LittleEndian.Uint32(data[r][4*i:])); g != want {
+				t.Errorf("%s[%d] = %d, want %d", []string{"sum", "minsi", "xori"}[r], i, g, want)
+			}
+		}
+	}
+}
+
+// testStaticSum checks @static: 3 rows of 1031 onto an init, in
+// multiples of 1/8 small enough that every order of summation is exact.
+func testStaticSum(t *testing.T, dev rhal.Device, module []byte) {
+	x := make([]float32, 3*1031)
+	init := []float32{0.5, -3, 100}
+	want := append([]float32(nil), init...)
+	for i := range x {
+		x[i] = float32(i*7919%41-20) / 8
+		want[i/1031] += x[i]
+	}
+	_, data := invoke(t, dev, module, "static", f32Arg("3x1031x", x), f32Arg("3x", init))
+	for i, w := range want {
+		if g := f32At(data[0], i); g != w {
+			t.Errorf("static[%d] = %v, want %v", i, g, w)
+		}
+	}
+}

@@ -35,7 +35,8 @@ var Arity = map[string]int{
 	"convert": 1, "select": 3, "clamp": 3, "compare": 2, "is_finite": 1, "bitcast_convert": 1,
 }
 
-// Register adds the StableHLO and MHLO elementwise ops and constant to r.
+// Register adds the StableHLO and MHLO elementwise ops, constant and the
+// return that ends the bodies of reductions to r.
 func Register(r *ir.Registry) {
 	for _, pre := range Prefixes {
 		for n, arity := range Arity {
@@ -44,6 +45,7 @@ func Register(r *ir.Registry) {
 				Verify: func(op *ir.Operation) error { return verifyElementwise(op, n, arity) }})
 		}
 		r.RegisterOp(&ir.OpDef{Name: pre + "constant", Parse: parseConstant, Print: printConstant, Verify: verifyConstant})
+		r.RegisterOp(&ir.OpDef{Name: pre + "return", Parse: parseReturn, Print: printReturn, Verify: verifyReturn})
 		name := pre[:len(pre)-1]
 		r.RegisterAttr(name, func(p *ir.Parser) (ir.Attribute, error) { return parseEnumAttr(p, name) })
 	}
@@ -272,6 +274,61 @@ func verifyElementwise(op *ir.Operation, name string, arity int) error {
 				return ir.OpErrorf(op, "operand #%d shape '%s' does not match the result's '%s'", i, ir.TypeString(v.Type), ir.TypeString(op.Results[0].Type))
 			}
 		}
+	}
+	return nil
+}
+
+// parseReturn parses `%a, %b attr-dict : t1, t2` (or nothing but the
+// attributes, for a return of no values).
+func parseReturn(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	vs, err := p.ParseOperandList()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if len(vs) > 0 {
+		if err := p.Expect(":"); err != nil {
+			return nil, err
+		}
+		tpos := p.Pos()
+		ts, err := p.ParseTypeList()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.ResolveTypes(vs, ts, tpos); err != nil {
+			return nil, err
+		}
+	}
+	op.Operands = vs
+	return nil, nil
+}
+
+func printReturn(p *ir.Printer, op *ir.Operation) {
+	if len(op.Operands) > 0 {
+		p.WriteString(" ")
+		p.Operands(op.Operands)
+	}
+	p.AttrDict(op)
+	if len(op.Operands) > 0 {
+		var ts []ir.Type
+		for _, v := range op.Operands {
+			ts = append(ts, v.Type)
+		}
+		p.WriteString(" : ")
+		p.Types(ts)
+	}
+}
+
+// verifyReturn checks that return ends the body of an op (its operands
+// are checked against that op by its lowering).
+func verifyReturn(op *ir.Operation) error {
+	if len(op.Results) != 0 {
+		return ir.OpErrorf(op, "has no results")
+	}
+	if op.ParentOp() == nil || op.Block.Ops[len(op.Block.Ops)-1] != op {
+		return ir.OpErrorf(op, "must end the body of an op")
 	}
 	return nil
 }

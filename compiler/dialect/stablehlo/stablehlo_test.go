@@ -34,6 +34,27 @@ func TestRoundTrip(t *testing.T) {
 		`"stablehlo.constant"() {value = dense<[1, 2, 3, 4]> : tensor<4xi32>} : () -> tensor<4xi32>`)
 }
 
+func TestReturnRoundTrip(t *testing.T) {
+	src := `func.func @f(%a: tensor<4xf32>, %i: tensor<4xi32>, %z: tensor<f32>, %n: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
+  %r:2 = "stablehlo.reduce"(%a, %i, %z, %n) ({
+  ^bb0(%x: tensor<f32>, %xi: tensor<i32>, %y: tensor<f32>, %yi: tensor<i32>):
+    %m = stablehlo.maximum %x, %y : tensor<f32>
+    stablehlo.return %m, %xi : tensor<f32>, tensor<i32>
+  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<4xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+  %s = "mhlo.reduce"(%a, %z) ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    "mhlo.return"(%p) : (tensor<f32>) -> ()
+  }) {dimensions = dense<0> : tensor<1xi64>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %r#0, %r#1 : tensor<f32>, tensor<i32>
+}`
+	custom, generic := dialecttest.RoundTrip(t, "stablehlo.mlir", src)
+	dialecttest.ContainsAll(t, "custom form", custom,
+		"stablehlo.return %m, %xi : tensor<f32>, tensor<i32>",
+		"mhlo.return %p : tensor<f32>")
+	dialecttest.ContainsAll(t, "generic form", generic,
+		`"stablehlo.return"(%m, %xi) : (tensor<f32>, tensor<i32>) -> ()`)
+}
+
 func TestErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"shape", `func.func @f(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<2x3xf32> {
@@ -60,6 +81,17 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.compare"(%a, %a) {comparison_direction = #stablehlo<comparison_direction>} : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
   return %x : tensor<3xi1>
 }`, "t.mlir:2:91: error: expected identifier, found '>'"},
+		{"return-not-last", `func.func @f(%a: tensor<f32>) -> tensor<f32> {
+  stablehlo.return %a : tensor<f32>
+  return %a : tensor<f32>
+}`, "t.mlir:2:3: error: 'stablehlo.return' op must end the body of an op"},
+		{"return-types", `func.func @f(%a: tensor<f32>) -> tensor<f32> {
+  %r = "stablehlo.reduce"(%a, %a) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    stablehlo.return %x, %y : tensor<f32>
+  }) {dimensions = array<i64>} : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}`, "t.mlir:4:31: error: 2 operands present, but expected 1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { dialecttest.ExpectError(t, tc.src, tc.want) })
 	}

@@ -1,7 +1,6 @@
 package stablehlotolinalg
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/stablehlo"
@@ -14,8 +13,8 @@ import (
 func (c *converter) dot(rt *ir.TensorType) error {
 	lt, rht := stablehlo.Ranked(c.op.Operands[0].Type), stablehlo.Ranked(c.op.Operands[1].Type)
 	nl, nr := len(lt.Shape), len(rht.Shape)
-	if nl < 1 || nl > 2 || nr < 1 || nr > 2 || len(rt.Shape) != nl+nr-2 || lt.Shape[nl-1] != rht.Shape[0] ||
-		nl == 2 && rt.Shape[0] != lt.Shape[0] || nr == 2 && rt.Shape[len(rt.Shape)-1] != rht.Shape[1] {
+	if nl < 1 || nl > 2 || nr < 1 || nr > 2 || len(rt.Shape) != nl+nr-2 || !sameSize(lt.Shape[nl-1], rht.Shape[0]) ||
+		nl == 2 && !sameSize(rt.Shape[0], lt.Shape[0]) || nr == 2 && !sameSize(rt.Shape[len(rt.Shape)-1], rht.Shape[1]) {
 		return c.errorf("cannot contract '%s' with '%s' into '%s'", ir.TypeString(lt), ir.TypeString(rht), ir.TypeString(rt))
 	}
 	nres := len(rt.Shape)
@@ -57,7 +56,10 @@ func (c *converter) contract(lm, rm *ir.AffineMap, nred int, rt *ir.TensorType) 
 		}
 	}
 	// The accumulator starts at zero.
-	empty := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
+	empty, err := c.empty(rt, om, c.op.Operands, []*ir.AffineMap{lm, rm})
+	if err != nil {
+		return err
+	}
 	zero, err := c.genericOp(nil, []*ir.AffineMap{identity(nres)}, empty, iters[:nres], func(x builder, _ []*ir.Value) (*ir.Value, error) {
 		return x.constant(rt.Elem, 0), nil
 	})
@@ -97,30 +99,11 @@ func (c *converter) dimensionNumbers(key string) ([]int64, error) {
 	if !ok || !strings.HasSuffix(a.Name, ".dot") {
 		return nil, c.errorf("requires a dot_dimension_numbers attribute such as #stablehlo.dot<...>")
 	}
-	_, rest, found := strings.Cut(a.Body, key)
-	if !found {
-		return nil, nil
+	f, err := structFields(a.Body)
+	if err != nil {
+		return nil, c.errorf("dot_dimension_numbers: %v", err)
 	}
-	rest = strings.TrimSpace(rest)
-	rest, ok1 := strings.CutPrefix(rest, "=")
-	rest = strings.TrimSpace(rest)
-	rest, ok2 := strings.CutPrefix(rest, "[")
-	list, _, ok3 := strings.Cut(rest, "]")
-	if !ok1 || !ok2 || !ok3 {
-		return nil, c.errorf("dot_dimension_numbers: '%s' is not a list", key)
-	}
-	var out []int64
-	for _, f := range strings.Split(list, ",") {
-		if f = strings.TrimSpace(f); f == "" {
-			continue
-		}
-		v, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, c.errorf("dot_dimension_numbers: '%s' has a non-integer entry %q", key, f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
+	return f[key], nil
 }
 
 // dotGeneral contracts lhs and rhs over the contracting dimension pairs,
@@ -181,23 +164,26 @@ func (c *converter) dotGeneral(rt *ir.TensorType) error {
 			next++
 		}
 	}
+	// Each loop's extent, from the operand dimensions it indexes (a
+	// dynamic extent matches any other; the kernel checks them).
 	sizes := make([]int64, nres+len(lc))
-	for i := range sizes {
-		sizes[i] = -1
-	}
+	seen := make([]bool, len(sizes))
 	for _, side := range []struct {
 		loops []int
 		shape []int64
 	}{{ll, lt.Shape}, {rl, rht.Shape}} {
 		for d, l := range side.loops {
-			if sizes[l] != -1 && sizes[l] != side.shape[d] {
+			if seen[l] && !sameSize(sizes[l], side.shape[d]) {
 				return bad
 			}
-			sizes[l] = side.shape[d]
+			if !seen[l] || sizes[l] == ir.Dynamic {
+				sizes[l] = side.shape[d]
+			}
+			seen[l] = true
 		}
 	}
 	for i := 0; i < nres; i++ {
-		if sizes[i] != rt.Shape[i] {
+		if !seen[i] || !sameSize(sizes[i], rt.Shape[i]) {
 			return bad
 		}
 	}

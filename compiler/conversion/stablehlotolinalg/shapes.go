@@ -82,7 +82,7 @@ func (c *converter) transpose(rt *ir.TensorType) error {
 	}
 	m := &ir.AffineMap{NumDims: len(rt.Shape), Results: make([]*ir.AffineExpr, len(in.Shape))}
 	for k, p := range perm {
-		if p < 0 || int(p) >= len(in.Shape) || m.Results[p] != nil || len(rt.Shape) != len(in.Shape) || in.Shape[p] != rt.Shape[k] {
+		if p < 0 || int(p) >= len(in.Shape) || m.Results[p] != nil || len(rt.Shape) != len(in.Shape) || !sameSize(in.Shape[p], rt.Shape[k]) {
 			return c.errorf("permutation %v does not map '%s' to '%s'", perm, ir.TypeString(in), ir.TypeString(rt))
 		}
 		m.Results[p] = dim(k)
@@ -157,9 +157,7 @@ func (c *converter) pad(rt *ir.TensorType) error {
 	if err != nil {
 		return err
 	}
-	ones := make([]int64, n)
 	for d := 0; d < n; d++ {
-		ones[d] = 1
 		if interior[d] != 0 || lo[d] < 0 || hi[d] < 0 {
 			return c.errorf("interior or negative padding is not supported yet")
 		}
@@ -167,23 +165,17 @@ func (c *converter) pad(rt *ir.TensorType) error {
 			return c.errorf("padding %v/%v of '%s' does not give '%s'", lo, hi, ir.TypeString(in), ir.TypeString(rt))
 		}
 	}
-	empty := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
-	par := make([]string, n)
-	for i := range par {
-		par[i] = "parallel"
-	}
-	filled, err := c.genericOp(c.op.Operands[1:], []*ir.AffineMap{{NumDims: n, Results: []*ir.AffineExpr{}}, identity(n)}, empty, par,
-		func(x builder, a []*ir.Value) (*ir.Value, error) { return a[0], nil })
+	r, err := c.padTo(c.op.Operands[0], lo, hi, func(x builder, a []*ir.Value) (*ir.Value, error) { return a[0], nil }, c.op.Operands[1])
 	if err != nil {
 		return err
 	}
-	r := c.emit(ir.NewOp("tensor.insert_slice", []*ir.Value{c.op.Operands[0], filled}, []ir.Type{rt}, []ir.NamedAttr{
-		{Name: "static_offsets", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: lo}},
-		{Name: "static_sizes", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: append([]int64(nil), in.Shape...)}},
-		{Name: "static_strides", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: ones}},
-		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(1, 1, 0, 0, 0)},
-	}))
-	c.replace(r.Results[0])
+	if r == c.op.Operands[0] {
+		// Nothing to add: the result is the operand, under its own name.
+		ir.ReplaceAllUsesWith(c.root, c.op.Results[0], r)
+		c.op.Remove()
+		return nil
+	}
+	c.replace(r)
 	return nil
 }
 

@@ -14,9 +14,16 @@
 //     into a zero-filled result, operands extended to the result type;
 //   - batch_norm_inference becomes one elementwise linalg.generic, the
 //     per-feature operands read along feature_index;
-//   - reduce, of one operand with a body applying one combiner (add,
-//     multiply, maximum, minimum, and, or, xor) to its arguments, becomes a
-//     linalg.generic reducing into a result filled with the init value.
+//   - reduce, of any number of operands, becomes one linalg.generic
+//     reducing them into results filled with the init values, whose scalar
+//     body is the reduce's body with each op on rank-0 tensors turned into
+//     its scalar op;
+//   - reduce_window becomes the same reduction over (output, window)
+//     loops, reading each operand, padded with its init value, at
+//     output * stride + window * dilation (pooling);
+//   - convolution (any dimension numbers, strides, padding, rhs dilation,
+//     feature groups) becomes a contraction over the kernel window and
+//     the input features of a group, into a zero-filled result.
 //
 // CHLO's broadcasting binary ops (chlo.broadcast_add and the like, in
 // generic form) become the same linalg.generic as the plain op, each
@@ -25,9 +32,14 @@
 //
 // Integer semantics follow the StableHLO specification: shifts by the
 // bit width or more give 0 (or the sign, for arithmetic right shifts),
-// sign keeps NaN and signed zeros, and convert from i1 is unsigned. Only
-// static shapes and signless integers are supported; anything else is
-// refused with an error at the op.
+// sign keeps NaN and signed zeros, and convert from i1 is unsigned.
+//
+// Dynamic dimensions are taken by the ops whose loops read them directly
+// (elementwise ops, transpose, dot, dot_general, reduce,
+// batch_norm_inference): a result's dynamic size is the size of an operand
+// dimension its loop indexes (tensor.dim), and the kernels check at run
+// time that the sizes one loop indexes agree. Only signless integers are
+// supported; anything else is refused with an error at the op.
 package stablehlotolinalg
 
 import (
@@ -47,8 +59,9 @@ func Convert(module *ir.Operation) error {
 		if ok {
 			ops = append(ops, o)
 		}
-		// A reduce's body is read by its lowering, not lowered itself.
-		return n != "reduce"
+		// The bodies of reductions are read by their lowerings, not
+		// lowered themselves.
+		return n != "reduce" && n != "reduce_window"
 	})
 	for _, o := range ops {
 		c := &converter{root: module, op: o}
@@ -83,10 +96,11 @@ func (c *converter) emit(o *ir.Operation) *ir.Operation { return rewrite.Emit(c.
 // replace makes r the converted op's result and removes the op.
 func (c *converter) replace(r *ir.Value) { rewrite.Replace(c.root, c.op, r) }
 
-// checkType refuses dynamic shapes and non-signless integers.
-func (c *converter) checkType(what string, t ir.Type) error {
+// checkType refuses unranked tensors, dynamic shapes where the lowering
+// needs static ones, and non-signless integers.
+func (c *converter) checkType(what string, t ir.Type, static bool) error {
 	tt := stablehlo.Ranked(t)
-	if tt == nil || ir.NumDynamicDims(tt) > 0 {
+	if tt == nil || static && ir.NumDynamicDims(tt) > 0 {
 		return c.errorf("%s: dynamic shapes ('%s') are not supported yet", what, ir.TypeString(t))
 	}
 	if it, ok := tt.Elem.(ir.IntegerType); ok && it.Signedness != ir.Signless {
@@ -97,16 +111,29 @@ func (c *converter) checkType(what string, t ir.Type) error {
 
 func (c *converter) lower() error {
 	name, _ := opName(c.op)
-	if len(c.op.Results) != 1 {
-		return c.errorf("lowering is not supported yet")
-	}
-	if err := c.checkType("result", c.op.Results[0].Type); err != nil {
-		return err
-	}
-	for i, v := range c.op.Operands {
-		if err := c.checkType(fmt.Sprintf("operand #%d", i), v.Type); err != nil {
+	static := staticOnly[name] || strings.HasPrefix(c.op.Name, "chlo.")
+	for i, v := range c.op.Results {
+		what := "result"
+		if len(c.op.Results) > 1 {
+			what = fmt.Sprintf("result #%d", i)
+		}
+		if err := c.checkType(what, v.Type, static); err != nil {
 			return err
 		}
+	}
+	for i, v := range c.op.Operands {
+		if err := c.checkType(fmt.Sprintf("operand #%d", i), v.Type, static); err != nil {
+			return err
+		}
+	}
+	switch name {
+	case "reduce":
+		return c.reduce()
+	case "reduce_window":
+		return c.reduceWindow()
+	}
+	if len(c.op.Results) != 1 {
+		return c.errorf("lowering is not supported yet")
 	}
 	rt := stablehlo.Ranked(c.op.Results[0].Type)
 	if name == "constant" {
@@ -139,8 +166,8 @@ func (c *converter) lower() error {
 		return c.dotGeneral(rt)
 	case "broadcast":
 		return c.broadcast(rt)
-	case "reduce":
-		return c.reduce(rt)
+	case "convolution":
+		return c.convolution(rt)
 	case "pad":
 		return c.pad(rt)
 	case "batch_norm_inference":
@@ -188,7 +215,10 @@ func (c *converter) generic(ins []*ir.Value, maps []*ir.AffineMap, rt *ir.Tensor
 	for i := range iters {
 		iters[i] = "parallel"
 	}
-	out := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
+	out, err := c.empty(rt, identity(n), ins, maps)
+	if err != nil {
+		return err
+	}
 	g, err := c.genericOp(ins, append(append([]*ir.AffineMap(nil), maps...), identity(n)), out, iters, func(x builder, a []*ir.Value) (*ir.Value, error) {
 		return body(x, a[:len(ins)])
 	})
@@ -203,39 +233,62 @@ func (c *converter) generic(ins []*ir.Value, maps []*ir.AffineMap, rt *ir.Tensor
 // map is out's) over loops of kinds iters, yielding body's value; body
 // gets the input elements followed by the output's.
 func (c *converter) genericOp(ins []*ir.Value, maps []*ir.AffineMap, out *ir.Value, iters []string, body scalarFunc) (*ir.Value, error) {
+	rs, err := c.genericOps(ins, maps, []*ir.Value{out}, iters, func(x builder, a []*ir.Value) ([]*ir.Value, error) {
+		r, err := body(x, a)
+		return []*ir.Value{r}, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+// genericOps is genericOp with several outputs (maps ends with theirs):
+// body gets the input elements followed by the outputs' and returns one
+// value for each output.
+func (c *converter) genericOps(ins []*ir.Value, maps []*ir.AffineMap, outs []*ir.Value, iters []string, body func(x builder, a []*ir.Value) ([]*ir.Value, error)) ([]*ir.Value, error) {
 	var mapAttrs, itAttrs []ir.Attribute
-	var argTypes []ir.Type
+	var argTypes, resTypes []ir.Type
 	for _, m := range maps {
 		mapAttrs = append(mapAttrs, ir.AffineMapAttr{Map: m})
 	}
-	for _, v := range append(append([]*ir.Value(nil), ins...), out) {
+	operands := append(append([]*ir.Value(nil), ins...), outs...)
+	for _, v := range operands {
 		argTypes = append(argTypes, stablehlo.Ranked(v.Type).Elem)
+	}
+	for _, v := range outs {
+		resTypes = append(resTypes, v.Type)
 	}
 	for _, it := range iters {
 		itAttrs = append(itAttrs, ir.StringAttr{Value: it})
 	}
-	g := ir.NewOp("linalg.generic", append(append([]*ir.Value(nil), ins...), out), []ir.Type{out.Type}, []ir.NamedAttr{
+	g := ir.NewOp("linalg.generic", operands, resTypes, []ir.NamedAttr{
 		{Name: "indexing_maps", Value: &ir.ArrayAttr{Elems: mapAttrs}},
 		{Name: "iterator_types", Value: &ir.ArrayAttr{Elems: itAttrs}},
-		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(len(ins), 1)},
+		{Name: "operandSegmentSizes", Value: ir.SegmentAttr(len(ins), len(outs))},
 	})
 	b := g.AddRegion().AddBlock(argTypes...)
 	for i, a := range b.Args {
 		a.Name = fmt.Sprintf("in%d", i)
+		if i >= len(ins) {
+			a.Name = "out"
+			if len(outs) > 1 {
+				a.Name = fmt.Sprintf("out%d", i-len(ins))
+			}
+		}
 	}
-	b.Args[len(b.Args)-1].Name = "out"
-	r, err := body(builder{b}, b.Args)
+	rs, err := body(builder{b}, b.Args)
 	if err != nil {
 		return nil, err
 	}
-	b.Append(ir.NewOp("linalg.yield", []*ir.Value{r}, nil, nil))
+	b.Append(ir.NewOp("linalg.yield", rs, nil, nil))
 	ir.Walk(g, func(o *ir.Operation) bool {
 		o.Pos = c.op.Pos
 		o.Loc = c.op.Loc
 		return true
 	})
 	c.emit(g)
-	return g.Results[0], nil
+	return g.Results, nil
 }
 
 // chloBroadcast lowers chlo.broadcast_<name>: binary op name applied
@@ -294,7 +347,7 @@ func (c *converter) batchNormInference(rt *ir.TensorType) error {
 	}
 	maps := []*ir.AffineMap{identity(n)}
 	for i, v := range c.op.Operands[1:] {
-		if t := stablehlo.Ranked(v.Type); len(t.Shape) != 1 || t.Shape[0] != rt.Shape[f] {
+		if t := stablehlo.Ranked(v.Type); len(t.Shape) != 1 || !sameSize(t.Shape[0], rt.Shape[f]) {
 			return c.errorf("operand #%d '%s' is not a vector of the %d features", i+1, ir.TypeString(v.Type), rt.Shape[f])
 		}
 		maps = append(maps, &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{dim(int(f))}})

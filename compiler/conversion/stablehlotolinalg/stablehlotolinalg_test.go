@@ -20,10 +20,14 @@ func TestGolden(t *testing.T) {
 
 func TestErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"dynamic", `func.func @f(%a: tensor<?xf32>) -> tensor<?xf32> {
-  %x = stablehlo.abs %a : tensor<?xf32>
-  return %x : tensor<?xf32>
-}`, "t.mlir:2:8: error: 'stablehlo.abs' op result: dynamic shapes ('tensor<?xf32>') are not supported yet"},
+		{"dynamic", `func.func @f() -> tensor<?xi32> {
+  %x = "stablehlo.iota"() {iota_dimension = 0 : i64} : () -> tensor<?xi32>
+  return %x : tensor<?xi32>
+}`, "t.mlir:2:8: error: 'stablehlo.iota' op result: dynamic shapes ('tensor<?xi32>') are not supported yet"},
+		{"dynamic-conv", `func.func @f(%a: tensor<?x4x4x2xf32>, %k: tensor<2x2x2x1xf32>) -> tensor<?x3x3x1xf32> {
+  %x = "stablehlo.convolution"(%a, %k) {dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>} : (tensor<?x4x4x2xf32>, tensor<2x2x2x1xf32>) -> tensor<?x3x3x1xf32>
+  return %x : tensor<?x3x3x1xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.convolution' op result: dynamic shapes ('tensor<?x3x3x1xf32>') are not supported yet"},
 		{"unsigned", `func.func @f(%a: tensor<4xui32>) -> tensor<4xui32> {
   %x = "mhlo.add"(%a, %a) : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   return %x : tensor<4xui32>
@@ -84,14 +88,91 @@ func TestErrors(t *testing.T) {
   %x = "stablehlo.dot"(%a, %a) : (tensor<4xi32>, tensor<4xi32>) -> tensor<i8>
   return %x : tensor<i8>
 }`, "t.mlir:2:8: error: 'stablehlo.dot' op operand element type 'i32' is wider than the result's 'i8'"},
-		{"reduce-body", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+		{"reduce-body-type", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
   %r = "stablehlo.reduce"(%a, %z) ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
-    %m = "stablehlo.subtract"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
-    "stablehlo.return"(%m) : (tensor<f32>) -> ()
+    %c = stablehlo.convert %x : (tensor<f32>) -> tensor<i32>
+    stablehlo.return %c : tensor<i32>
   }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
-}`, "t.mlir:2:8: error: 'stablehlo.reduce' op 'stablehlo.subtract' is not an associative combiner"},
+}`, "t.mlir:5:5: error: 'stablehlo.return' op returns 'tensor<i32>' as value #0 but the reduction accumulates 'tensor<f32>' there"},
+		{"reduce-body-args", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %r = "stablehlo.reduce"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<i32>):
+    stablehlo.return %x : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}`, "t.mlir:2:8: error: 'stablehlo.reduce' op body argument #1 is 'tensor<i32>' but must be 'tensor<f32>'"},
+		{"reduce-body-op", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %r = "stablehlo.reduce"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %d = "stablehlo.dot"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+    stablehlo.return %d : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}`, "t.mlir:4:10: error: 'stablehlo.dot' op is not supported in a reduction body"},
+		{"reduce-body-outside", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %r = "stablehlo.reduce"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %z : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}`, "t.mlir:4:10: error: 'stablehlo.add' op operand #1 is defined outside the reduction body, which is not supported"},
+		{"reduce-operands", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
+  %r = "stablehlo.reduce"(%a, %a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    stablehlo.return %x : tensor<f32>
+  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<4xf32>, tensor<f32>) -> tensor<f32>
+  return %r : tensor<f32>
+}`, "t.mlir:2:8: error: 'stablehlo.reduce' op expects as many operands as init values and results, found 3 operands for 1 results"},
+		{"reduce-shapes", `func.func @f(%a: tensor<4xf32>, %b: tensor<5xi32>, %z: tensor<f32>, %n: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
+  %r:2 = "stablehlo.reduce"(%a, %b, %z, %n) ({
+  ^bb0(%x: tensor<f32>, %xi: tensor<i32>, %y: tensor<f32>, %yi: tensor<i32>):
+    stablehlo.return %x, %xi : tensor<f32>, tensor<i32>
+  }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<5xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+  return %r#0, %r#1 : tensor<f32>, tensor<i32>
+}`, "t.mlir:2:10: error: 'stablehlo.reduce' op operand #1 'tensor<5xi32>' does not have the shape of operand #0 'tensor<4xf32>'"},
+		{"conv-features", `func.func @f(%a: tensor<1x4x4x3xf32>, %k: tensor<2x2x2x5xf32>) -> tensor<1x3x3x5xf32> {
+  %x = "stablehlo.convolution"(%a, %k) {dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, feature_group_count = 1 : i64} : (tensor<1x4x4x3xf32>, tensor<2x2x2x5xf32>) -> tensor<1x3x3x5xf32>
+  return %x : tensor<1x3x3x5xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.convolution' op kernel input features (2, dimension 2 of 'tensor<2x2x2x5xf32>') must be the input's features (3, dimension 3 of 'tensor<1x4x4x3xf32>') divided by feature_group_count 1"},
+		{"conv-groups", `func.func @f(%a: tensor<1x4x4x3xf32>, %k: tensor<2x2x1x4xf32>) -> tensor<1x3x3x4xf32> {
+  %x = "mhlo.convolution"(%a, %k) {dimension_numbers = #mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, feature_group_count = 3 : i64} : (tensor<1x4x4x3xf32>, tensor<2x2x1x4xf32>) -> tensor<1x3x3x4xf32>
+  return %x : tensor<1x3x3x4xf32>
+}`, "t.mlir:2:8: error: 'mhlo.convolution' op feature_group_count 3 does not divide the 3 input and 4 output features"},
+		{"conv-window", `func.func @f(%a: tensor<1x4x4x2xf32>, %k: tensor<2x2x2x1xf32>) -> tensor<1x4x3x1xf32> {
+  %x = "stablehlo.convolution"(%a, %k) {dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, window_strides = array<i64: 1, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x2x1xf32>) -> tensor<1x4x3x1xf32>
+  return %x : tensor<1x4x3x1xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.convolution' op spatial dimension 0: a window of 2 (kernel 2, dilation 1) by stride 1 over 4 (padded) gives 3, but the result 'tensor<1x4x3x1xf32>' has 4"},
+		{"conv-dims", `func.func @f(%a: tensor<1x4x4x2xf32>, %k: tensor<2x2x2x1xf32>) -> tensor<1x3x3x1xf32> {
+  %x = "stablehlo.convolution"(%a, %k) {dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 1], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>} : (tensor<1x4x4x2xf32>, tensor<2x2x2x1xf32>) -> tensor<1x3x3x1xf32>
+  return %x : tensor<1x3x3x1xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.convolution' op dimension_numbers: the input dimensions [0 3 1 1] are not a permutation of 0..3"},
+		{"conv-lhs-dilation", `func.func @f(%a: tensor<1x4x4x2xf32>, %k: tensor<2x2x2x1xf32>) -> tensor<1x3x3x1xf32> {
+  %x = "stablehlo.convolution"(%a, %k) {dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, lhs_dilation = array<i64: 2, 1>} : (tensor<1x4x4x2xf32>, tensor<2x2x2x1xf32>) -> tensor<1x3x3x1xf32>
+  return %x : tensor<1x3x3x1xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.convolution' op lhs_dilation [2 1] is not supported yet (only 1)"},
+		{"conv-attr", `func.func @f(%a: tensor<1x4x4x2xf32>, %k: tensor<2x2x2x1xf32>) -> tensor<1x3x3x1xf32> {
+  %x = "stablehlo.convolution"(%a, %k) {dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0 input_feature_dimension = 3>} : (tensor<1x4x4x2xf32>, tensor<2x2x2x1xf32>) -> tensor<1x3x3x1xf32>
+  return %x : tensor<1x3x3x1xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.convolution' op dimension_numbers: 'input_batch_dimension' has a non-integer entry \"0 input_feature_dimension = 3\""},
+		{"reduce-window-shape", `func.func @f(%a: tensor<6xf32>, %z: tensor<f32>) -> tensor<4xf32> {
+  %r = "stablehlo.reduce_window"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = stablehlo.maximum %x, %y : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<6xf32>, tensor<f32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.reduce_window' op dimension 0: a window of 2 (dilation 1) by stride 2 over 6 (padded) gives 3, but the result 'tensor<4xf32>' has 4"},
+		{"reduce-window-base-dilation", `func.func @f(%a: tensor<6xf32>, %z: tensor<f32>) -> tensor<5xf32> {
+  %r = "mhlo.reduce_window"(%a, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = mhlo.maximum %x, %y : tensor<f32>
+    mhlo.return %m : tensor<f32>
+  }) {window_dimensions = dense<2> : tensor<1xi64>, base_dilations = dense<2> : tensor<1xi64>} : (tensor<6xf32>, tensor<f32>) -> tensor<5xf32>
+  return %r : tensor<5xf32>
+}`, "t.mlir:2:8: error: 'mhlo.reduce_window' op base_dilations [2] are not supported yet (only 1)"},
 		{"reduce-dims", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
   %r = "mhlo.reduce"(%a, %z) ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):

@@ -58,3 +58,35 @@ func.func @pad(%a: tensor<2x3xf32>, %v: tensor<f32>) -> tensor<3x5xf32> {
   %p = "stablehlo.pad"(%a, %v) {edge_padding_low = array<i64: 1, 0>, edge_padding_high = array<i64: 0, 2>, interior_padding = array<i64: 0, 0>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<3x5xf32>
   return %p : tensor<3x5xf32>
 }
+
+// Dynamic shapes: the results' sizes are those of operand dimensions
+// their loops index (tensor.dim, or a constant where one is static).
+func.func @dynamic(%a: tensor<?x4xf32>, %b: tensor<4x?xf32>, %z: tensor<f32>) -> (tensor<?x4xf32>, tensor<?x?xf32>, tensor<?xf32>) {
+  %s = stablehlo.add %a, %a : tensor<?x4xf32>
+  %d = "stablehlo.dot"(%s, %b) : (tensor<?x4xf32>, tensor<4x?xf32>) -> tensor<?x?xf32>
+  %r = "stablehlo.reduce"(%d, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %m = stablehlo.minimum %x, %y : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {dimensions = array<i64: 1>} : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %s, %d, %r : tensor<?x4xf32>, tensor<?x?xf32>, tensor<?xf32>
+}
+
+// A grouped convolution with padding, strides and rhs dilation; and a
+// plain NHWC/HWIO one (no group loop, no reshape).
+func.func @conv(%x: tensor<1x5x5x4xf32>, %k: tensor<3x3x2x6xf32>, %k1: tensor<2x2x4x3xf32>) -> (tensor<1x3x2x6xf32>, tensor<1x4x4x3xf32>) {
+  %c = "stablehlo.convolution"(%x, %k) {batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, feature_group_count = 2 : i64, padding = dense<[[1, 1], [0, 1]]> : tensor<2x2xi64>, rhs_dilation = array<i64: 1, 2>, window_strides = array<i64: 2, 1>} : (tensor<1x5x5x4xf32>, tensor<3x3x2x6xf32>) -> tensor<1x3x2x6xf32>
+  %p = "mhlo.convolution"(%x, %k1) {batch_group_count = 1 : i64, dimension_numbers = #mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 3, input_spatial_dimensions = [1, 2], kernel_input_feature_dimension = 2, kernel_output_feature_dimension = 3, kernel_spatial_dimensions = [0, 1], output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>, feature_group_count = 1 : i64, padding = dense<0> : tensor<2x2xi64>, rhs_dilation = dense<1> : tensor<2xi64>, window_strides = dense<1> : tensor<2xi64>} : (tensor<1x5x5x4xf32>, tensor<2x2x4x3xf32>) -> tensor<1x4x4x3xf32>
+  return %c, %p : tensor<1x3x2x6xf32>, tensor<1x4x4x3xf32>
+}
+
+// Max pooling with padding by the init value; the window loop of the
+// size-1 dimensions is left out.
+func.func @pool(%x: tensor<1x4x6x1xf32>, %z: tensor<f32>) -> tensor<1x3x2x1xf32> {
+  %r = "stablehlo.reduce_window"(%x, %z) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 2, 3, 1>, window_strides = array<i64: 1, 2, 3, 1>, padding = dense<[[0, 0], [1, 1], [0, 0], [0, 0]]> : tensor<4x2xi64>} : (tensor<1x4x6x1xf32>, tensor<f32>) -> tensor<1x3x2x1xf32>
+  return %r : tensor<1x3x2x1xf32>
+}

@@ -1,0 +1,99 @@
+// StableHLO and MHLO programs beyond elementwise ops: convolutions (layouts
+// other than NHWC, feature groups, strides, rhs dilation, padding, integer
+// widening), reductions of several operands with a body of several ops,
+// reduce_window pooling, and dynamic shapes. stablehlo_conv_reduce_test.go
+// checks every result against plain Go loops.
+
+// Input NCHW (2x4x7x6), kernel OIHW with 2 groups of 2 input and 3 output
+// features, output NHWC; stride 2x1, rhs dilation 1x2, padding
+// [[1, 0], [2, 1]].
+func.func @conv_grouped(%x: tensor<2x4x7x6xf32>, %k: tensor<6x2x3x2xf32>) -> tensor<2x3x7x6xf32> {
+  %r = "stablehlo.convolution"(%x, %k) {
+    batch_group_count = 1 : i64,
+    dimension_numbers = #stablehlo.conv<raw
+      input_batch_dimension = 0, input_feature_dimension = 1, input_spatial_dimensions = [2, 3],
+      kernel_input_feature_dimension = 1, kernel_output_feature_dimension = 0, kernel_spatial_dimensions = [2, 3],
+      output_batch_dimension = 0, output_feature_dimension = 3, output_spatial_dimensions = [1, 2]>,
+    feature_group_count = 2 : i64,
+    padding = dense<[[1, 0], [2, 1]]> : tensor<2x2xi64>,
+    rhs_dilation = array<i64: 1, 2>,
+    window_strides = array<i64: 2, 1>
+  } : (tensor<2x4x7x6xf32>, tensor<6x2x3x2xf32>) -> tensor<2x3x7x6xf32>
+  return %r : tensor<2x3x7x6xf32>
+}
+
+// Depthwise (one group per input feature), i8 operands accumulated in
+// i32, MHLO's dense attribute spelling, 1-D spatial layout.
+func.func @conv_depthwise_i8(%x: tensor<1x9x3xi8>, %k: tensor<2x1x3xi8>) -> tensor<1x8x3xi32> {
+  %r = "mhlo.convolution"(%x, %k) {
+    batch_group_count = 1 : i64,
+    dimension_numbers = #mhlo.conv<raw input_batch_dimension = 0, input_feature_dimension = 2, input_spatial_dimensions = [1], kernel_input_feature_dimension = 1, kernel_output_feature_dimension = 2, kernel_spatial_dimensions = [0], output_batch_dimension = 0, output_feature_dimension = 2, output_spatial_dimensions = [1]>,
+    feature_group_count = 3 : i64,
+    padding = dense<0> : tensor<1x2xi64>,
+    rhs_dilation = dense<1> : tensor<1xi64>,
+    window_strides = dense<1> : tensor<1xi64>
+  } : (tensor<1x9x3xi8>, tensor<2x1x3xi8>) -> tensor<1x8x3xi32>
+  return %r : tensor<1x8x3xi32>
+}
+
+// Argmax along rows: a reduce of (values, indices) with a body that
+// compares and selects, the ties going to the lower index; and a reduce
+// whose body holds a constant (the maximum, capped at 1.5).
+func.func @reduce_multi(%v: tensor<5x7xf32>) -> (tensor<5xf32>, tensor<5xi32>, tensor<7xf32>) {
+  %idx = "stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<5x7xi32>
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %zero = stablehlo.constant dense<0> : tensor<i32>
+  %m, %i = "stablehlo.reduce"(%v, %idx, %ninf, %zero) ({
+  ^bb0(%av: tensor<f32>, %ai: tensor<i32>, %xv: tensor<f32>, %xi: tensor<i32>):
+    %gt = stablehlo.compare GT, %xv, %av : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %eq = stablehlo.compare EQ, %xv, %av : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nv = stablehlo.select %gt, %xv, %av : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %lo = stablehlo.minimum %ai, %xi : tensor<i32>
+    %pi = stablehlo.select %gt, %xi, %ai : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    %ni = stablehlo.select %eq, %lo, %pi : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    stablehlo.return %nv, %ni : tensor<f32>, tensor<i32>
+  }) {dimensions = array<i64: 1>} : (tensor<5x7xf32>, tensor<5x7xi32>, tensor<f32>, tensor<i32>) -> (tensor<5xf32>, tensor<5xi32>)
+  %c = "mhlo.reduce"(%v, %ninf) ({
+  ^bb0(%a: tensor<f32>, %x: tensor<f32>):
+    %cap = mhlo.constant dense<1.5> : tensor<f32>
+    %mx = mhlo.maximum %a, %x : tensor<f32>
+    %r = mhlo.minimum %mx, %cap : tensor<f32>
+    "mhlo.return"(%r) : (tensor<f32>) -> ()
+  }) {dimensions = dense<0> : tensor<1xi64>} : (tensor<5x7xf32>, tensor<f32>) -> tensor<7xf32>
+  return %m, %i, %c : tensor<5xf32>, tensor<5xi32>, tensor<7xf32>
+}
+
+// Max pooling with window 3x2 (dilated by 2 along the width), strides
+// 2x2 and padding [[1, 1], [0, 2]] by -inf; and a running sum of three
+// along a vector, padded at the front with zeros (MHLO spelling).
+func.func @pool(%x: tensor<1x6x7x2xf32>, %v: tensor<10xf32>) -> (tensor<1x3x4x2xf32>, tensor<10xf32>) {
+  %ninf = stablehlo.constant dense<0xFF800000> : tensor<f32>
+  %p = "stablehlo.reduce_window"(%x, %ninf) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.maximum %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {window_dimensions = array<i64: 1, 3, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>,
+      window_dilations = array<i64: 1, 1, 2, 1>,
+      padding = dense<[[0, 0], [1, 1], [0, 2], [0, 0]]> : tensor<4x2xi64>} : (tensor<1x6x7x2xf32>, tensor<f32>) -> tensor<1x3x4x2xf32>
+  %zero = mhlo.constant dense<0.0> : tensor<f32>
+  %s = "mhlo.reduce_window"(%v, %zero) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = mhlo.add %a, %b : tensor<f32>
+    "mhlo.return"(%t) : (tensor<f32>) -> ()
+  }) {window_dimensions = dense<3> : tensor<1xi64>, padding = dense<[[2, 0]]> : tensor<1x2xi64>} : (tensor<10xf32>, tensor<f32>) -> tensor<10xf32>
+  return %p, %s : tensor<1x3x4x2xf32>, tensor<10xf32>
+}
+
+// Dynamic shapes: a matrix product, an elementwise op and a row sum whose
+// sizes are known only when the function runs.
+func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?xf32>) {
+  %d = "stablehlo.dot"(%a, %b) : (tensor<?x?xf32>, tensor<?x?xf32>) -> tensor<?x?xf32>
+  %e = stablehlo.abs %d : tensor<?x?xf32>
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %r = "stablehlo.reduce"(%e, %z) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {dimensions = array<i64: 1>} : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %e, %r : tensor<?x?xf32>, tensor<?xf32>
+}

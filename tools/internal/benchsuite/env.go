@@ -68,6 +68,7 @@ type env struct {
 	harness    string // the reference harness binary
 	gpu        gpuBuild
 	user       userBuild
+	codegen    codegenBuild
 }
 
 // gpuBuild holds the GPU benchmark programs, or why each is missing.
@@ -150,6 +151,7 @@ func newEnv(o *options) (*env, error) {
 	}
 	e.buildGPU(o)
 	e.buildUser(o)
+	e.buildCodegen(o)
 	ok = true
 	return e, nil
 }
@@ -252,6 +254,7 @@ func prebuiltEnv(o *options) (*env, error) {
 	g.vulkan = read(vulkanModuleFile, &g.vulkanWhy)
 	g.readSPIRV(e.dir)
 	e.user.read(e.dir)
+	e.readCodegen(o)
 	return e, nil
 }
 

@@ -68,6 +68,12 @@
 //     code the compiler generates (linalg.matmul, linalg.softmax), compiled
 //     for the host CPU and run on local-task, against numpy in the same
 //     run (linalg.go). Targets: ≥ 0.5 × numpy's speed, and faster.
+//   - cuda/codegen-* and vulkan/codegen-*: programs whose every kernel the
+//     compiler generates for the GPU (matmul and an f16 matmul 4096³, row
+//     softmax 8192², a dense layer with bias and relu), with device time
+//     beside wall time, against torch on the same GPU (TF32 off) and
+//     Vulkan against our CUDA (codegen.go). Targets: matmul ≥ 0.5 of
+//     torch, f16 matmul ≥ 0.3, softmax ≥ 0.8, dense ≥ 0.5; Vulkan ≥ 0.7.
 //   - compiler: in-process iree-compile (front end and back end, clang and
 //     lld included) of --sample, against the time spent in clang and lld;
 //     target ≤ 0.3 s with most of it in clang/lld; and whether --compiles
@@ -97,9 +103,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"time"
 )
@@ -131,8 +139,10 @@ type options struct {
 	vulkanCPU        bool
 	python           string
 	vulkanProbe      bool
-	// matmulN and softmaxN size the cpu-linalg rows.
-	matmulN, softmaxN int
+	// matmulN and softmaxN size the cpu-linalg rows, gpuMatmulN and
+	// gpuSoftmaxN the gpu-codegen rows.
+	matmulN, softmaxN       int
+	gpuMatmulN, gpuSoftmaxN int
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -162,6 +172,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.vulkanProbe, "vulkan_probe", false, "with the Vulkan row, log device and wall bandwidth of simple_mul variants, a copy and a fill for each queue family choice and memory type (what bounds the row)")
 	fs.IntVar(&o.matmulN, "matmul_n", 1024, "size of the cpu-linalg matmul (n x n times n x n f32)")
 	fs.IntVar(&o.softmaxN, "softmax_n", 4096, "size of the cpu-linalg softmax (n x n f32, along the rows)")
+	fs.IntVar(&o.gpuMatmulN, "gpu_matmul_n", 4096, "size of the gpu-codegen matmuls and dense layer (n x n times n x n)")
+	fs.IntVar(&o.gpuSoftmaxN, "gpu_softmax_n", 8192, "size of the gpu-codegen softmax (n x n f32, along the rows)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0
@@ -185,8 +197,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // suite builds what the rows need and measures them.
 func suite(o *options, log io.Writer) ([]row, error) {
-	if o.matmulN < 1 || o.softmaxN < 1 {
-		return nil, fmt.Errorf("--matmul_n and --softmax_n must be ≥ 1")
+	if o.matmulN < 1 || o.softmaxN < 1 || o.gpuMatmulN < 1 || o.gpuSoftmaxN < 1 {
+		return nil, fmt.Errorf("--matmul_n, --softmax_n, --gpu_matmul_n and --gpu_softmax_n must be ≥ 1")
 	}
 	if o.repetitions < 1 || o.largeN < 64 || o.smallCalls < 1 || o.compiles < 2 || o.gpuN < 1 || o.gpuN > math.MaxInt32 || o.dispatches < 1 {
 		return nil, fmt.Errorf("--repetitions, --small_calls, --dispatches must be ≥ 1, --large_n ≥ 64, --compiles ≥ 2 and --gpu_n in [1, 2^31)")
@@ -204,7 +216,11 @@ func suite(o *options, log io.Writer) ([]row, error) {
 	defer env.close()
 	if o.buildOnly {
 		fmt.Fprintf(log, "built into %s", env.dir)
-		for _, why := range []string{env.gpu.cudaWhy, env.gpu.vulkanWhy, env.user.cudaWhy, env.user.vulkanWhy} {
+		whys := []string{env.gpu.cudaWhy, env.gpu.vulkanWhy, env.user.cudaWhy, env.user.vulkanWhy}
+		for _, file := range slices.Sorted(maps.Keys(env.codegen.why)) {
+			whys = append(whys, env.codegen.why[file])
+		}
+		for _, why := range whys {
 			if why != "" {
 				fmt.Fprintf(log, "; %s", why)
 			}
@@ -248,6 +264,7 @@ func suite(o *options, log io.Writer) ([]row, error) {
 		return nil, err
 	}
 	rows = append(rows, r...)
+	rows = append(rows, codegenRows(env, o, want, log)...)
 	if want("compiler") {
 		r, err := compilerRows(env, o, log)
 		if err != nil {

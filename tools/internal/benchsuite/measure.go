@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"runtime"
@@ -32,8 +33,8 @@ type caller struct {
 	args    []vm.Value
 	results []vm.Value
 	// want is every element of a correct result (8 for simple_mul of 2
-	// and 4).
-	want float32
+	// and 4), within tol relative (0: exactly).
+	want, tol float32
 }
 
 // newCaller makes a caller of simple_mul over n f32 on a new device:
@@ -60,6 +61,12 @@ func newCaller(module []byte, device string, groups, n int) (*caller, error) {
 // newCallerOn makes a caller of function fn on dev, which it owns (close
 // closes it, also when newCallerOn fails), with inputs of n f32 (2 and 4).
 func newCallerOn(dev hal.Device, module []byte, fn string, n int) (*caller, error) {
+	return newCallerInputs(dev, module, fn, []string{fmt.Sprintf("%dxf32=2", n), fmt.Sprintf("%dxf32=4", n)})
+}
+
+// newCallerInputs makes a caller of function fn on dev, which it owns,
+// with inputs in iree-run-module's --input spelling.
+func newCallerInputs(dev hal.Device, module []byte, fn string, inputs []string) (*caller, error) {
 	c := &caller{dev: dev, want: 8}
 	fail := func(err error) (*caller, error) {
 		dev.Close()
@@ -79,7 +86,7 @@ func newCallerOn(dev hal.Device, module []byte, fn string, n int) (*caller, erro
 	if c.fn, err = c.ctx.LookupFunction(fn); err != nil {
 		return fail(err)
 	}
-	in, err := functionio.ParseInputs([]string{fmt.Sprintf("%dxf32=2", n), fmt.Sprintf("%dxf32=4", n)})
+	in, err := functionio.ParseInputs(inputs)
 	if err != nil {
 		return fail(err)
 	}
@@ -122,18 +129,21 @@ func (c *caller) check() error {
 		return fmt.Errorf("%s result has %d bytes", c.fn.Name(), len(b))
 	}
 	z := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)/4)
-	if i, ok := checkProduct(z, c.want); !ok {
+	if i, ok := checkProduct(z, c.want, c.tol); !ok {
 		return fmt.Errorf("%s result is wrong at element %d: %g (want %g in every element)", c.fn.Name(), i, z[i], c.want)
 	}
 	return vm.ReleaseValues(c.results)
 }
 
-// checkProduct checks that z holds want: every element of short results,
-// a sample of long ones. It returns the first wrong index.
-func checkProduct(z []float32, want float32) (int, bool) {
+// checkProduct checks that z holds want (within tol relative): every
+// element of short results, a sample of long ones. It returns the first
+// wrong index.
+func checkProduct(z []float32, want, tol float32) (int, bool) {
 	const all, edge, stride = 1 << 20, 1 << 16, 4099
 	n := len(z)
-	at := func(i int) bool { return z[i] == want }
+	at := func(i int) bool {
+		return z[i] == want || math.Abs(float64(z[i]-want)) <= float64(tol)*math.Abs(float64(want))
+	}
 	if n <= all {
 		for i := range z {
 			if !at(i) {

@@ -131,7 +131,8 @@ func TestSmallRun(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := run([]string{"--repetitions=1", "--large_n=4096", "--small_calls=10", "--compiles=2",
-		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir(), "--gpu_n=10000", "--user_n=10000,4096", "--dispatches=10", "--vulkan_cpu", "--matmul_n=67", "--softmax_n=130"}, &out, &errb)
+		"--sample=testdata/simple_mul.mlir", "--work_dir=" + t.TempDir(), "--gpu_n=10000", "--user_n=10000,4096", "--dispatches=10", "--vulkan_cpu", "--matmul_n=67", "--softmax_n=130",
+		"--gpu_matmul_n=33", "--gpu_softmax_n=65"}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
@@ -146,6 +147,8 @@ func TestSmallRun(t *testing.T) {
 		"cpu-linalg/matmul-67", "cpu-linalg/softmax-130", "cuda/dispatch", "cuda/hand-tuned-float4-10000", "cuda/hand-tuned-float4-10000-torch", "vulkan/hand-tuned-vec4-10000",
 		"cuda/user-10000", "cuda/user-10000-torch", "cuda/user-10000-achievable", "cuda/user-4K", "cuda/user-4K-torch", "cuda/user-4K-achievable",
 		"vulkan/user-10000", "vulkan/user-10000-achievable", "vulkan/user-4K", "vulkan/user-4K-achievable",
+		"cuda/codegen-matmul-33", "cuda/codegen-matmul-f16-33", "cuda/codegen-softmax-65", "cuda/codegen-dense-33",
+		"vulkan/codegen-matmul-33", "vulkan/codegen-matmul-f16-33", "vulkan/codegen-softmax-65", "vulkan/codegen-dense-33",
 		"compiler/wall", "compiler/deterministic"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("rows %v, want %v\n%s", names, want, out.String())
@@ -236,20 +239,39 @@ func TestParseTorch(t *testing.T) {
 	}
 }
 
+func TestParseTorchCodegen(t *testing.T) {
+	good := "/usr/lib/python3/torch/warning: something\nfigure=matmul wall_s=0.002800000 dev_s=0.002700000\nfigure=softmax wall_s=0.000300000 dev_s=0.000280000\ndevice=NVIDIA H200\n"
+	figs, dev, err := parseTorchCodegen(good)
+	if err != nil || dev != "NVIDIA H200" || len(figs) != 2 || figs["matmul"] != (torchFigure{2800 * time.Microsecond, 2700 * time.Microsecond}) || figs["softmax"].dev != 280*time.Microsecond {
+		t.Errorf("parseTorchCodegen(good) = %v, %q, %v", figs, dev, err)
+	}
+	for _, bad := range []string{
+		"figure=matmul wall_s=0.1 dev_s=0.1\n",            // no device
+		"device=X\n",                                      // no figures
+		"figure=matmul wall_s=x dev_s=0.1\ndevice=X\n",    // not a number
+		"figure=matmul wall_s=0.1 bogus=0.1\ndevice=X\n",  // unknown key
+		"figure=matmul wall_s=-0.1 dev_s=0.1\ndevice=X\n", // negative
+	} {
+		if _, _, err := parseTorchCodegen(bad); err == nil {
+			t.Errorf("parseTorchCodegen(%q) succeeded", bad)
+		}
+	}
+}
+
 func TestCheckProduct(t *testing.T) {
 	for _, n := range []int{1, 1000, 1 << 20, 3<<20 + 5} {
 		z := make([]float32, n)
 		for i := range z {
 			z[i] = 8
 		}
-		if i, ok := checkProduct(z, 8); !ok {
+		if i, ok := checkProduct(z, 8, 0); !ok {
 			t.Errorf("n=%d: good result rejected at %d", n, i)
 		}
 		// Long results are checked at the edges and at every 4099th
 		// element after the first 64K.
 		for _, bad := range []int{0, n - 1, min(n-1, 1<<16+100*4099)} {
 			z[bad] = 0
-			if i, ok := checkProduct(z, 8); ok || i != bad {
+			if i, ok := checkProduct(z, 8, 0); ok || i != bad {
 				t.Errorf("n=%d: wrong element %d reported as %d, %v", n, bad, i, ok)
 			}
 			z[bad] = 8

@@ -21,6 +21,9 @@ type row struct {
 	// skip, when set, says why the figure was not measured (or could
 	// not be judged): the met cell reads "-" and the reason is a note.
 	skip string
+	// oursTime is the time the ours cell stands for, where a later row
+	// takes this one as its reference (0: not measured).
+	oursTime time.Duration
 }
 
 // skipped returns a row for a figure that was not measured.

@@ -9,7 +9,7 @@ import (
 )
 
 // The StableHLO programs of testdata/stablehlo_conv_reduce.mlir (convolutions,
-// reductions of several operands, reduce_window, dynamic shapes) go
+// reductions of several operands, reduce_window, dynamic shapes, rng) go
 // through the StableHLO input lowering and run on local-sync and
 // local-task; each result is checked against a plain Go loop written from
 // the StableHLO specification (windows indexed from the padded input,
@@ -24,6 +24,7 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkReduceMulti(t, dev, module, r)
 		checkPool(t, dev, module, r)
 		checkDynamicShapes(t, dev, module, r)
+		checkRNGUniform(t, dev, module)
 	})
 }
 
@@ -177,4 +178,24 @@ func checkDynamicShapes(t *testing.T, dev rhal.Device, module []byte, r *rand.Ra
 		checkF32(t, "dynamic |a @ b|", shapes[0], data[0], e)
 		checkF32(t, "dynamic row sums", shapes[1], data[1], rows)
 	}
+}
+
+func checkRNGUniform(t *testing.T, dev rhal.Device, module []byte) {
+	const lo, hi = float32(-3), float32(5)
+	shapes, data := invoke(t, dev, module, "rng", "f32=-3", "f32=5")
+	want := f32s{shape: []int{4, 5, 3}}
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 5; j++ {
+			for k := 0; k < 3; k++ {
+				// IREE's generator: x = 1103515245 * (x + index) + 12345
+				// per dimension, modulo 2^32, from 0.
+				var x uint32
+				for _, ix := range []int{i, j, k} {
+					x = 1103515245*(x+uint32(ix)) + 12345
+				}
+				want.v = append(want.v, float32(x)/(1<<32)*(hi-lo)+lo)
+			}
+		}
+	}
+	checkF32(t, "rng uniform", shapes[0], data[0], want)
 }

@@ -23,7 +23,10 @@
 //     output * stride + window * dilation (pooling);
 //   - convolution (any dimension numbers, strides, padding, rhs dilation,
 //     feature groups) becomes a contraction over the kernel window and
-//     the input features of a group, into a zero-filled result.
+//     the input features of a group, into a zero-filled result;
+//   - rng with the UNIFORM distribution becomes a linalg.generic hashing
+//     each element's index with a linear congruential step, as IREE's
+//     stateless generator does.
 //
 // CHLO's broadcasting binary ops (chlo.broadcast_add and the like, in
 // generic form) become the same linalg.generic as the plain op, each
@@ -168,6 +171,8 @@ func (c *converter) lower() error {
 		return c.broadcast(rt)
 	case "convolution":
 		return c.convolution(rt)
+	case "rng":
+		return c.rng(rt)
 	case "pad":
 		return c.pad(rt)
 	case "batch_norm_inference":

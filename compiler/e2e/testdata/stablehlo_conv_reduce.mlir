@@ -97,3 +97,11 @@ func.func @dynamic(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>) -> (tensor<?x?xf32>
   }) {dimensions = array<i64: 1>} : (tensor<?x?xf32>, tensor<f32>) -> tensor<?xf32>
   return %e, %r : tensor<?x?xf32>, tensor<?xf32>
 }
+
+// rng UNIFORM in [lo, hi): IREE's stateless generator, a linear
+// congruential step per index dimension.
+func.func @rng(%lo: tensor<f32>, %hi: tensor<f32>) -> tensor<4x5x3xf32> {
+  %shape = stablehlo.constant dense<[4, 5, 3]> : tensor<3xi64>
+  %r = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<4x5x3xf32>
+  return %r : tensor<4x5x3xf32>
+}

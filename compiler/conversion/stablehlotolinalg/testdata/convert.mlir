@@ -90,3 +90,10 @@ func.func @pool(%x: tensor<1x4x6x1xf32>, %z: tensor<f32>) -> tensor<1x3x2x1xf32>
   }) {window_dimensions = array<i64: 1, 2, 3, 1>, window_strides = array<i64: 1, 2, 3, 1>, padding = dense<[[0, 0], [1, 1], [0, 0], [0, 0]]> : tensor<4x2xi64>} : (tensor<1x4x6x1xf32>, tensor<f32>) -> tensor<1x3x2x1xf32>
   return %r : tensor<1x3x2x1xf32>
 }
+
+// rng UNIFORM: each element hashes its index, one linear congruential
+// step per dimension, scaled into [min, max).
+func.func @rng(%lo: tensor<f32>, %hi: tensor<f32>, %shape: tensor<2xi32>) -> tensor<2x3xf32> {
+  %r = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goiree/goiree/runtime/base/status"
 	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/local/vmvx"
 )
 
 // Executable is a loaded CPU executable library. It implements
@@ -15,8 +16,9 @@ import (
 // Dispatch.Run, possibly from many goroutines at once.
 type Executable struct {
 	format  string
-	name    string // from ExecutableParams.Name, for messages
-	lib     *library
+	name    string   // from ExecutableParams.Name, for messages
+	lib     *library // nil for vmvx executables
+	vmvx    *vmvx.Executable
 	exports []hal.ExportInfo
 
 	mu       sync.RWMutex // held for reading while native code may run
@@ -30,12 +32,22 @@ func (e *Executable) Format() string { return e.format }
 func (e *Executable) Exports() []hal.ExportInfo { return e.exports }
 
 // Name returns the library name from its header (may be empty).
-func (e *Executable) Name() string { return e.lib.name }
+func (e *Executable) Name() string {
+	if e.vmvx != nil {
+		return e.vmvx.Name()
+	}
+	return e.lib.name
+}
 
 // Imports returns the library's import table: the functions it calls
 // through the environment's import thunk, resolved when it was loaded ('?'
 // marks an optional import).
-func (e *Executable) Imports() []string { return append([]string(nil), e.lib.imports...) }
+func (e *Executable) Imports() []string {
+	if e.lib == nil {
+		return nil
+	}
+	return append([]string(nil), e.lib.imports...)
+}
 
 // Release unmaps the library. It waits for running dispatches to finish;
 // dispatching afterwards is an error.
@@ -46,6 +58,9 @@ func (e *Executable) Release() error {
 		return status.Errorf(status.FailedPrecondition, "executable released twice")
 	}
 	e.released = true
+	if e.lib == nil {
+		return nil
+	}
 	return e.lib.close()
 }
 
@@ -60,9 +75,11 @@ type Dispatch struct {
 	pinner  runtime.Pinner
 	// args holds the binding pointers passed with each native call, unless
 	// pinned says they are stored (and pinned) in the C block instead.
-	args       [argBindings]unsafe.Pointer
-	pinned     bool
-	pooled     bool // from dispatchPool: owns its block for good
+	args   [argBindings]unsafe.Pointer
+	pinned bool
+	pooled bool // from dispatchPool: owns its block for good
+	// vmvx is set for dispatches of vmvx executables, which run in the VM.
+	vmvx       *vmvx.Dispatch
 	total      uint64
 	localBytes int
 	released   bool
@@ -109,7 +126,7 @@ func (e *Executable) runPooled(r Runner, ordinal int, workgroups [3]uint32, cons
 		d.st.dropPointers()
 		d.pinner.Unpin()
 	}
-	d.exe, d.ordinal, d.fn, d.total, d.localBytes, d.released = nil, 0, 0, 0, 0, false
+	d.exe, d.ordinal, d.fn, d.total, d.localBytes, d.released, d.vmvx = nil, 0, 0, 0, 0, false, nil
 	d.args, d.pinned = [argBindings]unsafe.Pointer{}, false
 	dispatchPool.Put(d)
 	return err
@@ -140,6 +157,14 @@ func (e *Executable) prepare(d *Dispatch, ordinal int, workgroups [3]uint32, con
 	}
 	if maxConcurrency < 1 || maxConcurrency > 255 {
 		return status.Errorf(status.InvalidArgument, "dispatch: max concurrency %d is not in [1, 255]", maxConcurrency)
+	}
+	if e.vmvx != nil {
+		v, err := e.vmvx.Prepare(ordinal, workgroups, constants, bindings)
+		if err != nil {
+			return err
+		}
+		d.exe, d.ordinal, d.total, d.vmvx = e, ordinal, total, v
+		return nil
 	}
 	if d.st.blk == nil {
 		d.st = newDispatchState()
@@ -187,6 +212,9 @@ func (d *Dispatch) Run(processorID uint32, localMemory []byte, begin, end uint64
 	if d.exe.released || d.released {
 		return status.Errorf(status.FailedPrecondition, "dispatch of a released executable")
 	}
+	if d.vmvx != nil {
+		return d.runVMVX(begin, end)
+	}
 	args := &d.args
 	if d.pinned {
 		args = nil
@@ -211,7 +239,7 @@ func (e *Executable) displayName() string {
 	switch {
 	case e.name != "":
 		return e.name
-	case e.lib.name != "":
+	case e.lib != nil && e.lib.name != "":
 		return fmt.Sprintf("%q", e.lib.name)
 	}
 	return "(unnamed " + e.format + ")"
@@ -227,7 +255,7 @@ func (d *Dispatch) Release() {
 			return
 		}
 		d.st.free(d.pinned)
-		d.args = [argBindings]unsafe.Pointer{}
+		d.args, d.vmvx = [argBindings]unsafe.Pointer{}, nil
 		if d.pinned {
 			d.pinner.Unpin()
 		}

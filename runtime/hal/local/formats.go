@@ -25,13 +25,14 @@ type formatLoader struct {
 var loaders = []formatLoader{
 	{FormatEmbeddedELFX86_64, "amd64"},
 	{FormatEmbeddedELFARM64, "arm64"},
+	{FormatVMVX, goarchAny},
 }
 
 // Formats returns the executable formats this host can run.
 func Formats() []string {
 	var out []string
 	for _, l := range loaders {
-		if l.goarch == runtime.GOARCH {
+		if runsHere(l.goarch) {
 			out = append(out, l.format)
 		}
 	}
@@ -70,8 +71,11 @@ func LoadWithImports(params hal.ExecutableParams, imports ImportResolver) (*Exec
 	if l == nil {
 		return nil, status.Errorf(status.Unimplemented, "executable format %q is not supported by the local devices (supported: %v)", params.Format, Formats())
 	}
-	if l.goarch != runtime.GOARCH {
+	if !runsHere(l.goarch) {
 		return nil, status.Errorf(status.Unimplemented, "executable format %q is recognised but cannot run on this %s/%s host", params.Format, runtime.GOOS, runtime.GOARCH)
+	}
+	if l.format == FormatVMVX {
+		return loadVMVX(params)
 	}
 	if err := installFaultHandlers(); err != nil {
 		return nil, err

@@ -352,6 +352,12 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		}
 		return n.finish(name, params, nc)
 	}
+	if len(reds) == 0 && outer >= 0 {
+		// The loop below finishes the iterations the unrolled one left.
+		if err := n.unrolled(iter); err != nil {
+			return Kernel{}, ir.OpErrorf(fn, "%v", err)
+		}
+	}
 	f.body.WriteString("$L__par:\n")
 	f.line("setp.ge.u64 \t%s, %s, %s;", bad, iter, count)
 	f.line("@%s bra \t$L__exit;", bad)
@@ -470,6 +476,83 @@ type nest struct {
 	load                    func(bi int, dst string) error
 	store                   func(bi int, src string) error
 	find                    func(role string, i int) int
+}
+
+// ElementwiseUnroll is how many iterations a thread of a loop nest
+// without reduction loops (elementwise and broadcast kernels) runs per
+// step: all their loads come first, so that several are in flight per
+// thread, which a bandwidth-bound kernel needs (as in the vulkan-spirv
+// target).
+const ElementwiseUnroll = 4
+
+// unrolled emits the loop over a block's parallel iterations in steps of
+// ElementwiseUnroll per thread, from iteration iter (the thread's first),
+// leaving iter at the first iteration it did not run. Neighbouring
+// threads still take neighbouring iterations (iter, iter + block size,
+// ...), so each load and store of a step is coalesced.
+func (n *nest) unrolled(iter string) error {
+	f := n.f
+	step := ElementwiseUnroll * LoopNestBlockSize
+	last := step - LoopNestBlockSize
+	lim := f.reg("%rd")
+	f.line("max.u64 \t%s, %s, %d;", lim, n.count, last)
+	f.line("sub.s64 \t%s, %s, %d;", lim, lim, last)
+	f.body.WriteString("$L__unrolled:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, iter, lim)
+	f.line("@%s bra \t$L__par;", n.bad)
+	saved := append([]string(nil), n.dims...)
+	defer copy(n.dims, saved)
+	dims := make([][]string, ElementwiseUnroll)
+	ins := make([][]string, ElementwiseUnroll)
+	accs := make([][]string, ElementwiseUnroll)
+	for j := range dims {
+		it := f.reg("%rd")
+		f.line("add.s64 \t%s, %s, %d;", it, iter, j*LoopNestBlockSize)
+		dims[j] = make([]string, len(n.dims))
+		for l := range dims[j] {
+			dims[j][l] = f.reg("%rd")
+		}
+		copy(n.dims, dims[j])
+		n.decompose(it)
+		ins[j] = make([]string, len(n.k.Inputs))
+		for i, o := range n.k.Inputs {
+			if o.Scalar != nil {
+				continue
+			}
+			bi := n.find("in", i)
+			ins[j][i] = f.reg(n.kinds[bi].reg)
+			if err := n.load(bi, ins[j][i]); err != nil {
+				return err
+			}
+		}
+		for i, o := range n.k.Outputs {
+			kind := n.kinds[n.find("out", i)]
+			acc := f.reg(kind.reg)
+			if o.Init {
+				if err := n.load(n.find("init", i), acc); err != nil {
+					return err
+				}
+			} else {
+				f.zero(acc, kind)
+			}
+			accs[j] = append(accs[j], acc)
+		}
+	}
+	for j := range dims {
+		res, err := n.call(dims[j], ins[j], accs[j])
+		if err != nil {
+			return err
+		}
+		copy(n.dims, dims[j])
+		for i, r := range res {
+			if err := n.store(n.find("out", i), r); err != nil {
+				return err
+			}
+		}
+	}
+	f.line("add.s64 \t%s, %s, %d;", iter, iter, step)
+	f.line("bra.uni \t$L__unrolled;")
+	return nil
 }
 
 // finish ends the kernel and writes it.

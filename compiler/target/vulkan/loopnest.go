@@ -445,11 +445,18 @@ func (g *lnGen) loops() error {
 	if g.mm != nil {
 		return g.tiledMatmul(g.mm)
 	}
-	if g.red != nil {
+	switch {
+	case g.red != nil:
 		// Every invocation walks the same output elements, so the
 		// barriers below are reached by all of them.
 		w.WriteString("  for (uint i = 0u; i < count; i++) {\n")
-	} else {
+	case len(reds) == 0 && outer >= 0:
+		if err := g.unrolled(pars, outer); err != nil {
+			return err
+		}
+		// The loop below finishes the elements the unrolled one left.
+		fmt.Fprintf(w, "  for (; i < count; i += %du) {\n", LoopNestWorkgroupSize)
+	default:
 		fmt.Fprintf(w, "  for (uint i = gl_LocalInvocationID.x; i < count; i += %du) {\n", LoopNestWorkgroupSize)
 	}
 	if outer >= 0 {
@@ -513,6 +520,85 @@ func (g *lnGen) loops() error {
 		w.WriteString(g.store(indent, g.find("out", i), offs[i], "acc"+strconv.Itoa(i)))
 	}
 	w.WriteString("  }\n")
+	return nil
+}
+
+// ElementwiseUnroll is how many elements an invocation of a loop nest
+// without reduction loops (elementwise and broadcast kernels) handles per
+// step: their inputs are all loaded before any is used, so that several
+// loads are in flight per invocation, which a bandwidth-bound kernel
+// needs.
+const ElementwiseUnroll = 4
+
+// unrolled writes the loop over a workgroup's parallel iterations in
+// steps of ElementwiseUnroll per invocation, leaving i at the first
+// iteration it did not run; neighbouring invocations still take
+// neighbouring iterations (i, i + size, ...), so each load and store of
+// a step is coalesced.
+func (g *lnGen) unrolled(pars []int, outer int) error {
+	w := &g.w
+	k := g.k
+	step := ElementwiseUnroll * LoopNestWorkgroupSize
+	last := step - LoopNestWorkgroupSize
+	fmt.Fprintf(w, "  uint i = gl_LocalInvocationID.x;\n  if (count > %du) {\n    for (; i < count - %du; i += %du) {\n", last, last, step)
+	type elem struct{ args, stores []string }
+	elems := make([]elem, ElementwiseUnroll)
+	defer func() { g.rename = nil }()
+	for j := range elems {
+		g.rename = map[int]string{}
+		for l := range k.Ranges {
+			g.rename[l] = fmt.Sprintf("d%d_%d", l, j)
+		}
+		fmt.Fprintf(w, "      uint rest_%d = i + %du;\n", j, j*LoopNestWorkgroupSize)
+		for q := len(pars) - 1; q >= 1; q-- {
+			p := pars[q]
+			fmt.Fprintf(w, "      uint %s = rest_%d %% %s;\n      rest_%d /= %s;\n", g.dim(p), j, g.ranges[p], j, g.ranges[p])
+		}
+		fmt.Fprintf(w, "      uint %s = lo + rest_%d;\n", g.dim(outer), j)
+		e := &elems[j]
+		for l := range k.Ranges {
+			e.args = append(e.args, fmt.Sprintf("int(%s)", g.dim(l)))
+		}
+		for i, o := range k.Inputs {
+			if o.Scalar != nil {
+				e.args = append(e.args, g.scalars[i])
+				continue
+			}
+			bi := g.find("in", i)
+			off, err := g.offset(bi)
+			if err != nil {
+				return err
+			}
+			x := fmt.Sprintf("x%d_%d", j, i)
+			fmt.Fprintf(w, "      %s %s = %s;\n", g.kinds[bi].value, x, g.load(bi, off))
+			e.args = append(e.args, x)
+		}
+		var accs []string
+		for i, o := range k.Outputs {
+			bi := g.find("out", i)
+			off, err := g.offset(bi)
+			if err != nil {
+				return err
+			}
+			kind := g.kinds[bi]
+			init := zero(kind)
+			if o.Init {
+				init = g.load(g.find("init", i), off)
+			}
+			acc := fmt.Sprintf("acc%d_%d", j, i)
+			fmt.Fprintf(w, "      %s %s = %s;\n", kind.value, acc, init)
+			accs = append(accs, acc)
+			e.stores = append(e.stores, g.store("      ", bi, off, acc))
+		}
+		e.args = append(append(e.args, accs...), accs...)
+	}
+	for _, e := range elems {
+		fmt.Fprintf(w, "      body(%s);\n", strings.Join(e.args, ", "))
+		for _, st := range e.stores {
+			w.WriteString(st)
+		}
+	}
+	w.WriteString("    }\n  }\n")
 	return nil
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/dialect/linalg"
+	"github.com/goiree/goiree/compiler/dialect/linalgext"
 	"github.com/goiree/goiree/compiler/dialect/math"
 	"github.com/goiree/goiree/compiler/dialect/scf"
 	"github.com/goiree/goiree/compiler/dialect/stablehlo"
@@ -33,6 +34,7 @@ func NewRegistry() *ir.Registry {
 	affine.Register(r)
 	tensor.Register(r)
 	linalg.Register(r)
+	linalgext.Register(r)
 	flow.Register(r)
 	hal.Register(r)
 	stream.Register(r)

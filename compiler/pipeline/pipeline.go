@@ -20,7 +20,10 @@
 //	                     attributes, else the target flags), which IREE
 //	                     does between abi and preprocessing.
 //	global-optimization: structured control flow (scf) becomes blocks and
-//	                     cf branches (package conversion/scftocf); tensor
+//	                     cf branches (package conversion/scftocf);
+//	                     linalg.pack/unpack and iree_linalg_ext.attention
+//	                     become reshapes, transposes and linalg.generics
+//	                     (package conversion/linalgexttolinalg); tensor
 //	                     ops in host functions become flow.tensor
 //	                     ops and linalg.generics (package
 //	                     conversion/tensortolinalg).
@@ -66,6 +69,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goiree/goiree/compiler/conversion/linalgexttolinalg"
 	"github.com/goiree/goiree/compiler/conversion/scftocf"
 	"github.com/goiree/goiree/compiler/conversion/stablehlotolinalg"
 	"github.com/goiree/goiree/compiler/conversion/tensortolinalg"
@@ -149,6 +153,7 @@ var Passes = []Pass{
 	{Name: "convert-stablehlo-to-linalg", Phase: "input", Run: func(s *State) error { return stablehlotolinalg.Convert(s.Module.Op) }},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
 	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},
+	{Name: "convert-linalg-ext", Phase: "global-optimization", Run: func(s *State) error { return linalgexttolinalg.Convert(s.Module.Op) }},
 	{Name: "convert-tensor-ops", Phase: "global-optimization", Run: func(s *State) error { return tensortolinalg.Convert(s.Module.Op) }},
 	{Name: "decompose-softmax", Phase: "dispatch-creation", Run: func(s *State) error { _, err := linalg.DecomposeSoftmax(s.Module.Op); return err }},
 	{Name: "form-linalg-dispatches", Phase: "dispatch-creation", Run: func(s *State) error { return s.withTargets(loopnest.Form) }},

@@ -48,6 +48,7 @@ func Register(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "linalg.softmax", Parse: parseSoftmax, Print: printSoftmax, Verify: verifySoftmax})
 	r.RegisterOp(ir.ReturnLikeOp("linalg.yield", verifyYield))
 	r.RegisterOp(&ir.OpDef{Name: "linalg.index", Parse: parseIndex, Print: printIndex, Verify: verifyIndex})
+	registerRelayout(r)
 	r.RegisterAttr("linalg.iterator_type", parseIteratorTypeAttr)
 }
 

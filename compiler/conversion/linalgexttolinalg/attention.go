@@ -1,0 +1,231 @@
+package linalgexttolinalg
+
+import (
+	"math"
+
+	"github.com/goiree/goiree/compiler/dialect/arith"
+	"github.com/goiree/goiree/compiler/dialect/linalgext"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+var f32 = ir.FloatType{Name: "f32"}
+
+// attention lowers iree_linalg_ext.attention as IREE's decomposition
+// does (AttentionOp::decomposeOperation), in linalg.generics:
+//
+//	S = (Q * scale * log2(e)) @ K^T          in f32, a contraction over k1
+//	S = body(S)                              the op's region, when it is not the identity
+//	S = S + mask                             i1: 0 where set, -inf where not; a float mask times log2(e)
+//	max = rowmax(S) over k2                  from the lowest finite f32
+//	sum = rowsum(exp2(S - max))
+//	P = exp2(S - max) / sum                  in V's element type
+//	O = P @ V                                a contraction over k2, into a zero-filled output
+//
+// Scaling by log2(e) and taking exp2 is IREE's way of computing exp; the
+// region sees the scores so scaled, as in IREE. S is indexed by the batch,
+// m and k2 loops, each list in increasing order.
+func (b builder) attention(op *ir.Operation) (*ir.Value, error) {
+	a, err := linalgext.AttentionOf(op)
+	if err != nil {
+		return nil, err
+	}
+	dims := linalgext.ClassifyAttention(a)
+	numLoops := a.Maps[0].NumDims
+	operands := []*ir.Value{a.Query, a.Key, a.Value, a.Output}
+	maps := []*ir.AffineMap{a.Maps[0], a.Maps[1], a.Maps[2], a.Maps[len(a.Maps)-1]}
+	sizes := make([]size, numLoops)
+	for d := range sizes {
+		sizes[d] = size{n: ir.Dynamic}
+	}
+	// Each loop's size: static from any operand that has it, else
+	// tensor.dim of the first operand it indexes.
+	for pass := 0; pass < 2; pass++ {
+		for i, v := range operands {
+			sh := v.Type.(*ir.TensorType).Shape
+			for r, e := range maps[i].Results {
+				d := e.Pos
+				if sizes[d].v != nil || sizes[d].n != ir.Dynamic {
+					continue
+				}
+				if sh[r] != ir.Dynamic {
+					sizes[d] = static(sh[r])
+				} else if pass == 1 {
+					sizes[d] = size{n: ir.Dynamic, v: b.emit("tensor.dim", []*ir.Value{v, b.index(int64(r))}, []ir.Type{ir.IndexType{}}).Results[0]}
+				}
+			}
+		}
+	}
+	sd := append(append(append([]int(nil), dims.Batch...), dims.M...), dims.K2...)
+	rows := len(dims.Batch) + len(dims.M)
+	var sSizes []size
+	for _, d := range sd {
+		sSizes = append(sSizes, sizes[d])
+	}
+	ns := len(sd)
+	sMap := dimsMap(numLoops, sd...)
+
+	// S = (Q * scale * log2(e)) @ K^T, over every loop but n.
+	qkLoops := without(numLoops, dims.N)
+	remapQK := func(m *ir.AffineMap) (*ir.AffineMap, error) { return remap(op, m, qkLoops) }
+	qm, err := remapQK(maps[0])
+	if err != nil {
+		return nil, err
+	}
+	km, err := remapQK(maps[1])
+	if err != nil {
+		return nil, err
+	}
+	sm, err := remapQK(sMap)
+	if err != nil {
+		return nil, err
+	}
+	st := a.Scale.Type
+	log2e := b.emit("arith.constant", nil, []ir.Type{st}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: math.Log2E, Type: st}}).Results[0]
+	scale := b.emit("arith.mulf", []*ir.Value{a.Scale, log2e}, []ir.Type{st}).Results[0]
+	zero := b.emit("arith.constant", nil, []ir.Type{f32}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: 0, Type: f32}}).Results[0]
+	s := b.fill(zero, b.empty(sSizes, f32))
+	qt := arith.ElementType(a.Query.Type)
+	s = b.generic([]*ir.Value{a.Query, a.Key, scale}, s, []*ir.AffineMap{qm, km, dimsMap(len(qkLoops)), sm}, reductionsOf(qkLoops, dims.K1),
+		func(y body, args []*ir.Value) *ir.Value {
+			q := y.op("arith.mulf", qt, args[0], y.convert(args[2], qt))
+			return y.op("arith.addf", f32, args[3], y.op("arith.mulf", f32, y.convert(q, f32), y.convert(args[1], f32)))
+		})
+
+	// The region, applied to each score.
+	if r := op.Regions[0].Blocks[0]; !isIdentityBody(r) {
+		if !ir.TypesEqual(r.Args[0].Type, f32) {
+			return nil, ir.OpErrorf(op, "the body's argument is '%s' but the scores are computed in f32", ir.TypeString(r.Args[0].Type))
+		}
+		s = b.generic(nil, s, []*ir.AffineMap{identity(ns)}, make([]bool, ns), func(y body, args []*ir.Value) *ir.Value {
+			mapping := map[*ir.Value]*ir.Value{r.Args[0]: args[0]}
+			for _, o := range r.Ops {
+				if o.Name == "iree_linalg_ext.yield" {
+					return mapping[o.Operands[0]]
+				}
+				c := ir.Clone(o, mapping)
+				if c.Name == "iree_linalg_ext.index" {
+					c.Name = "linalg.index"
+				}
+				y.b.Append(c)
+			}
+			return args[0]
+		})
+	}
+
+	// S += mask.
+	if a.Mask != nil {
+		mm, err := remap(op, a.Maps[4], sd)
+		if err != nil {
+			return nil, err
+		}
+		s = b.generic([]*ir.Value{a.Mask}, s, []*ir.AffineMap{mm, identity(ns)}, make([]bool, ns), func(y body, args []*ir.Value) *ir.Value {
+			m := args[0]
+			if it, ok := m.Type.(ir.IntegerType); ok {
+				if it.Width != 1 {
+					m = y.op("arith.trunci", ir.I1, m)
+				}
+				m = y.op("arith.select", f32, m, y.float(0, f32), y.float(math.Inf(-1), f32))
+			} else {
+				m = y.op("arith.mulf", f32, y.convert(m, f32), y.float(math.Log2E, f32))
+			}
+			return y.op("arith.addf", f32, args[1], m)
+		})
+	}
+
+	// Softmax over k2 (the last len(K2) dimensions of S).
+	rowIdx := make([]int, rows)
+	for i := range rowIdx {
+		rowIdx[i] = i
+	}
+	rowMap := dimsMap(ns, rowIdx...)
+	red := make([]bool, ns)
+	for i := rows; i < ns; i++ {
+		red[i] = true
+	}
+	rowEmpty := b.empty(sSizes[:rows], f32)
+	lowest := b.emit("arith.constant", nil, []ir.Type{f32}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: -math.MaxFloat32, Type: f32}}).Results[0]
+	max := b.generic([]*ir.Value{s}, b.fill(lowest, rowEmpty), []*ir.AffineMap{identity(ns), rowMap}, red, func(y body, args []*ir.Value) *ir.Value {
+		return y.op("arith.maximumf", f32, args[0], args[1])
+	})
+	sum := b.generic([]*ir.Value{s, max}, b.fill(zero, rowEmpty), []*ir.AffineMap{identity(ns), rowMap, rowMap}, red, func(y body, args []*ir.Value) *ir.Value {
+		return y.op("arith.addf", f32, y.op("math.exp2", f32, y.op("arith.subf", f32, args[0], args[1])), args[2])
+	})
+	pt := arith.ElementType(a.Value.Type)
+	p := b.generic([]*ir.Value{s, max, sum}, b.empty(sSizes, pt), []*ir.AffineMap{identity(ns), rowMap, rowMap, identity(ns)}, make([]bool, ns),
+		func(y body, args []*ir.Value) *ir.Value {
+			e := y.op("math.exp2", f32, y.op("arith.subf", f32, args[0], args[1]))
+			return y.convert(y.op("arith.divf", f32, e, args[2]), pt)
+		})
+
+	// O = P @ V, over every loop but k1.
+	pvLoops := without(numLoops, dims.K1)
+	pm, err := remap(op, sMap, pvLoops)
+	if err != nil {
+		return nil, err
+	}
+	vm, err := remap(op, maps[2], pvLoops)
+	if err != nil {
+		return nil, err
+	}
+	om, err := remap(op, maps[3], pvLoops)
+	if err != nil {
+		return nil, err
+	}
+	ot := arith.ElementType(a.Output.Type)
+	oz := b.emit("arith.constant", nil, []ir.Type{ot}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: 0, Type: ot}}).Results[0]
+	return b.generic([]*ir.Value{p, a.Value}, b.fill(oz, a.Output), []*ir.AffineMap{pm, vm, om}, reductionsOf(pvLoops, dims.K2),
+		func(y body, args []*ir.Value) *ir.Value {
+			return y.op("arith.addf", ot, args[2], y.op("arith.mulf", ot, y.convert(args[0], ot), y.convert(args[1], ot)))
+		}), nil
+}
+
+// without returns [0, n) less drop, in order.
+func without(n int, drop []int) []int {
+	skip := map[int]bool{}
+	for _, d := range drop {
+		skip[d] = true
+	}
+	var out []int
+	for d := 0; d < n; d++ {
+		if !skip[d] {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// remap rewrites m, a map over all loops, as a map over loops (a subset,
+// in order), failing when m uses a loop outside it.
+func remap(op *ir.Operation, m *ir.AffineMap, loops []int) (*ir.AffineMap, error) {
+	at := map[int]int{}
+	for i, d := range loops {
+		at[d] = i
+	}
+	var ds []int
+	for _, e := range m.Results {
+		i, ok := at[e.Pos]
+		if !ok {
+			return nil, ir.OpErrorf(op, "indexing map %s uses d%d, which this step of the decomposition does not iterate; not supported", m, e.Pos)
+		}
+		ds = append(ds, i)
+	}
+	return dimsMap(len(loops), ds...), nil
+}
+
+// reductionsOf marks which of loops are in red.
+func reductionsOf(loops, red []int) []bool {
+	out := make([]bool, len(loops))
+	for i, d := range loops {
+		for _, r := range red {
+			if d == r {
+				out[i] = true
+			}
+		}
+	}
+	return out
+}
+
+// isIdentityBody reports whether a body only yields its argument.
+func isIdentityBody(b *ir.Block) bool {
+	return len(b.Ops) == 1 && len(b.Ops[0].Operands) == 1 && len(b.Args) == 1 && b.Ops[0].Operands[0] == b.Args[0]
+}

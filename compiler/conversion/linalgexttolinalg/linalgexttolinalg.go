@@ -1,0 +1,70 @@
+// Package linalgexttolinalg lowers the ops that are more than one linalg
+// structured op into ops the loop-nest code generator compiles: linalg's
+// pack and unpack (and their Dec 2022 iree_linalg_ext spellings) into
+// padding, reshapes and linalg.transpose, and iree_linalg_ext.attention
+// into linalg.generics (two contractions and a softmax). It runs before
+// the tensor ops it emits are converted (global-optimization). Any other
+// iree_linalg_ext op is refused at its location.
+package linalgexttolinalg
+
+import (
+	"strings"
+
+	"github.com/goiree/goiree/compiler/conversion/internal/rewrite"
+	"github.com/goiree/goiree/compiler/dialect/linalg"
+	"github.com/goiree/goiree/compiler/dialect/linalgext"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// Convert lowers every pack, unpack and attention op under root, and
+// fails at the first iree_linalg_ext op it cannot lower.
+func Convert(root *ir.Operation) error {
+	var ops []*ir.Operation
+	ir.Walk(root, func(o *ir.Operation) bool {
+		switch {
+		case o.Name == "linalg.pack" || o.Name == "linalg.unpack":
+			ops = append(ops, o)
+		case strings.HasPrefix(o.Name, "iree_linalg_ext."):
+			ops = append(ops, o)
+			return false // the body's yield and index go with the op
+		}
+		return true
+	})
+	for _, op := range ops {
+		b := builder{at: op}
+		var v *ir.Value
+		var err error
+		switch op.Name {
+		case "linalg.pack", "linalg.unpack", "iree_linalg_ext.pack", "iree_linalg_ext.unpack":
+			var r *linalg.Relayout
+			if strings.HasPrefix(op.Name, "linalg.") {
+				r, err = linalg.RelayoutOf(op)
+			} else {
+				r, err = linalgext.RelayoutOf(op)
+			}
+			if err == nil {
+				err = linalg.VerifyRelayout(op, r)
+			}
+			if err != nil {
+				return err
+			}
+			if r.Unpack {
+				v = b.unpack(r)
+			} else {
+				v = b.pack(r)
+			}
+		case "iree_linalg_ext.attention":
+			if len(op.Results) != 1 {
+				return ir.OpErrorf(op, "lowering of attention on memrefs is not supported yet")
+			}
+			v, err = b.attention(op)
+		default:
+			return ir.OpErrorf(op, "lowering is not supported yet")
+		}
+		if err != nil {
+			return err
+		}
+		rewrite.Replace(root, op, v)
+	}
+	return nil
+}

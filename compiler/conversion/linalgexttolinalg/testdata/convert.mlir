@@ -1,0 +1,40 @@
+// Pack with padding and both permutations: fill + insert_slice, expand_shape, transpose.
+func.func @pack_pad(%src: tensor<1x9xi8>, %dst: tensor<2x1x8x4xi8>) -> tensor<2x1x8x4xi8> {
+  %c0 = arith.constant 0 : i8
+  %p = linalg.pack %src padding_value(%c0 : i8) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [8, 4] into %dst : tensor<1x9xi8> -> tensor<2x1x8x4xi8>
+  return %p : tensor<2x1x8x4xi8>
+}
+
+// Dynamic sizes and a dynamic tile.
+func.func @pack_dynamic(%src: tensor<?x?xf32>, %dst: tensor<?x?x?x16xf32>, %t: index, %v: f32) -> tensor<?x?x?x16xf32> {
+  %p = linalg.pack %src padding_value(%v : f32) inner_dims_pos = [0, 1] inner_tiles = [%t, 16] into %dst : tensor<?x?xf32> -> tensor<?x?x?x16xf32>
+  return %p : tensor<?x?x?x16xf32>
+}
+
+// Unpack that drops the padding of the last tiles (extract_slice), in the Dec 2022 spelling.
+func.func @unpack_slice(%src: tensor<2x2x3x3xi32>, %dst: tensor<4x4xi32>) -> tensor<4x4xi32> {
+  %u = iree_linalg_ext.unpack %src outer_dims_perm = [1, 0] inner_dims_pos = [0, 1] inner_tiles = [3, 3] into %dst : (tensor<2x2x3x3xi32> tensor<4x4xi32>) -> tensor<4x4xi32>
+  return %u : tensor<4x4xi32>
+}
+
+// Whole tiles: no padding, no slice.
+func.func @roundtrip(%src: tensor<128x256xi32>, %p0: tensor<4x16x32x16xi32>, %u0: tensor<128x256xi32>) -> tensor<128x256xi32> {
+  %p = iree_linalg_ext.pack %src inner_dims_pos = [0, 1] inner_tiles = [32, 16] into %p0 : (tensor<128x256xi32> tensor<4x16x32x16xi32>) -> tensor<4x16x32x16xi32>
+  %u = linalg.unpack %p inner_dims_pos = [0, 1] inner_tiles = [32, 16] into %u0 : tensor<4x16x32x16xi32> -> tensor<128x256xi32>
+  return %u : tensor<128x256xi32>
+}
+
+// Attention with a float mask and a score modification that reads an index.
+func.func @attention(%q: tensor<2x3x4xf16>, %k: tensor<2x5x4xf16>, %v: tensor<2x5x6xf16>, %m: tensor<2x3x5xf16>) -> tensor<2x3x6xf16> {
+  %s = arith.constant 0.5 : f16
+  %o = tensor.empty() : tensor<2x3x6xf16>
+  %r = iree_linalg_ext.attention {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]} ins(%q, %k, %v, %s, %m : tensor<2x3x4xf16>, tensor<2x5x4xf16>, tensor<2x5x6xf16>, f16, tensor<2x3x5xf16>) outs(%o : tensor<2x3x6xf16>) {
+  ^bb0(%score: f32):
+    %i = iree_linalg_ext.index 2 : index
+    %c = arith.index_cast %i : index to i32
+    %f = arith.sitofp %c : i32 to f32
+    %a = arith.addf %score, %f : f32
+    iree_linalg_ext.yield %a : f32
+  } -> tensor<2x3x6xf16>
+  return %r : tensor<2x3x6xf16>
+}

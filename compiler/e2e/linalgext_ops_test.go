@@ -1,0 +1,121 @@
+package e2e_test
+
+import (
+	"math"
+	"math/rand"
+	"testing"
+
+	rhal "github.com/goiree/goiree/runtime/hal"
+)
+
+// packRef packs x (rows×cols) by the definition of linalg.pack: packed
+// element (outer..., inner...) is x at outer*tile+inner along each tiled
+// dimension (outer dimensions in outerPerm's order), or pad beyond x.
+func packRef(x f32s, innerPos, tiles, outerPerm []int, pad float32) f32s {
+	n := len(x.shape)
+	tileOf := make([]int, n)
+	for d := range tileOf {
+		tileOf[d] = -1
+	}
+	for j, d := range innerPos {
+		tileOf[d] = j
+	}
+	outer := make([]int, n)
+	for d := 0; d < n; d++ {
+		outer[d] = x.shape[d]
+		if j := tileOf[d]; j >= 0 {
+			outer[d] = (x.shape[d] + tiles[j] - 1) / tiles[j]
+		}
+	}
+	var shape []int
+	for _, d := range outerPerm {
+		shape = append(shape, outer[d])
+	}
+	shape = append(shape, tiles...)
+	out := f32s{shape: shape}
+	idx := make([]int, len(shape))
+	for {
+		u := make([]int, n)
+		in := true
+		for q, d := range outerPerm {
+			u[d] = idx[q]
+			if j := tileOf[d]; j >= 0 {
+				u[d] = idx[q]*tiles[j] + idx[n+j]
+			}
+			in = in && u[d] < x.shape[d]
+		}
+		if in {
+			out.v = append(out.v, x.v[u[0]*x.shape[1]+u[1]])
+		} else {
+			out.v = append(out.v, pad)
+		}
+		k := len(idx) - 1
+		for ; k >= 0; k-- {
+			if idx[k]++; idx[k] < shape[k] {
+				break
+			}
+			idx[k] = 0
+		}
+		if k < 0 {
+			return out
+		}
+	}
+}
+
+// TestLinalgExtPackUnpack packs with padding and both permutations,
+// unpacks back (dropping the padding), and packs a dynamically shaped
+// tensor with a dynamic tile, against packRef.
+func TestLinalgExtPackUnpack(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(16))
+	x := randF32(r, 13, 15)
+	packed := packRef(x, []int{1, 0}, []int{5, 4}, []int{1, 0}, -1)
+	y := randF32(r, 11, 6)
+	packedDyn := packRef(y, []int{0, 1}, []int{3, 4}, []int{0, 1}, 0)
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "pack_pad", x.arg())
+		checkF32(t, "pack_pad", shapes[0], data[0], packed)
+		shapes, data = invoke(t, dev, module, "unpack_slice", packed.arg())
+		checkF32(t, "unpack_slice", shapes[0], data[0], x)
+		shapes, data = invoke(t, dev, module, "pack_dyn", y.arg(), "3")
+		checkF32(t, "pack_dyn", shapes[0], data[0], packedDyn)
+	})
+}
+
+// TestLinalgExtAttention runs attention with a float mask against
+// softmax(Q K^T * scale + mask) V computed in float64.
+func TestLinalgExtAttention(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(17))
+	q, k, v, m := randF32(r, 2, 3, 4), randF32(r, 2, 5, 4), randF32(r, 2, 5, 6), randF32(r, 2, 3, 5)
+	want := f32s{shape: []int{2, 3, 6}, v: make([]float32, 2*3*6)}
+	for b := 0; b < 2; b++ {
+		for i := 0; i < 3; i++ {
+			s := make([]float64, 5)
+			mx := math.Inf(-1)
+			for j := range s {
+				for l := 0; l < 4; l++ {
+					s[j] += float64(q.v[(b*3+i)*4+l]) * float64(k.v[(b*5+j)*4+l])
+				}
+				s[j] = s[j]*0.5 + float64(m.v[(b*3+i)*5+j])
+				mx = math.Max(mx, s[j])
+			}
+			sum := 0.0
+			for j := range s {
+				s[j] = math.Exp(s[j] - mx)
+				sum += s[j]
+			}
+			for c := 0; c < 6; c++ {
+				acc := 0.0
+				for j := range s {
+					acc += s[j] / sum * float64(v.v[(b*5+j)*6+c])
+				}
+				want.v[(b*3+i)*6+c] = float32(acc)
+			}
+		}
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "attention", q.arg(), k.arg(), v.arg(), m.arg())
+		checkF32(t, "attention", shapes[0], data[0], want)
+	})
+}

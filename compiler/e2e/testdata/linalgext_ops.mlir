@@ -1,0 +1,38 @@
+// pack/unpack with padding and both permutations, a dynamic tile, and
+// attention with a float mask; checked by linalgext_ops_test.go.
+func.func @pack_pad(%x: tensor<13x15xf32>) -> tensor<3x4x5x4xf32> {
+  %pad = arith.constant -1.0 : f32
+  %e = tensor.empty() : tensor<3x4x5x4xf32>
+  %p = linalg.pack %x padding_value(%pad : f32) outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [5, 4] into %e : tensor<13x15xf32> -> tensor<3x4x5x4xf32>
+  return %p : tensor<3x4x5x4xf32>
+}
+
+func.func @unpack_slice(%p: tensor<3x4x5x4xf32>) -> tensor<13x15xf32> {
+  %e = tensor.empty() : tensor<13x15xf32>
+  %u = iree_linalg_ext.unpack %p outer_dims_perm = [1, 0] inner_dims_pos = [1, 0] inner_tiles = [5, 4] into %e : (tensor<3x4x5x4xf32> tensor<13x15xf32>) -> tensor<13x15xf32>
+  return %u : tensor<13x15xf32>
+}
+
+func.func @pack_dyn(%x: tensor<?x?xf32>, %t: index) -> tensor<?x?x?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %zero = arith.constant 0.0 : f32
+  %d0 = tensor.dim %x, %c0 : tensor<?x?xf32>
+  %d1 = tensor.dim %x, %c1 : tensor<?x?xf32>
+  %o0 = arith.ceildivui %d0, %t : index
+  %o1 = arith.ceildivui %d1, %c4 : index
+  %e = tensor.empty(%o0, %o1, %t) : tensor<?x?x?x4xf32>
+  %p = linalg.pack %x padding_value(%zero : f32) inner_dims_pos = [0, 1] inner_tiles = [%t, 4] into %e : tensor<?x?xf32> -> tensor<?x?x?x4xf32>
+  return %p : tensor<?x?x?x4xf32>
+}
+
+func.func @attention(%q: tensor<2x3x4xf32>, %k: tensor<2x5x4xf32>, %v: tensor<2x5x6xf32>, %m: tensor<2x3x5xf32>) -> tensor<2x3x6xf32> {
+  %s = arith.constant 0.5 : f32
+  %o = tensor.empty() : tensor<2x3x6xf32>
+  %r = iree_linalg_ext.attention {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>]} ins(%q, %k, %v, %s, %m : tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x6xf32>, f32, tensor<2x3x5xf32>) outs(%o : tensor<2x3x6xf32>) {
+  ^bb0(%score: f32):
+    iree_linalg_ext.yield %score : f32
+  } -> tensor<2x3x6xf32>
+  return %r : tensor<2x3x6xf32>
+}

@@ -3,6 +3,9 @@ package e2e_test
 import (
 	"math"
 	"math/rand"
+	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 
 	rhal "github.com/goiree/goiree/runtime/hal"
@@ -25,6 +28,7 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkPool(t, dev, module, r)
 		checkDynamicShapes(t, dev, module, r)
 		checkRNGUniform(t, dev, module)
+		checkRNGNormal(t, dev, module)
 	})
 }
 
@@ -198,4 +202,46 @@ func checkRNGUniform(t *testing.T, dev rhal.Device, module []byte) {
 		}
 	}
 	checkF32(t, "rng uniform", shapes[0], data[0], want)
+}
+
+// normalRef is numpy's account of IREE's rng NORMAL expansion: the
+// Mersenne Twister is numpy's (RandomState(0) seeds it as std::mt19937(0)
+// does), each uniform is libstdc++'s generate_canonical of two draws.
+const normalRef = `
+import sys
+import numpy as np
+count, mu, sigma = int(sys.argv[1]), np.float32(sys.argv[2]), np.float32(sys.argv[3])
+bits = np.random.RandomState(0)._bit_generator
+def uniform():
+    a, b = bits.random_raw(), bits.random_raw()
+    return min((float(a) + float(b) * 2.0**32) / 2.0**64, np.nextafter(1.0, 0.0))
+half = (count + 1) // 2
+z0, z1 = [], []
+for _ in range(half):
+    while True:
+        u1, u2 = np.float32(uniform()), np.float32(uniform())
+        if u1 > np.finfo(np.float32).eps:
+            break
+    mag = sigma * np.sqrt(np.float32(-2.0 * np.log(np.float64(u1))))
+    angle = np.float64(np.float32(2 * np.pi) * u2)
+    z0.append(mag * np.float32(np.cos(angle)) + mu)
+    z1.append(mag * np.float32(np.sin(angle)) + mu)
+print(" ".join(repr(float(v)) for v in (z0 + z1)[:count]))
+`
+
+func checkRNGNormal(t *testing.T, dev rhal.Device, module []byte) {
+	out, err := exec.Command("/usr/bin/python3", "-c", normalRef, "399", "0.5", "2").Output()
+	if err != nil {
+		t.Skipf("skipping rng NORMAL: numpy reference: %v", err)
+	}
+	want := f32s{shape: []int{21, 19}}
+	for _, f := range strings.Fields(string(out)) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want.v = append(want.v, float32(v))
+	}
+	shapes, data := invoke(t, dev, module, "rng_normal", "f32=0.5", "f32=2")
+	checkF32(t, "rng normal", shapes[0], data[0], want)
 }

@@ -24,9 +24,10 @@
 //   - convolution (any dimension numbers, strides, padding, rhs dilation,
 //     feature groups) becomes a contraction over the kernel window and
 //     the input features of a group, into a zero-filled result;
-//   - rng with the UNIFORM distribution becomes a linalg.generic hashing
-//     each element's index with a linear congruential step, as IREE's
-//     stateless generator does.
+//   - rng becomes IREE's stateless generators: UNIFORM a linalg.generic
+//     hashing each element's index with a linear congruential step,
+//     NORMAL the Box-Muller transform of compile-time std::mt19937(0)
+//     uniforms (constant tables) scaled by sigma and shifted by mu.
 //
 // CHLO's broadcasting binary ops (chlo.broadcast_add and the like, in
 // generic form) become the same linalg.generic as the plain op, each

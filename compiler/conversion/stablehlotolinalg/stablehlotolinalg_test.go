@@ -205,10 +205,14 @@ func TestErrors(t *testing.T) {
   %r = "stablehlo.batch_norm_inference"(%x, %v, %v, %v, %v) {epsilon = 1.0e-03 : f32, feature_index = 1 : i64} : (tensor<2x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<2x4xf32>
   return %r : tensor<2x4xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.batch_norm_inference' op operand #1 'tensor<3xf32>' is not a vector of the 4 features"},
-		{"rng-normal", `func.func @f(%a: tensor<f32>, %s: tensor<2xi64>) -> tensor<3x5xf32> {
-  %r = "stablehlo.rng"(%a, %a, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
-  return %r : tensor<3x5xf32>
-}`, "t.mlir:2:8: error: 'stablehlo.rng' op the NORMAL distribution is not supported yet (only UNIFORM)"},
+		{"rng-normal-f64", `func.func @f(%a: tensor<f64>, %s: tensor<2xi64>) -> tensor<3x5xf64> {
+  %r = stablehlo.rng %a, %a, %s, distribution = NORMAL : (tensor<f64>, tensor<f64>, tensor<2xi64>) -> tensor<3x5xf64>
+  return %r : tensor<3x5xf64>
+}`, "t.mlir:2:8: error: 'stablehlo.rng' op 'f64' elements are not supported here (only f32)"},
+		{"rng-uniform-int", `func.func @f(%a: tensor<i32>, %s: tensor<1xi64>) -> tensor<5xi32> {
+  %r = stablehlo.rng %a, %a, %s, distribution = UNIFORM : (tensor<i32>, tensor<i32>, tensor<1xi64>) -> tensor<5xi32>
+  return %r : tensor<5xi32>
+}`, "t.mlir:2:8: error: 'stablehlo.rng' op 'i32' elements are not supported here (only f32, f64 and bf16)"},
 		{"rng-shape", `func.func @f(%a: tensor<f32>, %s: tensor<3xi64>) -> tensor<3x5xf32> {
   %r = "mhlo.rng"(%a, %a, %s) {rng_distribution = #mhlo.rng_distribution<UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<3x5xf32>
   return %r : tensor<3x5xf32>

@@ -35,8 +35,8 @@ var Arity = map[string]int{
 	"convert": 1, "select": 3, "clamp": 3, "compare": 2, "is_finite": 1, "bitcast_convert": 1,
 }
 
-// Register adds the StableHLO and MHLO elementwise ops, constant and the
-// return that ends the bodies of reductions to r.
+// Register adds the StableHLO and MHLO elementwise ops, constant, rng and
+// the return that ends the bodies of reductions to r.
 func Register(r *ir.Registry) {
 	for _, pre := range Prefixes {
 		for n, arity := range Arity {
@@ -46,6 +46,7 @@ func Register(r *ir.Registry) {
 		}
 		r.RegisterOp(&ir.OpDef{Name: pre + "constant", Parse: parseConstant, Print: printConstant, Verify: verifyConstant})
 		r.RegisterOp(&ir.OpDef{Name: pre + "return", Parse: parseReturn, Print: printReturn, Verify: verifyReturn})
+		r.RegisterOp(&ir.OpDef{Name: pre + "rng", Parse: parseRng, Print: printRng, Verify: verifyRng})
 		name := pre[:len(pre)-1]
 		r.RegisterAttr(name, func(p *ir.Parser) (ir.Attribute, error) { return parseEnumAttr(p, name) })
 	}
@@ -331,4 +332,110 @@ func verifyReturn(op *ir.Operation) error {
 		return ir.OpErrorf(op, "must end the body of an op")
 	}
 	return nil
+}
+
+// parseRng parses `%a, %b, %shape, distribution = KIND attr-dict :
+// (t1, t2, t3) -> t`, storing KIND as the rng_distribution enum attribute.
+func parseRng(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	dialect := strings.TrimSuffix(op.Name, ".rng")
+	var vs []*ir.Value
+	for {
+		v, err := p.ParseOperand()
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+		if !p.Optional(",") {
+			break
+		}
+		if !p.IsValueID() {
+			if err := p.ExpectKeyword("distribution"); err != nil {
+				return nil, err
+			}
+			if err := p.Expect("="); err != nil {
+				return nil, err
+			}
+			kind, err := p.ParseKeyword()
+			if err != nil {
+				return nil, err
+			}
+			op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "rng_distribution", Value: &ir.OpaqueAttr{Name: dialect, Body: "rng_distribution " + kind}})
+			break
+		}
+	}
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	ft, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	f, ok := ft.(*ir.FunctionType)
+	if !ok {
+		return nil, ir.Errorf(tpos, "expected a function type, found '%s'", ir.TypeString(ft))
+	}
+	if err := p.ResolveTypes(vs, f.Inputs, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = vs
+	return f.Results, nil
+}
+
+func printRng(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operands(op.Operands)
+	// The distribution prints in the op's own clause when its attribute
+	// has the form that clause parses into (#stablehlo<rng_distribution
+	// X>), so that the custom form reads back the same.
+	elided := []string{}
+	if a, ok := op.Attr("rng_distribution").(*ir.OpaqueAttr); ok && a.Name == strings.TrimSuffix(op.Name, ".rng") {
+		if kind, short := strings.CutPrefix(a.Body, "rng_distribution "); short {
+			p.WriteString(", distribution = " + kind)
+			elided = append(elided, "rng_distribution")
+		}
+	}
+	p.AttrDict(op, elided...)
+	var ins, outs []ir.Type
+	for _, v := range op.Operands {
+		ins = append(ins, v.Type)
+	}
+	for _, v := range op.Results {
+		outs = append(outs, v.Type)
+	}
+	p.WriteString(" : (")
+	p.Types(ins)
+	p.WriteString(") -> ")
+	p.ResultTypes(outs)
+}
+
+// verifyRng checks rng's operands (two rank-0 parameters of the result's
+// element type and a rank-1 shape) and its distribution.
+func verifyRng(op *ir.Operation) error {
+	if len(op.Operands) != 3 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "expects 3 operands and one result, found %d and %d", len(op.Operands), len(op.Results))
+	}
+	rt := Ranked(op.Results[0].Type)
+	if rt == nil {
+		return ir.OpErrorf(op, "result must be a ranked tensor, found '%s'", ir.TypeString(op.Results[0].Type))
+	}
+	for i, v := range op.Operands[:2] {
+		if t := Ranked(v.Type); t == nil || len(t.Shape) != 0 || ir.TypeString(t.Elem) != ir.TypeString(rt.Elem) {
+			return ir.OpErrorf(op, "operand #%d must be a rank-0 tensor of '%s', found '%s'", i, ir.TypeString(rt.Elem), ir.TypeString(v.Type))
+		}
+	}
+	if t := Ranked(op.Operands[2].Type); t == nil || len(t.Shape) != 1 {
+		return ir.OpErrorf(op, "the shape operand must be a rank-1 tensor, found '%s'", ir.TypeString(op.Operands[2].Type))
+	}
+	switch kind, _ := EnumCase(op, "rng_distribution", "rng_distribution"); kind {
+	case "UNIFORM", "NORMAL":
+		return nil
+	case "":
+		return ir.OpErrorf(op, "requires an rng_distribution attribute such as #stablehlo<rng_distribution UNIFORM>")
+	default:
+		return ir.OpErrorf(op, "unknown rng_distribution '%s'", kind)
+	}
 }

@@ -34,6 +34,20 @@ func TestRoundTrip(t *testing.T) {
 		`"stablehlo.constant"() {value = dense<[1, 2, 3, 4]> : tensor<4xi32>} : () -> tensor<4xi32>`)
 }
 
+func TestRngRoundTrip(t *testing.T) {
+	src := `func.func @f(%a: tensor<f32>, %b: tensor<f32>, %s: tensor<2xi64>) -> (tensor<3x5xf32>, tensor<3x5xf32>) {
+  %n = stablehlo.rng %a, %b, %s, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+  %u = "mhlo.rng"(%a, %b, %s) {rng_distribution = #mhlo.rng_distribution<UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>
+  return %n, %u : tensor<3x5xf32>, tensor<3x5xf32>
+}`
+	custom, generic := dialecttest.RoundTrip(t, "stablehlo.mlir", src)
+	dialecttest.ContainsAll(t, "custom form", custom,
+		"%n = stablehlo.rng %a, %b, %s, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>",
+		"%u = mhlo.rng %a, %b, %s {rng_distribution = #mhlo.rng_distribution<UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>")
+	dialecttest.ContainsAll(t, "generic form", generic,
+		`"stablehlo.rng"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>`)
+}
+
 func TestReturnRoundTrip(t *testing.T) {
 	src := `func.func @f(%a: tensor<4xf32>, %i: tensor<4xi32>, %z: tensor<f32>, %n: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
   %r:2 = "stablehlo.reduce"(%a, %i, %z, %n) ({
@@ -92,6 +106,14 @@ func TestErrors(t *testing.T) {
   }) {dimensions = array<i64>} : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
 }`, "t.mlir:4:31: error: 2 operands present, but expected 1"},
+		{"rng-distribution", `func.func @f(%a: tensor<f32>, %s: tensor<1xi64>) -> tensor<4xf32> {
+  %r = stablehlo.rng %a, %a, %s, distribution = POISSON : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.rng' op unknown rng_distribution 'POISSON'"},
+		{"rng-operand", `func.func @f(%a: tensor<2xf32>, %s: tensor<1xi64>) -> tensor<4xf32> {
+  %r = stablehlo.rng %a, %a, %s, distribution = UNIFORM : (tensor<2xf32>, tensor<2xf32>, tensor<1xi64>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.rng' op operand #0 must be a rank-0 tensor of 'f32', found 'tensor<2xf32>'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { dialecttest.ExpectError(t, tc.src, tc.want) })
 	}

@@ -105,3 +105,12 @@ func.func @rng(%lo: tensor<f32>, %hi: tensor<f32>) -> tensor<4x5x3xf32> {
   %r = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<4x5x3xf32>
   return %r : tensor<4x5x3xf32>
 }
+
+// rng NORMAL: IREE's Box-Muller expansion of std::mt19937(0) uniforms,
+// scaled by sigma and shifted by mu (an odd count, and more than one
+// generator period of 624 draws).
+func.func @rng_normal(%mu: tensor<f32>, %sigma: tensor<f32>) -> tensor<21x19xf32> {
+  %shape = stablehlo.constant dense<[21, 19]> : tensor<2xi64>
+  %r = stablehlo.rng %mu, %sigma, %shape, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<21x19xf32>
+  return %r : tensor<21x19xf32>
+}

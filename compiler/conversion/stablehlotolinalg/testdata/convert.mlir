@@ -97,3 +97,11 @@ func.func @rng(%lo: tensor<f32>, %hi: tensor<f32>, %shape: tensor<2xi32>) -> ten
   %r = "stablehlo.rng"(%lo, %hi, %shape) {rng_distribution = #stablehlo<rng_distribution UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<2xi32>) -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
+
+// rng NORMAL: tables of -2 log u1 and of cos/sin(2 pi u2) for the three
+// elements (the fourth Box-Muller value is dropped), mu and sigma applied
+// when it runs.
+func.func @rng_normal(%mu: tensor<f32>, %sigma: tensor<f32>, %shape: tensor<1xi64>) -> tensor<3xf32> {
+  %r = stablehlo.rng %mu, %sigma, %shape, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}

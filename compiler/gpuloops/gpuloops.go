@@ -113,53 +113,83 @@ func MatmulOf(k *loopnest.Kernel) *Matmul {
 }
 
 // Layout is how a workgroup computes a block of a tiled matmul: TR x TC
-// threads, each with RM x RN accumulators, cover TM() x TN() outputs, over
-// TK-long steps of the reduction staged in shared memory. Thread (tr, tc)
-// owns rows tr + TR*a and columns tc + TC*b, so that neighbouring threads
-// write neighbouring columns.
+// threads, each with RM x RN accumulators held in registers, cover TM() x
+// TN() outputs, over TK-long steps of the reduction staged in shared
+// memory. A thread's rows come in runs of VM() consecutive rows, one run
+// per TR*VM() rows of the block (RowOf), and its columns likewise in runs
+// of VN(): a run is one 16-byte vector load from the shared tiles, and
+// neighbouring threads hold neighbouring runs, so that their global
+// stores are contiguous and their shared loads free of bank conflicts.
 type Layout struct {
 	TR, TC, RM, RN, TK int
 }
 
-// TM is the block's rows and TN its columns.
+// TM is the block's rows.
 func (l Layout) TM() int { return l.TR * l.RM }
 
 // TN is the block's columns.
 func (l Layout) TN() int { return l.TC * l.RN }
 
+// VM is the length of a thread's runs of rows: up to 4.
+func (l Layout) VM() int { return min(4, l.RM) }
+
+// VN is the length of a thread's runs of columns: up to 4.
+func (l Layout) VN() int { return min(4, l.RN) }
+
+// RowOf is the row of a thread's accumulator row a (0 <= a < RM) within
+// the block, less the thread's first row tr*VM().
+func (l Layout) RowOf(a int) int { return a/l.VM()*l.TR*l.VM() + a%l.VM() }
+
+// ColOf is the column of a thread's accumulator column b (0 <= b < RN)
+// within the block, less the thread's first column tc*VN().
+func (l Layout) ColOf(b int) int { return b/l.VN()*l.TC*l.VN() + b%l.VN() }
+
+// APitch is the distance between the rows of the shared A tile, which is
+// held transposed (TK rows of TM elements, a row per step of the
+// reduction, so that a thread's run of rows is one vector load). The 4
+// elements of padding send the transposing stores of one global vector
+// load, 4 steps apart, to different banks.
+func (l Layout) APitch() int { return l.TM() + 4 }
+
 // SharedElements is the number of elements the A and B tiles hold.
-func (l Layout) SharedElements() int { return l.TM()*l.TK + l.TK*l.TN() }
+func (l Layout) SharedElements() int { return l.TK*l.APitch() + l.TK*l.TN() }
+
+// MaxSharedElements bounds a layout's shared tiles: 16 KiB of 4-byte
+// elements (every Vulkan device has 16 KiB of shared memory; CUDA's 48
+// KiB holds the tiles of 8-byte ones too).
+const MaxSharedElements = 4096
 
 // Layout picks the block layout for threads threads per workgroup (a power
 // of two, at least 16). A workgroup owns the kernel's tile of the first
 // parallel loop: rows of I when that is I, else whole matrices of a batch.
-// With at least 32 rows available, blocks are 32 rows x 4*threads/8
-// columns, 4 x 4 per thread, in steps of 16; with fewer, as many rows as
-// there are (a power of two up to 8), one per thread row, and wider
-// column blocks. A and B tiles of 4-byte elements stay within 8 KiB of the
-// 16 KiB of shared memory every Vulkan device has (and CUDA's 48 KiB).
+// With at least MatmulRows rows, blocks are 128 rows of 16 threads with 8
+// each, by 8 columns a thread (128 columns for 256 threads, 64 for 128),
+// in steps of 8: each step of a thread loads 16 elements from shared
+// memory, as four vectors, for 64 multiply-adds. With fewer rows, as many
+// thread rows as there are rows (a power of two up to 16) and up to 8
+// rows each, the columns spread over more threads, and shorter steps
+// where the wider B tile would exceed MaxSharedElements.
 func (m *Matmul) Layout(k *loopnest.Kernel, threads int) Layout {
 	rows := k.Tile
 	if len(m.Batch) > 0 {
 		rows = k.Ranges[m.I]
 		if rows == ir.Dynamic {
-			rows = 32
+			rows = MatmulRows
 		}
 	}
-	var l Layout
-	if rows >= 32 {
-		l = Layout{TR: 8, TC: threads / 8, RM: 4, RN: 4, TK: 16}
-	} else {
-		l = Layout{TR: 1, RM: 1, RN: 2, TK: 16}
-		for l.TR*2 <= int(rows) && l.TR < 8 {
-			l.TR *= 2
-		}
-		l.TC = threads / l.TR
-		if l.TC <= 16 {
-			l.RN = 4
-		}
+	l := Layout{TR: 1, RM: 1, TK: 8}
+	for int64(l.TR*2) <= rows && l.TR < 16 && l.TR*2 <= threads {
+		l.TR *= 2
 	}
-	for 4*l.SharedElements() > 8192 && l.TK > 1 {
+	for int64(l.TR*l.RM*2) <= rows && l.RM < 8 {
+		l.RM *= 2
+	}
+	l.TC = threads / l.TR
+	l.RN = 4
+	if l.TC <= 32 {
+		l.RN = 8
+	}
+	for l.SharedElements() > MaxSharedElements && l.TK > 1 {
 		l.TK /= 2
 	}
 	return l
@@ -178,21 +208,31 @@ const Workgroups = 8192
 const GridLimit = 65535
 
 // MatmulRows is the tile of rows a matmul-shaped kernel's workgroup wants
-// at least: the Layout's 32-row blocks.
-const MatmulRows = 32
+// at least: the Layout's 128-row blocks.
+const MatmulRows = 128
 
-// MinTile is the GPU targets' target.Target.LoopNestMinTile: MatmulRows
-// for a matmul-shaped kernel tiled over its rows (no batch loops), whose
-// blocks would otherwise shrink to a row; 1 for any other kernel.
+// MinTile is the GPU targets' target.Target.LoopNestMinTile for a
+// matmul-shaped kernel tiled over its rows (no batch loops), whose blocks
+// would otherwise shrink to a row: MatmulRows, or for fewer static rows
+// the largest power of two not above them, so that a workgroup's threads
+// share the B tile among as many rows as the matrix has. 1 for any other
+// kernel.
 func MinTile(d *ir.DictAttr) int64 {
 	k, err := loopnest.Decode(d)
 	if err != nil {
 		return 1
 	}
-	if m := MatmulOf(k); m != nil && len(m.Batch) == 0 && k.OuterParallel() == m.I {
-		return MatmulRows
+	m := MatmulOf(k)
+	if m == nil || len(m.Batch) > 0 || k.OuterParallel() != m.I {
+		return 1
 	}
-	return 1
+	t := int64(MatmulRows)
+	if n := k.Ranges[m.I]; n != ir.Dynamic {
+		for t > 1 && t > n {
+			t /= 2
+		}
+	}
+	return t
 }
 
 // DynamicColumnGroups is how many workgroups share a tile of rows of a

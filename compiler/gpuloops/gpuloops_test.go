@@ -105,13 +105,16 @@ func TestLayout(t *testing.T) {
 		threads int
 		want    gpuloops.Layout
 	}{
-		// 4096 rows in tiles of MatmulRows (32) rows.
-		{"matmul", 128, gpuloops.Layout{TR: 8, TC: 16, RM: 4, RN: 4, TK: 16}},
-		{"matmul", 256, gpuloops.Layout{TR: 8, TC: 32, RM: 4, RN: 4, TK: 8}},
-		// 5 rows over 5 workgroups: one row each, wide column blocks.
-		{"small", 128, gpuloops.Layout{TR: 1, TC: 128, RM: 1, RN: 2, TK: 4}},
-		// A batch's workgroups own whole 40-row matrices.
-		{"batch", 128, gpuloops.Layout{TR: 8, TC: 16, RM: 4, RN: 4, TK: 16}},
+		// 4096 rows in tiles of MatmulRows (128) rows: 8 x 8 per thread.
+		{"matmul", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 8, RN: 8, TK: 8}},
+		{"matmul", 256, gpuloops.Layout{TR: 16, TC: 16, RM: 8, RN: 8, TK: 8}},
+		// 5 rows in tiles of 4: a row per thread row, wider column blocks.
+		{"small", 128, gpuloops.Layout{TR: 4, TC: 32, RM: 1, RN: 8, TK: 8}},
+		{"small", 256, gpuloops.Layout{TR: 4, TC: 64, RM: 1, RN: 4, TK: 8}},
+		// A batch's workgroups own whole 40-row matrices, in blocks of 32.
+		{"batch", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 2, RN: 8, TK: 8}},
+		// 64 rows in one tile.
+		{"wide", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 4, RN: 8, TK: 8}},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.fn, tc.threads), func(t *testing.T) {
 			kb := ks[tc.fn]
@@ -123,7 +126,7 @@ func TestLayout(t *testing.T) {
 			if l != tc.want {
 				t.Errorf("layout %+v, want %+v", l, tc.want)
 			}
-			if l.TR*l.TC != tc.threads || 4*l.SharedElements() > 8192 {
+			if l.TR*l.TC != tc.threads || l.SharedElements() > gpuloops.MaxSharedElements {
 				t.Errorf("layout %+v: %d threads, %d bytes of shared memory", l, l.TR*l.TC, 4*l.SharedElements())
 			}
 		})
@@ -138,12 +141,13 @@ func TestTiles(t *testing.T) {
 		fn            string
 		minTile, tile int64
 	}{
-		{"rowmax", 1, 1},   // 16 rows: a workgroup each
-		{"tall", 1, 3},     // 20000 rows over at most 8192 workgroups
-		{"dynrows", 1, 1},  // unknown until the dispatch: the smallest
-		{"matmul", 32, 32}, // blocks of 32 rows rather than one row each
-		{"small", 32, 1},   // 5 rows: fewer than a block, one each
-		{"batch", 1, 1},    // a matrix of the batch each
+		{"rowmax", 1, 1},     // 16 rows: a workgroup each
+		{"tall", 1, 3},       // 20000 rows over at most 8192 workgroups
+		{"dynrows", 1, 1},    // unknown until the dispatch: the smallest
+		{"matmul", 128, 128}, // blocks of 128 rows rather than one row each
+		{"small", 4, 4},      // 5 rows: blocks of 4, the last of one row
+		{"wide", 64, 64},     // 64 rows: one block
+		{"batch", 1, 1},      // a matrix of the batch each
 	} {
 		t.Run(tc.fn, func(t *testing.T) {
 			kb, ok := ks[tc.fn]

@@ -14,7 +14,7 @@ import (
 // TestGridPerVariant forms dispatches for llvm-cpu and vulkan-spirv at once
 // and checks that each variant gets its own target's grid: the CPU's 64
 // workgroups, the GPU's 8192 with x limited to 65,535, and a GPU matmul
-// in tiles of 32 rows whose 64-column blocks are z layers.
+// in tiles of 128 rows whose 64-column blocks are z layers.
 func TestGridPerVariant(t *testing.T) {
 	const src = `func.func @f(%x: tensor<20000x64xi32>, %i: tensor<20000xi32>, %a: tensor<4096x16xf32>, %b: tensor<16x700xf32>, %c: tensor<4096x700xf32>) -> (tensor<20000xi32>, tensor<4096x700xf32>) {
   %r = linalg.reduce { arith.addi } ins(%x : tensor<20000x64xi32>) outs(%i : tensor<20000xi32>) dimensions = [1]
@@ -66,7 +66,7 @@ func TestGridPerVariant(t *testing.T) {
 		"f_linalg_0 x86_64 tile 313: affine.apply affine_map<()[s0] -> (s0 ceildiv 313)>; arith.constant 1; hal.return",
 		"f_linalg_0 vulkan_spirv_fb tile 3: affine.apply affine_map<()[s0] -> (s0 ceildiv 3)>; arith.constant 1; arith.constant 65535; arith.minui; affine.apply affine_map<()[s0] -> (s0 ceildiv 65535)>; hal.return",
 		"f_linalg_1 x86_64 tile 64: affine.apply affine_map<()[s0] -> (s0 ceildiv 64)>; arith.constant 1; hal.return",
-		"f_linalg_1 vulkan_spirv_fb tile 32: affine.apply affine_map<()[s0] -> (s0 ceildiv 32)>; arith.constant 1; arith.constant 11; arith.constant 65535; arith.minui; affine.apply affine_map<()[s0] -> (s0 ceildiv 65535)>; hal.return",
+		"f_linalg_1 vulkan_spirv_fb tile 128: affine.apply affine_map<()[s0] -> (s0 ceildiv 128)>; arith.constant 1; arith.constant 11; arith.constant 65535; arith.minui; affine.apply affine_map<()[s0] -> (s0 ceildiv 65535)>; hal.return",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("variants:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

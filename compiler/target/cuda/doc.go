@@ -42,12 +42,13 @@
 // those the constants decide (dynamic sizes that disagree, a constant index
 // outside a dynamic dimension) are detected, and there the kernel returns
 // without writing, since a dispatch has no status to report. Two shapes
-// share work through shared memory (shared.go, the choices of package
-// gpuloops): a row reduction whose body only combines the element into the
+// share work through shared memory (shared.go and matmul.go, the choices
+// of package gpuloops): a row reduction whose body only combines the element into the
 // accumulator is split across the block's threads and combined pairwise
 // (reassociating it, which changes only the rounding of float sums and
 // products), and a matmul-shaped nest is computed in blocks of up to
-// 32 x 128 outputs, A and B staged 8 steps of the reduction at a time,
-// 4 x 4 accumulators per thread in registers, each output element still
-// reducing in order. Both stage 32- and 64-bit elements only.
+// 128 x 128 outputs, A and B staged 8 steps of the reduction at a time
+// (16-byte vector loads where aligned), 8 x 8 accumulators per thread in
+// registers, each output element still reducing in order (a multiply-add
+// body becomes fma). Both stage 32- and 64-bit elements only.
 package cuda

@@ -32,8 +32,8 @@
 // loop-nest contract asks for the sequential order). A matmul-shaped
 // kernel (inputs indexed (batch..., i, r) and (batch..., r, j), output
 // (batch..., i, j), 32-bit elements, any body) is tiled: the workgroup
-// walks its rows in blocks of up to 32 x 64 outputs, stages 16-long steps
-// of A and B in shared memory, and each invocation keeps up to 4 x 4
+// walks its rows in blocks of up to 128 x 64 outputs, stages 8-long steps
+// of A and B in shared memory, and each invocation keeps up to 8 x 8
 // accumulators in registers, each output still reducing in order
 // (matmul.go). Bindings and push
 // constants follow the loop-nest contract. Element types narrower than 32

@@ -39,22 +39,32 @@ func splitOf(d *ir.DictAttr) int64 {
 }
 
 // tiledMatmul writes the body of main for a matmul-shaped kernel (after
-// the tile's bounds): the workgroup walks its tile in blocks of tm x tn
+// the tile's bounds): the workgroup walks its tile in blocks of TM x TN
 // outputs, taking every gl_NumWorkGroups.z-th block of columns from its
-// gl_WorkGroupID.z-th (see splitOf); for each step of tk along r its
-// invocations stage the A and B tiles in shared memory, then every
-// invocation advances its rm x rn accumulators, held in registers, by
-// those steps in order.
+// gl_WorkGroupID.z-th (see splitOf). For each TK-long step of the
+// reduction its invocations stage the A tile (transposed) and the B tile
+// in shared memory, reading global memory in runs of 4 consecutive
+// elements; then every invocation reads its runs of rows and columns as
+// vec4s and advances its RM x RN accumulators, held in variables, by the
+// step in order (the body runs once per output element and step, as in
+// the sequential kernel). The steps of whole tiles run with no bounds
+// checks; the last, shorter tile checks them. Rows and columns past the matrix read zeros and are never stored.
 func (g *lnGen) tiledMatmul(m *matmulShape) error {
 	w := &g.w
 	k := g.k
+	l := m.Layout
 	ia, ib, io := g.find("in", 0), g.find("in", 1), g.find("out", 0)
 	ka, kb, ko := g.kinds[ia], g.kinds[ib], g.kinds[io]
-	tm, tn := m.TM(), m.TN()
+	tm, tn, tk, pa := l.TM(), l.TN(), l.TK, l.APitch()
+	vm, vn := l.VM(), l.VN()
+	const threads = LoopNestWorkgroupSize
+	I, J, R := m.I, m.J, m.R
+	K, N := g.ranges[R], g.ranges[J]
+	last := func(bi int) string { return g.sizes[bi][len(g.sizes[bi])-1] }
 	outer := k.OuterParallel()
-	rowLo, rowHi := "0u", g.ranges[m.I]
+	rowLo, rowHi := "0u", g.ranges[I]
 	var nb string
-	if outer == m.I {
+	if outer == I {
 		rowLo, rowHi, nb = "lo", "hi", "1u"
 	} else {
 		nb = "(hi - lo)"
@@ -62,7 +72,9 @@ func (g *lnGen) tiledMatmul(m *matmulShape) error {
 			nb = fmt.Sprintf("mulSat(%s, %s)", nb, g.ranges[b])
 		}
 	}
-	fmt.Fprintf(w, "  uint lid = gl_LocalInvocationID.x;\n  uint tr = lid / %du;\n  uint tc = lid %% %du;\n", m.TC, m.TC)
+	fmt.Fprintf(w, "  // Tiled matmul: blocks of %dx%d outputs, %dx%d invocations with %dx%d accumulators each (in runs of %dx%d),\n", tm, tn, l.TR, l.TC, l.RM, l.RN, vm, vn)
+	fmt.Fprintf(w, "  // steps of %d along the reduction; shared A %dx%d (transposed, pitch %d) and B %dx%d.\n", tk, tk, tm, pa, tk, tn)
+	fmt.Fprintf(w, "  uint lid = gl_LocalInvocationID.x;\n  uint tr = lid / %du;\n  uint tc = lid %% %du;\n", l.TC, l.TC)
 	fmt.Fprintf(w, "  for (uint bt = 0u; bt < %s; bt++) {\n", nb)
 	if len(m.Batch) > 0 {
 		w.WriteString("    uint rest = bt;\n")
@@ -72,68 +84,185 @@ func (g *lnGen) tiledMatmul(m *matmulShape) error {
 		}
 		fmt.Fprintf(w, "    uint d%d = lo + rest;\n", m.Batch[0])
 	}
-	fmt.Fprintf(w, "    for (uint r0 = %s; r0 < %s; r0 += %du) {\n", rowLo, rowHi, tm)
-	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", tn, g.ranges[m.J], tn)
-	fmt.Fprintf(w, "      %s acc[%d][%d];\n", ko.value, m.RM, m.RN)
-	offO, err := g.offset(io)
-	if err != nil {
-		return err
-	}
-	at := func(rm, rn string) string {
-		return fmt.Sprintf("uint d%d = r0 + tr + %du * %s;\n        uint d%d = c0 + tc + %du * %s;\n", m.I, m.TR, rm, m.J, m.TC, rn)
-	}
-	fmt.Fprintf(w, "      for (uint a = 0u; a < %du; a++) {\n      for (uint b = 0u; b < %du; b++) {\n        %s", m.RM, m.RN, at("a", "b"))
-	init := zero(ko)
+	// The offsets of the batch's matrices: element (i, j) of one is at
+	// its base + i * (its row length) + j.
+	bases := []int{ia, ib, io}
+	names := []string{"aBase", "bBase", "cBase"}
+	iinit := -1
 	if k.Outputs[0].Init {
-		init = g.load(g.find("init", 0), offO)
+		iinit = g.find("init", 0)
+		bases = append(bases, iinit)
+		names = append(names, "iBase")
 	}
-	fmt.Fprintf(w, "        acc[a][b] = %s;\n", zero(ko))
-	if init != zero(ko) {
-		fmt.Fprintf(w, "        if (d%d < %s && d%d < %s) {\n          acc[a][b] = %s;\n        }\n", m.I, rowHi, m.J, g.ranges[m.J], init)
+	fmt.Fprintf(w, "    uint %s;\n    {\n      uint d%d = 0u;\n      uint d%d = 0u;\n      uint d%d = 0u;\n", strings.Join(names, ", "), I, J, R)
+	for n, bi := range bases {
+		off, err := g.offset(bi)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "      %s = %s;\n", names[n], off)
 	}
-	w.WriteString("      }\n      }\n")
-	fmt.Fprintf(w, "      for (uint k0 = 0u; k0 < %s; k0 += %du) {\n", g.ranges[m.R], m.TK)
-	offA, err := g.offset(ia)
-	if err != nil {
-		return err
-	}
-	offB, err := g.offset(ib)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "        for (uint e = lid; e < %du; e += %du) {\n          uint d%d = r0 + e / %du;\n          uint d%d = k0 + e %% %du;\n", tm*m.TK, LoopNestWorkgroupSize, m.I, m.TK, m.R, m.TK)
-	fmt.Fprintf(w, "          sa[e] = %s;\n          if (d%d < %s && d%d < %s) {\n            sa[e] = %s;\n          }\n        }\n", zero(ka), m.I, rowHi, m.R, g.ranges[m.R], g.load(ia, offA))
-	fmt.Fprintf(w, "        for (uint e = lid; e < %du; e += %du) {\n          uint d%d = k0 + e / %du;\n          uint d%d = c0 + e %% %du;\n", m.TK*tn, LoopNestWorkgroupSize, m.R, tn, m.J, tn)
-	fmt.Fprintf(w, "          sb[e] = %s;\n          if (d%d < %s && d%d < %s) {\n            sb[e] = %s;\n          }\n        }\n", zero(kb), m.R, g.ranges[m.R], m.J, g.ranges[m.J], g.load(ib, offB))
-	w.WriteString("        barrier();\n")
-	fmt.Fprintf(w, "        uint kn = min(%du, %s - k0);\n", m.TK, g.ranges[m.R])
-	w.WriteString("        for (uint kk = 0u; kk < kn; kk++) {\n")
-	fmt.Fprintf(w, "          %s x[%d];\n          %s y[%d];\n", ka.value, m.RM, kb.value, m.RN)
-	fmt.Fprintf(w, "          for (uint a = 0u; a < %du; a++) {\n            x[a] = sa[(tr + %du * a) * %du + kk];\n          }\n", m.RM, m.TR, m.TK)
-	fmt.Fprintf(w, "          for (uint b = 0u; b < %du; b++) {\n            y[b] = sb[kk * %du + tc + %du * b];\n          }\n", m.RN, tn, m.TC)
-	var args []string
-	for l := range k.Ranges {
-		switch l {
-		case m.I:
-			args = append(args, fmt.Sprintf("int(r0 + tr + %du * a)", m.TR))
-		case m.J:
-			args = append(args, fmt.Sprintf("int(c0 + tc + %du * b)", m.TC))
-		case m.R:
-			args = append(args, "int(k0 + kk)")
-		default:
-			args = append(args, fmt.Sprintf("int(d%d)", l))
+	w.WriteString("    }\n")
+	fmt.Fprintf(w, "    for (uint r0 = %s; r0 < %s; r0 += %du) {\n", rowLo, rowHi, tm)
+	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", tn, N, tn)
+	fmt.Fprintf(w, "      uint rm0 = r0 + tr * %du;\n      uint cn0 = c0 + tc * %du;\n", vm, vn)
+	acc := func(a, b int) string { return fmt.Sprintf("acc%d_%d", a, b) }
+	for a := 0; a < l.RM; a++ {
+		for b := 0; b < l.RN; b++ {
+			fmt.Fprintf(w, "      %s %s = %s;\n", ko.value, acc(a, b), zero(ko))
 		}
 	}
-	fmt.Fprintf(w, "          for (uint a = 0u; a < %du; a++) {\n          for (uint b = 0u; b < %du; b++) {\n", m.RM, m.RN)
-	fmt.Fprintf(w, "            body(%s, x[a], y[b], acc[a][b], acc[a][b]);\n          }\n          }\n        }\n        barrier();\n      }\n", strings.Join(args, ", "))
-	fmt.Fprintf(w, "      for (uint a = 0u; a < %du; a++) {\n      for (uint b = 0u; b < %du; b++) {\n        %s", m.RM, m.RN, at("a", "b"))
-	fmt.Fprintf(w, "        if (d%d < %s && d%d < %s) {\n%s        }\n      }\n      }\n", m.I, rowHi, m.J, g.ranges[m.J], g.store("          ", io, offO, "acc[a][b]"))
+	if iinit >= 0 {
+		for a := 0; a < l.RM; a++ {
+			fmt.Fprintf(w, "      if (rm0 + %du < %s) {\n", l.RowOf(a), rowHi)
+			for b := 0; b < l.RN; b++ {
+				col := fmt.Sprintf("cn0 + %du", l.ColOf(b))
+				fmt.Fprintf(w, "        if (%s < %s) {\n          %s = %s;\n        }\n", col, N, acc(a, b), g.load(iinit, fmt.Sprintf("iBase + (rm0 + %du) * %s + %s", l.RowOf(a), last(iinit), col)))
+			}
+			w.WriteString("      }\n")
+		}
+	}
+	// stage writes the copies of one step's tiles into shared memory;
+	// tail checks the reduction index too.
+	stage := func(tail bool) {
+		ga := min(4, tk)
+		groups := tm * tk / ga
+		for it := 0; it*threads < groups; it++ {
+			w.WriteString("        {\n")
+			fmt.Fprintf(w, "          uint e = lid + %du;\n", it*threads)
+			ind := "          "
+			if (it+1)*threads > groups {
+				fmt.Fprintf(w, "          if (e < %du) {\n", groups)
+				ind += "  "
+			}
+			fmt.Fprintf(w, "%suint m = e / %du;\n%suint kq = (e %% %du) * %du;\n", ind, tk/ga, ind, tk/ga, ga)
+			fmt.Fprintf(w, "%suint row = r0 + m;\n%suint ap = aBase + row * %s + k0 + kq;\n", ind, ind, last(ia))
+			for j := 0; j < ga; j++ {
+				fmt.Fprintf(w, "%s%s v%d = %s;\n", ind, ka.value, j, zero(ka))
+			}
+			fmt.Fprintf(w, "%sif (row < %s) {\n", ind, rowHi)
+			for j := 0; j < ga; j++ {
+				ld := fmt.Sprintf("%s  v%d = %s;\n", ind, j, g.load(ia, fmt.Sprintf("ap + %du", j)))
+				if tail {
+					ld = fmt.Sprintf("%s  if (k0 + kq + %du < %s) {\n  %s%s  }\n", ind, j, K, ld, ind)
+				}
+				w.WriteString(ld)
+			}
+			fmt.Fprintf(w, "%s}\n", ind)
+			for j := 0; j < ga; j++ {
+				fmt.Fprintf(w, "%s{\n%s  uint s = (kq + %du) * %du + m;\n%s  sa[s >> 2][s & 3u] = v%d;\n%s}\n", ind, ind, j, pa, ind, j, ind)
+			}
+			if (it+1)*threads > groups {
+				w.WriteString("          }\n")
+			}
+			w.WriteString("        }\n")
+		}
+		groups = tk * tn / 4
+		for it := 0; it*threads < groups; it++ {
+			w.WriteString("        {\n")
+			fmt.Fprintf(w, "          uint e = lid + %du;\n", it*threads)
+			ind := "          "
+			if (it+1)*threads > groups {
+				fmt.Fprintf(w, "          if (e < %du) {\n", groups)
+				ind += "  "
+			}
+			fmt.Fprintf(w, "%suint kr = e / %du;\n%suint nq = (e %% %du) * 4u;\n", ind, tn/4, ind, tn/4)
+			fmt.Fprintf(w, "%suint col = c0 + nq;\n%suint bp = bBase + (k0 + kr) * %s + col;\n", ind, ind, last(ib))
+			var vs []string
+			for j := 0; j < 4; j++ {
+				fmt.Fprintf(w, "%s%s v%d = %s;\n", ind, kb.value, j, zero(kb))
+				vs = append(vs, fmt.Sprintf("v%d", j))
+			}
+			cond := ""
+			if tail {
+				cond = fmt.Sprintf("k0 + kr < %s && ", K)
+			}
+			for j := 0; j < 4; j++ {
+				fmt.Fprintf(w, "%sif (%scol + %du < %s) {\n%s  v%d = %s;\n%s}\n", ind, cond, j, N, ind, j, g.load(ib, fmt.Sprintf("bp + %du", j)), ind)
+			}
+			fmt.Fprintf(w, "%ssb[kr * %du + (nq >> 2)] = %s(%s);\n", ind, tn/4, vec4Of(kb), strings.Join(vs, ", "))
+			if (it+1)*threads > groups {
+				w.WriteString("          }\n")
+			}
+			w.WriteString("        }\n")
+		}
+	}
+	// step advances the accumulators by step kk of the staged tiles.
+	step := func(ind, kk string) {
+		w.WriteString(ind + "{\n")
+		for gr := 0; gr < l.RM/vm; gr++ {
+			if vm == 4 {
+				fmt.Fprintf(w, "%s  %s x%d = sa[%s * %du + tr + %du];\n", ind, vec4Of(ka), gr, kk, pa/4, gr*l.TR)
+				continue
+			}
+			for j := 0; j < vm; j++ {
+				fmt.Fprintf(w, "%s  uint xs%d = %s * %du + tr * %du + %du;\n", ind, j, kk, pa, vm, j)
+			}
+		}
+		for gr := 0; gr < l.RN/vn; gr++ {
+			fmt.Fprintf(w, "%s  %s y%d = sb[%s * %du + tc + %du];\n", ind, vec4Of(kb), gr, kk, tn/4, gr*l.TC)
+		}
+		x := func(a int) string {
+			if vm == 4 {
+				return fmt.Sprintf("x%d[%d]", a/4, a%4)
+			}
+			return fmt.Sprintf("sa[xs%d >> 2][xs%d & 3u]", a, a)
+		}
+		for a := 0; a < l.RM; a++ {
+			for b := 0; b < l.RN; b++ {
+				var args []string
+				for lp := range k.Ranges {
+					switch lp {
+					case I:
+						args = append(args, fmt.Sprintf("int(rm0 + %du)", l.RowOf(a)))
+					case J:
+						args = append(args, fmt.Sprintf("int(cn0 + %du)", l.ColOf(b)))
+					case R:
+						args = append(args, fmt.Sprintf("int(k0 + %s)", kk))
+					default:
+						args = append(args, fmt.Sprintf("int(d%d)", lp))
+					}
+				}
+				fmt.Fprintf(w, "%s  body(%s, %s, y%d[%d], %s, %s);\n", ind, strings.Join(args, ", "), x(a), b/4, b%4, acc(a, b), acc(a, b))
+			}
+		}
+		w.WriteString(ind + "}\n")
+	}
+	fmt.Fprintf(w, "      uint k0 = 0u;\n      for (; %s - k0 >= %du; k0 += %du) {\n", K, tk, tk)
+	stage(false)
+	w.WriteString("        barrier();\n")
+	// A loop of a constant count, which the driver unrolls: written out,
+	// its 8 x 64 calls of the body take glslc's optimizer seconds.
+	fmt.Fprintf(w, "        for (uint kk = 0u; kk < %du; kk++) {\n", tk)
+	step("          ", "kk")
+	w.WriteString("        }\n        barrier();\n      }\n      if (k0 < " + K + ") {\n")
+	stage(true)
+	fmt.Fprintf(w, "        barrier();\n        for (uint kk = 0u; kk < %s - k0; kk++) {\n", K)
+	step("          ", "kk")
+	w.WriteString("        }\n        barrier();\n      }\n")
+	for a := 0; a < l.RM; a++ {
+		fmt.Fprintf(w, "      if (rm0 + %du < %s) {\n", l.RowOf(a), rowHi)
+		for b := 0; b < l.RN; b++ {
+			col := fmt.Sprintf("cn0 + %du", l.ColOf(b))
+			fmt.Fprintf(w, "        if (%s < %s) {\n%s        }\n", col, N, g.store("          ", io, fmt.Sprintf("cBase + (rm0 + %du) * %s + %s", l.RowOf(a), last(io), col), acc(a, b)))
+		}
+		w.WriteString("      }\n")
+	}
 	w.WriteString("    }\n    }\n  }\n")
 	return nil
 }
 
-// sharedTiles declares the shared A and B tiles of a tiled matmul.
+// vec4Of is the 4-vector type of a kind's values.
+func vec4Of(k elemKind) string {
+	if k.value == "int" {
+		return "ivec4"
+	}
+	return "vec4"
+}
+
+// sharedTiles declares the shared A and B tiles of a tiled matmul, as
+// vectors of 4 elements.
 func (g *lnGen) sharedTiles(m *matmulShape) string {
 	ka, kb := g.kinds[g.find("in", 0)], g.kinds[g.find("in", 1)]
-	return fmt.Sprintf("shared %s sa[%d];\nshared %s sb[%d];\n\n", ka.value, m.TM()*m.TK, kb.value, m.TK*m.TN())
+	return fmt.Sprintf("shared %s sa[%d];\nshared %s sb[%d];\n\n", vec4Of(ka), m.TK*m.APitch()/4, vec4Of(kb), m.TK*m.TN()/4)
 }

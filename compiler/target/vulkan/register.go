@@ -25,7 +25,7 @@ func init() {
 		// Loop-nest kernels become GLSL compute shaders (loopnest.go).
 		LoopNests: true,
 		// Many workgroups, a grid split into rows past 65,535 (the
-		// kernels linearize it) and matmuls in blocks of 32 rows whose
+		// kernels linearize it) and matmuls in blocks of 128 rows whose
 		// column blocks have a workgroup each (z).
 		LoopNestWorkgroups: gpuloops.Workgroups,
 		LoopNestGridLimit:  gpuloops.GridLimit,

@@ -119,3 +119,52 @@ func TestLinalgExtAttention(t *testing.T) {
 		checkF32(t, "attention", shapes[0], data[0], want)
 	})
 }
+
+// TestLinalgExtOnlineAttention runs one step of online_attention from a
+// running state that is not the initial one (so the old maximum, sum and
+// accumulator all matter) against the same recurrence in float64.
+func TestLinalgExtOnlineAttention(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(18))
+	q, k, v := randF32(r, 2, 3, 4), randF32(r, 2, 5, 4), randF32(r, 2, 5, 6)
+	acc, max, sum := randF32(r, 2, 3, 6), randF32(r, 2, 3), randF32(r, 2, 3)
+	for i := range sum.v {
+		sum.v[i] = float32(math.Abs(float64(sum.v[i]))) + 1
+	}
+	wantAcc := f32s{shape: acc.shape, v: make([]float32, len(acc.v))}
+	wantMax := f32s{shape: max.shape, v: make([]float32, len(max.v))}
+	wantSum := f32s{shape: sum.shape, v: make([]float32, len(sum.v))}
+	for b := 0; b < 2; b++ {
+		for i := 0; i < 3; i++ {
+			row := b*3 + i
+			s := make([]float64, 5)
+			mx := float64(max.v[row])
+			for j := range s {
+				for l := 0; l < 4; l++ {
+					s[j] += float64(q.v[row*4+l]) * 0.25 * math.Log2E * float64(k.v[(b*5+j)*4+l])
+				}
+				mx = math.Max(mx, s[j])
+			}
+			norm := math.Exp2(float64(max.v[row]) - mx)
+			total := float64(sum.v[row]) * norm
+			for j := range s {
+				s[j] = math.Exp2(s[j] - mx)
+				total += s[j]
+			}
+			wantMax.v[row], wantSum.v[row] = float32(mx), float32(total)
+			for c := 0; c < 6; c++ {
+				a := float64(acc.v[row*6+c]) * norm
+				for j := range s {
+					a += s[j] * float64(v.v[(b*5+j)*6+c])
+				}
+				wantAcc.v[row*6+c] = float32(a)
+			}
+		}
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "online", q.arg(), k.arg(), v.arg(), acc.arg(), max.arg(), sum.arg())
+		checkF32(t, "online acc", shapes[0], data[0], wantAcc)
+		checkF32(t, "online max", shapes[1], data[1], wantMax)
+		checkF32(t, "online sum", shapes[2], data[2], wantSum)
+	})
+}

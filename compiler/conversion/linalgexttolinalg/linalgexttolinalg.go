@@ -53,11 +53,20 @@ func Convert(root *ir.Operation) error {
 			} else {
 				v = b.pack(r)
 			}
-		case "iree_linalg_ext.attention":
-			if len(op.Results) != 1 {
+		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention":
+			if len(op.Results) != len(linalgext.Outs(op)) {
 				return ir.OpErrorf(op, "lowering of attention on memrefs is not supported yet")
 			}
-			v, err = b.attention(op)
+			var vs []*ir.Value
+			if vs, err = b.attention(op); err != nil {
+				return err
+			}
+			for i, r := range op.Results {
+				vs[i].Name = r.Name
+				ir.ReplaceAllUsesWith(root, r, vs[i])
+			}
+			op.Remove()
+			continue
 		default:
 			return ir.OpErrorf(op, "lowering is not supported yet")
 		}

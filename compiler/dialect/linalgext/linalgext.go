@@ -1,9 +1,9 @@
 // Package linalgext registers IREE's iree_linalg_ext dialect: the ops
 // beyond linalg's structured ones that IREE's programs use (attention,
-// arg_compare, sort, scan, topk, topk_v2, reverse, scatter, gather,
-// map_load, map_store, the winograd transforms), the older pack and
-// unpack spellings of linalg.pack/unpack, and the yield and index ops of
-// their bodies.
+// online_attention, arg_compare, sort, scan, topk, topk_v2, reverse,
+// scatter, gather, map_load, map_store, the winograd transforms), the
+// older pack and unpack spellings of linalg.pack/unpack, and the yield
+// and index ops of their bodies.
 //
 // Most of these ops share one custom form, which this package reads from
 // a table: an attribute dictionary, the op's keyword clauses
@@ -54,15 +54,16 @@ type spec struct {
 }
 
 var specs = map[string]*spec{
-	"iree_linalg_ext.attention":   {region: true, verify: verifyAttention},
-	"iree_linalg_ext.arg_compare": {clauses: []clause{{"dimension", intParen}}, region: true, indexBase: true, verify: verifyArgCompare},
-	"iree_linalg_ext.sort":        {clauses: []clause{{"dimension", intParen}}, region: true, verify: verifySort},
-	"iree_linalg_ext.scan":        {clauses: []clause{{"dimension", intParen}, {"inclusive", boolParen}}, region: true, verify: verifyScan},
-	"iree_linalg_ext.topk":        {clauses: []clause{{"dimension", intParen}}, region: true, verify: verifyTopk},
-	"iree_linalg_ext.topk_v2":     {clauses: []clause{{"dimension", intParen}, {"is_sorted", unitKw}}, region: true, verify: verifyTopk},
-	"iree_linalg_ext.reverse":     {clauses: []clause{{"dimensions", attrParen}}, colonResults: true, verify: verifyReverse},
-	"iree_linalg_ext.scatter":     {clauses: []clause{{"dimension_map", listEq}, {"unique_indices", boolParen}}, region: true, verify: verifyScatter},
-	"iree_linalg_ext.gather":      {clauses: []clause{{"dimension_map", listEq}}, verify: verifyGather},
+	"iree_linalg_ext.attention":        {region: true, verify: verifyAttention},
+	"iree_linalg_ext.online_attention": {region: true, verify: verifyAttention},
+	"iree_linalg_ext.arg_compare":      {clauses: []clause{{"dimension", intParen}}, region: true, indexBase: true, verify: verifyArgCompare},
+	"iree_linalg_ext.sort":             {clauses: []clause{{"dimension", intParen}}, region: true, verify: verifySort},
+	"iree_linalg_ext.scan":             {clauses: []clause{{"dimension", intParen}, {"inclusive", boolParen}}, region: true, verify: verifyScan},
+	"iree_linalg_ext.topk":             {clauses: []clause{{"dimension", intParen}}, region: true, verify: verifyTopk},
+	"iree_linalg_ext.topk_v2":          {clauses: []clause{{"dimension", intParen}, {"is_sorted", unitKw}}, region: true, verify: verifyTopk},
+	"iree_linalg_ext.reverse":          {clauses: []clause{{"dimensions", attrParen}}, colonResults: true, verify: verifyReverse},
+	"iree_linalg_ext.scatter":          {clauses: []clause{{"dimension_map", listEq}, {"unique_indices", boolParen}}, region: true, verify: verifyScatter},
+	"iree_linalg_ext.gather":           {clauses: []clause{{"dimension_map", listEq}}, verify: verifyGather},
 	"iree_linalg_ext.winograd.input_transform": {clauses: []clause{{"output_tile_size", intParen}, {"kernel_size", intParen},
 		{"image_dimensions", listParen}}, verify: verifyWinograd},
 	"iree_linalg_ext.winograd.output_transform": {clauses: []clause{{"output_tile_size", intParen}, {"kernel_size", intParen},
@@ -497,8 +498,8 @@ func verifyIndex(op *ir.Operation) error {
 	if n, ok := op.IntAttr("dim"); !ok || n < 0 {
 		return ir.OpErrorf(op, "requires a non-negative 'dim' attribute")
 	}
-	if p := op.ParentOp(); p == nil || p.Name != "iree_linalg_ext.attention" {
-		return ir.OpErrorf(op, "expected to be inside an iree_linalg_ext.attention body")
+	if p := op.ParentOp(); p == nil || (p.Name != "iree_linalg_ext.attention" && p.Name != "iree_linalg_ext.online_attention") {
+		return ir.OpErrorf(op, "expected to be inside the body of an iree_linalg_ext attention op")
 	}
 	return nil
 }

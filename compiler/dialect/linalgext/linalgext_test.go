@@ -109,6 +109,11 @@ func TestErrors(t *testing.T) {
   ^bb0(%arg0: f32):
     iree_linalg_ext.yield %arg0 : f32
   } -> tensor<3x6xf32>`, "bad.mlir:2:8: error: 'iree_linalg_ext.attention' op expects ins(query, key, value, scale[, mask]) and outs(output), found 3 inputs and 1 outputs"},
+		{"online-max-map", `  %m = tensor.empty() : tensor<3x5xf32>
+  %0:3 = iree_linalg_ext.online_attention {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d2, d1)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d2)>]} ins(%q, %k, %v, %s : tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x6xf32>, f32) outs(%r, %m, %m : tensor<3x6xf32>, tensor<3x5xf32>, tensor<3x5xf32>) {
+  ^bb0(%arg0: f32):
+    iree_linalg_ext.yield %arg0 : f32
+  } -> tensor<3x6xf32>, tensor<3x5xf32>, tensor<3x5xf32>`, "bad.mlir:3:10: error: 'iree_linalg_ext.online_attention' op the max's indexing map (d0, d1, d2, d3) -> (d0, d2) may only use batch and m dimensions"},
 		{"unpack-types", `  %e = tensor.empty() : tensor<4x4xf32>
   %p = tensor.empty() : tensor<2x2x2x2xi32>
   %0 = iree_linalg_ext.unpack %p inner_dims_pos = [0, 1] inner_tiles = [2, 2] into %e : (tensor<2x2x2x2xi32> tensor<4x4xf32>) -> tensor<4x4xf32>`,

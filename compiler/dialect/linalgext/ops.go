@@ -5,28 +5,56 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// AttentionOperands are an attention op's operands by role.
+// AttentionOperands are an attention or online_attention op's operands
+// by role.
 type AttentionOperands struct {
 	Query, Key, Value, Scale, Mask, Output *ir.Value
-	// Maps are the indexing maps, one per operand in the order above
-	// (without the mask's when there is none).
+	// Max and Sum are online_attention's running row maximum and sum
+	// (nil for attention).
+	Max, Sum *ir.Value
+	// Maps are the indexing maps, one per operand in operand order: query,
+	// key, value, scale, mask (when there is one), output, max, sum.
 	Maps []*ir.AffineMap
 }
 
-// AttentionOf reads an iree_linalg_ext.attention op: ins(Q, K, V, scale
-// [, mask]) outs(O) with indexing_maps over one iteration domain.
+// OutputMap returns the output's indexing map.
+func (a *AttentionOperands) OutputMap() *ir.AffineMap { return a.Maps[a.outputIndex()] }
+
+func (a *AttentionOperands) outputIndex() int {
+	if a.Mask != nil {
+		return 5
+	}
+	return 4
+}
+
+// RowMaps returns online_attention's max and sum maps.
+func (a *AttentionOperands) RowMaps() (max, sum *ir.AffineMap) {
+	i := a.outputIndex()
+	return a.Maps[i+1], a.Maps[i+2]
+}
+
+// AttentionOf reads an iree_linalg_ext.attention op, ins(Q, K, V, scale
+// [, mask]) outs(O), or an online_attention, outs(O, max, sum), with
+// indexing_maps over one iteration domain.
 func AttentionOf(op *ir.Operation) (*AttentionOperands, error) {
 	ins, outs := Ins(op), Outs(op)
-	if (len(ins) != 4 && len(ins) != 5) || len(outs) != 1 {
-		return nil, ir.OpErrorf(op, "expects ins(query, key, value, scale[, mask]) and outs(output), found %d inputs and %d outputs", len(ins), len(outs))
+	nouts, what := 1, "outs(output)"
+	if op.Name == "iree_linalg_ext.online_attention" {
+		nouts, what = 3, "outs(output, max, sum)"
+	}
+	if (len(ins) != 4 && len(ins) != 5) || len(outs) != nouts {
+		return nil, ir.OpErrorf(op, "expects ins(query, key, value, scale[, mask]) and %s, found %d inputs and %d outputs", what, len(ins), len(outs))
 	}
 	a := &AttentionOperands{Query: ins[0], Key: ins[1], Value: ins[2], Scale: ins[3], Output: outs[0]}
 	if len(ins) == 5 {
 		a.Mask = ins[4]
 	}
+	if nouts == 3 {
+		a.Max, a.Sum = outs[1], outs[2]
+	}
 	maps, ok := op.Attr("indexing_maps").(*ir.ArrayAttr)
-	if !ok || len(maps.Elems) != len(ins)+1 {
-		return nil, ir.OpErrorf(op, "requires 'indexing_maps' with %d affine maps (one per operand)", len(ins)+1)
+	if !ok || len(maps.Elems) != len(ins)+len(outs) {
+		return nil, ir.OpErrorf(op, "requires 'indexing_maps' with %d affine maps (one per operand)", len(ins)+len(outs))
 	}
 	operands := append(append([]*ir.Value(nil), ins...), outs...)
 	for i, e := range maps.Elems {
@@ -57,9 +85,12 @@ func verifyAttention(op *ir.Operation) error {
 	if err != nil {
 		return err
 	}
-	for i, v := range []*ir.Value{a.Query, a.Key, a.Value, a.Output} {
+	for i, v := range []*ir.Value{a.Query, a.Key, a.Value, a.Output, a.Max, a.Sum} {
+		if v == nil {
+			continue
+		}
 		if _, ok := elem(v).(ir.FloatType); !ok || !isShaped(v) {
-			return ir.OpErrorf(op, "%s must be a tensor of floats, found '%s'", []string{"query", "key", "value", "output"}[i], ir.TypeString(v.Type))
+			return ir.OpErrorf(op, "%s must be a tensor of floats, found '%s'", []string{"query", "key", "value", "output", "max", "sum"}[i], ir.TypeString(v.Type))
 		}
 	}
 	if _, ok := a.Scale.Type.(ir.FloatType); !ok {
@@ -83,6 +114,20 @@ func verifyAttention(op *ir.Operation) error {
 	}
 	if len(a.Maps[3].Results) != 0 {
 		return ir.OpErrorf(op, "the scale's indexing map must have no results")
+	}
+	if a.Max != nil {
+		rows := map[int]bool{}
+		for _, d := range append(append([]int(nil), dims.Batch...), dims.M...) {
+			rows[d] = true
+		}
+		mx, sm := a.RowMaps()
+		for i, m := range []*ir.AffineMap{mx, sm} {
+			for _, e := range m.Results {
+				if !rows[e.Pos] {
+					return ir.OpErrorf(op, "the %s's indexing map %s may only use batch and m dimensions", []string{"max", "sum"}[i], m)
+				}
+			}
+		}
 	}
 	b := body(op)
 	if len(b.Args) != 1 {
@@ -110,7 +155,7 @@ func ClassifyAttention(a *AttentionOperands) AttentionDims {
 		}
 		return s
 	}
-	q, k, v, o := set(a.Maps[0]), set(a.Maps[1]), set(a.Maps[2]), set(a.Maps[len(a.Maps)-1])
+	q, k, v, o := set(a.Maps[0]), set(a.Maps[1]), set(a.Maps[2]), set(a.OutputMap())
 	var out AttentionDims
 	for d := 0; d < a.Maps[0].NumDims; d++ {
 		switch {

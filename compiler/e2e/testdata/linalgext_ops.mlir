@@ -36,3 +36,12 @@ func.func @attention(%q: tensor<2x3x4xf32>, %k: tensor<2x5x4xf32>, %v: tensor<2x
   } -> tensor<2x3x6xf32>
   return %r : tensor<2x3x6xf32>
 }
+
+func.func @online(%q: tensor<2x3x4xf32>, %k: tensor<2x5x4xf32>, %v: tensor<2x5x6xf32>, %acc: tensor<2x3x6xf32>, %max: tensor<2x3xf32>, %sum: tensor<2x3xf32>) -> (tensor<2x3x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  %s = arith.constant 0.25 : f32
+  %r:3 = iree_linalg_ext.online_attention {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]} ins(%q, %k, %v, %s : tensor<2x3x4xf32>, tensor<2x5x4xf32>, tensor<2x5x6xf32>, f32) outs(%acc, %max, %sum : tensor<2x3x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>) {
+  ^bb0(%score: f32):
+    iree_linalg_ext.yield %score : f32
+  } -> tensor<2x3x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+  return %r#0, %r#1, %r#2 : tensor<2x3x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}

@@ -38,3 +38,13 @@ func.func @attention(%q: tensor<2x3x4xf16>, %k: tensor<2x5x4xf16>, %v: tensor<2x
   } -> tensor<2x3x6xf16>
   return %r : tensor<2x3x6xf16>
 }
+
+// online_attention: running max and sum; an i1 mask in IREE's packed storage.
+func.func @online(%q: tensor<1x4x4xf32>, %k: tensor<1x4x4xf32>, %v: tensor<1x4x4xf32>, %m: tensor<1x4x4xi1, #iree_encoding.packed_storage>, %acc: tensor<1x4x4xf32>, %max: tensor<1x4xf32>, %sum: tensor<1x4xf32>) -> (tensor<1x4x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) {
+  %s = arith.constant 0.5 : f32
+  %r:3 = iree_linalg_ext.online_attention {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d4)>, affine_map<(d0, d1, d2, d3, d4) -> ()>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1)>]} ins(%q, %k, %v, %s, %m : tensor<1x4x4xf32>, tensor<1x4x4xf32>, tensor<1x4x4xf32>, f32, tensor<1x4x4xi1, #iree_encoding.packed_storage>) outs(%acc, %max, %sum : tensor<1x4x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>) {
+  ^bb0(%score: f32):
+    iree_linalg_ext.yield %score : f32
+  } -> tensor<1x4x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>
+  return %r#0, %r#1, %r#2 : tensor<1x4x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>
+}

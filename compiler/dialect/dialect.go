@@ -15,6 +15,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/linalg"
 	"github.com/goiree/goiree/compiler/dialect/linalgext"
 	"github.com/goiree/goiree/compiler/dialect/math"
+	"github.com/goiree/goiree/compiler/dialect/mlprogram"
 	"github.com/goiree/goiree/compiler/dialect/scf"
 	"github.com/goiree/goiree/compiler/dialect/stablehlo"
 	"github.com/goiree/goiree/compiler/dialect/stream"
@@ -45,6 +46,7 @@ func NewRegistry() *ir.Registry {
 	check.Register(r)
 	tosa.Register(r)
 	stablehlo.Register(r)
+	mlprogram.Register(r)
 	return r
 }
 

@@ -13,7 +13,9 @@
 //	                     dialects besides IREE's own (TOSA; StableHLO and
 //	                     its Dec 2022 MHLO spelling, with CHLO's
 //	                     broadcasting ops) are lowered to linalg, tensor
-//	                     and arith (tosatolinalg, stablehlotolinalg).
+//	                     and arith (tosatolinalg, stablehlotolinalg);
+//	                     ml_program globals become util globals
+//	                     (mlprogramtoutil).
 //	abi:                 empty: exported functions keep their signatures;
 //	                     the VM calling convention is applied at vm.
 //	preprocessing:       the device targets are assigned (program
@@ -70,6 +72,7 @@ import (
 	"time"
 
 	"github.com/goiree/goiree/compiler/conversion/linalgexttolinalg"
+	"github.com/goiree/goiree/compiler/conversion/mlprogramtoutil"
 	"github.com/goiree/goiree/compiler/conversion/scftocf"
 	"github.com/goiree/goiree/compiler/conversion/stablehlotolinalg"
 	"github.com/goiree/goiree/compiler/conversion/tensortolinalg"
@@ -149,6 +152,7 @@ var Phases = []string{
 // Passes is the pass table, in execution order.
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
+	{Name: "convert-ml-program-to-util", Phase: "input", Run: func(s *State) error { return mlprogramtoutil.Convert(s.Module.Op) }},
 	{Name: "convert-tosa-to-linalg", Phase: "input", Run: func(s *State) error { return tosatolinalg.Convert(s.Module.Op) }},
 	{Name: "convert-stablehlo-to-linalg", Phase: "input", Run: func(s *State) error { return stablehlotolinalg.Convert(s.Module.Op) }},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},

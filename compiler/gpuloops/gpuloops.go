@@ -146,10 +146,11 @@ func (l Layout) ColOf(b int) int { return b/l.VN()*l.TC*l.VN() + b%l.VN() }
 
 // APitch is the distance between the rows of the shared A tile, which is
 // held transposed (TK rows of TM elements, a row per step of the
-// reduction, so that a thread's run of rows is one vector load). The 4
-// elements of padding send the transposing stores of one global vector
-// load, 4 steps apart, to different banks.
-func (l Layout) APitch() int { return l.TM() + 4 }
+// reduction, so that a thread's run of rows is one vector load): TM
+// rounded up to a multiple of 4, so that every row starts 16-byte
+// aligned, and 4 elements of padding, which send the transposing stores
+// of one global vector load, 4 steps apart, to different banks.
+func (l Layout) APitch() int { return (l.TM()+3)/4*4 + 4 }
 
 // SharedElements is the number of elements the A and B tiles hold.
 func (l Layout) SharedElements() int { return l.TK*l.APitch() + l.TK*l.TN() }

@@ -115,6 +115,9 @@ func TestLayout(t *testing.T) {
 		{"batch", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 2, RN: 8, TK: 8}},
 		// 64 rows in one tile.
 		{"wide", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 4, RN: 8, TK: 8}},
+		// A row: each thread a run of 4 columns, short steps.
+		{"row", 256, gpuloops.Layout{TR: 1, TC: 256, RM: 1, RN: 4, TK: 2}},
+		{"row", 128, gpuloops.Layout{TR: 1, TC: 128, RM: 1, RN: 4, TK: 4}},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.fn, tc.threads), func(t *testing.T) {
 			kb := ks[tc.fn]
@@ -125,6 +128,9 @@ func TestLayout(t *testing.T) {
 			l := m.Layout(kb.k, tc.threads)
 			if l != tc.want {
 				t.Errorf("layout %+v, want %+v", l, tc.want)
+			}
+			if l.APitch()%4 != 0 || l.APitch() < l.TM()+4 || l.TN()%4 != 0 {
+				t.Errorf("layout %+v: A pitch %d, %d columns: shared rows must hold the block and start 16-byte aligned", l, l.APitch(), l.TN())
 			}
 			if l.TR*l.TC != tc.threads || l.SharedElements() > gpuloops.MaxSharedElements {
 				t.Errorf("layout %+v: %d threads, %d bytes of shared memory", l, l.TR*l.TC, 4*l.SharedElements())

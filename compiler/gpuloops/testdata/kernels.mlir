@@ -86,3 +86,9 @@ func.func @dyncols(%a: tensor<64x16xf32>, %b: tensor<16x?xf32>, %c: tensor<64x?x
   %r = linalg.matmul ins(%a, %b : tensor<64x16xf32>, tensor<16x?xf32>) outs(%c : tensor<64x?xf32>) -> tensor<64x?xf32>
   return %r : tensor<64x?xf32>
 }
+
+// One row (a vector times a matrix).
+func.func @row(%a: tensor<1x300xf32>, %b: tensor<300x50xf32>, %c: tensor<1x50xf32>) -> tensor<1x50xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1x300xf32>, tensor<300x50xf32>) outs(%c : tensor<1x50xf32>) -> tensor<1x50xf32>
+  return %r : tensor<1x50xf32>
+}

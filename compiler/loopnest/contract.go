@@ -67,6 +67,23 @@ import (
 // is split in tiles of T iterations, one per workgroup (workgroup_id.x);
 // its range is the dispatch's workload. Without parallel loops there is
 // one workgroup.
+//
+// A kernel with reduction loops may carry an epilogue ({..., epilogue =
+// @epilogue_fn, epilogue_inputs = [{type = tensor<..>, map = affine_map<..>},
+// ...]}): the elementwise ops that consumed its results, folded into its
+// dispatch. Once an output element's reduction is complete (at each point
+// of the parallel loops, after the last reduction step), the epilogue
+// function is called with the parallel loop indices (index, in loop
+// order), the finished accumulators (one per output) and the elements of
+// the epilogue inputs at their maps, and returns the values stored, one
+// per output, in the outputs' element types; the accumulators are never
+// stored. An output whose accumulator has another element type than the
+// output (f32 accumulation stored as f16) names it ({..., acc = f32}); its
+// init, if any, has the output's shape and map with the accumulator's
+// element type. Epilogue inputs are indexed by parallel loops and
+// constants only, as a broadcast bias or a residual is; their bindings
+// follow the inputs' (inputs, epilogue inputs, inits, outputs), and their
+// dynamic dimensions are push constants like every binding's.
 const Attr = "goiree.loop_nest"
 
 // Operand is one tensor a kernel reads or writes: its type and the
@@ -82,6 +99,28 @@ type Operand struct {
 	// Partial is set on outputs the kernel writes only in part: a loop
 	// indexing one of their dimensions directly may be shorter than it.
 	Partial bool
+	// Acc is the element type of an output's accumulator when the
+	// kernel's epilogue turns it into another element type for storing
+	// (nil: the output's own; see AccElem).
+	Acc ir.Type
+}
+
+// AccElem returns the element type of an output's accumulator: Acc when
+// set, else the output's element type.
+func (o Operand) AccElem() ir.Type {
+	if o.Acc != nil {
+		return o.Acc
+	}
+	return o.Type.Elem
+}
+
+// AccType returns the tensor type of an output's accumulators, the type
+// of its init binding: the output's shape with AccElem.
+func (o Operand) AccType() *ir.TensorType {
+	if o.Acc == nil {
+		return o.Type
+	}
+	return &ir.TensorType{Shape: o.Type.Shape, Elem: o.Acc}
 }
 
 // Kernel is the decoded form of the Attr dictionary.
@@ -92,6 +131,23 @@ type Kernel struct {
 	Inputs    []Operand
 	Outputs   []Operand
 	Tile      int64
+	// Epilogue names the function applied to each output element once
+	// its reduction is complete ("": none); EpilogueInputs are the
+	// tensors it reads besides the accumulators (see Attr).
+	Epilogue       string
+	EpilogueInputs []Operand
+}
+
+// Parallel returns the parallel loops in order: the indices an epilogue
+// takes.
+func (k *Kernel) Parallel() []int {
+	var out []int
+	for i, it := range k.Iterators {
+		if it == "parallel" {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // Inits returns the indices of the outputs that have an init binding.
@@ -119,13 +175,15 @@ func (k *Kernel) OuterParallel() int {
 // Binding is one buffer of a kernel, in binding order.
 type Binding struct {
 	Operand
-	// Role is "in", "init" or "out"; Index is the input's or output's
-	// position.
+	// Role is "in", "epilogue", "init" or "out"; Index is the input's,
+	// epilogue input's or output's position. An init binding's Type is
+	// its output's AccType.
 	Role  string
 	Index int
 }
 
-// Bindings lists the kernel's bindings in order: inputs, inits, outputs.
+// Bindings lists the kernel's bindings in order: inputs, epilogue inputs,
+// inits, outputs.
 func (k *Kernel) Bindings() []Binding {
 	var out []Binding
 	for i, o := range k.Inputs {
@@ -133,8 +191,13 @@ func (k *Kernel) Bindings() []Binding {
 			out = append(out, Binding{Operand: o, Role: "in", Index: i})
 		}
 	}
+	for i, o := range k.EpilogueInputs {
+		out = append(out, Binding{Operand: o, Role: "epilogue", Index: i})
+	}
 	for _, i := range k.Inits() {
-		out = append(out, Binding{Operand: k.Outputs[i], Role: "init", Index: i})
+		init := k.Outputs[i]
+		init.Type = init.AccType()
+		out = append(out, Binding{Operand: init, Role: "init", Index: i})
 	}
 	for i, o := range k.Outputs {
 		out = append(out, Binding{Operand: o, Role: "out", Index: i})
@@ -171,6 +234,9 @@ func operandDict(o Operand, output bool) *ir.DictAttr {
 	if output && o.Partial {
 		d.Entries = append(d.Entries, ir.NamedAttr{Name: "partial", Value: ir.UnitAttr{}})
 	}
+	if output && o.Acc != nil {
+		d.Entries = append(d.Entries, ir.NamedAttr{Name: "acc", Value: ir.TypeAttr{Type: o.Acc}})
+	}
 	return d
 }
 
@@ -189,7 +255,7 @@ func (k *Kernel) Dict() *ir.DictAttr {
 	for _, o := range k.Outputs {
 		outs = append(outs, operandDict(o, true))
 	}
-	return &ir.DictAttr{Entries: []ir.NamedAttr{
+	d := &ir.DictAttr{Entries: []ir.NamedAttr{
 		{Name: "body", Value: ir.SymbolRefAttr{Root: k.Body}},
 		{Name: "ranges", Value: &ir.ArrayAttr{Elems: ranges}},
 		{Name: "iterator_types", Value: &ir.ArrayAttr{Elems: its}},
@@ -197,6 +263,16 @@ func (k *Kernel) Dict() *ir.DictAttr {
 		{Name: "outputs", Value: &ir.ArrayAttr{Elems: outs}},
 		{Name: "tile", Value: ir.IndexAttr(k.Tile)},
 	}}
+	if k.Epilogue != "" {
+		epi := []ir.Attribute{}
+		for _, o := range k.EpilogueInputs {
+			epi = append(epi, operandDict(o, false))
+		}
+		d.Entries = append(d.Entries,
+			ir.NamedAttr{Name: "epilogue", Value: ir.SymbolRefAttr{Root: k.Epilogue}},
+			ir.NamedAttr{Name: "epilogue_inputs", Value: &ir.ArrayAttr{Elems: epi}})
+	}
+	return d
 }
 
 func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) {
@@ -211,8 +287,7 @@ func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) 
 			return nil, fmt.Errorf("%s #%d must be a dictionary", what, i)
 		}
 		if sa, ok := d.Get("scalar").(ir.TypeAttr); ok && what == "input" {
-			switch sa.Type.(type) {
-			case ir.IntegerType, ir.FloatType, ir.IndexType:
+			if scalarType(sa.Type) {
 				out = append(out, Operand{Scalar: sa.Type})
 				continue
 			}
@@ -227,9 +302,26 @@ func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) 
 		if !ok || m.Map.NumDims != nloops || m.Map.NumSyms != 0 || len(m.Map.Results) != len(tt.Shape) {
 			return nil, fmt.Errorf("%s #%d needs an affine map from the %d loops to its %d indices", what, i, nloops, len(tt.Shape))
 		}
-		out = append(out, Operand{Type: tt, Map: m.Map, Init: d.Get("init") != nil, Partial: what == "output" && d.Get("partial") != nil})
+		o := Operand{Type: tt, Map: m.Map, Init: d.Get("init") != nil, Partial: what == "output" && d.Get("partial") != nil}
+		if a := d.Get("acc"); a != nil && what == "output" {
+			ta, ok := a.(ir.TypeAttr)
+			if !ok || !scalarType(ta.Type) {
+				return nil, fmt.Errorf("output #%d: acc must be an integer, float or index type", i)
+			}
+			o.Acc = ta.Type
+		}
+		out = append(out, o)
 	}
 	return out, nil
+}
+
+// scalarType reports whether t is an element type a kernel computes with.
+func scalarType(t ir.Type) bool {
+	switch t.(type) {
+	case ir.IntegerType, ir.FloatType, ir.IndexType:
+		return true
+	}
+	return false
 }
 
 // Decode reads a kernel from its Attr dictionary.
@@ -267,6 +359,9 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 		return nil, err
 	}
 	if k.Outputs, err = decodeOperands(d.Get("outputs"), "output", len(k.Ranges)); err != nil {
+		return nil, err
+	}
+	if err := k.decodeEpilogue(d); err != nil {
 		return nil, err
 	}
 	for i, o := range k.Inputs {
@@ -360,6 +455,58 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 	}
 	k.Tile = t.Value
 	return k, nil
+}
+
+// decodeEpilogue reads and checks the epilogue entries of d into k.
+func (k *Kernel) decodeEpilogue(d *ir.DictAttr) error {
+	if d.Get("epilogue") == nil {
+		if d.Get("epilogue_inputs") != nil {
+			return fmt.Errorf("epilogue_inputs need an epilogue")
+		}
+		for i, o := range k.Outputs {
+			if o.Acc != nil {
+				return fmt.Errorf("output #%d: an acc type needs an epilogue to convert it", i)
+			}
+		}
+		return nil
+	}
+	ref, ok := d.Get("epilogue").(ir.SymbolRefAttr)
+	if !ok || ref.Root == "" || len(ref.Nested) > 0 {
+		return fmt.Errorf("%s epilogue must be a function symbol", Attr)
+	}
+	if len(reductions(k.Iterators)) == 0 {
+		// Without reduction loops the epilogue would be part of the body.
+		return fmt.Errorf("%s epilogue needs a kernel with reduction loops", Attr)
+	}
+	k.Epilogue = ref.Root
+	ins := d.Get("epilogue_inputs")
+	if ins == nil {
+		ins = &ir.ArrayAttr{}
+	}
+	var err error
+	if k.EpilogueInputs, err = decodeOperands(ins, "epilogue input", len(k.Ranges)); err != nil {
+		return err
+	}
+	// An epilogue input is read once per output element: each index is a
+	// parallel loop whose range fits its dimension, or a constant in it.
+	for i, o := range k.EpilogueInputs {
+		for r, e := range o.Map.Results {
+			size := o.Type.Shape[r]
+			switch {
+			case e.Kind == ir.AffineDim && k.Iterators[e.Pos] == "parallel":
+				if k.Ranges[e.Pos] != ir.Dynamic && size != ir.Dynamic && k.Ranges[e.Pos] > size {
+					return fmt.Errorf("epilogue input #%d: loop d%d's range %d exceeds dimension %d (size %d)", i, e.Pos, k.Ranges[e.Pos], r, size)
+				}
+			case e.Kind == ir.AffineConst:
+				if e.Value < 0 || size != ir.Dynamic && e.Value >= size {
+					return fmt.Errorf("epilogue input #%d: index %d (%d) is outside dimension %d (size %d)", i, r, e.Value, r, size)
+				}
+			default:
+				return fmt.Errorf("epilogue input #%d: index %d (%s) must be a parallel loop or a constant", i, r, e)
+			}
+		}
+	}
+	return nil
 }
 
 func reductions(its []string) []int {

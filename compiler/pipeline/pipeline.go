@@ -21,7 +21,9 @@
 //	preprocessing:       the device targets are assigned (program
 //	                     attributes, else the target flags), which IREE
 //	                     does between abi and preprocessing.
-//	global-optimization: structured control flow (scf) becomes blocks and
+//	global-optimization: cf.assert ops are stripped when the options ask
+//	                     (--iree-opt-strip-assertions, on from O1);
+//	                     structured control flow (scf) becomes blocks and
 //	                     cf branches (package conversion/scftocf);
 //	                     linalg.pack/unpack and iree_linalg_ext.attention
 //	                     become reshapes, transposes and linalg.generics
@@ -116,6 +118,11 @@ type Options struct {
 	Builders map[string]target.Builder
 	// ModuleName overrides the VM module name.
 	ModuleName string
+	// StripAssertions removes the program's cf.assert ops at
+	// global-optimization, as IREE's --iree-opt-strip-assertions does
+	// (the default from --iree-opt-level O1 and up). The checks the
+	// compiler itself adds later (tensor casts' shape checks) stay.
+	StripAssertions bool
 }
 
 // State is what passes operate on. Everything a later phase needs is in
@@ -156,6 +163,7 @@ var Passes = []Pass{
 	{Name: "convert-tosa-to-linalg", Phase: "input", Run: func(s *State) error { return tosatolinalg.Convert(s.Module.Op) }},
 	{Name: "convert-stablehlo-to-linalg", Phase: "input", Run: func(s *State) error { return stablehlotolinalg.Convert(s.Module.Op) }},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
+	{Name: "strip-assertions", Phase: "global-optimization", Run: stripAssertions},
 	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},
 	{Name: "convert-linalg-ext", Phase: "global-optimization", Run: func(s *State) error { return linalgexttolinalg.Convert(s.Module.Op) }},
 	{Name: "convert-tensor-ops", Phase: "global-optimization", Run: func(s *State) error { return tensortolinalg.Convert(s.Module.Op) }},
@@ -388,3 +396,22 @@ func Compile(file string, src []byte, opts Options, stopAfter string) (*State, e
 
 // Print prints the module in canonical form.
 func (s *State) Print() string { return ir.PrintModule(s.Module, s.Registry, ir.PrintOptions{}) }
+
+// stripAssertions removes every cf.assert of the program when the options
+// ask for it.
+func stripAssertions(s *State) error {
+	if !s.Options.StripAssertions {
+		return nil
+	}
+	var asserts []*ir.Operation
+	ir.Walk(s.Module.Op, func(op *ir.Operation) bool {
+		if op.Name == "cf.assert" {
+			asserts = append(asserts, op)
+		}
+		return true
+	})
+	for _, op := range asserts {
+		op.Remove()
+	}
+	return nil
+}

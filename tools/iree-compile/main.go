@@ -23,6 +23,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -97,6 +98,10 @@ const usageTail = `  --iree-hal-clang-path=<path>                   clang that c
   --iree-input-type=<type>                       Input dialect (none, auto, tosa, stablehlo, stablehlo_xla, mhlo,
                                                    xla): every input dialect present is converted in the input
                                                    phase, so the value only has to name one this compiler knows
+  --iree-opt-level=<O0..O3>                      Optimization level (default O0); from O1 assertions are stripped
+  --iree-global-optimization-opt-level=<O0..O3>  Level of the global-optimization phase (default: --iree-opt-level)
+  --iree-opt-strip-assertions[=true|false]       Remove the program's cf.assert ops at global-optimization
+                                                   (default: on from O1)
   --help                                         Show this help
   --version                                      Show the compiler's version and exit
 `
@@ -145,6 +150,24 @@ type options struct {
 	kernelClang string
 	kernelGlslc string
 	kernelCache string
+	// Optimization levels (O0..O3; "" when not given) and an explicit
+	// --iree-opt-strip-assertions (nil when not given).
+	optLevel, globalOptLevel string
+	stripAssertions          *bool
+}
+
+// stripsAssertions applies IREE's defaulting: an explicit
+// --iree-opt-strip-assertions wins; otherwise assertions are stripped from
+// O1 up, the global-optimization level overriding --iree-opt-level.
+func (o *options) stripsAssertions() bool {
+	if o.stripAssertions != nil {
+		return *o.stripAssertions
+	}
+	level := o.optLevel
+	if o.globalOptLevel != "" {
+		level = o.globalOptLevel
+	}
+	return level != "" && level != "O0"
 }
 
 // parseFlags parses IREE-style flags: -flag or --flag, values after '='.
@@ -290,6 +313,24 @@ func parseFlags(args []string) (*options, error) {
 				return nil, err
 			}
 			o.dumpBinary = value
+		case "iree-opt-level", "iree-global-optimization-opt-level":
+			if err := needValue(); err != nil {
+				return nil, err
+			}
+			if !slices.Contains([]string{"O0", "O1", "O2", "O3"}, value) {
+				return nil, fmt.Errorf("unsupported --%s=%s (supported: O0, O1, O2, O3)", name, value)
+			}
+			if name == "iree-opt-level" {
+				o.optLevel = value
+			} else {
+				o.globalOptLevel = value
+			}
+		case "iree-opt-strip-assertions":
+			on := !hasValue || value == "true" || value == "1"
+			if hasValue && !on && value != "false" && value != "0" {
+				return nil, fmt.Errorf("option '--%s' takes true or false, not %q", name, value)
+			}
+			o.stripAssertions = &on
 		case "mlir-print-op-on-diagnostic", "verify":
 			// Accepted for compatibility with IREE's build rules.
 		case "help", "h":
@@ -379,6 +420,7 @@ var fixedFlags = []string{
 	"iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename",
 	"mlir-print-op-on-diagnostic", "mlir-print-ir-before-all", "mlir-print-ir-after-all", "mlir-timing",
 	"mlir-print-debuginfo", "verify", "help", "version",
+	"iree-opt-level", "iree-global-optimization-opt-level", "iree-opt-strip-assertions",
 }
 
 // flagNames returns every flag name, the targets' included.
@@ -451,6 +493,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		TargetFlags:       o.targetFlags,
 		DumpSourcesTo:     o.dumpSources,
 		DumpBinariesTo:    o.dumpBinary,
+		StripAssertions:   o.stripsAssertions(),
 	}
 	var out strings.Builder
 	failed := false

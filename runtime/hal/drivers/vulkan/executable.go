@@ -42,6 +42,17 @@ func (c executableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Exe
 	if err != nil {
 		return nil, status.Wrap(status.InvalidArgument, err, "preparing vulkan executable")
 	}
+	needs, err := scanModule(def.Code)
+	if err != nil {
+		return nil, status.Wrap(status.InvalidArgument, err, "preparing vulkan executable")
+	}
+	caps := c.device.caps()
+	if err := caps.checkFeatures(needs); err != nil {
+		return nil, status.Errorf(status.Unimplemented, "preparing vulkan executable%s: %v", executableName(params.Name), err)
+	}
+	if err := caps.checkSizes(needs); err != nil {
+		return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable%s: %v", executableName(params.Name), err)
+	}
 	exports := make([]hal.ExportInfo, len(def.EntryPoints))
 	var names strings.Builder
 	consts := make([]C.uint32_t, len(def.EntryPoints))
@@ -91,6 +102,50 @@ func (c executableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Exe
 		return nil, hal.ErrorContext(err, "preparing vulkan executable")
 	}
 	return e, nil
+}
+
+// executableName is " <name>" for messages, or "" for an unnamed
+// executable.
+func executableName(name string) string {
+	if name == "" {
+		return ""
+	}
+	return " " + name
+}
+
+// caps is what the device offers shaders, as gvk_device_create found it.
+func (d *Device) caps() deviceCaps {
+	c := deviceCaps{
+		name:           d.name,
+		features:       uint32(d.dev.features),
+		subgroupOps:    uint32(d.dev.subgroup_ops),
+		maxInvocations: uint32(d.dev.max_workgroup_invocations),
+	}
+	for i := range c.maxSize {
+		c.maxSize[i] = uint32(d.dev.max_workgroup_size[i])
+	}
+	return c
+}
+
+// Features lists the optional shader features the device supports (and
+// that the driver enables on it), by their Vulkan feature names
+// (shaderFloat64, storageBuffer16BitAccess, ...), then the subgroup
+// operations compute shaders may use, as "subgroup:<operation>".
+func (d *Device) Features() []string {
+	c := d.caps()
+	var out []string
+	for _, cp := range sortedCapabilities() {
+		need := capabilityNeeds[cp]
+		if need.feature != 0 && c.features&need.feature != 0 {
+			out = append(out, need.featName)
+		}
+	}
+	for b, n := range subgroupNames {
+		if c.subgroupOps&(1<<b) != 0 {
+			out = append(out, "subgroup:"+n)
+		}
+	}
+	return out
 }
 
 func maxConstants(exports []hal.ExportInfo) int {

@@ -14,6 +14,9 @@
   X(vkDestroyInstance)                \
   X(vkEnumeratePhysicalDevices)       \
   X(vkGetPhysicalDeviceProperties)    \
+  X(vkGetPhysicalDeviceProperties2)   \
+  X(vkGetPhysicalDeviceFeatures)      \
+  X(vkGetPhysicalDeviceFeatures2)     \
   X(vkGetPhysicalDeviceQueueFamilyProperties) \
   X(vkGetPhysicalDeviceMemoryProperties) \
   X(vkCreateDevice)                   \
@@ -112,7 +115,10 @@ VkResult gvk_open(const char* lib, char* err, size_t err_len) {
       .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
       .pApplicationName = "goiree",
       .pEngineName = "goiree",
-      .apiVersion = VK_API_VERSION_1_1,
+      // 1.2, so that the 1.2 feature structs may be used to enable
+      // shaderFloat16, shaderInt8 and 8-bit storage on devices that have
+      // them; the driver itself needs only 1.1.
+      .apiVersion = VK_API_VERSION_1_2,
   };
   VkInstanceCreateInfo ci = {
       .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
@@ -190,11 +196,101 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       .queueCount = 1,
       .pQueuePriorities = &prio,
   };
+  VkPhysicalDeviceProperties props;
+  vk.vkGetPhysicalDeviceProperties(pd, &props);
+  // The optional shader features: queried, then the supported ones enabled
+  // (and nothing else), so that SPIR-V declaring their capabilities is
+  // valid on this device. Vulkan 1.2 devices report them all in the
+  // 1.1 and 1.2 feature structs; 1.1 devices only the 16-bit storage ones
+  // beside the core 1.0 features.
+  VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDevice16BitStorageFeatures s16 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  int v12 = props.apiVersion >= VK_API_VERSION_1_2, v11 = props.apiVersion >= VK_API_VERSION_1_1;
+  if (v12) {
+    f2.pNext = &f11;
+    f11.pNext = &f12;
+  } else if (v11) {
+    f2.pNext = &s16;
+  }
+  if (v11) {
+    vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
+  } else {
+    vk.vkGetPhysicalDeviceFeatures(pd, &f2.features);
+  }
+  if (!v12) {
+    f11.storageBuffer16BitAccess = s16.storageBuffer16BitAccess;
+    f11.uniformAndStorageBuffer16BitAccess = s16.uniformAndStorageBuffer16BitAccess;
+    f11.storagePushConstant16 = s16.storagePushConstant16;
+  }
+  struct {
+    VkBool32 supported;
+    uint32_t bit;
+  } feats[] = {
+      {f2.features.shaderFloat64, GVK_FEATURE_FLOAT64},
+      {f2.features.shaderInt64, GVK_FEATURE_INT64},
+      {f2.features.shaderInt16, GVK_FEATURE_INT16},
+      {v12 && f12.shaderFloat16, GVK_FEATURE_FLOAT16},
+      {v12 && f12.shaderInt8, GVK_FEATURE_INT8},
+      {f11.storageBuffer16BitAccess, GVK_FEATURE_STORAGE16},
+      {f11.uniformAndStorageBuffer16BitAccess, GVK_FEATURE_UNIFORM16},
+      {f11.storagePushConstant16, GVK_FEATURE_PUSH16},
+      {v12 && f12.storageBuffer8BitAccess, GVK_FEATURE_STORAGE8},
+      {v12 && f12.uniformAndStorageBuffer8BitAccess, GVK_FEATURE_UNIFORM8},
+      {v12 && f12.storagePushConstant8, GVK_FEATURE_PUSH8},
+      {v12 && f12.shaderBufferInt64Atomics, GVK_FEATURE_INT64_ATOMICS},
+  };
+  for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+    if (feats[i].supported) out->features |= feats[i].bit;
+  }
+  uint32_t f = out->features;
+  VkPhysicalDeviceVulkan12Features e12 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+      .shaderFloat16 = (f & GVK_FEATURE_FLOAT16) != 0,
+      .shaderInt8 = (f & GVK_FEATURE_INT8) != 0,
+      .storageBuffer8BitAccess = (f & GVK_FEATURE_STORAGE8) != 0,
+      .uniformAndStorageBuffer8BitAccess = (f & GVK_FEATURE_UNIFORM8) != 0,
+      .storagePushConstant8 = (f & GVK_FEATURE_PUSH8) != 0,
+      .shaderBufferInt64Atomics = (f & GVK_FEATURE_INT64_ATOMICS) != 0,
+  };
+  VkPhysicalDeviceVulkan11Features e11 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+      .pNext = &e12,
+      .storageBuffer16BitAccess = (f & GVK_FEATURE_STORAGE16) != 0,
+      .uniformAndStorageBuffer16BitAccess = (f & GVK_FEATURE_UNIFORM16) != 0,
+      .storagePushConstant16 = (f & GVK_FEATURE_PUSH16) != 0,
+  };
+  VkPhysicalDevice16BitStorageFeatures e16 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES,
+      .storageBuffer16BitAccess = (f & GVK_FEATURE_STORAGE16) != 0,
+      .uniformAndStorageBuffer16BitAccess = (f & GVK_FEATURE_UNIFORM16) != 0,
+      .storagePushConstant16 = (f & GVK_FEATURE_PUSH16) != 0,
+  };
+  VkPhysicalDeviceFeatures2 e2 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+      .pNext = v12 ? (void*)&e11 : (void*)&e16,
+  };
+  e2.features.shaderFloat64 = (f & GVK_FEATURE_FLOAT64) != 0;
+  e2.features.shaderInt64 = (f & GVK_FEATURE_INT64) != 0;
+  e2.features.shaderInt16 = (f & GVK_FEATURE_INT16) != 0;
   VkDeviceCreateInfo dci = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+      .pNext = v11 ? &e2 : NULL,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &qci,
+      .pEnabledFeatures = v11 ? NULL : &e2.features,
   };
+  // Subgroup operations in compute shaders (core in Vulkan 1.1).
+  if (v11) {
+    VkPhysicalDeviceSubgroupProperties sp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sp};
+    vk.vkGetPhysicalDeviceProperties2(pd, &p2);
+    if (sp.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) out->subgroup_ops = sp.supportedOperations;
+    out->subgroup_size = sp.subgroupSize;
+  }
+  memcpy(out->max_workgroup_size, props.limits.maxComputeWorkGroupSize, sizeof(out->max_workgroup_size));
+  out->max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   VkResult r = vk.vkCreateDevice(pd, &dci, NULL, &out->device);
   if (r != VK_SUCCESS) {
     snprintf(err, err_len, "vkCreateDevice failed");

@@ -41,6 +41,11 @@ typedef struct gvk_device {
   VkPhysicalDeviceMemoryProperties memory;
   uint64_t min_storage_offset_alignment;
   uint32_t max_workgroup_count[3];
+  uint32_t max_workgroup_size[3];
+  uint32_t max_workgroup_invocations;
+  uint32_t features;         // GVK_FEATURE_* bits supported and enabled
+  uint32_t subgroup_ops;     // VkSubgroupFeatureFlags in compute shaders (0: none)
+  uint32_t subgroup_size;    // 0 when the device does not report it
   uint32_t max_push_constants_size;
   uint32_t queue_flags;      // VkQueueFlags of the queue's family
   uint32_t queue_count;      // queues in that family
@@ -53,6 +58,24 @@ typedef struct gvk_device {
   long long spin_ns;         // how long a submission's fence is polled before blocking
 } gvk_device;
 
+// Optional device features a shader may need (its SPIR-V capabilities).
+// gvk_device_create enables those the device supports and records them in
+// gvk_device.features.
+enum {
+  GVK_FEATURE_FLOAT64 = 1 << 0,          // shaderFloat64
+  GVK_FEATURE_INT64 = 1 << 1,            // shaderInt64
+  GVK_FEATURE_INT16 = 1 << 2,            // shaderInt16
+  GVK_FEATURE_FLOAT16 = 1 << 3,          // shaderFloat16 (Vulkan 1.2)
+  GVK_FEATURE_INT8 = 1 << 4,             // shaderInt8 (Vulkan 1.2)
+  GVK_FEATURE_STORAGE16 = 1 << 5,        // storageBuffer16BitAccess
+  GVK_FEATURE_UNIFORM16 = 1 << 6,        // uniformAndStorageBuffer16BitAccess
+  GVK_FEATURE_PUSH16 = 1 << 7,           // storagePushConstant16
+  GVK_FEATURE_STORAGE8 = 1 << 8,         // storageBuffer8BitAccess (Vulkan 1.2)
+  GVK_FEATURE_UNIFORM8 = 1 << 9,         // uniformAndStorageBuffer8BitAccess (Vulkan 1.2)
+  GVK_FEATURE_PUSH8 = 1 << 10,           // storagePushConstant8 (Vulkan 1.2)
+  GVK_FEATURE_INT64_ATOMICS = 1 << 11,   // shaderBufferInt64Atomics (Vulkan 1.2)
+};
+
 // Queue family choices of gvk_device_create.
 enum {
   GVK_QUEUE_COMPUTE = 0,    // a compute family without graphics, else any compute family
@@ -61,7 +84,8 @@ enum {
 
 // gvk_device_create creates a device with one compute queue from the
 // family that queue (GVK_QUEUE_*) prefers, and a timestamp query pool when
-// that family has timestamps.
+// that family has timestamps. The optional features of GVK_FEATURE_* that
+// the device supports are enabled.
 VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
                            char* err, size_t err_len);
 void gvk_device_destroy(gvk_device* d);

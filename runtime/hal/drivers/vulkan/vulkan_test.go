@@ -635,3 +635,90 @@ func repeat(v float32, n int) []float32 {
 	}
 	return out
 }
+
+// TestDeviceFeatureChecks prepares executables that ask more of the device
+// than simple_mul: simple_mul with its workgroup widened past
+// maxComputeWorkGroupSize, which must fail naming the limit and the
+// executable, and f64_mul, which needs shaderFloat64: it must run (the
+// driver enabled the feature) where the device lists the feature and fail
+// naming it where the device lacks it.
+func TestDeviceFeatureChecks(t *testing.T) {
+	d := device(t)
+	t.Logf("device features: %v", d.Features())
+	cache, err := d.CreateExecutableCache("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := glslc(t, "simple_mul")
+	wide := append([]uint32(nil), code...)
+	patched := false
+	for i := 5; i < len(wide); {
+		n := int(wide[i] >> 16)
+		switch {
+		case wide[i] == 6<<16|16 && wide[i+2] == 17:
+			// OpExecutionMode %main LocalSize 64 1 1
+			wide[i+3], patched = 1<<20, true
+		case wide[i] == 4<<16|71 && wide[i+2] == 11 && wide[i+3] == 25:
+			// OpDecorate %gl_WorkGroupSize BuiltIn WorkgroupSize, which
+			// would override LocalSize: four OpNops.
+			for k := 0; k < 4; k++ {
+				wide[i+k] = 1 << 16
+			}
+		}
+		i += n
+	}
+	if !patched {
+		t.Fatal("simple_mul's SPIR-V has no LocalSize execution mode")
+	}
+	exe := &spirv.Executable{EntryPoints: []spirv.EntryPoint{{Name: "main", ConstantCount: 1, BindingCount: 3}}, Code: wide}
+	_, err = cache.PrepareExecutable(hal.ExecutableParams{Name: "@wide::@vulkan", Format: spirv.Format, Data: exe.Marshal()})
+	want := `preparing vulkan executable @wide::@vulkan: entry point "main" has workgroup size [1048576 1 1] (1048576 invocations), beyond device`
+	if status.CodeOf(err) != status.OutOfRange || err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "maxComputeWorkGroupSize") {
+		t.Errorf("wide workgroup: error %v, want OutOfRange containing %q", err, want)
+	}
+
+	exe = &spirv.Executable{EntryPoints: []spirv.EntryPoint{{Name: "main", ConstantCount: 1, BindingCount: 3}}, Code: glslc(t, "f64_mul")}
+	f64, err := cache.PrepareExecutable(hal.ExecutableParams{Name: "@f64::@vulkan", Format: spirv.Format, Data: exe.Marshal()})
+	hasF64 := strings.Contains(strings.Join(d.Features(), " "), "shaderFloat64")
+	if !hasF64 {
+		want := "preparing vulkan executable @f64::@vulkan: its SPIR-V declares capability Float64, which needs the device feature shaderFloat64"
+		if status.CodeOf(err) != status.Unimplemented || err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("f64 without shaderFloat64: error %v, want Unimplemented containing %q", err, want)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatalf("f64 with shaderFloat64: %v", err)
+	}
+	defer f64.Release()
+	const n = 1000
+	a, b := make([]float32, n), make([]float32, n)
+	for i := range a {
+		a[i], b[i] = float32(i)*1.37, float32(i%13)-3.3
+	}
+	in0, in1, out := alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n), alloc(t, d, 0, 4*n)
+	if err := in0.Write(0, floatBytes(a...)); err != nil {
+		t.Fatal(err)
+	}
+	if err := in1.Write(0, floatBytes(b...)); err != nil {
+		t.Fatal(err)
+	}
+	err = submit(t, d, func(cb *hal.CommandBuffer) error {
+		return cb.DispatchWith(f64, 0, [3]uint32{(n + 63) / 64, 1, 1}, []uint32{n},
+			[]hal.Binding{{Buffer: in0, Length: hal.WholeBuffer}, {Buffer: in1, Length: hal.WholeBuffer}, {Buffer: out, Length: hal.WholeBuffer}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, 4*n)
+	if err := out.Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range floats(raw) {
+		// Rounded once, from the double quotient: not what f32
+		// arithmetic gives for most elements.
+		if want := float32(float64(a[i]) * float64(b[i]) / 3); v != want {
+			t.Fatalf("element %d = %v, want %v", i, v, want)
+		}
+	}
+}

@@ -71,6 +71,11 @@ func ParseExecutable(params hal.ExecutableParams) (*cudafb.Executable, []hal.Exp
 		if t := uint64(e.WorkgroupSize[0]) * uint64(e.WorkgroupSize[1]) * uint64(e.WorkgroupSize[2]); t > 1024 {
 			return nil, nil, status.Errorf(status.InvalidArgument, "entry point %q: block size %v is %d threads, over CUDA's 1024", ep.Name, e.WorkgroupSize, t)
 		}
+		// Every CUDA device since compute capability 2.0 has these
+		// maxBlockDim limits.
+		if s := e.WorkgroupSize; s[0] > 1024 || s[1] > 1024 || s[2] > 64 {
+			return nil, nil, status.Errorf(status.InvalidArgument, "entry point %q: block size %v is beyond CUDA's block dimensions [1024 1024 64]", ep.Name, s)
+		}
 		exports[i] = e
 	}
 	if len(params.Layouts) > 0 && params.CachingMode&hal.CachingDisableVerification == 0 {

@@ -32,6 +32,7 @@ func TestParseExecutable(t *testing.T) {
 		{"format", hal.ExecutableParams{Format: "embedded-elf-x86_64", Data: good}, `format "embedded-elf-x86_64" is not supported by the cuda driver`},
 		{"garbage", hal.ExecutableParams{Format: Format, Data: []byte("not a flatbuffer")}, "decoding CUDA executable"},
 		{"block", hal.ExecutableParams{Format: Format, Data: payload(cudafb.EntryPoint{Name: "k", BlockSize: [3]uint32{64, 32, 1}})}, "2048 threads, over CUDA's 1024"},
+		{"block z", hal.ExecutableParams{Format: Format, Data: payload(cudafb.EntryPoint{Name: "k", BlockSize: [3]uint32{1, 2, 128}})}, `entry point "k": block size [1 2 128] is beyond CUDA's block dimensions [1024 1024 64]`},
 		{"layout count", hal.ExecutableParams{Format: Format, Data: good, Layouts: []hal.PipelineLayout{{ConstantCount: 1, BindingCount: 3}, {ConstantCount: 1, BindingCount: 3}}}, "1 export(s) but 2 pipeline layout(s)"},
 		{"layout bindings", hal.ExecutableParams{Format: Format, Data: good, Layouts: []hal.PipelineLayout{{ConstantCount: 1, BindingCount: 2}}}, "declares 3 binding(s) but its layout has 2"},
 	} {

@@ -35,8 +35,12 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		}
 	}
 	// The split form of a reduction body is emitted before the entry
-	// function that may use it.
+	// function that may use it, and so is the epilogue.
 	split, err := g.splitReduction(k, body, bname)
+	if err != nil {
+		return 0, 0, err
+	}
+	ename, err := g.epilogueFunc(fn, k)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -44,7 +48,12 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	for i := range dims {
 		dims[i] = "d" + strconv.Itoa(i)
 	}
-	w := &g.body
+	// The entry is written on its own and appended at the end, so that
+	// the functions it calls (a matmul's epilogue over a tile) can be
+	// written before it as they are generated.
+	var entry strings.Builder
+	defer func() { g.body.WriteString(entry.String()) }()
+	w := &entry
 	fmt.Fprintf(w, "static int %s(const gi_environment_t* env, const gi_dispatch_state_t* ds, const gi_workgroup_state_t* ws) {\n", cname)
 	w.WriteString("  (void)env; (void)ws;\n")
 	// Sizes and row-major strides of every binding: static ones are
@@ -194,8 +203,49 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		}
 		return -1
 	}
+	// epilogueArgs are the arguments of the epilogue after the
+	// accumulators: the epilogue inputs' elements at the current point.
+	var epilogueArgs []string
+	for i, o := range k.EpilogueInputs {
+		off, err := offset(find("epilogue", i))
+		if err != nil {
+			return 0, 0, ir.OpErrorf(fn, "%v", err)
+		}
+		epilogueArgs = append(epilogueArgs, loadValue(g.helpers, o.Type.Elem, fmt.Sprintf("epilogue%d[%s]", i, off)))
+	}
+	pars := k.Parallel()
+	// store writes the statements that store the finished accumulators
+	// (C expressions) at the current point: through the epilogue when the
+	// kernel has one.
+	store := func(indent string, offs []string, accs []string) {
+		if ename == "" {
+			for i, o := range k.Outputs {
+				fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], storeValue(g.helpers, o.Type.Elem, accs[i]))
+			}
+			return
+		}
+		var args []string
+		for _, p := range pars {
+			args = append(args, dims[p])
+		}
+		args = append(append(args, accs...), epilogueArgs...)
+		fmt.Fprintf(w, "%s{\n", indent)
+		for i, o := range k.Outputs {
+			ct, _ := cType(o.Type.Elem)
+			fmt.Fprintf(w, "%s  %s gi_r%d;\n", indent, ct, i)
+			args = append(args, "&gi_r"+strconv.Itoa(i))
+		}
+		fmt.Fprintf(w, "%s  %s(%s);\n", indent, ename, strings.Join(args, ", "))
+		for i, o := range k.Outputs {
+			fmt.Fprintf(w, "%s  out%d[%s] = %s;\n", indent, i, offs[i], storeValue(g.helpers, o.Type.Elem, "gi_r"+strconv.Itoa(i)))
+		}
+		fmt.Fprintf(w, "%s}\n", indent)
+	}
 	if m, ok := matchMatmul(k, body); ok {
-		g.matmulNest(w, k, m, find, strides, ranges)
+		if ename != "" {
+			g.matmulTile(k, m, cname, ename, bindings, strides, epilogueArgs)
+		}
+		g.matmulNest(w, k, m, find, strides, ranges, cname, ename != "")
 		g.localPages[cname] = matmulLocalPages
 		return nc, len(bindings), nil
 	}
@@ -219,14 +269,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		indent = indent[2:]
 		fmt.Fprintf(w, "%s}\n", indent)
 	}
-	var pars, reds []int
-	for i, it := range k.Iterators {
-		if it == "parallel" {
-			pars = append(pars, i)
-		} else {
-			reds = append(reds, i)
-		}
-	}
+	reds := reductions(k)
 	offs := make([]string, no)
 	for i := range k.Outputs {
 		off, err := offset(find("out", i))
@@ -255,12 +298,16 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	}
 	call := fmt.Sprintf("%s(%s);", bname, strings.Join(args, ", "))
 	initAcc := func(i int, o loopnest.Operand) string {
-		ct, _ := cType(o.Type.Elem)
+		ct, _ := cType(o.AccElem())
 		if o.Init {
-			// The init has the output's type and map, so the same offset.
-			return loadValue(g.helpers, o.Type.Elem, fmt.Sprintf("init%d[%s]", i, offs[i]))
+			// The init has the output's shape and map, so the same offset.
+			return loadValue(g.helpers, o.AccElem(), fmt.Sprintf("init%d[%s]", i, offs[i]))
 		}
 		return "(" + ct + ")0"
+	}
+	accs := make([]string, no)
+	for i := range accs {
+		accs[i] = "acc" + strconv.Itoa(i)
 	}
 	// Loop order. By default the parallel loops are outside the reduction
 	// loops and each output element accumulates in a local. When the last
@@ -301,13 +348,19 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 				interchange = false
 			}
 		}
+		// Interchanged, the outputs hold the accumulators until the
+		// epilogue runs over the finished row; they cannot when the
+		// accumulators have another element type.
+		for _, o := range k.Outputs {
+			interchange = interchange && o.Acc == nil
+		}
 	}
 	if !interchange {
 		for _, p := range pars {
 			open(p)
 		}
 		for i, o := range k.Outputs {
-			ct, _ := cType(o.Type.Elem)
+			ct, _ := cType(o.AccElem())
 			fmt.Fprintf(w, "%s%s acc%d = %s;\n", indent, ct, i, initAcc(i, o))
 		}
 		if split == nil || len(reds) == 0 {
@@ -327,7 +380,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			for _, r := range reds[:len(reds)-1] {
 				open(r)
 			}
-			ct, _ := cType(k.Outputs[0].Type.Elem)
+			ct, _ := cType(k.Outputs[0].AccElem())
 			if split.assoc {
 				// Reductions longer than pairwiseOver steps go pairwise;
 				// shorter ones keep their order (bit-identical to
@@ -382,9 +435,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 				closeLoop()
 			}
 		}
-		for i, o := range k.Outputs {
-			fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], storeValue(g.helpers, o.Type.Elem, "acc"+strconv.Itoa(i)))
-		}
+		store(indent, offs, accs)
 	} else {
 		q := pars[len(pars)-1]
 		for _, p := range pars[:len(pars)-1] {
@@ -406,6 +457,20 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		fmt.Fprintf(w, "%s%s\n", indent, call)
 		for i, o := range k.Outputs {
 			fmt.Fprintf(w, "%sout%d[%s] = %s;\n", indent, i, offs[i], storeValue(g.helpers, o.Type.Elem, "acc"+strconv.Itoa(i)))
+		}
+		if ename != "" {
+			// The row of q is finished (and in cache): the epilogue
+			// replaces each accumulator by the value it stores.
+			closeLoop()
+			for range reds {
+				closeLoop()
+			}
+			open(q)
+			for i, o := range k.Outputs {
+				ct, _ := cType(o.Type.Elem)
+				fmt.Fprintf(w, "%sconst %s acc%d = %s;\n", indent, ct, i, loadValue(g.helpers, o.Type.Elem, fmt.Sprintf("out%d[%s]", i, offs[i])))
+			}
+			store(indent, offs, accs)
 		}
 	}
 	for indent != "  " {
@@ -548,6 +613,43 @@ func (g *cgen) splitReduction(k *loopnest.Kernel, body *ir.Operation, bname stri
 		return nil, err
 	}
 	return sp, nil
+}
+
+// epilogueFunc emits the kernel's epilogue function, if it has one, and
+// returns its C name ("" without). Its signature must be the contract's:
+// the parallel indices, the accumulators and the epilogue inputs'
+// elements, returning the stored values.
+func (g *cgen) epilogueFunc(fn *ir.Operation, k *loopnest.Kernel) (string, error) {
+	if k.Epilogue == "" {
+		return "", nil
+	}
+	epi := g.funcs[k.Epilogue]
+	if epi == nil || epi.Body() == nil {
+		return "", ir.OpErrorf(fn, "loop-nest epilogue @%s is not defined in the module", k.Epilogue)
+	}
+	want := &ir.FunctionType{}
+	for range k.Parallel() {
+		want.Inputs = append(want.Inputs, ir.IndexType{})
+	}
+	for _, o := range k.Outputs {
+		want.Inputs = append(want.Inputs, o.AccElem())
+		want.Results = append(want.Results, o.Type.Elem)
+	}
+	for _, o := range k.EpilogueInputs {
+		want.Inputs = append(want.Inputs, o.Type.Elem)
+	}
+	ft := function.Type(epi)
+	if ft == nil || !ir.TypesEqual(ft, want) {
+		return "", ir.OpErrorf(epi, "loop-nest epilogue must have type %s (parallel indices, accumulators, epilogue input elements -> stored values)", ir.TypeString(want))
+	}
+	ename := "gi_epilogue_" + sanitize(k.Epilogue)
+	if !g.staticFn[ename] {
+		g.staticFn[ename] = true
+		if err := g.scalarFunc(epi, ename, ft); err != nil {
+			return "", err
+		}
+	}
+	return ename, nil
 }
 
 func reductions(k *loopnest.Kernel) []int {

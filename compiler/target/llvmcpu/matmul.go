@@ -51,13 +51,19 @@ var matmulHelper = `#if defined(__AVX512F__)
 #define GI_BN ((` + strconv.Itoa(matmulBN) + ` / GI_NR) * GI_NR)
 typedef float gi_vf __attribute__((vector_size(GI_VL * 4)));
 typedef float gi_vfu __attribute__((vector_size(GI_VL * 4), aligned(4)));
-typedef struct {
+typedef struct gi_mm gi_mm_t;
+struct gi_mm {
   int64_t M, N, K;
   const float* a; int64_t sai, sak;
   const float* b; int64_t sbk, sbj;
   const float* init; /* NULL: C starts from zero */
   float* c; int64_t sci;
-} gi_mm_t;
+  /* The kernel's epilogue, when it has one: applied to each finished
+     mr x nr tile of C at rows i0.., columns j0.. (of batch), in place. */
+  void (*epi)(const gi_mm_t* p, int64_t i0, int64_t j0, int64_t mr, int64_t nr);
+  const void* ctx;
+  int64_t batch;
+};
 // One MR x NR tile of C over a KC slice: acc = from (C, the init, or 0),
 // acc += A panel * B panel in k order, C = acc. Partial tiles go through
 // a full-size temporary (the panels are zero-padded).
@@ -99,12 +105,14 @@ static inline void gi_mm_micro(int64_t kc, const float* restrict ap, const float
   }
 }
 // C[i0:i1, j0:j1] (j1 - j0 <= GI_BN) with packing buffers ap (GI_MR x
-// GI_KC) and bp (GI_KC x GI_BN), both 64-byte aligned.
+// GI_KC) and bp (GI_KC x GI_BN), both 64-byte aligned. The epilogue runs
+// on each tile right after its last K slice, while it is in L1.
 static void gi_mm_block(const gi_mm_t* p, int64_t i0, int64_t i1, int64_t j0, int64_t j1, float* restrict ap, float* restrict bp) {
   if (p->K == 0) {
     for (int64_t i = i0; i < i1; i++)
       for (int64_t j = j0; j < j1; j++)
         p->c[i * p->sci + j] = p->init ? p->init[i * p->sci + j] : 0.0f;
+    if (p->epi) p->epi(p, i0, j0, i1 - i0, j1 - j0);
     return;
   }
   for (int64_t kb = 0; kb < p->K; kb += GI_KC) {
@@ -131,6 +139,7 @@ static void gi_mm_block(const gi_mm_t* p, int64_t i0, int64_t i1, int64_t j0, in
         const int64_t nr = j1 - jp < GI_NR ? j1 - jp : GI_NR;
         gi_mm_micro(kc, ap, bp + (jp - j0) * kc, p->c + ib * p->sci + jp,
                     from ? from + ib * p->sci + jp : (const float*)0, p->sci, mr, nr);
+        if (p->epi && kb + kc == p->K) p->epi(p, ib, jp, mr, nr);
       }
     }
   }
@@ -151,7 +160,9 @@ type matmulShape struct {
 func matchMatmul(k *loopnest.Kernel, body *ir.Operation) (matmulShape, bool) {
 	m := matmulShape{batch: -1}
 	f32 := func(t ir.Type) bool { ft, ok := t.(ir.FloatType); return ok && ft.Name == "f32" }
-	if len(k.Inputs) != 2 || len(k.Outputs) != 1 || !f32(k.Outputs[0].Type.Elem) {
+	// The micro-kernel accumulates in C itself, so an epilogue may not
+	// change the element type.
+	if len(k.Inputs) != 2 || len(k.Outputs) != 1 || !f32(k.Outputs[0].Type.Elem) || k.Outputs[0].Acc != nil {
 		return m, false
 	}
 	var reds []int
@@ -230,7 +241,10 @@ func matchMatmul(k *loopnest.Kernel, body *ir.Operation) (matmulShape, bool) {
 // (after the prologue that checked the bindings) with the micro-kernel.
 // find gives a binding's index by role; strides and ranges are the C
 // expressions the prologue defined.
-func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape, find func(string, int) int, strides [][]string, ranges []string) {
+//
+// With an epilogue (withEpilogue), matmulTile has written the function
+// <cname>_tile that applies it to a tile, and the context it reads.
+func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape, find func(string, int) int, strides [][]string, ranges []string, cname string, withEpilogue bool) {
 	g.helpers["matmul"] = true
 	bindings := k.Bindings()
 	// stride returns the element stride of loop l in binding bi ("0" when
@@ -252,6 +266,18 @@ func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape,
 	}
 	fmt.Fprintf(w, "  gi_mm_t gi_p = {%s, %s, %s, in%d, %s, %s, in%d, %s, %s, %s, out0, %s};\n",
 		ranges[m.i], ranges[m.j], ranges[m.k], m.a, stride(a, m.i), stride(a, m.k), m.b, stride(b, m.k), stride(b, m.j), init, stride(c, m.i))
+	if withEpilogue {
+		var ptrs, vals []string
+		for bi, b := range bindings {
+			if b.Role != "epilogue" {
+				continue
+			}
+			ptrs = append(ptrs, fmt.Sprintf("epilogue%d", b.Index))
+			vals = append(vals, strides[bi][:len(strides[bi])-min(len(strides[bi]), 1)]...)
+		}
+		fmt.Fprintf(w, "  const %s_ctx_t gi_x = {%s};\n", cname, strings.Join(append(ptrs, "{"+strings.Join(append(vals, "0"), ", ")+"}"), ", "))
+		fmt.Fprintf(w, "  gi_p.epi = %s_tile;\n  gi_p.ctx = &gi_x;\n", cname)
+	}
 	batch := "1LL"
 	if m.batch >= 0 {
 		batch = ranges[m.batch]
@@ -277,7 +303,7 @@ func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape,
     gi_mm_t gi_q = gi_p;
 `, batch)
 	if m.batch >= 0 {
-		fmt.Fprintf(w, "    gi_q.a += gi_b * %s; gi_q.b += gi_b * %s; gi_q.c += gi_b * %s;\n", stride(a, m.batch), stride(b, m.batch), stride(c, m.batch))
+		fmt.Fprintf(w, "    gi_q.a += gi_b * %s; gi_q.b += gi_b * %s; gi_q.c += gi_b * %s; gi_q.batch = gi_b;\n", stride(a, m.batch), stride(b, m.batch), stride(c, m.batch))
 		if ci >= 0 {
 			fmt.Fprintf(w, "    gi_q.init += gi_b * %s;\n", stride(ci, m.batch))
 		}
@@ -292,4 +318,59 @@ func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape,
 }
 
 `)
+}
+
+// matmulTile writes, before the kernel's entry function, what its
+// micro-kernel needs to apply the epilogue to a finished tile of C: the
+// context struct <cname>_ctx_t (the epilogue inputs' pointers and
+// their strides that are variables of the entry, in binding and
+// dimension order) and <cname>_tile, which runs the epilogue over the
+// tile's elements in place (C's accumulators and stored values are both
+// f32 here). epilogueArgs are the epilogue input loads of the generic
+// nest, which use the same names.
+func (g *cgen) matmulTile(k *loopnest.Kernel, m matmulShape, cname, ename string, bindings []loopnest.Binding, strides [][]string, epilogueArgs []string) {
+	w := &g.body
+	var fields, decls []string
+	n := 0
+	for bi, b := range bindings {
+		if b.Role != "epilogue" {
+			continue
+		}
+		ct, _ := storageType(b.Type.Elem)
+		name := fmt.Sprintf("epilogue%d", b.Index)
+		fields = append(fields, fmt.Sprintf("const %s* %s;", ct, name))
+		decls = append(decls, fmt.Sprintf("  const %s* restrict %s = x->%s;\n", ct, name, name))
+		st := strides[bi]
+		for _, v := range st[:len(st)-min(len(st), 1)] {
+			if !strings.HasSuffix(v, "LL") {
+				decls = append(decls, fmt.Sprintf("  const int64_t %s = x->v[%d];\n", v, n))
+			}
+			n++
+		}
+	}
+	fmt.Fprintf(w, "typedef struct { %s int64_t v[%d]; } %s_ctx_t;\n", strings.Join(fields, " "), n+1, cname)
+	fmt.Fprintf(w, "static void %s_tile(const gi_mm_t* p, int64_t i0, int64_t j0, int64_t mr, int64_t nr) {\n", cname)
+	fmt.Fprintf(w, "  const %s_ctx_t* x = (const %s_ctx_t*)p->ctx;\n  (void)x;\n", cname, cname)
+	for _, d := range decls {
+		w.WriteString(d)
+	}
+	if m.batch >= 0 {
+		fmt.Fprintf(w, "  const int64_t d%d = p->batch;\n", m.batch)
+	}
+	var args []string
+	for _, l := range k.Parallel() {
+		args = append(args, "d"+strconv.Itoa(l))
+	}
+	args = append(append(append(args, "gi_c[gi_t]"), epilogueArgs...), "&gi_c[gi_t]")
+	fmt.Fprintf(w, `  for (int64_t gi_s = 0; gi_s < mr; gi_s++) {
+    const int64_t d%d = i0 + gi_s;
+    float* restrict gi_c = p->c + d%d * p->sci + j0;
+    for (int64_t gi_t = 0; gi_t < nr; gi_t++) {
+      const int64_t d%d = j0 + gi_t;
+      %s(%s);
+    }
+  }
+}
+
+`, m.i, m.i, m.j, ename, strings.Join(args, ", "))
 }

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"math"
 	"math/rand"
+	"strconv"
 	"testing"
 
 	rhal "github.com/goiree/goiree/runtime/hal"
@@ -166,5 +167,59 @@ func TestLinalgExtOnlineAttention(t *testing.T) {
 		checkF32(t, "online acc", shapes[0], data[0], wantAcc)
 		checkF32(t, "online max", shapes[1], data[1], wantMax)
 		checkF32(t, "online sum", shapes[2], data[2], wantSum)
+	})
+}
+
+// TestLinalgExtArgCompare runs an argmin along rows with an index base
+// and an argmax down columns carrying explicit indices, on values with
+// ties (the first best element wins), against Go loops.
+func TestLinalgExtArgCompare(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(19))
+	x := f32s{shape: []int{4, 9}, v: make([]float32, 36)}
+	for i := range x.v {
+		x.v[i] = float32(r.Intn(5)) // few distinct values: ties
+	}
+	const base = 100
+	minV, minI := f32s{shape: []int{4}}, make([]int32, 4)
+	for i := 0; i < 4; i++ {
+		best, at := float32(1e30), 0
+		for j := 0; j < 9; j++ {
+			if v := x.v[i*9+j]; v < best {
+				best, at = v, j
+			}
+		}
+		minV.v = append(minV.v, best)
+		minI[i] = int32(base + at)
+	}
+	y := f32s{shape: []int{9, 4}, v: make([]float32, 36)}
+	var yi []int32
+	idx := "9x4xi32="
+	for i := range y.v {
+		y.v[i] = float32(r.Intn(5))
+		yi = append(yi, int32(1000+i))
+		if i > 0 {
+			idx += " "
+		}
+		idx += strconv.Itoa(1000 + i)
+	}
+	maxV, maxI := f32s{shape: []int{4}}, make([]int32, 4)
+	for c := 0; c < 4; c++ {
+		best, at := float32(-1e30), int32(-1)
+		for j := 0; j < 9; j++ {
+			if v := y.v[j*4+c]; v > best {
+				best, at = v, yi[j*4+c]
+			}
+		}
+		maxV.v = append(maxV.v, best)
+		maxI[c] = at
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "argmin_base", x.arg(), strconv.Itoa(base))
+		checkF32(t, "argmin value", shapes[0], data[0], minV)
+		checkI32(t, "argmin index", data[1], minI)
+		shapes, data = invoke(t, dev, module, "argmax_merge", y.arg(), idx)
+		checkF32(t, "argmax value", shapes[0], data[0], maxV)
+		checkI32(t, "argmax index", data[1], maxI)
 	})
 }

@@ -55,10 +55,19 @@ func floatBits(t ir.Type) int {
 	return 8
 }
 
-// generic emits a linalg.generic over len(its) loops (true: reduction)
-// with the given inputs and output, one map per operand (ins then out),
-// and a body that fn fills and whose returned value is yielded.
+// generic emits a linalg.generic over len(reduction) loops (true:
+// reduction) with the given inputs and output, one map per operand (ins
+// then out), and a body that fn fills and whose returned value is
+// yielded.
 func (b builder) generic(ins []*ir.Value, out *ir.Value, maps []*ir.AffineMap, reduction []bool, fn func(y body, args []*ir.Value) *ir.Value) *ir.Value {
+	return b.generic2(ins, []*ir.Value{out}, maps, reduction, func(y body, args []*ir.Value) []*ir.Value {
+		return []*ir.Value{fn(y, args)}
+	})[0]
+}
+
+// generic2 is generic with several outputs, fn returning one value per
+// output.
+func (b builder) generic2(ins, outs []*ir.Value, maps []*ir.AffineMap, reduction []bool, fn func(y body, args []*ir.Value) []*ir.Value) []*ir.Value {
 	var ms, its []ir.Attribute
 	for _, m := range maps {
 		ms = append(ms, ir.AffineMapAttr{Map: m})
@@ -70,21 +79,24 @@ func (b builder) generic(ins []*ir.Value, out *ir.Value, maps []*ir.AffineMap, r
 		}
 		its = append(its, ir.StringAttr{Value: it})
 	}
-	g := b.emit("linalg.generic", append(append([]*ir.Value(nil), ins...), out), []ir.Type{out.Type},
+	var rts []ir.Type
+	for _, o := range outs {
+		rts = append(rts, o.Type)
+	}
+	g := b.emit("linalg.generic", append(append([]*ir.Value(nil), ins...), outs...), rts,
 		ir.NamedAttr{Name: "indexing_maps", Value: &ir.ArrayAttr{Elems: ms}},
 		ir.NamedAttr{Name: "iterator_types", Value: &ir.ArrayAttr{Elems: its}},
-		ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(len(ins), 1)})
+		ir.NamedAttr{Name: "operandSegmentSizes", Value: ir.SegmentAttr(len(ins), len(outs))})
 	var ts []ir.Type
-	for _, v := range append(append([]*ir.Value(nil), ins...), out) {
+	for _, v := range append(append([]*ir.Value(nil), ins...), outs...) {
 		ts = append(ts, arith.ElementType(v.Type))
 	}
 	blk := g.AddRegion().AddBlock(ts...)
 	y := body{b: blk, pos: b.at.Pos}
-	res := fn(y, blk.Args)
-	yield := ir.NewOp("linalg.yield", []*ir.Value{res}, nil, nil)
+	yield := ir.NewOp("linalg.yield", fn(y, blk.Args), nil, nil)
 	yield.Pos = b.at.Pos
 	blk.Append(yield)
-	return g.Results[0]
+	return g.Results
 }
 
 // dimsMap builds (d0..d{n-1}) -> (d{dims[0]}, ...).

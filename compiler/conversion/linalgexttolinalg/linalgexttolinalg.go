@@ -1,10 +1,12 @@
 // Package linalgexttolinalg lowers the ops that are more than one linalg
 // structured op into ops the loop-nest code generator compiles: linalg's
 // pack and unpack (and their Dec 2022 iree_linalg_ext spellings) into
-// padding, reshapes and linalg.transpose, and iree_linalg_ext.attention
-// into linalg.generics (two contractions and a softmax). It runs before
-// the tensor ops it emits are converted (global-optimization). Any other
-// iree_linalg_ext op is refused at its location.
+// padding, reshapes and linalg.transpose; iree_linalg_ext.attention and
+// online_attention into linalg.generics (two contractions and a softmax);
+// iree_linalg_ext.arg_compare into a reduction with a value and an index
+// output. It runs before the tensor ops it emits are converted
+// (global-optimization). Any other iree_linalg_ext op is refused at its
+// location.
 package linalgexttolinalg
 
 import (
@@ -16,8 +18,9 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// Convert lowers every pack, unpack and attention op under root, and
-// fails at the first iree_linalg_ext op it cannot lower.
+// Convert lowers every pack, unpack, attention, online_attention and
+// arg_compare op under root, and fails at the first iree_linalg_ext op it
+// cannot lower.
 func Convert(root *ir.Operation) error {
 	var ops []*ir.Operation
 	ir.Walk(root, func(o *ir.Operation) bool {
@@ -53,16 +56,24 @@ func Convert(root *ir.Operation) error {
 			} else {
 				v = b.pack(r)
 			}
-		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention":
-			if len(op.Results) != len(linalgext.Outs(op)) {
-				return ir.OpErrorf(op, "lowering of attention on memrefs is not supported yet")
-			}
+		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.arg_compare":
 			var vs []*ir.Value
-			if vs, err = b.attention(op); err != nil {
+			if op.Name == "iree_linalg_ext.arg_compare" {
+				vs, err = b.argCompare(op)
+			} else if len(op.Results) != len(linalgext.Outs(op)) {
+				err = ir.OpErrorf(op, "lowering of attention on memrefs is not supported yet")
+			} else {
+				vs, err = b.attention(op)
+			}
+			if err != nil {
 				return err
 			}
 			for i, r := range op.Results {
-				vs[i].Name = r.Name
+				// A name written for several results (%r:3) belongs to
+				// the group, so the new values keep the printer's.
+				if len(op.Results) == 1 {
+					vs[i].Name = r.Name
+				}
 				ir.ReplaceAllUsesWith(root, r, vs[i])
 			}
 			op.Remove()

@@ -376,7 +376,7 @@ func printStructured(p *ir.Printer, op *ir.Operation) {
 		for _, r := range op.Results {
 			ts = append(ts, r.Type)
 		}
-		p.Types(ts)
+		p.ResultTypes(ts)
 	}
 }
 

@@ -197,6 +197,18 @@ func verifyArgCompare(op *ir.Operation) error {
 	default:
 		return ir.OpErrorf(op, "output index must hold integers, found '%s'", ir.TypeString(outs[1].Type))
 	}
+	base := ir.Segment(op, 2)
+	if len(base) > 0 {
+		if len(ins) == 2 {
+			return ir.OpErrorf(op, "index_base cannot be combined with an explicit index input")
+		}
+		if _, ok := base[0].Type.(ir.IndexType); !ok || len(base) != 1 {
+			return ir.OpErrorf(op, "index_base must be one index value")
+		}
+	}
+	if len(ins) == 2 && !ir.TypesEqual(elem(ins[1]), elem(outs[1])) {
+		return ir.OpErrorf(op, "input index type '%s' differs from the output index type '%s'", ir.TypeString(elem(ins[1])), ir.TypeString(elem(outs[1])))
+	}
 	return expectBody(op, []ir.Type{elem(ins[0]), elem(ins[0])}, ir.I1)
 }
 

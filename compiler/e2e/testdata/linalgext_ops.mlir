@@ -45,3 +45,33 @@ func.func @online(%q: tensor<2x3x4xf32>, %k: tensor<2x5x4xf32>, %v: tensor<2x5x6
   } -> tensor<2x3x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>
   return %r#0, %r#1, %r#2 : tensor<2x3x6xf32>, tensor<2x3xf32>, tensor<2x3xf32>
 }
+
+func.func @argmin_base(%x: tensor<4x9xf32>, %base: index) -> (tensor<4xf32>, tensor<4xi32>) {
+  %big = arith.constant 1.0e+30 : f32
+  %zero = arith.constant 0 : i32
+  %ev = tensor.empty() : tensor<4xf32>
+  %ei = tensor.empty() : tensor<4xi32>
+  %v = linalg.fill ins(%big : f32) outs(%ev : tensor<4xf32>) -> tensor<4xf32>
+  %i = linalg.fill ins(%zero : i32) outs(%ei : tensor<4xi32>) -> tensor<4xi32>
+  %r:2 = iree_linalg_ext.arg_compare dimension(1) ins(%x : tensor<4x9xf32>) outs(%v, %i : tensor<4xf32>, tensor<4xi32>) index_base(%base : index) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %c : i1
+  } -> tensor<4xf32>, tensor<4xi32>
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xi32>
+}
+
+func.func @argmax_merge(%x: tensor<9x4xf32>, %xi: tensor<9x4xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
+  %low = arith.constant -1.0e+30 : f32
+  %zero = arith.constant -1 : i32
+  %ev = tensor.empty() : tensor<4xf32>
+  %ei = tensor.empty() : tensor<4xi32>
+  %v = linalg.fill ins(%low : f32) outs(%ev : tensor<4xf32>) -> tensor<4xf32>
+  %i = linalg.fill ins(%zero : i32) outs(%ei : tensor<4xi32>) -> tensor<4xi32>
+  %r:2 = iree_linalg_ext.arg_compare dimension(0) ins(%x, %xi : tensor<9x4xf32>, tensor<9x4xi32>) outs(%v, %i : tensor<4xf32>, tensor<4xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %c : i1
+  } -> tensor<4xf32>, tensor<4xi32>
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4xi32>
+}

@@ -48,3 +48,18 @@ func.func @online(%q: tensor<1x4x4xf32>, %k: tensor<1x4x4xf32>, %v: tensor<1x4x4
   } -> tensor<1x4x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>
   return %r#0, %r#1, %r#2 : tensor<1x4x4xf32>, tensor<1x4xf32>, tensor<1x4xf32>
 }
+
+// arg_compare: argmin along dimension 1 with an index base, and argmax merging explicit indices.
+func.func @arg_compare(%x: tensor<3x7xf32>, %v: tensor<3xf32>, %i: tensor<3xi32>, %xi: tensor<3x7xi32>, %base: index) -> (tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xi32>) {
+  %0:2 = iree_linalg_ext.arg_compare dimension(1) ins(%x : tensor<3x7xf32>) outs(%v, %i : tensor<3xf32>, tensor<3xi32>) index_base(%base : index) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %c : i1
+  } -> tensor<3xf32>, tensor<3xi32>
+  %1:2 = iree_linalg_ext.arg_compare dimension(1) ins(%x, %xi : tensor<3x7xf32>, tensor<3x7xi32>) outs(%v, %i : tensor<3xf32>, tensor<3xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %c : i1
+  } -> tensor<3xf32>, tensor<3xi32>
+  return %0#0, %0#1, %1#0, %1#1 : tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xi32>
+}

@@ -579,18 +579,70 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		}
 		return -1
 	}
-	// offset is the byte offset of binding bi's element at its map.
-	offset := func(bi int) (vm.Reg, error) {
-		b := bindings[bi]
-		off := e.ci64(0)
+	// Every index of every binding is linear in the loops (Decode checks
+	// it), so its byte offset is base[bi] + sum over loops l of
+	// coef[bi][l] * d_l. The loops keep each binding's offset in a
+	// register per loop level, stepped by its coefficient, instead of
+	// evaluating the map at every element.
+	base := make([]vm.Reg, len(bindings))
+	coef := make([][]vm.Reg, len(bindings))
+	for bi, b := range bindings {
+		es := e.ci64(elemSize(b.Type.Elem))
+		base[bi] = e.ci64(0)
+		coef[bi] = make([]vm.Reg, nl)
+		used := make([]bool, nl)
 		for r, x := range b.Map.Results {
-			idx, err := e.affineExpr(x, dims, nil)
-			if err != nil {
-				return vm.Reg{}, ir.OpErrorf(fn, "%v", err)
+			lin, ok := loopnest.Linear(x)
+			if !ok {
+				return nil, ir.OpErrorf(fn, "binding %d: index %s is not linear in the loops", bi, x)
 			}
-			off = e.emit(vm.KindI64, vm.OpAddI64, off, e.emit(vm.KindI64, vm.OpMulI64, idx, strides[bi][r]))
+			step := e.emit(vm.KindI64, vm.OpMulI64, strides[bi][r], es)
+			if lin.Const != 0 {
+				base[bi] = e.emit(vm.KindI64, vm.OpAddI64, base[bi], e.emit(vm.KindI64, vm.OpMulI64, e.ci64(lin.Const), step))
+			}
+			for l := 0; l < nl; l++ { // in order: the same program gives the same bytes
+				c := lin.Coeffs[l]
+				if c == 0 {
+					continue
+				}
+				term := e.emit(vm.KindI64, vm.OpMulI64, e.ci64(c), step)
+				if used[l] {
+					term = e.emit(vm.KindI64, vm.OpAddI64, coef[bi][l], term)
+				}
+				coef[bi][l], used[l] = term, true
+			}
 		}
-		return e.emit(vm.KindI64, vm.OpMulI64, off, e.ci64(elemSize(b.Type.Elem))), nil
+		for l := range used {
+			if !used[l] {
+				coef[bi][l] = vm.Reg{}
+			}
+		}
+	}
+	cur := append([]vm.Reg(nil), base...)
+	// open runs body inside loop l from lo to hi with the offsets of the
+	// bindings the loop moves stepping along.
+	open := func(l int, lo, hi vm.Reg, body func() error) error {
+		saved := append([]vm.Reg(nil), cur...)
+		var moved []int
+		for bi := range bindings {
+			if coef[bi][l] != (vm.Reg{}) {
+				start := e.emit(vm.KindI64, vm.OpAddI64, cur[bi], e.emit(vm.KindI64, vm.OpMulI64, coef[bi][l], lo))
+				cur[bi] = f.NewI64()
+				e.mov(cur[bi], start)
+				moved = append(moved, bi)
+			}
+		}
+		err := e.loop(dims[l], lo, hi, func() error {
+			if err := body(); err != nil {
+				return err
+			}
+			for _, bi := range moved {
+				f.Emit(vm.OpAddI64, cur[bi], cur[bi], coef[bi][l])
+			}
+			return nil
+		})
+		copy(cur, saved)
+		return err
 	}
 	var pars, reds []int
 	for l, it := range k.Iterators {
@@ -615,11 +667,7 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 				continue
 			}
 			bi := find("in", i)
-			off, err := offset(bi)
-			if err != nil {
-				return err
-			}
-			args = append(args, e.load(f.Arg(bi), off, o.Type.Elem))
+			args = append(args, e.load(f.Arg(bi), cur[bi], o.Type.Elem))
 		}
 		args = append(args, accs...)
 		res, err := e.inline(body, args)
@@ -629,12 +677,24 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		if len(res) != no {
 			return ir.OpErrorf(body, "returns %d values, the kernel has %d outputs", len(res), no)
 		}
-		// Through temporaries: a result may be another accumulator.
-		tmp := make([]vm.Reg, no)
+		// A result that is another accumulator goes through a temporary.
+		direct := true
 		for i, r := range res {
 			if r.Kind() != accs[i].Kind() {
 				return ir.OpErrorf(body, "result %d does not have its output's element type", i)
 			}
+			for _, a := range accs {
+				direct = direct && r != a
+			}
+		}
+		if direct {
+			for i, r := range res {
+				e.mov(accs[i], r)
+			}
+			return nil
+		}
+		tmp := make([]vm.Reg, no)
+		for i, r := range res {
 			tmp[i] = f.NewReg(r.Kind())
 			e.mov(tmp[i], r)
 		}
@@ -648,17 +708,13 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		if j == len(reds) {
 			return step()
 		}
-		return e.loop(dims[reds[j]], e.ci64(0), ranges[reds[j]], func() error { return reduce(j + 1) })
+		return open(reds[j], e.ci64(0), ranges[reds[j]], func() error { return reduce(j + 1) })
 	}
 	point := func() error {
 		for i, o := range k.Outputs {
 			if o.Init {
 				bi := find("init", i)
-				off, err := offset(bi)
-				if err != nil {
-					return err
-				}
-				e.mov(accs[i], e.load(f.Arg(bi), off, o.Type.Elem))
+				e.mov(accs[i], e.load(f.Arg(bi), cur[bi], o.Type.Elem))
 			} else {
 				e.mov(accs[i], e.zero(o.Type.Elem))
 			}
@@ -668,11 +724,7 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		}
 		for i, o := range k.Outputs {
 			bi := find("out", i)
-			off, err := offset(bi)
-			if err != nil {
-				return err
-			}
-			e.store(f.Arg(bi), off, o.Type.Elem, accs[i])
+			e.store(f.Arg(bi), cur[bi], o.Type.Elem, accs[i])
 		}
 		return nil
 	}
@@ -683,9 +735,9 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		}
 		l := pars[j]
 		if l == outer {
-			return e.loop(dims[l], lo, hi, func() error { return parallel(j + 1) })
+			return open(l, lo, hi, func() error { return parallel(j + 1) })
 		}
-		return e.loop(dims[l], e.ci64(0), ranges[l], func() error { return parallel(j + 1) })
+		return open(l, e.ci64(0), ranges[l], func() error { return parallel(j + 1) })
 	}
 	if err := parallel(0); err != nil {
 		return nil, err

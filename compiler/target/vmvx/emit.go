@@ -124,18 +124,18 @@ func (e *fn) failIf(cond vm.Reg, msg string) {
 	e.f.Bind(ok)
 }
 
-// loop runs body for idx (an i64 register) from lo up to hi (exclusive).
+// loop runs body for idx (an i64 register) from lo up to hi (exclusive):
+// one test before the first iteration, then one at the bottom of each.
 func (e *fn) loop(idx, lo, hi vm.Reg, body func() error) error {
 	e.mov(idx, lo)
-	head, in, out := e.f.NewLabel(), e.f.NewLabel(), e.f.NewLabel()
-	e.f.Bind(head)
+	in, out := e.f.NewLabel(), e.f.NewLabel()
 	e.f.CondBr(e.emit(vm.KindI32, vm.OpCmpLtI64S, idx, hi), in, out)
 	e.f.Bind(in)
 	if err := body(); err != nil {
 		return err
 	}
 	e.f.Emit(vm.OpAddI64, idx, idx, e.ci64(1))
-	e.f.Br(head)
+	e.f.CondBr(e.emit(vm.KindI32, vm.OpCmpLtI64S, idx, hi), in, out)
 	e.f.Bind(out)
 	return nil
 }

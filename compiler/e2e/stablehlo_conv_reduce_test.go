@@ -1,7 +1,9 @@
 package e2e_test
 
 import (
+	"encoding/binary"
 	"math"
+	"math/cmplx"
 	"math/rand"
 	"os/exec"
 	"strconv"
@@ -12,7 +14,8 @@ import (
 )
 
 // The StableHLO programs of testdata/stablehlo_conv_reduce.mlir (convolutions,
-// reductions of several operands, reduce_window, dynamic shapes, rng) go
+// reductions of several operands, reduce_window, dynamic shapes, rng,
+// complex numbers and FFTs) go
 // through the StableHLO input lowering and run on local-sync and
 // local-task; each result is checked against a plain Go loop written from
 // the StableHLO specification (windows indexed from the padded input,
@@ -28,6 +31,8 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkPool(t, dev, module, r)
 		checkDynamicShapes(t, dev, module, r)
 		checkRNGUniform(t, dev, module)
+		checkComplexOps(t, dev, module, r)
+		checkFFTs(t, dev, module, r)
 		checkRNGNormal(t, dev, module)
 	})
 }
@@ -244,4 +249,93 @@ func checkRNGNormal(t *testing.T, dev rhal.Device, module []byte) {
 	}
 	shapes, data := invoke(t, dev, module, "rng_normal", "f32=0.5", "f32=2")
 	checkF32(t, "rng normal", shapes[0], data[0], want)
+}
+
+func checkComplexOps(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	a, b, c, d := randF32(r, 6), randF32(r, 6), randF32(r, 6), randF32(r, 6)
+	shapes, data := invoke(t, dev, module, "complex_ops", a.arg(), b.arg(), c.arg(), d.arg())
+	var want [5]f32s
+	for i := range want {
+		want[i].shape = []int{6}
+	}
+	for i := 0; i < 6; i++ {
+		z, w := complex(float64(a.v[i]), float64(b.v[i])), complex(float64(c.v[i]), float64(d.v[i]))
+		e := cmplx.Exp(z * w)
+		n := -(cmplx.Sin(z) - cmplx.Cos(w))
+		for k, v := range []float64{real(e), imag(e), real(n), imag(n), cmplx.Abs(z)} {
+			want[k].v = append(want[k].v, float32(v))
+		}
+	}
+	for k, w := range want {
+		// exp of a product reaches e^8; compare relative to the magnitude.
+		checkF32Rel(t, []string{"real(exp(z*w))", "imag(exp(z*w))", "real(-(sin z - cos w))", "imag(-(sin z - cos w))", "abs z"}[k], shapes[k], data[k], w, 2e-5)
+	}
+}
+
+// checkF32Rel compares a result with the reference within rel of the
+// larger of 1 and the reference's magnitude.
+func checkF32Rel(t *testing.T, what string, shape rhal.Shape, data []byte, want f32s, rel float64) {
+	t.Helper()
+	same := len(shape) == len(want.shape)
+	for i := 0; same && i < len(shape); i++ {
+		same = int(shape[i]) == want.shape[i]
+	}
+	if !same || len(data) != 4*len(want.v) {
+		t.Fatalf("%s: shape %v (%d bytes), want %v", what, shape, len(data), want.shape)
+	}
+	bad := 0
+	for i, w := range want.v {
+		g := math.Float32frombits(binary.LittleEndian.Uint32(data[4*i:]))
+		if d := math.Abs(float64(g) - float64(w)); !(d <= rel*math.Max(1, math.Abs(float64(w)))) {
+			if bad++; bad <= 5 {
+				t.Errorf("%s: element %d = %g, want %g", what, i, g, w)
+			}
+		}
+	}
+	if bad > 0 {
+		t.Fatalf("%s: %d of %d elements differ", what, bad, len(want.v))
+	}
+}
+
+// fftRef prints numpy's rfft of each row of x (3x10) and fft and ifft(fft)
+// of re + i im (8), real and imaginary parts in turn.
+const fftRef = `
+import sys
+import numpy as np
+v = np.array([float(f) for f in sys.argv[1:]])
+x, z = v[:30].reshape(3, 10), v[30:38] + 1j * v[38:46]
+r, f = np.fft.rfft(x, axis=1), np.fft.fft(z)
+b = np.fft.ifft(f)
+print(" ".join(repr(float(e)) for e in np.concatenate([a.ravel() for a in (r.real, r.imag, f.real, f.imag, b.real, b.imag)])))
+`
+
+func checkFFTs(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, re, im := randF32(r, 3, 10), randF32(r, 8), randF32(r, 8)
+	var args []string
+	for _, v := range append(append(append([]float32(nil), x.v...), re.v...), im.v...) {
+		args = append(args, strconv.FormatFloat(float64(v), 'g', -1, 32))
+	}
+	out, err := exec.Command("/usr/bin/python3", append([]string{"-c", fftRef}, args...)...).Output()
+	if err != nil {
+		t.Skipf("skipping FFTs: numpy reference: %v", err)
+	}
+	var ref []float32
+	for _, f := range strings.Fields(string(out)) {
+		v, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref = append(ref, float32(v))
+	}
+	shapes, data := invoke(t, dev, module, "ffts", x.arg(), re.arg(), im.arg())
+	off := 0
+	for k, what := range []string{"rfft real", "rfft imag", "fft real", "fft imag", "ifft(fft) real", "ifft(fft) imag"} {
+		n := 8
+		shape := []int{8}
+		if k < 2 {
+			n, shape = 18, []int{3, 6}
+		}
+		checkF32Rel(t, what, shapes[k], data[k], f32s{shape: shape, v: ref[off : off+n]}, 1e-5)
+		off += n
+	}
 }

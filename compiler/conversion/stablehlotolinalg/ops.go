@@ -200,6 +200,18 @@ func (c *converter) scalarBody(name string, rt ir.Type) (scalarFunc, error) {
 			}
 			return x.op("arith.bitcast", a, rt), nil
 		}, nil
+	case "real", "imag":
+		// Of a real operand (complex ones are lowered by lowerComplex):
+		// the operand itself, and zero.
+		if !fl {
+			return nil, c.errorf("'%s' elements are not supported here", ir.TypeString(in))
+		}
+		return func(x builder, a []*ir.Value) (*ir.Value, error) {
+			if name == "imag" {
+				return x.constant(in, 0), nil
+			}
+			return a[0], nil
+		}, nil
 	case "is_finite":
 		if !fl {
 			return nil, c.errorf("'%s' elements are not supported here", ir.TypeString(in))

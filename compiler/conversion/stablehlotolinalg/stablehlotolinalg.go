@@ -29,6 +29,9 @@
 //     NORMAL the Box-Muller transform of compile-time std::mt19937(0)
 //     uniforms (constant tables) scaled by sigma and shifted by mu.
 //
+// Complex tensors are kept as their real and imaginary parts (see
+// lowerComplex), which fft, complex arithmetic, real and imag compute.
+//
 // CHLO's broadcasting binary ops (chlo.broadcast_add and the like, in
 // generic form) become the same linalg.generic as the plain op, each
 // operand's dimensions aligned with the result's trailing ones (or placed
@@ -57,6 +60,9 @@ import (
 
 // Convert lowers every StableHLO and MHLO op in module.
 func Convert(module *ir.Operation) error {
+	if err := lowerComplex(module); err != nil {
+		return err
+	}
 	var ops []*ir.Operation
 	ir.Walk(module, func(o *ir.Operation) bool {
 		n, ok := opName(o)

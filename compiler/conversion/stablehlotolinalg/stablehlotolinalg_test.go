@@ -217,6 +217,30 @@ func TestErrors(t *testing.T) {
   %r = "mhlo.rng"(%a, %a, %s) {rng_distribution = #mhlo.rng_distribution<UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<3x5xf32>
   return %r : tensor<3x5xf32>
 }`, "t.mlir:2:8: error: 'mhlo.rng' op shape operand 'tensor<3xi64>' must hold the 2 extents of the result 'tensor<3x5xf32>'"},
+		{"complex-returned", `func.func @f(%a: tensor<4xf32>) -> tensor<4xcomplex<f32>> {
+  %z = stablehlo.complex %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+  return %z : tensor<4xcomplex<f32>>
+}`, "t.mlir:3:3: error: 'func.return' op complex operands ('tensor<4xcomplex<f32>>') are not supported here"},
+		{"complex-argument", `func.func @f(%z: tensor<4xcomplex<f32>>) -> tensor<4xf32> {
+  %r = stablehlo.real %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.real' op operand #0: complex values that are not built by the program's own ops (here 'tensor<4xcomplex<f32>>') are not supported"},
+		{"complex-op", `func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %z = stablehlo.complex %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+  %l = stablehlo.log %z : tensor<4xcomplex<f32>>
+  %r = stablehlo.real %l : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:3:8: error: 'stablehlo.log' op complex operands are not supported here"},
+		{"fft-irfft", `func.func @f(%a: tensor<8xf32>) -> tensor<14xf32> {
+  %z = stablehlo.complex %a, %a : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  %r = stablehlo.fft %z, type = IRFFT, length = [14] : (tensor<8xcomplex<f32>>) -> tensor<14xf32>
+  return %r : tensor<14xf32>
+}`, "t.mlir:3:8: error: 'stablehlo.fft' op fft_type IRFFT is not supported yet (only FFT, IFFT and RFFT)"},
+		{"fft-length", `func.func @f(%a: tensor<8xf32>) -> tensor<4xf32> {
+  %f = stablehlo.fft %a, type = RFFT, length = [8] : (tensor<8xf32>) -> tensor<4xcomplex<f32>>
+  %r = stablehlo.real %f : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.fft' op RFFT of length 8 of 'tensor<8xf32>' does not give 'tensor<4xcomplex<f32>>'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -13,6 +13,7 @@
 package stablehlo
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/ir"
@@ -33,10 +34,12 @@ var Arity = map[string]int{
 	"floor": 1, "ceil": 1, "sign": 1, "not": 1, "sine": 1, "cosine": 1,
 	"logistic": 1, "round_nearest_even": 1, "round_nearest_afz": 1,
 	"convert": 1, "select": 3, "clamp": 3, "compare": 2, "is_finite": 1, "bitcast_convert": 1,
+	"complex": 2, "real": 1, "imag": 1,
 }
 
-// Register adds the StableHLO and MHLO elementwise ops, constant, rng and
-// the return that ends the bodies of reductions to r.
+// Register adds the StableHLO and MHLO elementwise ops (complex, real and
+// imag among them), constant, rng, fft and the return that ends the
+// bodies of reductions to r.
 func Register(r *ir.Registry) {
 	for _, pre := range Prefixes {
 		for n, arity := range Arity {
@@ -47,6 +50,7 @@ func Register(r *ir.Registry) {
 		r.RegisterOp(&ir.OpDef{Name: pre + "constant", Parse: parseConstant, Print: printConstant, Verify: verifyConstant})
 		r.RegisterOp(&ir.OpDef{Name: pre + "return", Parse: parseReturn, Print: printReturn, Verify: verifyReturn})
 		r.RegisterOp(&ir.OpDef{Name: pre + "rng", Parse: parseRng, Print: printRng, Verify: verifyRng})
+		r.RegisterOp(&ir.OpDef{Name: pre + "fft", Parse: parseFft, Print: printFft, Verify: verifyFft})
 		name := pre[:len(pre)-1]
 		r.RegisterAttr(name, func(p *ir.Parser) (ir.Attribute, error) { return parseEnumAttr(p, name) })
 	}
@@ -438,4 +442,139 @@ func verifyRng(op *ir.Operation) error {
 	default:
 		return ir.OpErrorf(op, "unknown rng_distribution '%s'", kind)
 	}
+}
+
+// parseFft parses `%x (, type = KIND, length = [n, ...])? attr-dict :
+// (t) -> t`, storing KIND as the fft_type enum attribute and the lengths
+// as the i64 array fft_length.
+func parseFft(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	dialect := strings.TrimSuffix(op.Name, ".fft")
+	v, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	// The clauses are left out when the attributes are written in the
+	// attribute dictionary instead.
+	if p.Optional(",") {
+		if err := parseFftClauses(p, op, dialect); err != nil {
+			return nil, err
+		}
+	}
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	ft, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	f, ok := ft.(*ir.FunctionType)
+	if !ok || len(f.Inputs) != 1 {
+		return nil, ir.Errorf(tpos, "expected a function type of one input, found '%s'", ir.TypeString(ft))
+	}
+	if err := p.ResolveTypes([]*ir.Value{v}, f.Inputs, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = []*ir.Value{v}
+	return f.Results, nil
+}
+
+// parseFftClauses parses `type = KIND, length = [n, ...]`.
+func parseFftClauses(p *ir.Parser, op *ir.Operation, dialect string) error {
+	if err := p.ExpectKeyword("type"); err != nil {
+		return err
+	}
+	if err := p.Expect("="); err != nil {
+		return err
+	}
+	kind, err := p.ParseKeyword()
+	if err != nil {
+		return err
+	}
+	for _, s := range []string{",", "length", "=", "["} {
+		if s == "length" {
+			err = p.ExpectKeyword(s)
+		} else {
+			err = p.Expect(s)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	var lengths []int64
+	for !p.Optional("]") {
+		if len(lengths) > 0 {
+			if err := p.Expect(","); err != nil {
+				return err
+			}
+		}
+		n, err := p.ParseInteger()
+		if err != nil {
+			return err
+		}
+		lengths = append(lengths, n)
+	}
+	op.Attrs = append(op.Attrs,
+		ir.NamedAttr{Name: "fft_type", Value: &ir.OpaqueAttr{Name: dialect, Body: "fft_type " + kind}},
+		ir.NamedAttr{Name: "fft_length", Value: &ir.DenseArrayAttr{Elem: ir.I64, Values: lengths}})
+	return nil
+}
+
+// printFft prints the type and length clauses when the attributes have
+// the forms they parse into, and the attributes otherwise.
+func printFft(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operands(op.Operands)
+	elided := []string{}
+	t, _ := op.Attr("fft_type").(*ir.OpaqueAttr)
+	l, lok := op.Attr("fft_length").(*ir.DenseArrayAttr)
+	kind, short := "", false
+	if t != nil && t.Name == strings.TrimSuffix(op.Name, ".fft") {
+		kind, short = strings.CutPrefix(t.Body, "fft_type ")
+	}
+	if short && lok && len(op.Operands) == 1 {
+		p.WriteString(", type = " + kind + ", length = [")
+		for i, n := range l.Values {
+			if i > 0 {
+				p.WriteString(", ")
+			}
+			p.WriteString(strconv.FormatInt(n, 10))
+		}
+		p.WriteString("]")
+		elided = append(elided, "fft_type", "fft_length")
+	}
+	p.AttrDict(op, elided...)
+	var ins, outs []ir.Type
+	for _, v := range op.Operands {
+		ins = append(ins, v.Type)
+	}
+	for _, v := range op.Results {
+		outs = append(outs, v.Type)
+	}
+	p.WriteString(" : (")
+	p.Types(ins)
+	p.WriteString(") -> ")
+	p.ResultTypes(outs)
+}
+
+// verifyFft checks fft's operand and result count, its type and that it
+// has a length.
+func verifyFft(op *ir.Operation) error {
+	if len(op.Operands) != 1 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "expects one operand and one result, found %d and %d", len(op.Operands), len(op.Results))
+	}
+	switch kind, _ := EnumCase(op, "fft_type", "fft_type"); kind {
+	case "FFT", "IFFT", "RFFT", "IRFFT":
+	case "":
+		return ir.OpErrorf(op, "requires an fft_type attribute such as #stablehlo<fft_type RFFT>")
+	default:
+		return ir.OpErrorf(op, "unknown fft_type '%s'", kind)
+	}
+	if op.Attr("fft_length") == nil {
+		return ir.OpErrorf(op, "requires an fft_length attribute")
+	}
+	return nil
 }

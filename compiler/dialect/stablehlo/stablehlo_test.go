@@ -48,6 +48,24 @@ func TestRngRoundTrip(t *testing.T) {
 		`"stablehlo.rng"(%a, %b, %s) {rng_distribution = #stablehlo<rng_distribution NORMAL>} : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<3x5xf32>`)
 }
 
+func TestComplexFftRoundTrip(t *testing.T) {
+	src := `func.func @f(%x: tensor<4x32xf32>, %y: tensor<4xf32>) -> (tensor<4x17xf32>, tensor<4xf32>, tensor<4x17xf32>) {
+  %0 = stablehlo.fft %x, type = RFFT, length = [32] : (tensor<4x32xf32>) -> tensor<4x17xcomplex<f32>>
+  %1 = stablehlo.real %0 : (tensor<4x17xcomplex<f32>>) -> tensor<4x17xf32>
+  %z = stablehlo.complex %y, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+  %e = stablehlo.exponential %z : tensor<4xcomplex<f32>>
+  %i = "mhlo.imag"(%e) : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  %s = "mhlo.fft"(%x) {fft_length = dense<32> : tensor<i64>, fft_type = #mhlo<fft_type RFFT>} : (tensor<4x32xf32>) -> tensor<4x17xcomplex<f32>>
+  %r = "mhlo.real"(%s) : (tensor<4x17xcomplex<f32>>) -> tensor<4x17xf32>
+  return %1, %i, %r : tensor<4x17xf32>, tensor<4xf32>, tensor<4x17xf32>
+}`
+	custom, _ := dialecttest.RoundTrip(t, "stablehlo.mlir", src)
+	dialecttest.ContainsAll(t, "custom form", custom,
+		"%0 = stablehlo.fft %x, type = RFFT, length = [32] : (tensor<4x32xf32>) -> tensor<4x17xcomplex<f32>>",
+		"%z = stablehlo.complex %y, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>",
+		"%s = mhlo.fft %x {fft_length = dense<32> : tensor<i64>, fft_type = #mhlo<fft_type RFFT>} : (tensor<4x32xf32>) -> tensor<4x17xcomplex<f32>>")
+}
+
 func TestReturnRoundTrip(t *testing.T) {
 	src := `func.func @f(%a: tensor<4xf32>, %i: tensor<4xi32>, %z: tensor<f32>, %n: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
   %r:2 = "stablehlo.reduce"(%a, %i, %z, %n) ({
@@ -114,6 +132,10 @@ func TestErrors(t *testing.T) {
   %r = stablehlo.rng %a, %a, %s, distribution = UNIFORM : (tensor<2xf32>, tensor<2xf32>, tensor<1xi64>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.rng' op operand #0 must be a rank-0 tensor of 'f32', found 'tensor<2xf32>'"},
+		{"fft-type", `func.func @f(%a: tensor<8xf32>) -> tensor<5xcomplex<f32>> {
+  %r = stablehlo.fft %a, type = DCT, length = [8] : (tensor<8xf32>) -> tensor<5xcomplex<f32>>
+  return %r : tensor<5xcomplex<f32>>
+}`, "t.mlir:2:8: error: 'stablehlo.fft' op unknown fft_type 'DCT'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { dialecttest.ExpectError(t, tc.src, tc.want) })
 	}

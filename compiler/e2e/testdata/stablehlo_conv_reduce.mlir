@@ -114,3 +114,37 @@ func.func @rng_normal(%mu: tensor<f32>, %sigma: tensor<f32>) -> tensor<21x19xf32
   %r = stablehlo.rng %mu, %sigma, %shape, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<21x19xf32>
   return %r : tensor<21x19xf32>
 }
+
+// Complex arithmetic on tensors the program builds from real and
+// imaginary parts.
+func.func @complex_ops(%a: tensor<6xf32>, %b: tensor<6xf32>, %c: tensor<6xf32>, %d: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>) {
+  %z = stablehlo.complex %a, %b : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xcomplex<f32>>
+  %w = "mhlo.complex"(%c, %d) : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xcomplex<f32>>
+  %m = stablehlo.multiply %z, %w : tensor<6xcomplex<f32>>
+  %e = stablehlo.exponential %m : tensor<6xcomplex<f32>>
+  %s = stablehlo.sine %z : tensor<6xcomplex<f32>>
+  %co = stablehlo.cosine %w : tensor<6xcomplex<f32>>
+  %sub = stablehlo.subtract %s, %co : tensor<6xcomplex<f32>>
+  %n = stablehlo.negate %sub : tensor<6xcomplex<f32>>
+  %abs = stablehlo.abs %z : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %er = stablehlo.real %e : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %ei = stablehlo.imag %e : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %nr = stablehlo.real %n : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  %ni = "mhlo.imag"(%n) : (tensor<6xcomplex<f32>>) -> tensor<6xf32>
+  return %er, %ei, %nr, %ni, %abs : tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<6xf32>
+}
+
+// RFFT of each row; FFT of a complex vector and IFFT back.
+func.func @ffts(%x: tensor<3x10xf32>, %re: tensor<8xf32>, %im: tensor<8xf32>) -> (tensor<3x6xf32>, tensor<3x6xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %r = stablehlo.fft %x, type = RFFT, length = [10] : (tensor<3x10xf32>) -> tensor<3x6xcomplex<f32>>
+  %rr = stablehlo.real %r : (tensor<3x6xcomplex<f32>>) -> tensor<3x6xf32>
+  %ri = stablehlo.imag %r : (tensor<3x6xcomplex<f32>>) -> tensor<3x6xf32>
+  %z = stablehlo.complex %re, %im : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  %f = "mhlo.fft"(%z) {fft_length = dense<8> : tensor<1xi64>, fft_type = #mhlo<fft_type FFT>} : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  %fr = stablehlo.real %f : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+  %fi = stablehlo.imag %f : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+  %b = stablehlo.fft %f, type = IFFT, length = [8] : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
+  %br = stablehlo.real %b : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+  %bi = stablehlo.imag %b : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
+  return %rr, %ri, %fr, %fi, %br, %bi : tensor<3x6xf32>, tensor<3x6xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}

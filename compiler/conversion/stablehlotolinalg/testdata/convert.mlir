@@ -72,6 +72,19 @@ func.func @dynamic(%a: tensor<?x4xf32>, %b: tensor<4x?xf32>, %z: tensor<f32>) ->
   return %s, %d, %r : tensor<?x4xf32>, tensor<?x?xf32>, tensor<?xf32>
 }
 
+// A reduce of two operands (value, index) into two results; its body
+// becomes the scalar body of one linalg.generic with two outputs.
+func.func @argmax(%v: tensor<3x5xf32>, %i: tensor<3x5xi32>, %nv: tensor<f32>, %ni: tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>) {
+  %r:2 = "stablehlo.reduce"(%v, %i, %nv, %ni) ({
+  ^bb0(%av: tensor<f32>, %ai: tensor<i32>, %xv: tensor<f32>, %xi: tensor<i32>):
+    %gt = stablehlo.compare GT, %xv, %av : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %bv = stablehlo.select %gt, %xv, %av : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %bi = stablehlo.select %gt, %xi, %ai : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    stablehlo.return %bv, %bi : tensor<f32>, tensor<i32>
+  }) {dimensions = array<i64: 1>} : (tensor<3x5xf32>, tensor<3x5xi32>, tensor<f32>, tensor<i32>) -> (tensor<3xf32>, tensor<3xi32>)
+  return %r#0, %r#1 : tensor<3xf32>, tensor<3xi32>
+}
+
 // A grouped convolution with padding, strides and rhs dilation; and a
 // plain NHWC/HWIO one (no group loop, no reshape).
 func.func @conv(%x: tensor<1x5x5x4xf32>, %k: tensor<3x3x2x6xf32>, %k1: tensor<2x2x4x3xf32>) -> (tensor<1x3x2x6xf32>, tensor<1x4x4x3xf32>) {
@@ -104,4 +117,23 @@ func.func @rng(%lo: tensor<f32>, %hi: tensor<f32>, %shape: tensor<2xi32>) -> ten
 func.func @rng_normal(%mu: tensor<f32>, %sigma: tensor<f32>, %shape: tensor<1xi64>) -> tensor<3xf32> {
   %r = stablehlo.rng %mu, %sigma, %shape, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<1xi64>) -> tensor<3xf32>
   return %r : tensor<3xf32>
+}
+
+// Complex tensors are kept as their parts: multiply and exponential as
+// linalg.generics with two outputs, real and imag picking a part.
+func.func @complex(%a: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %z = stablehlo.complex %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+  %m = stablehlo.multiply %z, %z : tensor<4xcomplex<f32>>
+  %e = stablehlo.exponential %m : tensor<4xcomplex<f32>>
+  %r = stablehlo.real %e : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  %i = stablehlo.imag %z : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  return %r, %i : tensor<4xf32>, tensor<4xf32>
+}
+
+// RFFT of length 4 along the last dimension: a contraction with 4x3
+// tables of cos and sin.
+func.func @rfft(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
+  %f = stablehlo.fft %x, type = RFFT, length = [4] : (tensor<2x4xf32>) -> tensor<2x3xcomplex<f32>>
+  %r = stablehlo.imag %f : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
 }

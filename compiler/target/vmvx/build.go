@@ -703,12 +703,40 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		}
 		return nil
 	}
+	split := splitReduction(k, body)
+	var scratch vm.Reg
+	if split != nil && len(reds) > 0 && (k.Ranges[reds[len(reds)-1]] == ir.Dynamic || k.Ranges[reds[len(reds)-1]] > pairwiseOver) {
+		// Room for a chunk of values and the pairwise levels, 8 bytes
+		// each, allocated once per call.
+		scratch = f.NewRefReg()
+		f.Emit(vm.OpBufferAlloc, scratch, e.ci64(8*(reductionChunk+64)))
+	} else {
+		split = nil
+	}
 	var reduce func(j int) error
 	reduce = func(j int) error {
 		if j == len(reds) {
 			return step()
 		}
-		return open(reds[j], e.ci64(0), ranges[reds[j]], func() error { return reduce(j + 1) })
+		l := reds[j]
+		if j < len(reds)-1 || split == nil {
+			return open(l, e.ci64(0), ranges[l], func() error { return reduce(j + 1) })
+		}
+		// The innermost reduction: in order up to pairwiseOver steps,
+		// pairwise beyond (as the llvm-cpu target does).
+		long, short, done := f.NewLabel(), f.NewLabel(), f.NewLabel()
+		f.CondBr(e.emit(vm.KindI32, vm.OpCmpGtI64S, ranges[l], e.ci64(pairwiseOver)), long, short)
+		f.Bind(long)
+		if err := e.pairwise(split, body, l, ranges[l], dims, k, scalars, find, cur, accs[0], scratch, open); err != nil {
+			return err
+		}
+		f.Br(done)
+		f.Bind(short)
+		if err := open(l, e.ci64(0), ranges[l], step); err != nil {
+			return err
+		}
+		f.Bind(done)
+		return nil
 	}
 	point := func() error {
 		for i, o := range k.Outputs {
@@ -762,4 +790,227 @@ func staticBytes(shape []int64, es int64) (int64, bool) {
 		n = lo
 	}
 	return int64(n), true
+}
+
+// pairwiseOver is the reduction length above which an associative
+// reduction is reduced pairwise; reductionChunk is how many of its values
+// are computed before they are paired.
+const (
+	pairwiseOver   = 1024
+	reductionChunk = 256
+)
+
+// assocCombiners are the combiners a reduction may reassociate (the
+// kernel contract): float results then differ by rounding only.
+var assocCombiners = map[string]bool{
+	"arith.addf": true, "arith.mulf": true, "arith.maximumf": true, "arith.minimumf": true,
+	"arith.maxnumf": true, "arith.minnumf": true, "arith.addi": true, "arith.muli": true,
+	"arith.andi": true, "arith.ori": true, "arith.xori": true, "arith.maxsi": true,
+	"arith.minsi": true, "arith.maxui": true, "arith.minui": true,
+}
+
+// split is a one-output reduction body whose accumulator is used once,
+// by an associative combiner whose result the body returns: acc' =
+// comb(acc, v) with v computed from the inputs alone.
+type split struct {
+	comb   *ir.Operation
+	acc, v *ir.Value
+}
+
+// splitReduction returns the split of a reduction body, or nil when it
+// has another shape.
+func splitReduction(k *loopnest.Kernel, body *ir.Operation) *split {
+	if len(k.Outputs) != 1 {
+		return nil
+	}
+	b := body.Body()
+	acc := b.Args[len(k.Ranges)+len(k.Inputs)]
+	var comb, ret *ir.Operation
+	uses := 0
+	for _, o := range b.Ops {
+		for _, v := range o.Operands {
+			if v == acc {
+				uses++
+				comb = o
+			}
+		}
+		if o.Name == "func.return" {
+			ret = o
+		}
+	}
+	if uses != 1 || ret == nil || comb == ret || len(ret.Operands) != 1 || len(comb.Operands) != 2 || len(comb.Results) != 1 ||
+		ret.Operands[0] != comb.Results[0] || len(comb.Regions) > 0 || !assocCombiners[comb.Name] || len(comb.Attrs) > 0 {
+		return nil
+	}
+	v := comb.Operands[0]
+	if v == acc {
+		v = comb.Operands[1]
+	}
+	if v == acc || !ir.TypesEqual(v.Type, acc.Type) {
+		return nil
+	}
+	for _, o := range b.Ops {
+		if o == comb || o == ret {
+			continue
+		}
+		for _, x := range o.Operands {
+			if x == comb.Results[0] {
+				return nil
+			}
+		}
+	}
+	return &split{comb: comb, acc: acc, v: v}
+}
+
+// combine emits comb(a, b) of a split body.
+func (e *fn) combine(sp *split, a, b vm.Reg) (vm.Reg, error) {
+	e.vals[sp.acc], e.vals[sp.v] = a, b
+	if err := e.scalarOp(sp.comb); err != nil {
+		return vm.Reg{}, err
+	}
+	return e.vals[sp.comb.Results[0]], nil
+}
+
+// slot loads or stores 8-byte slot i (an i64 register) of the scratch
+// buffer, in the accumulator's bank.
+func (e *fn) loadSlot(buf, i vm.Reg, k vm.ValueKind) vm.Reg {
+	off := e.emit(vm.KindI64, vm.OpMulI64, i, e.ci64(8))
+	op := map[vm.ValueKind]vm.Opcode{vm.KindI32: vm.OpBufferLoadI32, vm.KindI64: vm.OpBufferLoadI64, vm.KindF32: vm.OpBufferLoadF32, vm.KindF64: vm.OpBufferLoadF64}[k]
+	return e.emit(k, op, buf, off)
+}
+
+func (e *fn) storeSlot(buf, i, v vm.Reg) {
+	off := e.emit(vm.KindI64, vm.OpMulI64, i, e.ci64(8))
+	op := map[vm.ValueKind]vm.Opcode{vm.KindI32: vm.OpBufferStoreI32, vm.KindI64: vm.OpBufferStoreI64, vm.KindF32: vm.OpBufferStoreF32, vm.KindF64: vm.OpBufferStoreF64}[v.Kind()]
+	e.f.Emit(op, buf, off, v)
+}
+
+// pairwise emits the innermost reduction loop l of a split body: chunks
+// of reductionChunk values v are computed into the scratch buffer and
+// reduced as a tree (each level pairs the first half with the second; an
+// odd middle value waits a level), the chunk results meet in a binary
+// counter (level i holds the result of 2^i chunks, slots reductionChunk+i)
+// and the levels are folded into acc at the end. Rounding errors then grow
+// with log n rather than n.
+func (e *fn) pairwise(sp *split, body *ir.Operation, l int, n vm.Reg, dims []vm.Reg, k *loopnest.Kernel, scalars map[int]vm.Reg,
+	find func(string, int) int, cur []vm.Reg, acc, scratch vm.Reg, open func(int, vm.Reg, vm.Reg, func() error) error) error {
+	f := e.f
+	kind := acc.Kind()
+	chunks := f.NewI64()
+	e.mov(chunks, e.ci64(0))
+	kb, kn, end := f.NewI64(), f.NewI64(), f.NewI64()
+	e.mov(kb, e.ci64(0))
+	in, out := f.NewLabel(), f.NewLabel()
+	f.CondBr(e.emit(vm.KindI32, vm.OpCmpLtI64S, kb, n), in, out)
+	f.Bind(in)
+	e.mov(kn, e.emit(vm.KindI64, vm.OpMinI64S, e.emit(vm.KindI64, vm.OpSubI64, n, kb), e.ci64(reductionChunk)))
+	e.mov(end, e.emit(vm.KindI64, vm.OpAddI64, kb, kn))
+	// The chunk's values: the body without its combiner.
+	err := open(l, kb, end, func() error {
+		args := append([]vm.Reg(nil), dims...)
+		for i, o := range k.Inputs {
+			if r, ok := scalars[i]; ok {
+				args = append(args, r)
+				continue
+			}
+			bi := find("in", i)
+			args = append(args, e.load(f.Arg(bi), cur[bi], o.Type.Elem))
+		}
+		b := body.Body()
+		for i, a := range b.Args[:len(args)] {
+			e.vals[a] = args[i]
+		}
+		e.vals[sp.acc] = acc
+		for _, op := range b.Ops {
+			if op == sp.comb || op.Name == "func.return" {
+				continue
+			}
+			if err := e.scalarOp(op); err != nil {
+				return err
+			}
+		}
+		v, err := e.value(sp.comb, sp.v)
+		if err != nil {
+			return err
+		}
+		e.storeSlot(scratch, e.emit(vm.KindI64, vm.OpSubI64, dims[l], kb), v)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	// The tree over the chunk.
+	m, h, u, t := f.NewI64(), f.NewI64(), f.NewI64(), f.NewI64()
+	e.mov(m, kn)
+	tin, tout := f.NewLabel(), f.NewLabel()
+	f.CondBr(e.emit(vm.KindI32, vm.OpCmpGtI64S, m, e.ci64(1)), tin, tout)
+	f.Bind(tin)
+	e.mov(h, e.emit(vm.KindI64, vm.OpShrI64U, m, e.ci64(1)))
+	e.mov(u, e.emit(vm.KindI64, vm.OpSubI64, m, h))
+	err = e.loop(t, e.ci64(0), h, func() error {
+		a := e.loadSlot(scratch, t, kind)
+		b := e.loadSlot(scratch, e.emit(vm.KindI64, vm.OpAddI64, t, u), kind)
+		c, err := e.combine(sp, a, b)
+		if err != nil {
+			return err
+		}
+		e.storeSlot(scratch, t, c)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	e.mov(m, u)
+	f.CondBr(e.emit(vm.KindI32, vm.OpCmpGtI64S, m, e.ci64(1)), tin, tout)
+	f.Bind(tout)
+	// The binary counter: carry the chunk's result up the levels.
+	c := f.NewReg(kind)
+	e.mov(c, e.loadSlot(scratch, e.ci64(0), kind))
+	lvl := f.NewI64()
+	e.mov(lvl, e.ci64(0))
+	cin, cout := f.NewLabel(), f.NewLabel()
+	bit := func() vm.Reg {
+		return e.emit(vm.KindI32, vm.OpCmpNzI64, e.emit(vm.KindI64, vm.OpAndI64, e.emit(vm.KindI64, vm.OpShrI64U, chunks, lvl), e.ci64(1)))
+	}
+	f.CondBr(bit(), cin, cout)
+	f.Bind(cin)
+	slot := e.emit(vm.KindI64, vm.OpAddI64, lvl, e.ci64(reductionChunk))
+	r, err := e.combine(sp, e.loadSlot(scratch, slot, kind), c)
+	if err != nil {
+		return err
+	}
+	e.mov(c, r)
+	f.Emit(vm.OpAddI64, lvl, lvl, e.ci64(1))
+	f.CondBr(bit(), cin, cout)
+	f.Bind(cout)
+	e.storeSlot(scratch, e.emit(vm.KindI64, vm.OpAddI64, lvl, e.ci64(reductionChunk)), c)
+	f.Emit(vm.OpAddI64, chunks, chunks, e.ci64(1))
+	f.Emit(vm.OpAddI64, kb, kb, e.ci64(reductionChunk))
+	f.CondBr(e.emit(vm.KindI32, vm.OpCmpLtI64S, kb, n), in, out)
+	f.Bind(out)
+	// Fold the levels, lowest first, then into the accumulator.
+	total, have := f.NewReg(kind), f.NewI32()
+	e.mov(total, acc)
+	e.mov(have, e.ci32(0))
+	i := f.NewI64()
+	err = e.loop(i, e.ci64(0), e.ci64(63), func() error {
+		set := e.emit(vm.KindI32, vm.OpCmpNzI64, e.emit(vm.KindI64, vm.OpAndI64, e.emit(vm.KindI64, vm.OpShrI64U, chunks, i), e.ci64(1)))
+		lv := e.loadSlot(scratch, e.emit(vm.KindI64, vm.OpAddI64, i, e.ci64(reductionChunk)), kind)
+		both, err := e.combine(sp, lv, total)
+		if err != nil {
+			return err
+		}
+		e.mov(total, e.selectReg(set, e.selectReg(have, both, lv), total))
+		e.mov(have, e.emit(vm.KindI32, vm.OpOrI32, have, set))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	r, err = e.combine(sp, acc, total)
+	if err != nil {
+		return err
+	}
+	e.mov(acc, e.selectReg(have, r, acc))
+	return nil
 }

@@ -210,6 +210,28 @@ func TestKernels(t *testing.T) {
 			res = invoke(t, dev, module, "slices", arg("8x10xf32", src))
 			checkF32(t, "slices", res[0], slices, 0)
 
+			// Row sums of 0.001 (in f32): 40960 steps in order would be
+			// off by 1e-2; pairwise they are within a few ulps. 700 and
+			// 3001 random values take the in-order and pairwise paths.
+			for _, n := range []int{700, 3001, 40960} {
+				x := randF32(r, 2*n)
+				if n == 40960 {
+					for i := range x {
+						x[i] = 0.001
+					}
+				}
+				sums := make([]float32, 2)
+				for i := 0; i < 2; i++ {
+					var acc float64
+					for j := 0; j < n; j++ {
+						acc += float64(x[i*n+j])
+					}
+					sums[i] = float32(acc)
+				}
+				res := invoke(t, dev, module, "longsum", arg(fmt.Sprintf("2x%dxf32", n), x))
+				checkF32(t, fmt.Sprintf("longsum %d", n), res[0], sums, 2e-6)
+			}
+
 			checkInts(t, dev, module, r)
 			checkFloats(t, dev, module)
 		})

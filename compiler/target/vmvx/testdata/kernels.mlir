@@ -111,3 +111,16 @@ func.func @floats(%h: tensor<9xf16>, %d: tensor<9xf64>) -> (tensor<9xf16>, tenso
   } -> (tensor<9xf16>, tensor<9xf64>, tensor<9xbf16>)
   return %r#0, %r#1, %r#2 : tensor<9xf16>, tensor<9xf64>, tensor<9xbf16>
 }
+
+// A long row sum: in order up to 1024 steps, pairwise beyond.
+func.func @longsum(%x: tensor<2x?xf32>) -> tensor<2xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2xf32>) -> tensor<2xf32>
+  %r = linalg.generic {indexing_maps = [#row, #rowout], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<2x?xf32>) outs(%f : tensor<2xf32>) {
+  ^bb0(%v: f32, %acc: f32):
+    %s = arith.addf %acc, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}

@@ -223,3 +223,86 @@ func TestLinalgExtArgCompare(t *testing.T) {
 		checkI32(t, "argmax index", data[1], maxI)
 	})
 }
+
+// winogradBT and winogradAT are the F(6x6, 3x3) matrices of Lavin and
+// Gray's construction as IREE's tests expect them (B^T, and A^T).
+var (
+	winogradBT = [8][8]float64{
+		{1, 0, -5.25, 0, 5.25, 0, -1, 0},
+		{0, 1, 1, -4.25, -4.25, 1, 1, 0},
+		{0, -1, 1, 4.25, -4.25, -1, 1, 0},
+		{0, 0.5, 0.25, -2.5, -1.25, 2, 1, 0},
+		{0, -0.5, 0.25, 2.5, -1.25, -2, 1, 0},
+		{0, 2, 4, -2.5, -5, 0.5, 1, 0},
+		{0, -2, 4, 2.5, -5, -0.5, 1, 0},
+		{0, -1, 0, 5.25, 0, -5.25, 0, 1},
+	}
+	winogradAT = [6][8]float64{
+		{1, 1, 1, 1, 1, 1, 1, 0},
+		{0, 1, -1, 2, -2, 0.5, -0.5, 0},
+		{0, 1, 1, 4, 4, 0.25, 0.25, 0},
+		{0, 1, -1, 8, -8, 0.125, -0.125, 0},
+		{0, 1, 1, 16, 16, 0.0625, 0.0625, 0},
+		{0, 1, -1, 32, -32, 0.03125, -0.03125, 1},
+	}
+)
+
+// TestLinalgExtWinograd runs the input transform on an NHWC image that
+// needs zero padding to whole tiles and the output transform into an
+// NCHW image smaller than its tiles, against B^T d B and A^T m A per tile.
+func TestLinalgExtWinograd(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(20))
+	x := randF32(r, 2, 10, 14, 3)
+	wantIn := f32s{shape: []int{8, 8, 2, 2, 3, 3}, v: make([]float32, 8*8*2*2*3*3)}
+	for n := 0; n < 2; n++ {
+		for th := 0; th < 2; th++ {
+			for tw := 0; tw < 3; tw++ {
+				for c := 0; c < 3; c++ {
+					d := func(i, j int) float64 {
+						y, z := 6*th+i, 6*tw+j
+						if y >= 10 || z >= 14 {
+							return 0
+						}
+						return float64(x.v[((n*10+y)*14+z)*3+c])
+					}
+					for a := 0; a < 8; a++ {
+						for b := 0; b < 8; b++ {
+							s := 0.0
+							for i := 0; i < 8; i++ {
+								for j := 0; j < 8; j++ {
+									s += winogradBT[a][i] * d(i, j) * winogradBT[b][j]
+								}
+							}
+							wantIn.v[((((a*8+b)*2+n)*2+th)*3+tw)*3+c] = float32(s)
+						}
+					}
+				}
+			}
+		}
+	}
+	m := randF32(r, 8, 8, 2, 2, 2, 3)
+	wantOut := f32s{shape: []int{2, 3, 10, 11}, v: make([]float32, 2*3*10*11)}
+	for n := 0; n < 2; n++ {
+		for c := 0; c < 3; c++ {
+			for y := 0; y < 10; y++ {
+				for z := 0; z < 11; z++ {
+					th, tw, p, q := y/6, z/6, y%6, z%6
+					s := 0.0
+					for a := 0; a < 8; a++ {
+						for b := 0; b < 8; b++ {
+							s += winogradAT[p][a] * float64(m.v[((((a*8+b)*2+n)*2+th)*2+tw)*3+c]) * winogradAT[q][b]
+						}
+					}
+					wantOut.v[((n*3+c)*10+y)*11+z] = float32(s)
+				}
+			}
+		}
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "winograd_input", x.arg())
+		checkF32(t, "winograd_input", shapes[0], data[0], wantIn)
+		shapes, data = invoke(t, dev, module, "winograd_output", m.arg())
+		checkF32(t, "winograd_output", shapes[0], data[0], wantOut)
+	})
+}

@@ -4,7 +4,8 @@
 // padding, reshapes and linalg.transpose; iree_linalg_ext.attention and
 // online_attention into linalg.generics (two contractions and a softmax);
 // iree_linalg_ext.arg_compare into a reduction with a value and an index
-// output. It runs before the tensor ops it emits are converted
+// output; the Winograd F(6x6, 3x3) input and output transforms into
+// contractions with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
 // location.
 package linalgexttolinalg
@@ -78,6 +79,10 @@ func Convert(root *ir.Operation) error {
 			}
 			op.Remove()
 			continue
+		case "iree_linalg_ext.winograd.input_transform":
+			v, err = b.winogradInput(op)
+		case "iree_linalg_ext.winograd.output_transform":
+			v, err = b.winogradOutput(op)
 		default:
 			return ir.OpErrorf(op, "lowering is not supported yet")
 		}

@@ -75,3 +75,15 @@ func.func @argmax_merge(%x: tensor<9x4xf32>, %xi: tensor<9x4xi32>) -> (tensor<4x
   } -> tensor<4xf32>, tensor<4xi32>
   return %r#0, %r#1 : tensor<4xf32>, tensor<4xi32>
 }
+
+func.func @winograd_input(%x: tensor<2x10x14x3xf32>) -> tensor<8x8x2x2x3x3xf32> {
+  %e = tensor.empty() : tensor<8x8x2x2x3x3xf32>
+  %0 = iree_linalg_ext.winograd.input_transform output_tile_size(6) kernel_size(3) image_dimensions([1, 2]) ins(%x : tensor<2x10x14x3xf32>) outs(%e : tensor<8x8x2x2x3x3xf32>) -> tensor<8x8x2x2x3x3xf32>
+  return %0 : tensor<8x8x2x2x3x3xf32>
+}
+
+func.func @winograd_output(%m: tensor<8x8x2x2x2x3xf32>) -> tensor<2x3x10x11xf32> {
+  %o = tensor.empty() : tensor<2x3x10x11xf32>
+  %0 = iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3) image_dimensions([2, 3]) ins(%m : tensor<8x8x2x2x2x3xf32>) outs(%o : tensor<2x3x10x11xf32>) -> tensor<2x3x10x11xf32>
+  return %0 : tensor<2x3x10x11xf32>
+}

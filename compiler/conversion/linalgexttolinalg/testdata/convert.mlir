@@ -63,3 +63,12 @@ func.func @arg_compare(%x: tensor<3x7xf32>, %v: tensor<3xf32>, %i: tensor<3xi32>
   } -> tensor<3xf32>, tensor<3xi32>
   return %0#0, %0#1, %1#0, %1#1 : tensor<3xf32>, tensor<3xi32>, tensor<3xf32>, tensor<3xi32>
 }
+
+// Winograd F(6x6, 3x3): an NHWC input padded to whole tiles, and an NCHW output cut to its extents.
+func.func @winograd(%x: tensor<1x10x14x2xf32>, %m: tensor<8x8x1x2x2x3xf32>) -> (tensor<8x8x1x2x3x2xf32>, tensor<1x3x10x11xf32>) {
+  %e = tensor.empty() : tensor<8x8x1x2x3x2xf32>
+  %0 = iree_linalg_ext.winograd.input_transform output_tile_size(6) kernel_size(3) image_dimensions([1, 2]) ins(%x : tensor<1x10x14x2xf32>) outs(%e : tensor<8x8x1x2x3x2xf32>) -> tensor<8x8x1x2x3x2xf32>
+  %o = tensor.empty() : tensor<1x3x10x11xf32>
+  %1 = iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3) image_dimensions([2, 3]) ins(%m : tensor<8x8x1x2x2x3xf32>) outs(%o : tensor<1x3x10x11xf32>) -> tensor<1x3x10x11xf32>
+  return %0, %1 : tensor<8x8x1x2x3x2xf32>, tensor<1x3x10x11xf32>
+}

@@ -358,6 +358,8 @@ const (
 	OpBufferStoreI64
 	OpBufferStoreF32
 	OpBufferStoreF64
+	OpBufferDotF32
+	OpBufferDotF64
 )
 
 const (
@@ -599,6 +601,9 @@ var opTable = [256]opInfo{
 	OpBufferStoreI64: op("buffer.store.i64", 0, "store value, little-endian", rRef, rI64, rI64),
 	OpBufferStoreF32: op("buffer.store.f32", 0, "store value, little-endian", rRef, rI64, rF32),
 	OpBufferStoreF64: op("buffer.store.f64", 0, "store value, little-endian", rRef, rI64, rF64),
+	OpBufferDotF32: op("buffer.dot.f32", 1, "dst = acc + the f32 elements of a at a_offset + i*a_step times those of b at b_offset + i*b_step, summed over i < n in order, every product and sum rounded to f32 (the inner loop of a matmul or convolution); n <= 0 gives acc, negative steps or elements outside a buffer fail",
+		rF32, rF32, rRef, rI64, rI64, rRef, rI64, rI64, rI64),
+	OpBufferDotF64: op("buffer.dot.f64", 1, "buffer.dot.f32 for f64 elements", rF64, rF64, rRef, rI64, rI64, rRef, rI64, rI64, rI64),
 
 	OpListAlloc:  op("list.alloc", 1, "dst = new empty vm.list with room for capacity elements", rRef, rI32),
 	OpListSize:   op("list.size", 1, "dst = number of elements of the list", rI32, rRef),

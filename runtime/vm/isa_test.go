@@ -281,7 +281,7 @@ var coveredBySpecialTests = map[Opcode]bool{
 	OpBufferLoadI8U: true, OpBufferLoadI8S: true, OpBufferLoadI16U: true, OpBufferLoadI16S: true,
 	OpBufferLoadI32: true, OpBufferLoadI64: true, OpBufferLoadF32: true, OpBufferLoadF64: true,
 	OpBufferStoreI8: true, OpBufferStoreI16: true, OpBufferStoreI32: true, OpBufferStoreI64: true,
-	OpBufferStoreF32: true, OpBufferStoreF64: true,
+	OpBufferStoreF32: true, OpBufferStoreF64: true, OpBufferDotF32: true, OpBufferDotF64: true,
 	OpListAlloc: true, OpListSize: true, OpListResize: true,
 	OpListGetI32: true, OpListGetI64: true, OpListGetF32: true, OpListGetF64: true, OpListGetRef: true,
 	OpListSetI32: true, OpListSetI64: true, OpListSetF32: true, OpListSetF64: true, OpListSetRef: true,

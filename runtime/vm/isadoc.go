@@ -93,6 +93,8 @@ var operandNames = map[Opcode][]string{
 	OpBufferClone:  {"dst", "src", "offset", "length"},
 	OpBufferCopy:   {"src", "src_offset", "dst", "dst_offset", "length"},
 	OpBufferFillI8: {"buffer", "offset", "length", "value"},
+	OpBufferDotF32: {"dst", "acc", "a", "a_offset", "a_step", "b", "b_offset", "b_step", "n"},
+	OpBufferDotF64: {"dst", "acc", "a", "a_offset", "a_step", "b", "b_offset", "b_step", "n"},
 	OpListAlloc:    {"dst", "capacity"}, OpListSize: {"dst", "list"}, OpListResize: {"list", "size"},
 	OpCondBr: {"cond", "true_target", "false_target"},
 	OpCall:   {"callee", "args", "results"}, OpCallImport: {"import", "args", "results"},

@@ -152,25 +152,29 @@ func (l Layout) ColOf(b int) int { return b/l.VN()*l.TC*l.VN() + b%l.VN() }
 // of one global vector load, 4 steps apart, to different banks.
 func (l Layout) APitch() int { return (l.TM()+3)/4*4 + 4 }
 
-// SharedElements is the number of elements the A and B tiles hold.
-func (l Layout) SharedElements() int { return l.TK*l.APitch() + l.TK*l.TN() }
+// ATile is the number of elements of one shared A tile.
+func (l Layout) ATile() int { return l.TK * l.APitch() }
 
-// MaxSharedElements bounds a layout's shared tiles: 16 KiB of 4-byte
-// elements (every Vulkan device has 16 KiB of shared memory; CUDA's 48
-// KiB holds the tiles of 8-byte ones too).
-const MaxSharedElements = 4096
+// BTile is the number of elements of one shared B tile.
+func (l Layout) BTile() int { return l.TK * l.TN() }
+
+// SharedElements is the number of elements the shared tiles hold: two of
+// each, so that a step's copies go to one pair while the threads compute
+// from the other, with one barrier a step.
+func (l Layout) SharedElements() int { return 2 * (l.ATile() + l.BTile()) }
 
 // Layout picks the block layout for threads threads per workgroup (a power
-// of two, at least 16). A workgroup owns the kernel's tile of the first
-// parallel loop: rows of I when that is I, else whole matrices of a batch.
-// With at least MatmulRows rows, blocks are 128 rows of 16 threads with 8
-// each, by 8 columns a thread (128 columns for 256 threads, 64 for 128),
-// in steps of 8: each step of a thread loads 16 elements from shared
-// memory, as four vectors, for 64 multiply-adds. With fewer rows, as many
-// thread rows as there are rows (a power of two up to 16) and up to 8
-// rows each, the columns spread over more threads, and shorter steps
-// where the wider B tile would exceed MaxSharedElements.
-func (m *Matmul) Layout(k *loopnest.Kernel, threads int) Layout {
+// of two, at least 16) whose shared tiles hold at most shared elements. A
+// workgroup owns the kernel's tile of the first parallel loop: rows of I
+// when that is I, else whole matrices of a batch. With at least
+// MatmulRows rows, blocks are 128 rows of 16 threads with 8 each, by 8
+// columns a thread (128 columns for 256 threads, 64 for 128), in steps of
+// 8: each step of a thread loads 16 elements from shared memory, as four
+// vectors, for 64 multiply-adds. With fewer rows, as many thread rows as
+// there are rows (a power of two up to 16) and up to 8 rows each, the
+// columns spread over more threads, and shorter steps where the wider B
+// tile would not fit.
+func (m *Matmul) Layout(k *loopnest.Kernel, threads, shared int) Layout {
 	rows := k.Tile
 	if len(m.Batch) > 0 {
 		rows = k.Ranges[m.I]
@@ -190,7 +194,7 @@ func (m *Matmul) Layout(k *loopnest.Kernel, threads int) Layout {
 	if l.TC <= 32 {
 		l.RN = 8
 	}
-	for l.SharedElements() > MaxSharedElements && l.TK > 1 {
+	for l.SharedElements() > shared && l.TK > 1 {
 		l.TK /= 2
 	}
 	return l

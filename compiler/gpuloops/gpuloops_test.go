@@ -101,23 +101,26 @@ func TestShapes(t *testing.T) {
 func TestLayout(t *testing.T) {
 	ks := kernels(t)
 	for _, tc := range []struct {
-		fn      string
-		threads int
-		want    gpuloops.Layout
+		fn              string
+		threads, shared int
+		want            gpuloops.Layout
 	}{
-		// 4096 rows in tiles of MatmulRows (128) rows: 8 x 8 per thread.
-		{"matmul", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 8, RN: 8, TK: 8}},
-		{"matmul", 256, gpuloops.Layout{TR: 16, TC: 16, RM: 8, RN: 8, TK: 8}},
-		// 5 rows in tiles of 4: a row per thread row, wider column blocks.
-		{"small", 128, gpuloops.Layout{TR: 4, TC: 32, RM: 1, RN: 8, TK: 8}},
-		{"small", 256, gpuloops.Layout{TR: 4, TC: 64, RM: 1, RN: 4, TK: 8}},
+		// 4096 rows in tiles of MatmulRows (128) rows: 8 x 8 per thread
+		// (vulkan-spirv's 128 threads and 16 KiB of f32, cuda's 256 and 48
+		// KiB of f64).
+		{"matmul", 128, 4096, gpuloops.Layout{TR: 16, TC: 8, RM: 8, RN: 8, TK: 8}},
+		{"matmul", 256, 6144, gpuloops.Layout{TR: 16, TC: 16, RM: 8, RN: 8, TK: 8}},
+		// 5 rows in tiles of 4: a row per thread row, wider column blocks,
+		// shorter steps where they would not fit.
+		{"small", 128, 4096, gpuloops.Layout{TR: 4, TC: 32, RM: 1, RN: 8, TK: 4}},
+		{"small", 256, 6144, gpuloops.Layout{TR: 4, TC: 64, RM: 1, RN: 4, TK: 8}},
 		// A batch's workgroups own whole 40-row matrices, in blocks of 32.
-		{"batch", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 2, RN: 8, TK: 8}},
+		{"batch", 128, 4096, gpuloops.Layout{TR: 16, TC: 8, RM: 2, RN: 8, TK: 8}},
 		// 64 rows in one tile.
-		{"wide", 128, gpuloops.Layout{TR: 16, TC: 8, RM: 4, RN: 8, TK: 8}},
+		{"wide", 128, 4096, gpuloops.Layout{TR: 16, TC: 8, RM: 4, RN: 8, TK: 8}},
 		// A row: each thread a run of 4 columns, short steps.
-		{"row", 256, gpuloops.Layout{TR: 1, TC: 256, RM: 1, RN: 4, TK: 2}},
-		{"row", 128, gpuloops.Layout{TR: 1, TC: 128, RM: 1, RN: 4, TK: 4}},
+		{"row", 256, 6144, gpuloops.Layout{TR: 1, TC: 256, RM: 1, RN: 4, TK: 2}},
+		{"row", 128, 4096, gpuloops.Layout{TR: 1, TC: 128, RM: 1, RN: 4, TK: 2}},
 	} {
 		t.Run(fmt.Sprintf("%s/%d", tc.fn, tc.threads), func(t *testing.T) {
 			kb := ks[tc.fn]
@@ -125,14 +128,14 @@ func TestLayout(t *testing.T) {
 			if m == nil {
 				t.Fatal("not a matmul")
 			}
-			l := m.Layout(kb.k, tc.threads)
+			l := m.Layout(kb.k, tc.threads, tc.shared)
 			if l != tc.want {
 				t.Errorf("layout %+v, want %+v", l, tc.want)
 			}
 			if l.APitch()%4 != 0 || l.APitch() < l.TM()+4 || l.TN()%4 != 0 {
 				t.Errorf("layout %+v: A pitch %d, %d columns: shared rows must hold the block and start 16-byte aligned", l, l.APitch(), l.TN())
 			}
-			if l.TR*l.TC != tc.threads || l.SharedElements() > gpuloops.MaxSharedElements {
+			if l.TR*l.TC != tc.threads || l.SharedElements() > tc.shared {
 				t.Errorf("layout %+v: %d threads, %d bytes of shared memory", l, l.TR*l.TC, 4*l.SharedElements())
 			}
 		})
@@ -193,7 +196,7 @@ func TestColumnGroups(t *testing.T) {
 			if m == nil {
 				t.Fatal("not a matmul")
 			}
-			if got := m.ColumnGroups(kb.k, m.Layout(kb.k, 128)); got != tc.want {
+			if got := m.ColumnGroups(kb.k, m.Layout(kb.k, 128, 4096)); got != tc.want {
 				t.Errorf("ColumnGroups = %d, want %d", got, tc.want)
 			}
 		})

@@ -347,7 +347,7 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		return n.finish(name, params, nc)
 	}
 	if m := tiledMatmulOf(k); m != nil {
-		if err := n.tiledMatmul(m, m.Layout(k, LoopNestBlockSize)); err != nil {
+		if err := n.tiledMatmul(m, matmulLayout(m, k)); err != nil {
 			return Kernel{}, ir.OpErrorf(fn, "%v", err)
 		}
 		return n.finish(name, params, nc)
@@ -591,7 +591,7 @@ func splitOf(d *ir.DictAttr) int64 {
 		return 1
 	}
 	if m := tiledMatmulOf(k); m != nil {
-		return m.ColumnGroups(k, m.Layout(k, LoopNestBlockSize))
+		return m.ColumnGroups(k, matmulLayout(m, k))
 	}
 	return 1
 }

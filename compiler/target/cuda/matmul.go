@@ -9,6 +9,16 @@ import (
 	"github.com/goiree/goiree/compiler/loopnest"
 )
 
+// matmulShared is the shared memory a tiled matmul's tiles may take, in
+// elements: 48 KiB (what a block may declare statically on every arch)
+// of 8-byte ones.
+const matmulShared = 48 * 1024 / 8
+
+// matmulLayout is the block layout of a tiled matmul on cuda.
+func matmulLayout(m *gpuloops.Matmul, k *loopnest.Kernel) gpuloops.Layout {
+	return m.Layout(k, LoopNestBlockSize, matmulShared)
+}
+
 // tiledMatmul emits a matmul-shaped nest, the same algorithm as the
 // vulkan-spirv target's GLSL (compiler/target/vulkan/matmul.go) written
 // out in PTX: the block walks its tile in blocks of l.TM() x l.TN()
@@ -45,11 +55,12 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	regType := map[string]string{"%f": ".f32", "%fd": ".f64", "%r": ".b32", "%rd": ".b64"}
 	shA, shB := f.name+"_a", f.name+"_b"
 	f.decls = append(f.decls,
-		fmt.Sprintf(".shared .align 16 .b8 %s[%d];", shA, tk*pa*ka.size),
-		fmt.Sprintf(".shared .align 16 .b8 %s[%d];", shB, tk*tn*kb.size))
-	decl(".b32", "%tr", "%tc", "%K", "%N", "%rowlo", "%rowhi", "%row0", "%col0", "%cstep", "%k0", "%rm0", "%cn0", "%sha", "%shb", "%sat", "%sbt")
+		fmt.Sprintf(".shared .align 16 .b8 %s[%d];", shA, 2*l.ATile()*ka.size),
+		fmt.Sprintf(".shared .align 16 .b8 %s[%d];", shB, 2*l.BTile()*kb.size))
+	decl(".b32", "%tr", "%tc", "%K", "%N", "%rowlo", "%rowhi", "%row0", "%col0", "%cstep", "%k0", "%rm0", "%cn0", "%sha", "%shb", "%sat", "%sbt",
+		"%abuf", "%bbuf", "%anext", "%bnext", "%sac", "%sbc")
 	decl(".b64", "%pa0", "%pb0", "%pc0", "%bstep", "%bt", "%nb")
-	decl(".pred", "%veca", "%vecb")
+	decl(".pred", "%veca", "%vecb", "%more")
 	decl(regType[ko.reg], fmt.Sprintf("%%acc<%d>", l.RM*l.RN))
 	decl(regType[ka.reg], fmt.Sprintf("%%x<%d>", l.RM))
 	decl(regType[kb.reg], fmt.Sprintf("%%y<%d>", l.RN))
@@ -188,12 +199,20 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 			f.line("@%s ld.global.%s \t%s, [%s];", p, n.kinds[bi].mem, acc(a, b), addr)
 		})
 	}
-	// The copies of the tiles: which element runs this thread stages,
-	// where it reads them and where it writes them.
-	type copyA struct{ in, ok, kq, ptr, dst string }
+	// The copies of the tiles: which element runs this thread copies,
+	// where it reads them (the pointers advance a step at a time),
+	// which registers hold them between the read and the write, and
+	// where in a pair of tiles it writes them.
+	type copyA struct {
+		in, ok, kq, ptr, dst string
+		v                    []string
+	}
 	var as []copyA
 	for it := 0; it*threads < tm*tk/ga; it++ {
 		c := copyA{in: f.reg("%p"), ok: f.reg("%p"), kq: f.reg("%r"), ptr: f.reg("%rd"), dst: f.reg("%r")}
+		for j := 0; j < ga; j++ {
+			c.v = append(c.v, f.reg(ka.reg))
+		}
 		e, mm, row := f.reg("%r"), f.reg("%r"), f.reg("%r")
 		f.line("add.s32 \t%s, %s, %d;", e, n.tid, it*threads)
 		f.line("setp.lt.u32 \t%s, %s, %d;", c.in, e, tm*tk/ga)
@@ -211,10 +230,14 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	type copyB struct {
 		in, kr, ptr, dst string
 		ok               [4]string
+		v                []string
 	}
 	var bs []copyB
 	for it := 0; it*threads < tk*tn/4; it++ {
 		c := copyB{in: f.reg("%p"), kr: f.reg("%r"), ptr: f.reg("%rd"), dst: f.reg("%r")}
+		for j := 0; j < 4; j++ {
+			c.v = append(c.v, f.reg(kb.reg))
+		}
 		e, nq, col := f.reg("%r"), f.reg("%r"), f.reg("%r")
 		f.line("add.s32 \t%s, %s, %d;", e, n.tid, it*threads)
 		f.line("setp.lt.u32 \t%s, %s, %d;", c.in, e, tk*tn/4)
@@ -237,43 +260,41 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 		f.line("mad.lo.u32 \t%s, %s, %d, %%shb;", c.dst, c.dst, kb.size)
 		bs = append(bs, c)
 	}
-	// stage copies one step's tiles: vector is whether the aligned forms
-	// may be used, tail whether the step is the last, shorter one.
-	stageA := func(vector, tail bool) {
+	// fetchA and fetchB read a step's runs into the copies' registers
+	// (zero outside the matrix) and advance the pointers to the next
+	// step: vector is whether the aligned forms may be used, tail
+	// whether the step is the last, shorter one (and k0 its index).
+	fetchA := func(vector, tail bool) {
 		for _, c := range as {
-			v := make([]string, ga)
-			for j := range v {
-				v[j] = f.reg(ka.reg)
-				f.zero(v[j], ka)
+			for _, v := range c.v {
+				f.zero(v, ka)
 			}
 			switch {
 			case vector:
-				f.line("@%s ld.global.v4.%s \t{%s}, [%s];", c.ok, ka.mem, strings.Join(v, ", "), c.ptr)
+				f.line("@%s ld.global.v4.%s \t{%s}, [%s];", c.ok, ka.mem, strings.Join(c.v, ", "), c.ptr)
 			case tail:
-				for j := range v {
+				for j, v := range c.v {
 					kj, p := f.reg("%r"), f.reg("%p")
 					f.line("add.s32 \t%s, %%k0, %s;", kj, c.kq)
 					f.line("add.s32 \t%s, %s, %d;", kj, kj, j)
 					f.line("setp.lt.u32 \t%s, %s, %%K;", p, kj)
 					f.line("and.pred \t%s, %s, %s;", p, p, c.ok)
-					f.line("@%s ld.global.%s \t%s, [%s+%d];", p, ka.mem, v[j], c.ptr, j*ka.size)
+					f.line("@%s ld.global.%s \t%s, [%s+%d];", p, ka.mem, v, c.ptr, j*ka.size)
 				}
 			default:
-				for j := range v {
-					f.line("@%s ld.global.%s \t%s, [%s+%d];", c.ok, ka.mem, v[j], c.ptr, j*ka.size)
+				for j, v := range c.v {
+					f.line("@%s ld.global.%s \t%s, [%s+%d];", c.ok, ka.mem, v, c.ptr, j*ka.size)
 				}
 			}
-			for j := range v {
-				f.line("@%s st.shared.%s \t[%s+%d], %s;", c.in, ka.mem, c.dst, j*pa*ka.size, v[j])
+			if !tail {
+				f.line("add.s64 \t%s, %s, %d;", c.ptr, c.ptr, tk*ka.size)
 			}
 		}
 	}
-	stageB := func(vector, tail bool) {
+	fetchB := func(vector, tail bool) {
 		for _, c := range bs {
-			v := make([]string, 4)
-			for j := range v {
-				v[j] = f.reg(kb.reg)
-				f.zero(v[j], kb)
+			for _, v := range c.v {
+				f.zero(v, kb)
 			}
 			ok := c.ok
 			if tail {
@@ -286,22 +307,18 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 				}
 			}
 			if vector {
-				f.line("@%s ld.global.v4.%s \t{%s}, [%s];", ok[0], kb.mem, strings.Join(v, ", "), c.ptr)
+				f.line("@%s ld.global.v4.%s \t{%s}, [%s];", ok[0], kb.mem, strings.Join(c.v, ", "), c.ptr)
 			} else {
-				for j := range v {
-					f.line("@%s ld.global.%s \t%s, [%s+%d];", ok[j], kb.mem, v[j], c.ptr, j*kb.size)
+				for j, v := range c.v {
+					f.line("@%s ld.global.%s \t%s, [%s+%d];", ok[j], kb.mem, v, c.ptr, j*kb.size)
 				}
 			}
-			if kb.size == 4 {
-				f.line("@%s st.shared.v4.%s \t[%s], {%s};", c.in, kb.mem, c.dst, strings.Join(v, ", "))
-				continue
-			}
-			for j := range v {
-				f.line("@%s st.shared.%s \t[%s+%d], %s;", c.in, kb.mem, c.dst, j*kb.size, v[j])
+			if !tail {
+				f.line("add.s64 \t%s, %s, %%bstep;", c.ptr, c.ptr)
 			}
 		}
 	}
-	// either emits the vector form of a copy under p, else the scalar
+	// either emits the vector form of a read under p, else the scalar
 	// one; only the scalar one where vectors cannot be.
 	either := func(label string, can bool, p string, emit func(vector bool)) {
 		if !can {
@@ -314,6 +331,32 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 		f.body.WriteString(label + "_scalar:\n")
 		emit(false)
 		f.body.WriteString(label + "_done:\n")
+	}
+	fetch := func(label string) {
+		either(label+"_a", vecA, "%veca", func(v bool) { fetchA(v, false) })
+		either(label+"_b", vecB, "%vecb", func(v bool) { fetchB(v, false) })
+	}
+	// put writes the copies' registers into the pair of tiles aoff and
+	// boff bytes from the first.
+	put := func(aoff, boff string) {
+		for _, c := range as {
+			d := f.reg("%r")
+			f.line("add.s32 \t%s, %s, %s;", d, c.dst, aoff)
+			for j, v := range c.v {
+				f.line("@%s st.shared.%s \t[%s+%d], %s;", c.in, ka.mem, d, j*pa*ka.size, v)
+			}
+		}
+		for _, c := range bs {
+			d := f.reg("%r")
+			f.line("add.s32 \t%s, %s, %s;", d, c.dst, boff)
+			if kb.size == 4 {
+				f.line("@%s st.shared.v4.%s \t[%s], {%s};", c.in, kb.mem, d, strings.Join(c.v, ", "))
+				continue
+			}
+			for j, v := range c.v {
+				f.line("@%s st.shared.%s \t[%s+%d], %s;", c.in, kb.mem, d, j*kb.size, v)
+			}
+		}
 	}
 	// step advances the accumulators by one step of the staged tiles,
 	// whose rows start at sa and sb (plus offA and offB bytes); kidx is
@@ -375,17 +418,33 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 		}
 		return nil
 	}
+	// The first whole step goes into pair 0 (%abuf and %bbuf are the
+	// byte offsets of the pair being computed from, 0 or one pair's
+	// size); each whole step reads the next whole one before computing
+	// and writes it into the other pair after, then one barrier.
+	aBytes, bBytes := l.ATile()*ka.size, l.BTile()*kb.size
 	f.line("mov.u32 \t%%k0, 0;")
+	f.line("mov.u32 \t%%abuf, 0;")
+	f.line("mov.u32 \t%%bbuf, 0;")
+	f.line("setp.lt.u32 \t%s, %%K, %d;", n.bad, tk)
+	f.line("@%s bra \t$L__mm_k0;", n.bad)
+	fetch("$L__mm_first")
+	put("%abuf", "%bbuf")
+	f.line("bar.sync \t0;")
 	f.body.WriteString("$L__mm_k0:\n")
 	left := f.reg("%r")
 	f.line("sub.s32 \t%s, %%K, %%k0;", left)
 	f.line("setp.lt.u32 \t%s, %s, %d;", n.bad, left, tk)
 	f.line("@%s bra \t$L__mm_k0_end;", n.bad)
-	either("$L__mm_sa", vecA, "%veca", func(v bool) { stageA(v, false) })
-	either("$L__mm_sb", vecB, "%vecb", func(v bool) { stageB(v, false) })
-	f.line("bar.sync \t0;")
+	f.line("sub.s32 \t%s, %s, %d;", left, left, tk)
+	f.line("setp.ge.u32 \t%%more, %s, %d;", left, tk)
+	f.line("@!%%more bra \t$L__mm_next_done;")
+	fetch("$L__mm_next")
+	f.body.WriteString("$L__mm_next_done:\n")
+	f.line("add.s32 \t%%sac, %%sat, %%abuf;")
+	f.line("add.s32 \t%%sbc, %%sbt, %%bbuf;")
 	for kk := 0; kk < tk; kk++ {
-		err := step("%sat", kk*pa*ka.size, "%sbt", kk*tn*kb.size, func() string {
+		err := step("%sac", kk*pa*ka.size, "%sbc", kk*tn*kb.size, func() string {
 			r, r64 := f.reg("%r"), f.reg("%rd")
 			f.line("add.s32 \t%s, %%k0, %d;", r, kk)
 			f.line("cvt.u64.u32 \t%s, %s;", r64, r)
@@ -395,26 +454,29 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 			return err
 		}
 	}
+	f.line("xor.b32 \t%%anext, %%abuf, %d;", aBytes)
+	f.line("xor.b32 \t%%bnext, %%bbuf, %d;", bBytes)
+	f.line("@!%%more bra \t$L__mm_put_done;")
+	put("%anext", "%bnext")
+	f.body.WriteString("$L__mm_put_done:\n")
 	f.line("bar.sync \t0;")
-	for _, c := range as {
-		f.line("add.s64 \t%s, %s, %d;", c.ptr, c.ptr, tk*ka.size)
-	}
-	for _, c := range bs {
-		f.line("add.s64 \t%s, %s, %%bstep;", c.ptr, c.ptr)
-	}
+	f.line("mov.u32 \t%%abuf, %%anext;")
+	f.line("mov.u32 \t%%bbuf, %%bnext;")
 	f.line("add.s32 \t%%k0, %%k0, %d;", tk)
 	f.line("bra.uni \t$L__mm_k0;")
 	f.body.WriteString("$L__mm_k0_end:\n")
-	// The last, shorter step.
+	// The last, shorter step, into the pair the last whole step did not
+	// compute from.
 	f.line("setp.ge.u32 \t%s, %%k0, %%K;", n.bad)
 	f.line("@%s bra \t$L__mm_tail_end;", n.bad)
-	stageA(false, true)
-	stageB(false, true)
+	fetchA(false, true)
+	fetchB(false, true)
+	put("%abuf", "%bbuf")
 	f.line("bar.sync \t0;")
 	kk, sa, sb := f.reg("%r"), f.reg("%r"), f.reg("%r")
 	f.line("mov.u32 \t%s, %%k0;", kk)
-	f.line("mov.u32 \t%s, %%sat;", sa)
-	f.line("mov.u32 \t%s, %%sbt;", sb)
+	f.line("add.s32 \t%s, %%sat, %%abuf;", sa)
+	f.line("add.s32 \t%s, %%sbt, %%bbuf;", sb)
 	f.body.WriteString("$L__mm_tail:\n")
 	f.line("setp.ge.u32 \t%s, %s, %%K;", n.bad, kk)
 	f.line("@%s bra \t$L__mm_tail_done;", n.bad)

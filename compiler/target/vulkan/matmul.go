@@ -21,8 +21,12 @@ func matmulOf(k *loopnest.Kernel) *matmulShape {
 			return nil
 		}
 	}
-	return &matmulShape{Matmul: m, Layout: m.Layout(k, LoopNestWorkgroupSize)}
+	return &matmulShape{Matmul: m, Layout: m.Layout(k, LoopNestWorkgroupSize, matmulShared)}
 }
+
+// matmulShared is the shared memory a tiled matmul's tiles may take, in
+// 4-byte elements: the 16 KiB every Vulkan device has.
+const matmulShared = 16384 / 4
 
 // splitOf is vulkan-spirv's target.Target.LoopNestSplit: a tiled
 // matmul's tile is shared by its column groups; any other kernel's tile
@@ -41,14 +45,17 @@ func splitOf(d *ir.DictAttr) int64 {
 // tiledMatmul writes the body of main for a matmul-shaped kernel (after
 // the tile's bounds): the workgroup walks its tile in blocks of TM x TN
 // outputs, taking every gl_NumWorkGroups.z-th block of columns from its
-// gl_WorkGroupID.z-th (see splitOf). For each TK-long step of the
-// reduction its invocations stage the A tile (transposed) and the B tile
-// in shared memory, reading global memory in runs of 4 consecutive
-// elements; then every invocation reads its runs of rows and columns as
-// vec4s and advances its RM x RN accumulators, held in variables, by the
-// step in order (the body runs once per output element and step, as in
-// the sequential kernel). The steps of whole tiles run with no bounds
-// checks; the last, shorter tile checks them. Rows and columns past the matrix read zeros and are never stored.
+// gl_WorkGroupID.z-th (see splitOf). The reduction goes in TK-long steps
+// through two pairs of shared tiles, A (transposed) and B: while the
+// invocations compute a step from one pair, they read the next step's
+// elements from global memory (in runs of 4 consecutive ones) and then
+// write them to the other pair, with one barrier a step. Every invocation
+// reads its runs of rows and columns of a step as vec4s and advances its
+// RM x RN accumulators, held in variables, by the step in order (the body
+// runs once per output element and step, as in the sequential kernel).
+// The whole steps run with no bounds checks but the block's rows and
+// columns; the last, shorter one checks the reduction index too. Rows and
+// columns past the matrix read zeros and are never stored.
 func (g *lnGen) tiledMatmul(m *matmulShape) error {
 	w := &g.w
 	k := g.k
@@ -73,7 +80,7 @@ func (g *lnGen) tiledMatmul(m *matmulShape) error {
 		}
 	}
 	fmt.Fprintf(w, "  // Tiled matmul: blocks of %dx%d outputs, %dx%d invocations with %dx%d accumulators each (in runs of %dx%d),\n", tm, tn, l.TR, l.TC, l.RM, l.RN, vm, vn)
-	fmt.Fprintf(w, "  // steps of %d along the reduction; shared A %dx%d (transposed, pitch %d) and B %dx%d.\n", tk, tk, tm, pa, tk, tn)
+	fmt.Fprintf(w, "  // steps of %d along the reduction; two pairs of shared tiles, A %dx%d (transposed, pitch %d) and B %dx%d.\n", tk, tk, tm, pa, tk, tn)
 	fmt.Fprintf(w, "  uint lid = gl_LocalInvocationID.x;\n  uint tr = lid / %du;\n  uint tc = lid %% %du;\n", l.TC, l.TC)
 	fmt.Fprintf(w, "  for (uint bt = 0u; bt < %s; bt++) {\n", nb)
 	if len(m.Batch) > 0 {
@@ -122,85 +129,97 @@ func (g *lnGen) tiledMatmul(m *matmulShape) error {
 			w.WriteString("      }\n")
 		}
 	}
-	// stage writes the copies of one step's tiles into shared memory;
-	// tail checks the reduction index too.
-	stage := func(tail bool) {
-		ga := min(4, tk)
-		groups := tm * tk / ga
+	// The copies: invocation lid copies runs number lid, lid + threads,
+	// ... of each tile, through the variables ga<it>_<j> and gb<it>_<j>.
+	ga := min(4, tk)
+	groupsA, groupsB := tm*tk/ga, tk*tn/4
+	for it := 0; it*threads < groupsA; it++ {
+		for j := 0; j < ga; j++ {
+			fmt.Fprintf(w, "      %s ga%d_%d;\n", ka.value, it, j)
+		}
+	}
+	for it := 0; it*threads < groupsB; it++ {
+		for j := 0; j < 4; j++ {
+			fmt.Fprintf(w, "      %s gb%d_%d;\n", kb.value, it, j)
+		}
+	}
+	// each writes, for every run this invocation copies of a tile of
+	// groups runs, the run's index e (and whether it is one) around
+	// what fn writes.
+	each := func(ind string, groups int, fn func(ind string, it int)) {
 		for it := 0; it*threads < groups; it++ {
-			w.WriteString("        {\n")
-			fmt.Fprintf(w, "          uint e = lid + %du;\n", it*threads)
-			ind := "          "
+			fmt.Fprintf(w, "%s{\n%s  uint e = lid + %du;\n", ind, ind, it*threads)
+			in := ind + "  "
 			if (it+1)*threads > groups {
-				fmt.Fprintf(w, "          if (e < %du) {\n", groups)
-				ind += "  "
+				fmt.Fprintf(w, "%sif (e < %du) {\n", in, groups)
+				in += "  "
 			}
+			fn(in, it)
+			if (it+1)*threads > groups {
+				fmt.Fprintf(w, "%s  }\n", ind)
+			}
+			fmt.Fprintf(w, "%s}\n", ind)
+		}
+	}
+	// fetch reads the runs of the step at reduction index k into the
+	// variables; tail checks the index against the reduction's length.
+	fetch := func(ind, k string, tail bool) {
+		each(ind, groupsA, func(ind string, it int) {
 			fmt.Fprintf(w, "%suint m = e / %du;\n%suint kq = (e %% %du) * %du;\n", ind, tk/ga, ind, tk/ga, ga)
-			fmt.Fprintf(w, "%suint row = r0 + m;\n%suint ap = aBase + row * %s + k0 + kq;\n", ind, ind, last(ia))
+			fmt.Fprintf(w, "%suint row = r0 + m;\n%suint ap = aBase + row * %s + %s + kq;\n", ind, ind, last(ia), k)
 			for j := 0; j < ga; j++ {
-				fmt.Fprintf(w, "%s%s v%d = %s;\n", ind, ka.value, j, zero(ka))
+				fmt.Fprintf(w, "%sga%d_%d = %s;\n", ind, it, j, zero(ka))
 			}
 			fmt.Fprintf(w, "%sif (row < %s) {\n", ind, rowHi)
 			for j := 0; j < ga; j++ {
-				ld := fmt.Sprintf("%s  v%d = %s;\n", ind, j, g.load(ia, fmt.Sprintf("ap + %du", j)))
+				ld := fmt.Sprintf("%s  ga%d_%d = %s;\n", ind, it, j, g.load(ia, fmt.Sprintf("ap + %du", j)))
 				if tail {
-					ld = fmt.Sprintf("%s  if (k0 + kq + %du < %s) {\n  %s%s  }\n", ind, j, K, ld, ind)
+					ld = fmt.Sprintf("%s  if (%s + kq + %du < %s) {\n  %s%s  }\n", ind, k, j, K, ld, ind)
 				}
 				w.WriteString(ld)
 			}
 			fmt.Fprintf(w, "%s}\n", ind)
-			for j := 0; j < ga; j++ {
-				fmt.Fprintf(w, "%s{\n%s  uint s = (kq + %du) * %du + m;\n%s  sa[s >> 2][s & 3u] = v%d;\n%s}\n", ind, ind, j, pa, ind, j, ind)
-			}
-			if (it+1)*threads > groups {
-				w.WriteString("          }\n")
-			}
-			w.WriteString("        }\n")
-		}
-		groups = tk * tn / 4
-		for it := 0; it*threads < groups; it++ {
-			w.WriteString("        {\n")
-			fmt.Fprintf(w, "          uint e = lid + %du;\n", it*threads)
-			ind := "          "
-			if (it+1)*threads > groups {
-				fmt.Fprintf(w, "          if (e < %du) {\n", groups)
-				ind += "  "
-			}
-			fmt.Fprintf(w, "%suint kr = e / %du;\n%suint nq = (e %% %du) * 4u;\n", ind, tn/4, ind, tn/4)
-			fmt.Fprintf(w, "%suint col = c0 + nq;\n%suint bp = bBase + (k0 + kr) * %s + col;\n", ind, ind, last(ib))
-			var vs []string
-			for j := 0; j < 4; j++ {
-				fmt.Fprintf(w, "%s%s v%d = %s;\n", ind, kb.value, j, zero(kb))
-				vs = append(vs, fmt.Sprintf("v%d", j))
-			}
+		})
+		each(ind, groupsB, func(ind string, it int) {
+			fmt.Fprintf(w, "%suint kr = e / %du;\n%suint col = c0 + (e %% %du) * 4u;\n", ind, tn/4, ind, tn/4)
+			fmt.Fprintf(w, "%suint bp = bBase + (%s + kr) * %s + col;\n", ind, k, last(ib))
 			cond := ""
 			if tail {
-				cond = fmt.Sprintf("k0 + kr < %s && ", K)
+				cond = fmt.Sprintf("%s + kr < %s && ", k, K)
 			}
 			for j := 0; j < 4; j++ {
-				fmt.Fprintf(w, "%sif (%scol + %du < %s) {\n%s  v%d = %s;\n%s}\n", ind, cond, j, N, ind, j, g.load(ib, fmt.Sprintf("bp + %du", j)), ind)
+				fmt.Fprintf(w, "%sgb%d_%d = %s;\n", ind, it, j, zero(kb))
+				fmt.Fprintf(w, "%sif (%scol + %du < %s) {\n%s  gb%d_%d = %s;\n%s}\n", ind, cond, j, N, ind, it, j, g.load(ib, fmt.Sprintf("bp + %du", j)), ind)
 			}
-			fmt.Fprintf(w, "%ssb[kr * %du + (nq >> 2)] = %s(%s);\n", ind, tn/4, vec4Of(kb), strings.Join(vs, ", "))
-			if (it+1)*threads > groups {
-				w.WriteString("          }\n")
-			}
-			w.WriteString("        }\n")
-		}
+		})
 	}
-	// step advances the accumulators by step kk of the staged tiles.
-	step := func(ind, kk string) {
+	// put writes the variables into the pair of tiles at buf (0 or 1).
+	put := func(ind, buf string) {
+		each(ind, groupsA, func(ind string, it int) {
+			fmt.Fprintf(w, "%suint s = %s * %du + (e %% %du) * %du * %du + e / %du;\n", ind, buf, l.ATile(), tk/ga, ga, pa, tk/ga)
+			for j := 0; j < ga; j++ {
+				fmt.Fprintf(w, "%ssa[(s + %du) >> 2][(s + %du) & 3u] = ga%d_%d;\n", ind, j*pa, j*pa, it, j)
+			}
+		})
+		each(ind, groupsB, func(ind string, it int) {
+			fmt.Fprintf(w, "%ssb[%s * %du + e] = %s(gb%d_0, gb%d_1, gb%d_2, gb%d_3);\n", ind, buf, l.BTile()/4, vec4Of(kb), it, it, it, it)
+		})
+	}
+	// step advances the accumulators by step kk of the pair of tiles at
+	// buf.
+	step := func(ind, buf, kk string) {
 		w.WriteString(ind + "{\n")
 		for gr := 0; gr < l.RM/vm; gr++ {
 			if vm == 4 {
-				fmt.Fprintf(w, "%s  %s x%d = sa[%s * %du + tr + %du];\n", ind, vec4Of(ka), gr, kk, pa/4, gr*l.TR)
+				fmt.Fprintf(w, "%s  %s x%d = sa[%s * %du + %s * %du + tr + %du];\n", ind, vec4Of(ka), gr, buf, l.ATile()/4, kk, pa/4, gr*l.TR)
 				continue
 			}
 			for j := 0; j < vm; j++ {
-				fmt.Fprintf(w, "%s  uint xs%d = %s * %du + tr * %du + %du;\n", ind, j, kk, pa, vm, j)
+				fmt.Fprintf(w, "%s  uint xs%d = %s * %du + %s * %du + tr * %du + %du;\n", ind, j, buf, l.ATile(), kk, pa, vm, j)
 			}
 		}
 		for gr := 0; gr < l.RN/vn; gr++ {
-			fmt.Fprintf(w, "%s  %s y%d = sb[%s * %du + tc + %du];\n", ind, vec4Of(kb), gr, kk, tn/4, gr*l.TC)
+			fmt.Fprintf(w, "%s  %s y%d = sb[%s * %du + %s * %du + tc + %du];\n", ind, vec4Of(kb), gr, buf, l.BTile()/4, kk, tn/4, gr*l.TC)
 		}
 		x := func(a int) string {
 			if vm == 4 {
@@ -228,17 +247,30 @@ func (g *lnGen) tiledMatmul(m *matmulShape) error {
 		}
 		w.WriteString(ind + "}\n")
 	}
-	fmt.Fprintf(w, "      uint k0 = 0u;\n      for (; %s - k0 >= %du; k0 += %du) {\n", K, tk, tk)
-	stage(false)
-	w.WriteString("        barrier();\n")
-	// A loop of a constant count, which the driver unrolls: written out,
-	// its 8 x 64 calls of the body take glslc's optimizer seconds.
-	fmt.Fprintf(w, "        for (uint kk = 0u; kk < %du; kk++) {\n", tk)
-	step("          ", "kk")
-	w.WriteString("        }\n        barrier();\n      }\n      if (k0 < " + K + ") {\n")
-	stage(true)
+	// The first whole step goes into pair 0; each whole step fetches the
+	// next whole one before computing and puts it into the other pair
+	// after. The loop over a step's reduction indices has a constant
+	// count, which the driver unrolls: written out, its 8 x 64 calls of
+	// the body take glslc's optimizer seconds.
+	fmt.Fprintf(w, "      uint k0 = 0u;\n      uint cur = 0u;\n      if (%s >= %du) {\n", K, tk)
+	fetch("        ", "0u", false)
+	put("        ", "0u")
+	w.WriteString("        barrier();\n      }\n")
+	fmt.Fprintf(w, "      for (; %s - k0 >= %du; k0 += %du) {\n", K, tk, tk)
+	fmt.Fprintf(w, "        bool more = %s - k0 - %du >= %du;\n        if (more) {\n", K, tk, tk)
+	fetch("          ", fmt.Sprintf("(k0 + %du)", tk), false)
+	fmt.Fprintf(w, "        }\n        for (uint kk = 0u; kk < %du; kk++) {\n", tk)
+	step("          ", "cur", "kk")
+	w.WriteString("        }\n        if (more) {\n")
+	put("          ", "(1u - cur)")
+	w.WriteString("        }\n        barrier();\n        cur = 1u - cur;\n      }\n")
+	// The last, shorter step, into the pair the last whole step did not
+	// compute from.
+	fmt.Fprintf(w, "      if (k0 < %s) {\n", K)
+	fetch("        ", "k0", true)
+	put("        ", "cur")
 	fmt.Fprintf(w, "        barrier();\n        for (uint kk = 0u; kk < %s - k0; kk++) {\n", K)
-	step("          ", "kk")
+	step("          ", "cur", "kk")
 	w.WriteString("        }\n        barrier();\n      }\n")
 	for a := 0; a < l.RM; a++ {
 		fmt.Fprintf(w, "      if (rm0 + %du < %s) {\n", l.RowOf(a), rowHi)
@@ -260,9 +292,9 @@ func vec4Of(k elemKind) string {
 	return "vec4"
 }
 
-// sharedTiles declares the shared A and B tiles of a tiled matmul, as
-// vectors of 4 elements.
+// sharedTiles declares the two pairs of shared A and B tiles of a tiled
+// matmul, as vectors of 4 elements.
 func (g *lnGen) sharedTiles(m *matmulShape) string {
 	ka, kb := g.kinds[g.find("in", 0)], g.kinds[g.find("in", 1)]
-	return fmt.Sprintf("shared %s sa[%d];\nshared %s sb[%d];\n\n", vec4Of(ka), m.TK*m.APitch()/4, vec4Of(kb), m.TK*m.TN()/4)
+	return fmt.Sprintf("shared %s sa[%d];\nshared %s sb[%d];\n\n", vec4Of(ka), 2*m.ATile()/4, vec4Of(kb), 2*m.BTile()/4)
 }

@@ -306,3 +306,43 @@ func TestLinalgExtWinograd(t *testing.T) {
 		checkF32(t, "winograd_output", shapes[0], data[0], wantOut)
 	})
 }
+
+// TestLinalgExtScan runs an inclusive scan with a non-commutative
+// combiner (prev - x) along rows and an exclusive one (prev*x + x) down
+// columns from a given accumulator, against Go loops of IREE's
+// definition; the accumulator result is the last output.
+func TestLinalgExtScan(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(21))
+	x, a := randF32(r, 3, 7), randF32(r, 3)
+	wantX, wantA := f32s{shape: x.shape, v: make([]float32, 21)}, f32s{shape: a.shape, v: make([]float32, 3)}
+	for i := 0; i < 3; i++ {
+		prev := x.v[i*7]
+		wantX.v[i*7] = prev
+		for j := 1; j < 7; j++ {
+			prev -= x.v[i*7+j]
+			wantX.v[i*7+j] = prev
+		}
+		wantA.v[i] = prev
+	}
+	y, b := randF32(r, 7, 3), randF32(r, 3)
+	wantY, wantB := f32s{shape: y.shape, v: make([]float32, 21)}, f32s{shape: b.shape, v: make([]float32, 3)}
+	for j := 0; j < 3; j++ {
+		prev := b.v[j]
+		wantY.v[j] = prev
+		for i := 1; i < 7; i++ {
+			v := y.v[(i-1)*3+j]
+			prev = prev*v + v
+			wantY.v[i*3+j] = prev
+		}
+		wantB.v[j] = prev
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "scan_sub", x.arg(), a.arg())
+		checkF32(t, "scan_sub", shapes[0], data[0], wantX)
+		checkF32(t, "scan_sub accumulator", shapes[1], data[1], wantA)
+		shapes, data = invoke(t, dev, module, "scan_exclusive", y.arg(), b.arg())
+		checkF32(t, "scan_exclusive", shapes[0], data[0], wantY)
+		checkF32(t, "scan_exclusive accumulator", shapes[1], data[1], wantB)
+	})
+}

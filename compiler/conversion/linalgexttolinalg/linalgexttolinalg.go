@@ -4,8 +4,9 @@
 // padding, reshapes and linalg.transpose; iree_linalg_ext.attention and
 // online_attention into linalg.generics (two contractions and a softmax);
 // iree_linalg_ext.arg_compare into a reduction with a value and an index
-// output; the Winograd F(6x6, 3x3) input and output transforms into
-// contractions with constant matrices. It runs before the tensor ops it emits are converted
+// output; scan into a reduction that recomputes each prefix in order;
+// the Winograd F(6x6, 3x3) input and output transforms into contractions
+// with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
 // location.
 package linalgexttolinalg
@@ -19,9 +20,8 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// Convert lowers every pack, unpack, attention, online_attention and
-// arg_compare op under root, and fails at the first iree_linalg_ext op it
-// cannot lower.
+// Convert lowers every op under root that the package lowers (see
+// above), and fails at the first iree_linalg_ext op it cannot lower.
 func Convert(root *ir.Operation) error {
 	var ops []*ir.Operation
 	ir.Walk(root, func(o *ir.Operation) bool {
@@ -57,13 +57,16 @@ func Convert(root *ir.Operation) error {
 			} else {
 				v = b.pack(r)
 			}
-		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.arg_compare":
+		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.arg_compare", "iree_linalg_ext.scan":
 			var vs []*ir.Value
-			if op.Name == "iree_linalg_ext.arg_compare" {
+			switch {
+			case op.Name == "iree_linalg_ext.arg_compare":
 				vs, err = b.argCompare(op)
-			} else if len(op.Results) != len(linalgext.Outs(op)) {
+			case op.Name == "iree_linalg_ext.scan":
+				vs, err = b.scan(op)
+			case len(op.Results) != len(linalgext.Outs(op)):
 				err = ir.OpErrorf(op, "lowering of attention on memrefs is not supported yet")
-			} else {
+			default:
 				vs, err = b.attention(op)
 			}
 			if err != nil {

@@ -87,3 +87,24 @@ func.func @winograd_output(%m: tensor<8x8x2x2x2x3xf32>) -> tensor<2x3x10x11xf32>
   %0 = iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3) image_dimensions([2, 3]) ins(%m : tensor<8x8x2x2x2x3xf32>) outs(%o : tensor<2x3x10x11xf32>) -> tensor<2x3x10x11xf32>
   return %0 : tensor<2x3x10x11xf32>
 }
+
+func.func @scan_sub(%x: tensor<3x7xf32>, %a: tensor<3xf32>) -> (tensor<3x7xf32>, tensor<3xf32>) {
+  %e = tensor.empty() : tensor<3x7xf32>
+  %0:2 = iree_linalg_ext.scan dimension(1) inclusive(true) ins(%x : tensor<3x7xf32>) outs(%e, %a : tensor<3x7xf32>, tensor<3xf32>) {
+  ^bb0(%p: f32, %v: f32):
+    %s = arith.subf %p, %v : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<3x7xf32>, tensor<3xf32>
+  return %0#0, %0#1 : tensor<3x7xf32>, tensor<3xf32>
+}
+
+func.func @scan_exclusive(%x: tensor<7x3xf32>, %a: tensor<3xf32>) -> (tensor<7x3xf32>, tensor<3xf32>) {
+  %e = tensor.empty() : tensor<7x3xf32>
+  %0:2 = iree_linalg_ext.scan dimension(0) inclusive(false) ins(%x : tensor<7x3xf32>) outs(%e, %a : tensor<7x3xf32>, tensor<3xf32>) {
+  ^bb0(%p: f32, %v: f32):
+    %m = arith.mulf %p, %v : f32
+    %s = arith.addf %m, %v : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<7x3xf32>, tensor<3xf32>
+  return %0#0, %0#1 : tensor<7x3xf32>, tensor<3xf32>
+}

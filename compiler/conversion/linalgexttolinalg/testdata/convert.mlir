@@ -72,3 +72,19 @@ func.func @winograd(%x: tensor<1x10x14x2xf32>, %m: tensor<8x8x1x2x2x3xf32>) -> (
   %1 = iree_linalg_ext.winograd.output_transform output_tile_size(6) kernel_size(3) image_dimensions([2, 3]) ins(%m : tensor<8x8x1x2x2x3xf32>) outs(%o : tensor<1x3x10x11xf32>) -> tensor<1x3x10x11xf32>
   return %0, %1 : tensor<8x8x1x2x3x2xf32>, tensor<1x3x10x11xf32>
 }
+
+// scan: inclusive along dimension 1, and exclusive (starting from the accumulator) along dimension 0.
+func.func @scan(%x: tensor<2x5xi32>, %a0: tensor<2xi32>, %a1: tensor<5xi32>) -> (tensor<2x5xi32>, tensor<2xi32>, tensor<2x5xi32>, tensor<5xi32>) {
+  %e = tensor.empty() : tensor<2x5xi32>
+  %0:2 = iree_linalg_ext.scan dimension(1) inclusive(true) ins(%x : tensor<2x5xi32>) outs(%e, %a0 : tensor<2x5xi32>, tensor<2xi32>) {
+  ^bb0(%p: i32, %v: i32):
+    %s = arith.subi %p, %v : i32
+    iree_linalg_ext.yield %s : i32
+  } -> tensor<2x5xi32>, tensor<2xi32>
+  %1:2 = iree_linalg_ext.scan dimension(0) inclusive(false) ins(%x : tensor<2x5xi32>) outs(%e, %a1 : tensor<2x5xi32>, tensor<5xi32>) {
+  ^bb0(%p: i32, %v: i32):
+    %s = arith.addi %p, %v : i32
+    iree_linalg_ext.yield %s : i32
+  } -> tensor<2x5xi32>, tensor<5xi32>
+  return %0#0, %0#1, %1#0, %1#1 : tensor<2x5xi32>, tensor<2xi32>, tensor<2x5xi32>, tensor<5xi32>
+}

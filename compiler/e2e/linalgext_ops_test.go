@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"math"
 	"math/rand"
+	"sort"
 	"strconv"
 	"testing"
 
@@ -344,5 +345,37 @@ func TestLinalgExtScan(t *testing.T) {
 		shapes, data = invoke(t, dev, module, "scan_exclusive", y.arg(), b.arg())
 		checkF32(t, "scan_exclusive", shapes[0], data[0], wantY)
 		checkF32(t, "scan_exclusive accumulator", shapes[1], data[1], wantB)
+	})
+}
+
+// TestLinalgExtSort sorts keys with many ties in descending order along
+// rows, carrying values that record each key's position, against Go's
+// stable sort: equal keys keep their order.
+func TestLinalgExtSort(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(22))
+	keys := f32s{shape: []int{3, 9}}
+	vals := "3x9xi32="
+	for i := 0; i < 27; i++ {
+		keys.v = append(keys.v, float32(r.Intn(4)))
+		if i > 0 {
+			vals += " "
+		}
+		vals += strconv.Itoa(i)
+	}
+	wantK := f32s{shape: keys.shape}
+	var wantV []int32
+	for row := 0; row < 3; row++ {
+		idx := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+		sort.SliceStable(idx, func(a, b int) bool { return keys.v[row*9+idx[a]] > keys.v[row*9+idx[b]] })
+		for _, j := range idx {
+			wantK.v = append(wantK.v, keys.v[row*9+j])
+			wantV = append(wantV, int32(row*9+j))
+		}
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "sort_pairs", keys.arg(), vals)
+		checkF32(t, "sorted keys", shapes[0], data[0], wantK)
+		checkI32(t, "sorted values", data[1], wantV)
 	})
 }

@@ -5,6 +5,7 @@
 // online_attention into linalg.generics (two contractions and a softmax);
 // iree_linalg_ext.arg_compare into a reduction with a value and an index
 // output; scan into a reduction that recomputes each prefix in order;
+// sort into a stable sort by ranks;
 // the Winograd F(6x6, 3x3) input and output transforms into contractions
 // with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
@@ -57,13 +58,16 @@ func Convert(root *ir.Operation) error {
 			} else {
 				v = b.pack(r)
 			}
-		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.arg_compare", "iree_linalg_ext.scan":
+		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.arg_compare",
+			"iree_linalg_ext.scan", "iree_linalg_ext.sort":
 			var vs []*ir.Value
 			switch {
 			case op.Name == "iree_linalg_ext.arg_compare":
 				vs, err = b.argCompare(op)
 			case op.Name == "iree_linalg_ext.scan":
 				vs, err = b.scan(op)
+			case op.Name == "iree_linalg_ext.sort":
+				vs, err = b.sort(op)
 			case len(op.Results) != len(linalgext.Outs(op)):
 				err = ir.OpErrorf(op, "lowering of attention on memrefs is not supported yet")
 			default:

@@ -108,3 +108,12 @@ func.func @scan_exclusive(%x: tensor<7x3xf32>, %a: tensor<3xf32>) -> (tensor<7x3
   } -> tensor<7x3xf32>, tensor<3xf32>
   return %0#0, %0#1 : tensor<7x3xf32>, tensor<3xf32>
 }
+
+func.func @sort_pairs(%k: tensor<3x9xf32>, %v: tensor<3x9xi32>) -> (tensor<3x9xf32>, tensor<3x9xi32>) {
+  %0:2 = iree_linalg_ext.sort dimension(1) outs(%k, %v : tensor<3x9xf32>, tensor<3x9xi32>) {
+  ^bb0(%a: f32, %b: f32, %c: i32, %d: i32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<3x9xf32>, tensor<3x9xi32>
+  return %0#0, %0#1 : tensor<3x9xf32>, tensor<3x9xi32>
+}

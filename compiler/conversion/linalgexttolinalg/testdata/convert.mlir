@@ -88,3 +88,13 @@ func.func @scan(%x: tensor<2x5xi32>, %a0: tensor<2xi32>, %a1: tensor<5xi32>) -> 
   } -> tensor<2x5xi32>, tensor<5xi32>
   return %0#0, %0#1, %1#0, %1#1 : tensor<2x5xi32>, tensor<2xi32>, tensor<2x5xi32>, tensor<5xi32>
 }
+
+// sort: keys and values along dimension 1, ordered by the keys.
+func.func @sort(%k: tensor<3x6xi32>, %v: tensor<3x6xf32>) -> (tensor<3x6xi32>, tensor<3x6xf32>) {
+  %0:2 = iree_linalg_ext.sort dimension(1) outs(%k, %v : tensor<3x6xi32>, tensor<3x6xf32>) {
+  ^bb0(%a: i32, %b: i32, %c: f32, %d: f32):
+    %lt = arith.cmpi slt, %a, %b : i32
+    iree_linalg_ext.yield %lt : i1
+  } -> tensor<3x6xi32>, tensor<3x6xf32>
+  return %0#0, %0#1 : tensor<3x6xi32>, tensor<3x6xf32>
+}

@@ -703,6 +703,7 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		}
 		return nil
 	}
+	dp := dotReduction(k, body)
 	split := splitReduction(k, body)
 	var scratch vm.Reg
 	if split != nil && len(reds) > 0 && (k.Ranges[reds[len(reds)-1]] == ir.Dynamic || k.Ranges[reds[len(reds)-1]] > pairwiseOver) {
@@ -719,8 +720,30 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 			return step()
 		}
 		l := reds[j]
-		if j < len(reds)-1 || split == nil {
+		if j < len(reds)-1 {
 			return open(l, e.ci64(0), ranges[l], func() error { return reduce(j + 1) })
+		}
+		inner := func() error { return open(l, e.ci64(0), ranges[l], step) }
+		if dp != nil {
+			// acc + x * y over the loop: one buffer.dot instruction.
+			inner = func() error {
+				a, b := find("in", dp.x), find("in", dp.y)
+				stepOf := func(bi int) vm.Reg {
+					if coef[bi][l] == (vm.Reg{}) {
+						return e.ci64(0)
+					}
+					return coef[bi][l]
+				}
+				op := vm.OpBufferDotF32
+				if accs[0].Kind() == vm.KindF64 {
+					op = vm.OpBufferDotF64
+				}
+				f.Emit(op, accs[0], accs[0], f.Arg(a), cur[a], stepOf(a), f.Arg(b), cur[b], stepOf(b), ranges[l])
+				return nil
+			}
+		}
+		if split == nil {
+			return inner()
 		}
 		// The innermost reduction: in order up to pairwiseOver steps,
 		// pairwise beyond (as the llvm-cpu target does).
@@ -732,7 +755,7 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		}
 		f.Br(done)
 		f.Bind(short)
-		if err := open(l, e.ci64(0), ranges[l], step); err != nil {
+		if err := inner(); err != nil {
 			return err
 		}
 		f.Bind(done)
@@ -1013,4 +1036,44 @@ func (e *fn) pairwise(sp *split, body *ir.Operation, l int, n vm.Reg, dims []vm.
 	}
 	e.mov(acc, e.selectReg(have, r, acc))
 	return nil
+}
+
+// dotBody is a reduction body acc + x * y (or y * x, or the sum the other
+// way round) of two tensor inputs x and y, in f32 or f64.
+type dotBody struct{ x, y int }
+
+// dotReduction returns the inputs of a dot-product body, or nil.
+func dotReduction(k *loopnest.Kernel, body *ir.Operation) *dotBody {
+	if len(k.Outputs) != 1 {
+		return nil
+	}
+	if n := floatName(k.Outputs[0].Type.Elem); n != "f32" && n != "f64" {
+		return nil
+	}
+	b := body.Body()
+	if len(b.Ops) != 3 {
+		return nil
+	}
+	mul, add, ret := b.Ops[0], b.Ops[1], b.Ops[2]
+	nl, ni := len(k.Ranges), len(k.Inputs)
+	acc := b.Args[nl+ni]
+	if mul.Name != "arith.mulf" || add.Name != "arith.addf" || ret.Name != "func.return" || len(ret.Operands) != 1 || ret.Operands[0] != add.Results[0] {
+		return nil
+	}
+	if !(add.Operands[0] == acc && add.Operands[1] == mul.Results[0] || add.Operands[1] == acc && add.Operands[0] == mul.Results[0]) {
+		return nil
+	}
+	input := func(v *ir.Value) int {
+		for i := 0; i < ni; i++ {
+			if b.Args[nl+i] == v && k.Inputs[i].Scalar == nil && ir.TypesEqual(v.Type, acc.Type) {
+				return i
+			}
+		}
+		return -1
+	}
+	x, y := input(mul.Operands[0]), input(mul.Operands[1])
+	if x < 0 || y < 0 {
+		return nil
+	}
+	return &dotBody{x: x, y: y}
 }

@@ -232,6 +232,28 @@ func TestKernels(t *testing.T) {
 				checkF32(t, fmt.Sprintf("longsum %d", n), res[0], sums, 2e-6)
 			}
 
+			// f64 matvec onto an init, against the same in-order sums.
+			mv, vv, iv := make([]float64, 5*300), make([]float64, 300), make([]float64, 5)
+			for i := range mv {
+				mv[i] = r.NormFloat64()
+			}
+			for i := range vv {
+				vv[i] = r.NormFloat64()
+			}
+			for i := range iv {
+				iv[i] = r.NormFloat64()
+			}
+			res = invoke(t, dev, module, "matvec64", arg("5x300xf64", mv), arg("300xf64", vv), arg("5xf64", iv))
+			for i := 0; i < 5; i++ {
+				want := iv[i]
+				for j := 0; j < 300; j++ {
+					want += float64(mv[i*300+j] * vv[j])
+				}
+				if got := math.Float64frombits(binary.LittleEndian.Uint64(res[0][8*i:])); got != want {
+					t.Errorf("matvec64 element %d = %v, want %v", i, got, want)
+				}
+			}
+
 			checkInts(t, dev, module, r)
 			checkFloats(t, dev, module)
 		})

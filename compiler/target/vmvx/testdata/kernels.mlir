@@ -124,3 +124,9 @@ func.func @longsum(%x: tensor<2x?xf32>) -> tensor<2xf32> {
   } -> tensor<2xf32>
   return %r : tensor<2xf32>
 }
+
+// An f64 matrix-vector product onto an init (the dot-product path).
+func.func @matvec64(%m: tensor<5x300xf64>, %v: tensor<300xf64>, %init: tensor<5xf64>) -> tensor<5xf64> {
+  %r = linalg.matvec ins(%m, %v : tensor<5x300xf64>, tensor<300xf64>) outs(%init : tensor<5xf64>) -> tensor<5xf64>
+  return %r : tensor<5xf64>
+}

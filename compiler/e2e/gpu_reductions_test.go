@@ -37,7 +37,44 @@ func TestGPUReductions(t *testing.T) {
 			})
 		}
 		testStaticSum(t, dev, module)
+		for _, sz := range [][3]int{{2, 5, 1000}, {3, 9, 33}, {1, 17, 64}, {2, 3, 129}, {1, 40, 1031}, {2, 0, 5}, {2, 3, 0}} {
+			t.Run(fmt.Sprintf("batch%dx%dx%d", sz[0], sz[1], sz[2]), func(t *testing.T) {
+				testBatchRows(t, dev, module, sz[0], sz[1], sz[2])
+			})
+		}
 	})
+}
+
+// testBatchRows checks @batch: every row of every batch entry, rows with
+// a NaN (every fifth) included.
+func testBatchRows(t *testing.T, dev rhal.Device, module []byte, b, rows, cols int) {
+	x := make([]float32, b*rows*cols)
+	m := make([]float32, b*rows)
+	for r := range m {
+		m[r] = float32(r%7) - 3
+		for j := 0; j < cols; j++ {
+			x[r*cols+j] = float32((r*7919+j*104729)%4001-2000) / 500
+		}
+		if r%5 == 3 && cols > 0 {
+			x[r*cols+(r*13)%cols] = float32(math.NaN())
+		}
+	}
+	_, data := invoke(t, dev, module, "batch", f32Arg(fmt.Sprintf("%dx%dx%dx", b, rows, cols), x), f32Arg(fmt.Sprintf("%dx%dx", b, rows), m))
+	for r := range m {
+		var sum float64
+		mx := math.Inf(-1)
+		for _, v := range x[r*cols : (r+1)*cols] {
+			sum += math.Exp(float64(v - m[r]))
+			mx = math.Max(mx, float64(v))
+		}
+		g := float64(f32At(data[0], r))
+		if math.IsNaN(sum) != math.IsNaN(g) || !math.IsNaN(sum) && math.Abs(g-sum) > 1e-5*sum {
+			t.Errorf("sumexp[%d] = %v, want %v", r, g, sum)
+		}
+		if g := float64(f32At(data[1], r)); g != mx && !(math.IsNaN(g) && math.IsNaN(mx)) {
+			t.Errorf("max[%d] = %v, want %v", r, g, mx)
+		}
+	}
 }
 
 func f32At(data []byte, i int) float32 {

@@ -165,3 +165,31 @@ func (r *Reduction) Identity() (f float64, i int64, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// WarpRows reports whether a workgroup of a Reduction should give each of
+// its output elements to one warp (subgroup) instead of to all its
+// threads: when it owns at least warps output elements (its tile of the
+// first parallel loop times the other parallel loops' ranges, a dynamic
+// one counted as enough), so that its warps stay busy without a barrier
+// per element. A workgroup that owns a single row, as in a softmax over
+// up to Workgroups rows, keeps all its threads on it.
+func WarpRows(k *loopnest.Kernel, warps int) bool {
+	outer := k.OuterParallel()
+	if outer < 0 {
+		return false
+	}
+	count := k.Tile
+	for l, it := range k.Iterators {
+		if it != "parallel" || l == outer {
+			continue
+		}
+		if k.Ranges[l] == ir.Dynamic {
+			return true
+		}
+		count *= k.Ranges[l]
+		if count >= int64(warps) {
+			return true
+		}
+	}
+	return count >= int64(warps)
+}

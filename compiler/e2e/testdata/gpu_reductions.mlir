@@ -74,3 +74,29 @@ func.func @static(%x: tensor<3x1031xf32>, %i: tensor<3xf32>) -> tensor<3xf32> {
   %r = linalg.reduce { arith.addf } ins(%x : tensor<3x1031xf32>) outs(%i : tensor<3xf32>) dimensions = [1]
   return %r : tensor<3xf32>
 }
+
+// Rows of a batch: a workgroup owns a whole batch entry's rows, so each
+// warp (subgroup) reduces rows of its own (gpuloops.WarpRows): the sum of
+// exp(x - m) from zero and maximumf from -inf, over the last dimension.
+#x3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row3 = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @batch(%x: tensor<?x?x?xf32>, %m: tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %b = tensor.dim %x, %c0 : tensor<?x?x?xf32>
+  %n = tensor.dim %x, %c1 : tensor<?x?x?xf32>
+  %e = tensor.empty(%b, %n) : tensor<?x?xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %s = linalg.generic {indexing_maps = [#x3, #row3, #row3], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %m : tensor<?x?x?xf32>, tensor<?x?xf32>) outs(%z : tensor<?x?xf32>) {
+  ^bb0(%in: f32, %mx: f32, %acc: f32):
+    %d = arith.subf %in, %mx : f32
+    %x1 = math.exp %d : f32
+    %r = arith.addf %x1, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<?x?xf32>
+  %i = linalg.fill ins(%ninf : f32) outs(%e : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %mx = linalg.reduce { arith.maximumf } ins(%x : tensor<?x?x?xf32>) outs(%i : tensor<?x?xf32>) dimensions = [2]
+  return %s, %mx : tensor<?x?xf32>, tensor<?x?xf32>
+}

@@ -165,33 +165,46 @@ func (n *nest) butterfly(red *gpuloops.Reduction, p string, kind ptxKind, width 
 }
 
 // sharedReduction emits a reduction shared by the block
-// (gpuloops.Reduction), one output element after another. Each thread
-// runs the body over a strided part of the row from the combiner's
-// identity, loading ReductionUnroll elements (coalesced: neighbouring
-// threads read neighbouring elements) before it folds them; each warp
-// combines its parts with shfl.sync.bfly, lane 0 of each warp leaves the
-// warp's total in shared memory, and warp 0 combines the totals the same
-// way; thread 0 folds the block's total into the accumulator's initial
-// value and stores it. The combiner is the body's own op, so NaNs and
-// signed zeros follow its semantics. This is the GLSL of the vulkan-spirv
-// target (there, subgroups of any size) in PTX.
+// (gpuloops.Reduction), one output element after another, or, when the
+// block owns enough of them (gpuloops.WarpRows), one per warp at a time
+// (warp w takes elements w, w + 8, ...). Each thread runs the body over a
+// strided part of the row from the combiner's identity, loading
+// ReductionUnroll elements (coalesced: neighbouring threads read
+// neighbouring elements) before it folds them; each warp combines its
+// parts with shfl.sync.bfly. A warp that owns its element folds the total
+// into the accumulator's initial value and stores it from lane 0; for a
+// block's element, lane 0 of each warp leaves the warp's total in shared
+// memory, warp 0 combines the totals the same way and thread 0 stores.
+// The combiner is the body's own op, so NaNs and signed zeros follow its
+// semantics. This is the GLSL of the vulkan-spirv target (there,
+// subgroups of any size) in PTX.
 func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f := n.f
 	f.g.needISA(60) // shfl.sync
 	const warps = LoopNestBlockSize / 32
+	warpRows := gpuloops.WarpRows(n.k, warps)
 	r := red.Loop
 	out := n.find("out", 0)
 	kind := n.kinds[out]
-	part := n.shared("part", warps*kind.size)
 	lane, warp := f.reg("%r"), f.reg("%r")
 	f.line("and.b32 \t%s, %s, 31;", lane, n.tid)
 	f.line("shr.u32 \t%s, %s, 5;", warp, n.tid)
-	myPart, lanePart := f.reg("%r"), f.reg("%r")
-	f.line("mad.lo.u32 \t%s, %s, %d, %s;", myPart, warp, kind.size, part)
-	f.line("mad.lo.u32 \t%s, %s, %d, %s;", lanePart, lane, kind.size, part)
+	var myPart, lanePart string
+	if !warpRows {
+		part := n.shared("part", warps*kind.size)
+		myPart, lanePart = f.reg("%r"), f.reg("%r")
+		f.line("mad.lo.u32 \t%s, %s, %d, %s;", myPart, warp, kind.size, part)
+		f.line("mad.lo.u32 \t%s, %s, %d, %s;", lanePart, lane, kind.size, part)
+	}
+	// The threads sharing a row, and the output elements a block's
+	// threads (or a warp) step by.
+	first, width, next := n.tid, LoopNestBlockSize, 1
+	if warpRows {
+		first, width, next = lane, 32, warps
+	}
 	N := n.ranges[r]
-	step := ReductionUnroll * LoopNestBlockSize
-	last := step - LoopNestBlockSize
+	step := ReductionUnroll * width
+	last := step - width
 	// Whole groups while e < lim = max(N, last) - last, then single
 	// elements.
 	lim := f.reg("%rd")
@@ -200,7 +213,11 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	row := n.dims[r]
 	defer func() { n.dims[r] = row }()
 	i := f.reg("%rd")
-	f.line("mov.u64 \t%s, 0;", i)
+	if warpRows {
+		f.line("cvt.u64.u32 \t%s, %s;", i, warp)
+	} else {
+		f.line("mov.u64 \t%s, 0;", i)
+	}
 	f.body.WriteString("$L__out:\n")
 	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, i, n.count)
 	f.line("@%s bra \t$L__exit;", n.bad)
@@ -208,9 +225,9 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	p := f.reg(kind.reg)
 	n.identity(red, p, kind)
 	e := f.reg("%rd")
-	f.line("cvt.u64.u32 \t%s, %s;", e, n.tid)
-	// fold loads the inputs at reduction indices e + j * the block size
-	// for j in js, then runs the body on each in order.
+	f.line("cvt.u64.u32 \t%s, %s;", e, first)
+	// fold loads the inputs at reduction indices e + j * width for j <
+	// js, then runs the body on each in order.
 	fold := func(js int) error {
 		idx := make([]string, js)
 		ins := make([][]string, js)
@@ -218,7 +235,7 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 			idx[j] = e
 			if j > 0 {
 				idx[j] = f.reg("%rd")
-				f.line("add.s64 \t%s, %s, %d;", idx[j], e, j*LoopNestBlockSize)
+				f.line("add.s64 \t%s, %s, %d;", idx[j], e, j*width)
 			}
 			n.dims[r] = idx[j]
 			ins[j] = make([]string, len(n.k.Inputs))
@@ -258,26 +275,29 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	if err := fold(1); err != nil {
 		return err
 	}
-	f.line("add.s64 \t%s, %s, %d;", e, e, LoopNestBlockSize)
+	f.line("add.s64 \t%s, %s, %d;", e, e, width)
 	f.line("bra.uni \t$L__tail;")
 	f.body.WriteString("$L__tail_end:\n")
 	if err := n.butterfly(red, p, kind, 32); err != nil {
 		return err
 	}
-	q := f.reg("%p")
-	f.line("setp.eq.u32 \t%s, %s, 0;", q, lane)
-	f.line("@%s st.shared.%s \t[%s], %s;", q, kind.mem, myPart, p)
-	f.line("bar.sync \t0;")
-	f.line("setp.ne.u32 \t%s, %s, 0;", n.bad, warp)
-	f.line("@%s bra \t$L__next;", n.bad)
-	// Warp 0: lane l < warps takes warp l's total, the others the
-	// identity.
-	t := f.reg(kind.reg)
-	n.identity(red, t, kind)
-	f.line("setp.lt.u32 \t%s, %s, %d;", q, lane, warps)
-	f.line("@%s ld.shared.%s \t%s, [%s];", q, kind.mem, t, lanePart)
-	if err := n.butterfly(red, t, kind, warps); err != nil {
-		return err
+	total := p
+	if !warpRows {
+		q := f.reg("%p")
+		f.line("setp.eq.u32 \t%s, %s, 0;", q, lane)
+		f.line("@%s st.shared.%s \t[%s], %s;", q, kind.mem, myPart, p)
+		f.line("bar.sync \t0;")
+		f.line("setp.ne.u32 \t%s, %s, 0;", n.bad, warp)
+		f.line("@%s bra \t$L__next;", n.bad)
+		// Warp 0: lane l < warps takes warp l's total, the others the
+		// identity.
+		total = f.reg(kind.reg)
+		n.identity(red, total, kind)
+		f.line("setp.lt.u32 \t%s, %s, %d;", q, lane, warps)
+		f.line("@%s ld.shared.%s \t%s, [%s];", q, kind.mem, total, lanePart)
+		if err := n.butterfly(red, total, kind, warps); err != nil {
+			return err
+		}
 	}
 	f.line("setp.ne.u32 \t%s, %s, 0;", n.bad, lane)
 	f.line("@%s bra \t$L__next;", n.bad)
@@ -290,9 +310,9 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 		f.zero(acc, kind)
 	}
 	// The total folds into the accumulator in the body's operand order.
-	a, b := t, acc
+	a, b := total, acc
 	if red.Value != red.Combiner.Operands[0] {
-		a, b = acc, t
+		a, b = acc, total
 	}
 	res, err := n.combine(red, a, b, kind)
 	if err != nil {
@@ -302,8 +322,10 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 		return err
 	}
 	f.body.WriteString("$L__next:\n")
-	f.line("bar.sync \t0;")
-	f.line("add.s64 \t%s, %s, 1;", i, i)
+	if !warpRows {
+		f.line("bar.sync \t0;")
+	}
+	f.line("add.s64 \t%s, %s, %d;", i, i, next)
 	f.line("bra.uni \t$L__out;")
 	return nil
 }

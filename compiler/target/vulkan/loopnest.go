@@ -84,6 +84,9 @@ type lnGen struct {
 	// red is the reduction that the workgroup's invocations share
 	// (see reductionOf), or nil.
 	red *gpuloops.Reduction
+	// warpRows is set when each subgroup of the workgroup reduces output
+	// elements of its own (gpuloops.WarpRows).
+	warpRows bool
 	// rename gives loops whose index offset reads from another variable
 	// than d<l>.
 	rename map[int]string
@@ -152,9 +155,13 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 		w.WriteString(g.sharedTiles(g.mm))
 	}
 	if g.red != nil {
-		// One part per subgroup, however small the subgroups are.
 		kind := g.kinds[g.find("out", 0)]
-		fmt.Fprintf(w, "shared %s part[%d];\n\n", kind.value, LoopNestWorkgroupSize)
+		// Four subgroups of NVIDIA's 32 invocations.
+		g.warpRows = gpuloops.WarpRows(k, LoopNestWorkgroupSize/32)
+		if !g.warpRows {
+			// One part per subgroup, however small the subgroups are.
+			fmt.Fprintf(w, "shared %s part[%d];\n\n", kind.value, LoopNestWorkgroupSize)
+		}
 		if err := g.combineFunction(kind); err != nil {
 			return "", err
 		}
@@ -446,6 +453,9 @@ func (g *lnGen) loops() error {
 		return g.tiledMatmul(g.mm)
 	}
 	switch {
+	case g.red != nil && g.warpRows:
+		// Each subgroup takes every gl_NumSubgroups-th output element.
+		w.WriteString("  for (uint i = gl_SubgroupID; i < count; i += gl_NumSubgroups) {\n")
 	case g.red != nil:
 		// Every invocation walks the same output elements, so the
 		// barriers below are reached by all of them.
@@ -846,15 +856,15 @@ func (g *lnGen) sharedReduction() error {
 	}
 	id := identity(g.red, kind)
 	// fold writes the body's call for the elements at reduction indices
-	// e + j * the workgroup size, j in js: every input loaded first, then
-	// the calls in order.
+	// e + j * stride, j in js: every input loaded first, then the calls
+	// in order.
 	fold := func(indent string, js []int) error {
 		calls := make([]string, len(js))
 		for c, j := range js {
 			ej := "e"
 			if j > 0 {
 				ej = fmt.Sprintf("e%d", j)
-				fmt.Fprintf(w, "%suint %s = e + %du;\n", indent, ej, j*LoopNestWorkgroupSize)
+				fmt.Fprintf(w, "%suint %s = e + %du * stride;\n", indent, ej, j)
 			}
 			g.rename = map[int]string{r: ej}
 			var as []string
@@ -884,12 +894,16 @@ func (g *lnGen) sharedReduction() error {
 		return nil
 	}
 	n := g.ranges[r]
-	step := ReductionUnroll * LoopNestWorkgroupSize
-	fmt.Fprintf(w, "    %s p = %s;\n    uint e = gl_LocalInvocationID.x;\n", kind.value, id)
-	// Whole groups while e + (ReductionUnroll-1) * size < n, then single
-	// elements.
-	last := step - LoopNestWorkgroupSize
-	fmt.Fprintf(w, "    if (%s > %du) {\n      for (; e < %s - %du; e += %du) {\n", n, last, n, last, step)
+	// The invocations sharing the row: the workgroup, or the subgroup.
+	lane, stride := "gl_LocalInvocationID.x", fmt.Sprintf("%du", LoopNestWorkgroupSize)
+	if g.warpRows {
+		lane, stride = "gl_SubgroupInvocationID", "gl_SubgroupSize"
+	}
+	fmt.Fprintf(w, "    %s p = %s;\n    uint stride = %s;\n    uint e = %s;\n", kind.value, id, stride, lane)
+	// Whole groups while e + (ReductionUnroll-1) * stride < n, then
+	// single elements.
+	fmt.Fprintf(w, "    uint last = %du * stride;\n", ReductionUnroll-1)
+	fmt.Fprintf(w, "    if (%s > last) {\n      for (; e < %s - last; e += %du * stride) {\n", n, n, ReductionUnroll)
 	var js []int
 	for j := 0; j < ReductionUnroll; j++ {
 		js = append(js, j)
@@ -897,27 +911,33 @@ func (g *lnGen) sharedReduction() error {
 	if err := fold("        ", js); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "      }\n    }\n    for (; e < %s; e += %du) {\n", n, LoopNestWorkgroupSize)
+	fmt.Fprintf(w, "      }\n    }\n    for (; e < %s; e += stride) {\n", n)
 	if err := fold("      ", []int{0}); err != nil {
 		return err
 	}
 	w.WriteString("    }\n")
 	w.WriteString("    for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n      p = combine(p, subgroupShuffleXor(p, o));\n    }\n")
-	w.WriteString("    if (gl_SubgroupInvocationID == 0u) {\n      part[gl_SubgroupID] = p;\n    }\n    barrier();\n")
-	w.WriteString("    if (gl_SubgroupID == 0u) {\n")
-	fmt.Fprintf(w, "      %s q = %s;\n", kind.value, id)
-	w.WriteString("      for (uint s = gl_SubgroupInvocationID; s < gl_NumSubgroups; s += gl_SubgroupSize) {\n        q = combine(q, part[s]);\n      }\n")
-	w.WriteString("      for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n        q = combine(q, subgroupShuffleXor(q, o));\n      }\n")
 	init := zero(kind)
 	if k.Outputs[0].Init {
 		init = g.load(g.find("init", 0), outOff)
 	}
 	// The total folds into the accumulator in the body's operand order.
-	fold1 := "combine(q, acc)"
+	fold1 := "combine(%s, acc)"
 	if g.red.Value != g.red.Combiner.Operands[0] {
-		fold1 = "combine(acc, q)"
+		fold1 = "combine(acc, %s)"
 	}
-	fmt.Fprintf(w, "      if (gl_SubgroupInvocationID == 0u) {\n        %s acc = %s;\n        acc = %s;\n", kind.value, init, fold1)
+	if g.warpRows {
+		fmt.Fprintf(w, "    if (gl_SubgroupInvocationID == 0u) {\n      %s acc = %s;\n      acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, "p"))
+		w.WriteString(g.store("      ", out, outOff, "acc"))
+		w.WriteString("    }\n  }\n")
+		return nil
+	}
+	w.WriteString("    if (gl_SubgroupInvocationID == 0u) {\n      part[gl_SubgroupID] = p;\n    }\n    barrier();\n")
+	w.WriteString("    if (gl_SubgroupID == 0u) {\n")
+	fmt.Fprintf(w, "      %s q = %s;\n", kind.value, id)
+	w.WriteString("      for (uint s = gl_SubgroupInvocationID; s < gl_NumSubgroups; s += gl_SubgroupSize) {\n        q = combine(q, part[s]);\n      }\n")
+	w.WriteString("      for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n        q = combine(q, subgroupShuffleXor(q, o));\n      }\n")
+	fmt.Fprintf(w, "      if (gl_SubgroupInvocationID == 0u) {\n        %s acc = %s;\n        acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, "q"))
 	w.WriteString(g.store("        ", out, outOff, "acc"))
 	w.WriteString("      }\n    }\n    barrier();\n  }\n")
 	return nil

@@ -168,6 +168,8 @@ func TestLoadRejects(t *testing.T) {
 			`executable format "spirv-fb" is not supported by the local devices`},
 		{"an ELF as vmvx", hal.ExecutableParams{Format: local.FormatVMVX, Data: mul},
 			`vmvx executable`},
+		{"vmvx constants", hal.ExecutableParams{Format: local.FormatVMVX, Data: mul, Constants: []uint32{1}},
+			"vmvx executables take no executable-level constants"},
 		{"constants", hal.ExecutableParams{Format: local.FormatEmbeddedELFX86_64, Data: mul, Constants: []uint32{1}},
 			"executable expects 0 constant(s) but 1 were provided"},
 		{"layout count", hal.ExecutableParams{Format: local.FormatEmbeddedELFX86_64, Data: mul, Layouts: []hal.PipelineLayout{{ConstantCount: 1, BindingCount: 3}}},

@@ -16,6 +16,9 @@ const FormatVMVX = vmvx.Format
 // Dispatch and Runner paths as native ones; Dispatch.Run calls the VM
 // instead of the trampoline.
 func loadVMVX(params hal.ExecutableParams) (*Executable, error) {
+	if len(params.Constants) > 0 {
+		return nil, status.Errorf(status.InvalidArgument, "executable expects 0 constant(s) but %d were provided (vmvx executables take no executable-level constants)", len(params.Constants))
+	}
 	v, err := vmvx.Load(params.Data)
 	if err != nil {
 		return nil, err

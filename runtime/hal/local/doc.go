@@ -8,7 +8,8 @@
 // ExecutableCache implements hal.ExecutableCache for both. Supported formats
 // are listed by Formats; "embedded-elf-x86_64" runs on x86-64 hosts and
 // "embedded-elf-arm_64" is recognised but refused on other hosts with a
-// clear error.
+// clear error; "vmvx-bytecode-fb" (package vmvx) is interpreted by the VM
+// on every host.
 package local
 
 import _ "embed"

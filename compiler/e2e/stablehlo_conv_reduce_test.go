@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/cmplx"
 	"math/rand"
@@ -15,7 +16,7 @@ import (
 
 // The StableHLO programs of testdata/stablehlo_conv_reduce.mlir (convolutions,
 // reductions of several operands, reduce_window, dynamic shapes, rng,
-// complex numbers and FFTs) go
+// complex numbers and FFTs, data-dependent reads) go
 // through the StableHLO input lowering and run on local-sync and
 // local-task; each result is checked against a plain Go loop written from
 // the StableHLO specification (windows indexed from the padded input,
@@ -33,6 +34,7 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkRNGUniform(t, dev, module)
 		checkComplexOps(t, dev, module, r)
 		checkFFTs(t, dev, module, r)
+		checkSelects(t, dev, module, r)
 		checkRNGNormal(t, dev, module)
 	})
 }
@@ -337,5 +339,57 @@ func checkFFTs(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
 		}
 		checkF32Rel(t, what, shapes[k], data[k], f32s{shape: shape, v: ref[off : off+n]}, 1e-5)
 		off += n
+	}
+}
+
+func checkSelects(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, u := randF32(r, 2, 5, 3), randF32(r, 1, 2, 2)
+	at := func(a, b, c int) float32 { return x.v[(a*5+b)*3+c] }
+	clamp := func(v, hi int) int { return max(0, min(v, hi)) }
+	idx := make([]int64, 8)
+	for i := range idx {
+		idx[i] = int64(r.Intn(5))
+	}
+	// Starts past the ends and below zero, clamped to the last and first
+	// positions a window fits.
+	for _, st := range [][2]int{{1, 1}, {9, -4}, {-1, 7}} {
+		s0, s1 := st[0], st[1]
+		shapes, data := invoke(t, dev, module, "selects", x.arg(), intArg("2x4", "i32", idx),
+			fmt.Sprintf("i32=%d", s0), fmt.Sprintf("i32=%d", s1), u.arg())
+		ts := f32s{shape: []int{2, 4, 3}}
+		for b := 0; b < 2; b++ {
+			for i := 0; i < 4; i++ {
+				for c := 0; c < 3; c++ {
+					ts.v = append(ts.v, at(b, int(idx[b*4+i]), c))
+				}
+			}
+		}
+		rv := f32s{shape: []int{2, 5, 3}}
+		for a := 0; a < 2; a++ {
+			for b := 0; b < 5; b++ {
+				for c := 0; c < 3; c++ {
+					rv.v = append(rv.v, at(a, 4-b, 2-c))
+				}
+			}
+		}
+		ds := f32s{shape: []int{2, 3, 2}}
+		o1, o2 := clamp(s0, 5-3), clamp(s1, 3-2)
+		for a := 0; a < 2; a++ {
+			for b := 0; b < 3; b++ {
+				for c := 0; c < 2; c++ {
+					ds.v = append(ds.v, at(a, o1+b, o2+c))
+				}
+			}
+		}
+		us := f32s{shape: []int{2, 5, 3}, v: append([]float32(nil), x.v...)}
+		p0, p1, p2 := clamp(s1, 2-1), clamp(s0, 5-2), clamp(s1, 3-2)
+		for b := 0; b < 2; b++ {
+			for c := 0; c < 2; c++ {
+				us.v[(p0*5+p1+b)*3+p2+c] = u.v[b*2+c]
+			}
+		}
+		for k, w := range []f32s{ts, rv, ds, us} {
+			checkF32(t, fmt.Sprintf("%s (starts %d, %d)", []string{"torch_index_select", "reverse", "dynamic_slice", "dynamic_update_slice"}[k], s0, s1), shapes[k], data[k], w)
+		}
 	}
 }

@@ -8,13 +8,14 @@ import (
 // staticOnly names the ops whose lowerings need every size at compile
 // time: their results' extents are not the extents of an operand
 // dimension a loop reads directly (reshape, pad, slice, concatenation,
-// iota, broadcasting, rng), or a size-1 dimension would broadcast only when
-// its size is known (CHLO), or their windows are laid out from static
-// sizes (convolution, reduce_window).
+// iota, broadcasting, rng), their bodies hold sizes as constants
+// (reverse, dynamic_slice, dynamic_update_slice), a size-1 dimension
+// would broadcast only when its size is known (CHLO), or their windows
+// are laid out from static sizes (convolution, reduce_window).
 var staticOnly = map[string]bool{
 	"reshape": true, "pad": true, "slice": true, "concatenate": true, "iota": true,
 	"broadcast": true, "broadcast_in_dim": true, "convolution": true, "reduce_window": true,
-	"rng": true,
+	"rng": true, "reverse": true, "dynamic_slice": true, "dynamic_update_slice": true,
 }
 
 // sameSize reports whether two extents can be equal: equal, or either

@@ -8,7 +8,8 @@ import (
 // arith.cmpf and arith.cmpi predicate numbers (MLIR's enums).
 const (
 	cmpfOGT, cmpfOLT, cmpfUNE = 2, 4, 13
-	cmpiNE, cmpiSLT, cmpiSGT  = 1, 2, 4
+	cmpiEQ, cmpiNE            = 0, 1
+	cmpiSLT, cmpiSGT          = 2, 4
 	cmpiUGE                   = 9
 )
 

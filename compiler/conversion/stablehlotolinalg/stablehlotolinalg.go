@@ -29,6 +29,11 @@
 //     NORMAL the Box-Muller transform of compile-time std::mt19937(0)
 //     uniforms (constant tables) scaled by sigma and shifted by mu.
 //
+// torch_index_select, reverse, dynamic_slice and dynamic_update_slice
+// read at indices that are data or count down, which kernel maps cannot
+// express: a reduction loop over the candidates keeps the element whose
+// index matches (see select.go).
+//
 // Complex tensors are kept as their real and imaginary parts (see
 // lowerComplex), which fft, complex arithmetic, real and imag compute.
 //
@@ -180,6 +185,14 @@ func (c *converter) lower() error {
 		return c.convolution(rt)
 	case "rng":
 		return c.rng(rt)
+	case "torch_index_select":
+		return c.torchIndexSelect(rt)
+	case "reverse":
+		return c.reverse(rt)
+	case "dynamic_slice":
+		return c.dynamicSlice(rt)
+	case "dynamic_update_slice":
+		return c.dynamicUpdateSlice(rt)
 	case "pad":
 		return c.pad(rt)
 	case "batch_norm_inference":

@@ -241,6 +241,30 @@ func TestErrors(t *testing.T) {
   %r = stablehlo.real %f : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.fft' op RFFT of length 8 of 'tensor<8xf32>' does not give 'tensor<4xcomplex<f32>>'"},
+		{"torch-index-select-dims", `func.func @f(%x: tensor<4x3xf32>, %i: tensor<2xi32>) -> tensor<2x3xf32> {
+  %t = "stablehlo.torch_index_select"(%x, %i) {dim = 2 : i64, batch_dims = 0 : i64} : (tensor<4x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return %t : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.torch_index_select' op dim 2 and batch_dims 0 do not select from 'tensor<4x3xf32>' with 'tensor<2xi32>' into 'tensor<2x3xf32>'"},
+		{"torch-index-select-float-index", `func.func @f(%x: tensor<4x3xf32>, %i: tensor<2xf32>) -> tensor<2x3xf32> {
+  %t = "stablehlo.torch_index_select"(%x, %i) {dim = 0 : i64, batch_dims = 0 : i64} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  return %t : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.torch_index_select' op index elements must be integers, found 'f32'"},
+		{"reverse-dims", `func.func @f(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+  %r = "stablehlo.reverse"(%x) {dimensions = array<i64: 1, 1>} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.reverse' op dimensions [1 1] are not distinct dimensions of rank 2"},
+		{"dynamic-slice-sizes", `func.func @f(%x: tensor<4x3xf32>, %s: tensor<i32>) -> tensor<2x3xf32> {
+  %d = "stablehlo.dynamic_slice"(%x, %s, %s) {slice_sizes = array<i64: 5, 3>} : (tensor<4x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  return %d : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.dynamic_slice' op slice_sizes [5 3] do not slice 'tensor<4x3xf32>' into 'tensor<2x3xf32>'"},
+		{"dynamic-slice-starts", `func.func @f(%x: tensor<4x3xf32>, %s: tensor<i32>) -> tensor<2x3xf32> {
+  %d = "stablehlo.dynamic_slice"(%x, %s) {slice_sizes = array<i64: 2, 3>} : (tensor<4x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+  return %d : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.dynamic_slice' op expects 2 start indices, found 1"},
+		{"dynamic-update-slice-fit", `func.func @f(%x: tensor<4x3xf32>, %u: tensor<5x3xf32>, %s: tensor<i32>) -> tensor<4x3xf32> {
+  %d = "stablehlo.dynamic_update_slice"(%x, %u, %s, %s) : (tensor<4x3xf32>, tensor<5x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  return %d : tensor<4x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.dynamic_update_slice' op update 'tensor<5x3xf32>' does not fit operand 'tensor<4x3xf32>' giving 'tensor<4x3xf32>'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

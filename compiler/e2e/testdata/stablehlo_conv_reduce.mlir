@@ -148,3 +148,18 @@ func.func @ffts(%x: tensor<3x10xf32>, %re: tensor<8xf32>, %im: tensor<8xf32>) ->
   %bi = stablehlo.imag %b : (tensor<8xcomplex<f32>>) -> tensor<8xf32>
   return %rr, %ri, %fr, %fi, %br, %bi : tensor<3x6xf32>, tensor<3x6xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// Data-dependent reads: torch_index_select with a batch dimension (and
+// dynamic shapes), reverse of two dimensions, dynamic_slice and
+// dynamic_update_slice with starts that are clamped.
+func.func @selects(%x: tensor<2x5x3xf32>, %i: tensor<2x4xi32>, %s0: tensor<i32>, %s1: tensor<i32>, %u: tensor<1x2x2xf32>) -> (tensor<2x4x3xf32>, tensor<2x5x3xf32>, tensor<2x3x2xf32>, tensor<2x5x3xf32>) {
+  %xd = tensor.cast %x : tensor<2x5x3xf32> to tensor<?x?x?xf32>
+  %id = tensor.cast %i : tensor<2x4xi32> to tensor<?x?xi32>
+  %td = "stablehlo.torch_index_select"(%xd, %id) {dim = 1 : i64, batch_dims = 1 : i64} : (tensor<?x?x?xf32>, tensor<?x?xi32>) -> tensor<?x?x?xf32>
+  %t = tensor.cast %td : tensor<?x?x?xf32> to tensor<2x4x3xf32>
+  %r = "stablehlo.reverse"(%x) {dimensions = array<i64: 1, 2>} : (tensor<2x5x3xf32>) -> tensor<2x5x3xf32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %d = "stablehlo.dynamic_slice"(%x, %z, %s0, %s1) {slice_sizes = array<i64: 2, 3, 2>} : (tensor<2x5x3xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x3x2xf32>
+  %w = "mhlo.dynamic_update_slice"(%x, %u, %s1, %s0, %s1) : (tensor<2x5x3xf32>, tensor<1x2x2xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x5x3xf32>
+  return %t, %r, %d, %w : tensor<2x4x3xf32>, tensor<2x5x3xf32>, tensor<2x3x2xf32>, tensor<2x5x3xf32>
+}

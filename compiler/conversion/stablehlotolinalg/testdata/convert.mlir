@@ -137,3 +137,14 @@ func.func @rfft(%x: tensor<2x4xf32>) -> tensor<2x3xf32> {
   %r = stablehlo.imag %f : (tensor<2x3xcomplex<f32>>) -> tensor<2x3xf32>
   return %r : tensor<2x3xf32>
 }
+
+// Reads at data-dependent or descending indices: a reduction loop over
+// the candidates keeps the one whose index matches (arith.select).
+func.func @selects(%x: tensor<4x3xf32>, %i: tensor<2xi32>, %s: tensor<i32>, %u: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<4x3xf32>, tensor<2x3xf32>, tensor<4x3xf32>) {
+  %t = "stablehlo.torch_index_select"(%x, %i) {dim = 0 : i64, batch_dims = 0 : i64} : (tensor<4x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  %r = "stablehlo.reverse"(%x) {dimensions = array<i64: 0>} : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  %z = stablehlo.constant dense<0> : tensor<i32>
+  %d = "stablehlo.dynamic_slice"(%x, %s, %z) {slice_sizes = array<i64: 2, 3>} : (tensor<4x3xf32>, tensor<i32>, tensor<i32>) -> tensor<2x3xf32>
+  %w = "mhlo.dynamic_update_slice"(%x, %u, %s, %z) : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
+  return %t, %r, %d, %w : tensor<2x3xf32>, tensor<4x3xf32>, tensor<2x3xf32>, tensor<4x3xf32>
+}

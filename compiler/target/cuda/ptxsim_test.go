@@ -1,0 +1,528 @@
+package cuda_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// A small PTX interpreter for the instructions generated loop-nest
+// kernels use, so that kernels can run here, where there is no GPU: a
+// block's threads run one at a time up to each bar.sync (every thread of
+// a block reaches the same barriers), with the block's shared memory and
+// the bindings' global memory checked on every access. It knows the
+// instructions by their full spelling and refuses any other, so a kernel
+// that starts using a new one fails its test here until the interpreter
+// learns it.
+
+// simOperand is one decoded operand.
+type simOperand struct {
+	kind int // simReg, simImm, simVec, simMem
+	reg  int // register index (simReg, simMem base; -1 when the base is a symbol)
+	imm  uint64
+	vec  []int  // registers of a vector operand
+	off  int64  // simMem: byte offset
+	sym  string // simMem or simImm of a symbol: parameter or shared array name
+	neg  bool   // a negated predicate operand (!%p)
+}
+
+const (
+	simReg = iota
+	simImm
+	simVec
+	simMem
+	simSpecial
+)
+
+type simInst struct {
+	guard    int // predicate register, or -1
+	negGuard bool
+	op       string
+	parts    []string // op split at dots
+	typ      string   // the last part: the type
+	bits     int      // 32 or 64: the width of integer arithmetic
+	args     []simOperand
+	text     string
+}
+
+// simSize is the size of a memory access's elements by type.
+var simSize = map[string]int{"f32": 4, "u32": 4, "s32": 4, "b32": 4, "f64": 8, "u64": 8, "s64": 8, "b64": 8, "u8": 1, "s8": 1, "u16": 2, "s16": 2}
+
+// simKernel is one decoded .entry.
+type simKernel struct {
+	name   string
+	params []string
+	block  int
+	insts  []simInst
+	labels map[string]int
+	regs   map[string]int
+	shared map[string]int // array name -> byte offset
+	smem   int
+}
+
+var (
+	simEntry    = regexp.MustCompile(`(?s)\.visible \.entry (\w+)\(\n(.*?)\n\)\n\.maxntid (\d+), 1, 1\n\{\n(.*?)\n\}\n`)
+	simParam    = regexp.MustCompile(`\.param \.\w+ (\w+)`)
+	simShared   = regexp.MustCompile(`^\.shared \.align \d+ \.b8 (\w+)\[(\d+)\];$`)
+	simSpecials = map[string]bool{"%tid.x": true, "%ctaid.x": true, "%ctaid.y": true, "%ctaid.z": true,
+		"%nctaid.x": true, "%nctaid.y": true, "%nctaid.z": true, "%ntid.x": true}
+)
+
+// parseSimKernel decodes the entry named name of a PTX module.
+func parseSimKernel(ptx, name string) (*simKernel, error) {
+	for _, m := range simEntry.FindAllStringSubmatch(ptx, -1) {
+		if m[1] != name {
+			continue
+		}
+		k := &simKernel{name: name, labels: map[string]int{}, regs: map[string]int{}, shared: map[string]int{}}
+		for _, p := range simParam.FindAllStringSubmatch(m[2], -1) {
+			k.params = append(k.params, p[1])
+		}
+		k.block, _ = strconv.Atoi(m[3])
+		for _, line := range strings.Split(m[4], "\n") {
+			line = strings.TrimSpace(line)
+			switch {
+			case line == "" || strings.HasPrefix(line, "//") || strings.HasPrefix(line, ".reg"):
+				continue
+			case strings.HasPrefix(line, ".shared"):
+				sm := simShared.FindStringSubmatch(line)
+				if sm == nil {
+					return nil, fmt.Errorf("cannot read %q", line)
+				}
+				n, _ := strconv.Atoi(sm[2])
+				k.smem = (k.smem + 15) &^ 15
+				k.shared[sm[1]] = k.smem
+				k.smem += n
+				continue
+			case strings.HasSuffix(line, ":"):
+				k.labels[strings.TrimSuffix(line, ":")] = len(k.insts)
+				continue
+			}
+			in, err := k.decode(line)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %v", line, err)
+			}
+			k.insts = append(k.insts, in)
+		}
+		return k, nil
+	}
+	return nil, fmt.Errorf("no entry %s", name)
+}
+
+func (k *simKernel) reg(name string) int {
+	if i, ok := k.regs[name]; ok {
+		return i
+	}
+	k.regs[name] = len(k.regs)
+	return k.regs[name]
+}
+
+// decode reads one instruction line (without its label).
+func (k *simKernel) decode(line string) (simInst, error) {
+	in := simInst{guard: -1, text: line}
+	line = strings.TrimSuffix(line, ";")
+	if strings.HasPrefix(line, "@") {
+		sp := strings.IndexAny(line, " \t")
+		g := line[1:sp]
+		if strings.HasPrefix(g, "!") {
+			in.negGuard, g = true, g[1:]
+		}
+		in.guard = k.reg(g)
+		line = strings.TrimSpace(line[sp:])
+	}
+	sp := strings.IndexAny(line, " \t")
+	if sp < 0 {
+		sp = len(line)
+	}
+	in.op = line[:sp]
+	in.parts = strings.Split(in.op, ".")
+	in.typ = in.parts[len(in.parts)-1]
+	in.bits = 64
+	if strings.HasSuffix(in.typ, "32") {
+		in.bits = 32
+	}
+	if sp == len(line) {
+		return in, nil
+	}
+	rest := strings.TrimSpace(line[sp:])
+	// Split at commas outside braces and brackets.
+	var parts []string
+	depth, start := 0, 0
+	for i, c := range rest {
+		switch c {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				parts = append(parts, strings.TrimSpace(rest[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	parts = append(parts, strings.TrimSpace(rest[start:]))
+	for _, p := range parts {
+		o, err := k.operand(p)
+		if err != nil {
+			return in, err
+		}
+		in.args = append(in.args, o)
+	}
+	return in, nil
+}
+
+func (k *simKernel) operand(p string) (simOperand, error) {
+	switch {
+	case simSpecials[p]:
+		return simOperand{kind: simSpecial, sym: p}, nil
+	case strings.HasPrefix(p, "{"):
+		var o simOperand
+		o.kind = simVec
+		for _, r := range strings.Split(strings.Trim(p, "{}"), ",") {
+			o.vec = append(o.vec, k.reg(strings.TrimSpace(r)))
+		}
+		return o, nil
+	case strings.HasPrefix(p, "["):
+		in := strings.Trim(p, "[]")
+		o := simOperand{kind: simMem, reg: -1}
+		if i := strings.IndexByte(in, '+'); i >= 0 {
+			off, err := strconv.ParseInt(in[i+1:], 10, 64)
+			if err != nil {
+				return o, err
+			}
+			o.off, in = off, in[:i]
+		}
+		if strings.HasPrefix(in, "%") {
+			o.reg = k.reg(in)
+		} else {
+			o.sym = in
+		}
+		return o, nil
+	case strings.HasPrefix(p, "!%"):
+		return simOperand{kind: simReg, reg: k.reg(p[1:]), neg: true}, nil
+	case strings.HasPrefix(p, "%"):
+		return simOperand{kind: simReg, reg: k.reg(p)}, nil
+	case strings.HasPrefix(p, "0f") && len(p) == 10:
+		v, err := strconv.ParseUint(p[2:], 16, 32)
+		return simOperand{kind: simImm, imm: v}, err
+	case strings.HasPrefix(p, "0d") && len(p) == 18:
+		v, err := strconv.ParseUint(p[2:], 16, 64)
+		return simOperand{kind: simImm, imm: v}, err
+	case strings.HasPrefix(p, "$"):
+		return simOperand{kind: simImm, sym: p}, nil
+	}
+	if v, err := strconv.ParseInt(p, 10, 64); err == nil {
+		return simOperand{kind: simImm, imm: uint64(v)}, nil
+	}
+	if _, ok := k.shared[p]; ok {
+		return simOperand{kind: simImm, sym: p}, nil
+	}
+	return simOperand{}, fmt.Errorf("cannot read operand %q", p)
+}
+
+// simBuffer is a binding's global memory at a device address.
+type simBuffer struct {
+	addr uint64
+	data []byte
+}
+
+// simLaunch runs a kernel over a grid: params are the parameters' values
+// (pointers as the buffers' addresses, constants as uint32).
+func (k *simKernel) run(grid [3]int, params []uint64, bufs []*simBuffer) error {
+	if len(params) != len(k.params) {
+		return fmt.Errorf("%d parameters, the kernel takes %d", len(params), len(k.params))
+	}
+	param := map[string]uint64{}
+	for i, p := range k.params {
+		param[p] = params[i]
+	}
+	global := func(addr uint64, n int) ([]byte, error) {
+		for _, b := range bufs {
+			if addr >= b.addr && addr+uint64(n) <= b.addr+uint64(len(b.data)) {
+				return b.data[addr-b.addr : addr-b.addr+uint64(n)], nil
+			}
+		}
+		return nil, fmt.Errorf("global access of %d bytes at %#x is outside every binding", n, addr)
+	}
+	for z := 0; z < grid[2]; z++ {
+		for y := 0; y < grid[1]; y++ {
+			for x := 0; x < grid[0]; x++ {
+				shared := make([]byte, k.smem)
+				type thread struct {
+					r    []uint64
+					pc   int
+					done bool
+				}
+				ts := make([]*thread, k.block)
+				for i := range ts {
+					ts[i] = &thread{r: make([]uint64, len(k.regs))}
+				}
+				special := func(tid int, s string) uint64 {
+					return map[string]uint64{"%tid.x": uint64(tid), "%ntid.x": uint64(k.block),
+						"%ctaid.x": uint64(x), "%ctaid.y": uint64(y), "%ctaid.z": uint64(z),
+						"%nctaid.x": uint64(grid[0]), "%nctaid.y": uint64(grid[1]), "%nctaid.z": uint64(grid[2])}[s]
+				}
+				for {
+					running := false
+					for tid, t := range ts {
+						if t.done {
+							continue
+						}
+						running = true
+						if err := k.step(tid, &t.r, &t.pc, &t.done, shared, global, param, special); err != nil {
+							return fmt.Errorf("block (%d,%d,%d) thread %d: %v", x, y, z, tid, err)
+						}
+					}
+					if !running {
+						break
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// step runs one thread up to its next barrier (past it) or its end.
+func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []byte,
+	global func(uint64, int) ([]byte, error), param map[string]uint64, special func(int, string) uint64) error {
+	r := *regs
+	val := func(o simOperand) uint64 {
+		switch o.kind {
+		case simReg:
+			if o.neg {
+				return r[o.reg] ^ 1
+			}
+			return r[o.reg]
+		case simSpecial:
+			return special(tid, o.sym)
+		}
+		if o.sym != "" {
+			return uint64(k.shared[o.sym])
+		}
+		return o.imm
+	}
+	for steps := 0; ; steps++ {
+		if steps > 50_000_000 {
+			return fmt.Errorf("no barrier or end after %d instructions", steps)
+		}
+		if *pc >= len(k.insts) {
+			return fmt.Errorf("ran past the end")
+		}
+		in := k.insts[*pc]
+		*pc++
+		if in.guard >= 0 && (r[in.guard] != 0) == in.negGuard {
+			continue
+		}
+		op, a, parts, typ, bits := in.op, in.args, in.parts, in.typ, in.bits
+		mask := func(v uint64) uint64 {
+			if bits == 32 {
+				return v & 0xffffffff
+			}
+			return v
+		}
+		sext := func(v uint64) int64 {
+			if bits == 32 {
+				return int64(int32(v))
+			}
+			return int64(v)
+		}
+		set := func(v uint64) { r[a[0].reg] = mask(v) }
+		f32 := func(o simOperand) float32 { return math.Float32frombits(uint32(val(o))) }
+		setf := func(v float32) { r[a[0].reg] = uint64(math.Float32bits(v)) }
+		// mem resolves a memory operand to its bytes.
+		mem := func(o simOperand, space string, n int) ([]byte, error) {
+			switch space {
+			case "shared":
+				addr := o.off
+				if o.reg >= 0 {
+					addr += int64(uint32(r[o.reg]))
+				} else {
+					addr += int64(k.shared[o.sym])
+				}
+				if addr < 0 || int(addr)+n > len(shared) {
+					return nil, fmt.Errorf("%s: shared access of %d bytes at %d outside %d bytes", in.text, n, addr, len(shared))
+				}
+				if addr%int64(n) != 0 {
+					return nil, fmt.Errorf("%s: misaligned shared access of %d bytes at %d", in.text, n, addr)
+				}
+				return shared[addr : int(addr)+n], nil
+			case "global":
+				addr := r[o.reg] + uint64(o.off)
+				if addr%uint64(n) != 0 {
+					return nil, fmt.Errorf("%s: misaligned global access of %d bytes at %#x", in.text, n, addr)
+				}
+				b, err := global(addr, n)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %v", in.text, err)
+				}
+				return b, nil
+			}
+			return nil, fmt.Errorf("%s: unknown state space", in.text)
+		}
+		switch {
+		case op == "ret":
+			*done = true
+			return nil
+		case op == "bar.sync":
+			return nil
+		case op == "bra" || op == "bra.uni":
+			pcn, ok := k.labels[a[0].sym]
+			if !ok {
+				return fmt.Errorf("%s: no label", in.text)
+			}
+			*pc = pcn
+		case strings.HasPrefix(op, "ld.param."):
+			v, ok := param[a[1].sym]
+			if !ok {
+				return fmt.Errorf("%s: no parameter", in.text)
+			}
+			set(v)
+		case op == "cvta.to.global.u64":
+			set(val(a[1]))
+		case strings.HasPrefix(op, "ld.") || strings.HasPrefix(op, "st."):
+			space := parts[1]
+			n := simSize[typ]
+			var regs []int
+			memArg, regArg := a[1], a[0]
+			if parts[0] == "st" {
+				memArg, regArg = a[0], a[1]
+			}
+			if regArg.kind == simVec {
+				regs = regArg.vec
+			} else {
+				regs = []int{regArg.reg}
+			}
+			b, err := mem(memArg, space, n*len(regs))
+			if err != nil {
+				return err
+			}
+			for i, reg := range regs {
+				e := b[i*n : (i+1)*n]
+				if parts[0] == "ld" {
+					switch n {
+					case 4:
+						r[reg] = uint64(binary.LittleEndian.Uint32(e))
+						if typ == "s32" {
+							r[reg] = uint64(int64(int32(r[reg])))
+						}
+					case 8:
+						r[reg] = binary.LittleEndian.Uint64(e)
+					default:
+						return fmt.Errorf("%s: not learnt", in.text)
+					}
+					continue
+				}
+				switch n {
+				case 4:
+					binary.LittleEndian.PutUint32(e, uint32(r[reg]))
+				case 8:
+					binary.LittleEndian.PutUint64(e, r[reg])
+				default:
+					return fmt.Errorf("%s: not learnt", in.text)
+				}
+			}
+		case strings.HasPrefix(op, "mov."):
+			set(val(a[1]))
+		case op == "cvt.u64.u32":
+			r[a[0].reg] = uint64(uint32(val(a[1])))
+		case op == "cvt.s64.s32":
+			r[a[0].reg] = uint64(int64(int32(val(a[1]))))
+		case op == "cvt.u32.u64":
+			r[a[0].reg] = uint64(uint32(val(a[1])))
+		case op == "add.s32" || op == "add.u32" || op == "add.s64" || op == "add.u64":
+			set(val(a[1]) + val(a[2]))
+		case op == "sub.s32" || op == "sub.s64":
+			set(val(a[1]) - val(a[2]))
+		case op == "mul.lo.s32" || op == "mul.lo.u32" || op == "mul.lo.s64" || op == "mul.lo.u64":
+			set(val(a[1]) * val(a[2]))
+		case op == "mad.lo.s32" || op == "mad.lo.u32" || op == "mad.lo.s64":
+			set(val(a[1])*val(a[2]) + val(a[3]))
+		case op == "mul.wide.u32":
+			r[a[0].reg] = uint64(uint32(val(a[1]))) * uint64(uint32(val(a[2])))
+		case op == "div.u32" || op == "div.u64" || op == "rem.u32" || op == "rem.u64":
+			d := mask(val(a[2]))
+			if d == 0 {
+				return fmt.Errorf("%s: division by zero", in.text)
+			}
+			if parts[0] == "div" {
+				set(mask(val(a[1])) / d)
+			} else {
+				set(mask(val(a[1])) % d)
+			}
+		case op == "min.u64" || op == "max.u64" || op == "min.u32" || op == "max.u32":
+			x, y := mask(val(a[1])), mask(val(a[2]))
+			if (parts[0] == "min") == (x < y) {
+				set(x)
+			} else {
+				set(y)
+			}
+		case op == "min.s32" || op == "max.s32" || op == "min.s64" || op == "max.s64":
+			x, y := sext(val(a[1])), sext(val(a[2]))
+			if (parts[0] == "min") == (x < y) {
+				set(uint64(x))
+			} else {
+				set(uint64(y))
+			}
+		case op == "shl.b32" || op == "shl.b64":
+			set(val(a[1]) << val(a[2]))
+		case op == "shr.u32" || op == "shr.u64":
+			set(mask(val(a[1])) >> val(a[2]))
+		case op == "and.b32" || op == "and.b64":
+			set(val(a[1]) & val(a[2]))
+		case op == "xor.b32" || op == "xor.b64":
+			set(val(a[1]) ^ val(a[2]))
+		case op == "and.pred":
+			r[a[0].reg] = val(a[1]) & val(a[2]) & 1
+		case strings.HasPrefix(op, "setp."):
+			var c bool
+			x, y := mask(val(a[1])), mask(val(a[2]))
+			sx, sy := sext(x), sext(y)
+			signed := typ[0] == 's'
+			switch parts[1] {
+			case "lt":
+				c = x < y
+				if signed {
+					c = sx < sy
+				}
+			case "le":
+				c = x <= y
+				if signed {
+					c = sx <= sy
+				}
+			case "gt":
+				c = x > y
+				if signed {
+					c = sx > sy
+				}
+			case "ge":
+				c = x >= y
+				if signed {
+					c = sx >= sy
+				}
+			case "eq":
+				c = x == y
+			case "ne":
+				c = x != y
+			default:
+				return fmt.Errorf("%s: not learnt", in.text)
+			}
+			r[a[0].reg] = 0
+			if c {
+				r[a[0].reg] = 1
+			}
+		case op == "fma.rn.f32":
+			setf(float32(math.FMA(float64(f32(a[1])), float64(f32(a[2])), float64(f32(a[3])))))
+		case op == "mul.rn.f32":
+			setf(f32(a[1]) * f32(a[2]))
+		case op == "add.rn.f32":
+			setf(f32(a[1]) + f32(a[2]))
+		default:
+			return fmt.Errorf("%s: instruction not learnt by the interpreter", in.text)
+		}
+	}
+}

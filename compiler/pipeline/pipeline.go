@@ -171,7 +171,7 @@ var Passes = []Pass{
 	{Name: "form-linalg-dispatches", Phase: "dispatch-creation", Run: func(s *State) error { return s.withTargets(loopnest.Form) }},
 	{Name: "outline-dispatch-regions", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchRegions(s.Module.Op, s.Registry) }},
 	{Name: "outline-dispatch-externs", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchExterns(s.Module.Op) }},
-	{Name: "verify-flow", Phase: "flow", Run: verify},
+	{Name: "verify-flow", Phase: "flow", Run: verifyFlow},
 	{Name: "materialize-executable-sources", Phase: "executable-sources", Run: func(s *State) error {
 		ts, err := s.targets()
 		if err != nil {
@@ -197,6 +197,22 @@ var Passes = []Pass{
 }
 
 func verify(s *State) error { return dialect.Verify(s.Registry, s.Module.Op) }
+
+// verifyFlow verifies the module after outlining and refuses the
+// flow.executables a program may hold (IREE's flow-phase output, whose
+// functions take flow.dispatch.tensor bindings): dispatches are compiled
+// from hal.executable, hal.executable.source and stream.executable here.
+func verifyFlow(s *State) error {
+	if err := verify(s); err != nil {
+		return err
+	}
+	for _, op := range s.Module.Op.Body().Ops {
+		if op.Name == "flow.executable" {
+			return ir.OpErrorf(op, "flow executables (IREE's flow-phase output) cannot be compiled here; write the dispatch as a linalg op, a flow.dispatch.region, a hal.executable(.source) or a stream.executable")
+		}
+	}
+	return nil
+}
 
 func assignTargets(s *State) error {
 	ts, err := transforms.DeviceTargets(s.Module, s.Registry, s.Options.Targets)

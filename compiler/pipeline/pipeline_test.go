@@ -208,3 +208,33 @@ func TestPhases(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowExecutableRefused: a program holding IREE's flow-phase
+// executables parses and verifies (iree-link moves them), but compiling it
+// stops at the flow phase with a message naming the executable.
+func TestFlowExecutableRefused(t *testing.T) {
+	src := `flow.executable private @ex {
+  flow.executable.export public @entry workgroups(%a: index) -> (index, index, index) {
+    flow.return %a, %a, %a : index, index, index
+  }
+  builtin.module {
+    func.func @entry() {
+      return
+    }
+  }
+}
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c1 = arith.constant 1 : index
+  %0 = flow.dispatch @ex::@entry[%c1](%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+`
+	if _, err := Compile("flow.mlir", []byte(src), Options{}, "dispatch-creation"); err != nil {
+		t.Fatalf("up to dispatch-creation: %v", err)
+	}
+	_, err := Compile("flow.mlir", []byte(src), Options{}, "flow")
+	const want = "flow.mlir:1:1: error: 'flow.executable' op flow executables (IREE's flow-phase output) cannot be compiled here"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %s...", err, want)
+	}
+}

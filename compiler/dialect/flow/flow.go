@@ -1,11 +1,15 @@
 // Package flow registers the flow dialect ops used by custom-dispatch
 // programs: flow.dispatch, flow.dispatch.region (a dispatch written inline,
 // as IREE's ukernel samples do), the flow.dispatch.workgroup.id/count/size
-// queries and flow.return; and the flow.tensor.* ops programs use on the
-// host (tensor_ops.go).
+// queries and flow.return; flow.executable and flow.executable.export (the
+// executables IREE's flow phase prints, which iree-link copies between
+// modules; the compiler takes its dispatches from hal and stream
+// executables and refuses these at the flow phase); and the flow.tensor.*
+// ops programs use on the host (tensor_ops.go).
 package flow
 
 import (
+	"github.com/goiree/goiree/compiler/dialect/internal/executables"
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -20,6 +24,7 @@ func Register(r *ir.Registry) {
 	// enclosing op checks which terminator it accepts.
 	r.RegisterOp(ir.ReturnLikeOp("flow.return", nil))
 	r.RegisterOp(&ir.OpDef{Name: "flow.dispatch.region", Parse: parseRegionOp, Print: printRegionOp, Verify: verifyRegionOp})
+	executables.Register(r, "flow.executable", "flow.return")
 	registerTensorOps(r)
 }
 

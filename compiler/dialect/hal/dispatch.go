@@ -149,13 +149,13 @@ func ResolveEntryPoint(reg *ir.Registry, from *ir.Operation, ref ir.SymbolRefAtt
 		default:
 			return nil, ir.OpErrorf(from, "entry point %s must have the form @executable::@export or @executable::@variant::@export", ir.AttrString(ref))
 		}
-	case "hal.executable.source", "stream.executable":
+	case "hal.executable.source", "stream.executable", "flow.executable":
 		if len(ref.Nested) != 1 {
 			return nil, ir.OpErrorf(from, "entry point %s into %s @%s must have the form @executable::@export", ir.AttrString(ref), exe.Name, ref.Root)
 		}
 		want := "hal.executable.export"
-		if exe.Name == "stream.executable" {
-			want = "stream.executable.export"
+		if exe.Name != "hal.executable.source" {
+			want = exe.Name + ".export"
 		}
 		e := ir.LookupSymbolIn(exe, ref.Nested[0])
 		if e == nil || e.Name != want {
@@ -208,6 +208,12 @@ func VerifyDispatchSites(reg *ir.Registry, root *ir.Operation) error {
 				return false
 			}
 			for _, e := range res.Exports {
+				if e.Name == "flow.executable.export" {
+					// Its function takes flow.dispatch.tensor bindings,
+					// which are not checked here; the compiler refuses
+					// flow executables at the flow phase.
+					continue
+				}
 				if e.Name == "stream.executable.export" {
 					if err := checkStreamEntry(op, res.Executable, e, d); err != nil {
 						first = err

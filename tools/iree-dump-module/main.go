@@ -62,21 +62,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	toolflags.AddLoggingFlags(fs)
 	fs.Usage = func() { toolflags.PrintHelp(stdout, fs, help) }
 	// The module path is positional: move it out of the way of Parse.
-	var paths, flagArgs []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "-" || !strings.HasPrefix(a, "-") {
-			paths = append(paths, a)
-			continue
-		}
-		flagArgs = append(flagArgs, a)
-		if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && i+1 < len(args) {
-			if f := fs.Lookup(name); f != nil && !isBool(f) {
-				i++
-				flagArgs = append(flagArgs, args[i])
-			}
-		}
-	}
+	paths, flagArgs := toolflags.SplitPositional(fs, args)
 	if err := toolflags.Parse(fs, flagArgs); err != nil {
 		if err == toolflags.ErrHelp {
 			return 0
@@ -149,9 +135,4 @@ func readModule(path string, stdin io.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("reading module: %w", err)
 	}
 	return data, nil
-}
-
-func isBool(f *flag.Flag) bool {
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
 }

@@ -152,3 +152,25 @@ func isBoolFlag(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
 }
+
+// SplitPositional separates the positional arguments (file paths, "-")
+// from the flags of fs in args, so that, as with IREE's tools, files may
+// come before, between or after the flags: a flag of fs that takes a value
+// and is written without '=' takes the next argument with it.
+func SplitPositional(fs *flag.FlagSet, args []string) (positional, flags []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "-" || !strings.HasPrefix(a, "-") {
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		if name := strings.TrimLeft(a, "-"); !strings.Contains(name, "=") && i+1 < len(args) {
+			if f := fs.Lookup(name); f != nil && !isBoolFlag(f) {
+				i++
+				flags = append(flags, args[i])
+			}
+		}
+	}
+	return positional, flags
+}

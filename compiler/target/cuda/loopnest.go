@@ -600,7 +600,11 @@ func splitOf(d *ir.DictAttr) int64 {
 // body.
 func (f *fngen) emit(params []string, block int) {
 	g := f.g
-	fmt.Fprintf(&g.out, "\n.visible .entry %s(\n%s\n)\n.maxntid %d, 1, 1\n{\n", f.name, strings.Join(params, ",\n"), block)
+	fmt.Fprintf(&g.out, "\n.visible .entry %s(\n%s\n)\n.maxntid %d, 1, 1\n", f.name, strings.Join(params, ",\n"), block)
+	for _, d := range f.perf {
+		g.out.WriteString(d + "\n")
+	}
+	g.out.WriteString("{\n")
 	classes := []struct{ class, decl string }{
 		{"%p", ".pred"}, {"%rs", ".b16"}, {"%r", ".b32"}, {"%rd", ".b64"}, {"%f", ".f32"}, {"%fd", ".f64"},
 	}

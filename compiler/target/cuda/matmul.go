@@ -46,6 +46,13 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	const threads = LoopNestBlockSize
 	I, J, R := m.I, m.J, m.R
 	mac := macOf(k, n.body)
+	if mac != "" && ko.size == 4 {
+		// Two blocks a multiprocessor, so that one computes while the
+		// other waits at its barrier: ptxas keeps to 128 registers a
+		// thread (64 accumulators, 16 fragment elements, the copies'
+		// registers and addresses fit).
+		f.perf = append(f.perf, ".minnctapersm 2")
+	}
 	ga := min(4, tk) // A is read in runs of ga steps
 	fmt.Fprintf(&f.body, "\t// Tiled matmul: blocks of %dx%d outputs, %dx%d threads with %dx%d accumulators each (in runs of %dx%d),\n", tm, tn, l.TR, l.TC, l.RM, l.RN, vm, vn)
 	fmt.Fprintf(&f.body, "\t// steps of %d along the reduction; shared A %dx%d (transposed, pitch %d) and B %dx%d.\n", tk, tk, tm, pa, tk, tn)

@@ -149,6 +149,8 @@ type fngen struct {
 	// decls are declarations written after the registers (shared
 	// memory).
 	decls []string
+	// perf are performance-tuning directives written after .maxntid.
+	perf []string
 }
 
 // bodyKind names the kind of body being translated, for errors.

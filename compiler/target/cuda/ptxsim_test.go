@@ -64,7 +64,7 @@ type simKernel struct {
 }
 
 var (
-	simEntry    = regexp.MustCompile(`(?s)\.visible \.entry (\w+)\(\n(.*?)\n\)\n\.maxntid (\d+), 1, 1\n\{\n(.*?)\n\}\n`)
+	simEntry    = regexp.MustCompile(`(?s)\.visible \.entry (\w+)\(\n(.*?)\n\)\n\.maxntid (\d+), 1, 1\n(?:\.\w+ [\d, ]+\n)*\{\n(.*?)\n\}\n`)
 	simParam    = regexp.MustCompile(`\.param \.\w+ (\w+)`)
 	simShared   = regexp.MustCompile(`^\.shared \.align \d+ \.b8 (\w+)\[(\d+)\];$`)
 	simSpecials = map[string]bool{"%tid.x": true, "%ctaid.x": true, "%ctaid.y": true, "%ctaid.z": true,

@@ -79,8 +79,13 @@ type Matmul struct {
 	Batch   []int
 }
 
-// MatmulOf recognizes a matmul-shaped kernel, or returns nil.
+// MatmulOf recognizes a matmul-shaped kernel, or returns nil. A kernel
+// with an epilogue or an accumulator of another type than its output is
+// not one: the tiled kernels store their accumulators as they are.
 func MatmulOf(k *loopnest.Kernel) *Matmul {
+	if k.Epilogue != "" || len(k.Outputs) == 1 && k.Outputs[0].Acc != nil {
+		return nil
+	}
 	var pars, reds []int
 	for l, it := range k.Iterators {
 		if it == "parallel" {

@@ -202,3 +202,24 @@ func TestColumnGroups(t *testing.T) {
 		})
 	}
 }
+
+// TestMatmulEpilogue: a matmul-shaped kernel that applies an epilogue or
+// accumulates in another type than it stores is not tiled (the tiled
+// kernels store their accumulators as they are).
+func TestMatmulEpilogue(t *testing.T) {
+	kb := kernels(t)["matmul"]
+	if gpuloops.MatmulOf(kb.k) == nil {
+		t.Fatal("@matmul is not a matmul")
+	}
+	ep := *kb.k
+	ep.Epilogue = "relu"
+	if m := gpuloops.MatmulOf(&ep); m != nil {
+		t.Errorf("with an epilogue: %v, want nil", m)
+	}
+	acc := *kb.k
+	acc.Outputs = append([]loopnest.Operand(nil), kb.k.Outputs...)
+	acc.Outputs[0].Acc = ir.FloatType{Name: "f64"}
+	if m := gpuloops.MatmulOf(&acc); m != nil {
+		t.Errorf("accumulating in f64: %v, want nil", m)
+	}
+}

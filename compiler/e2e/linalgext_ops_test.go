@@ -379,3 +379,74 @@ func TestLinalgExtSort(t *testing.T) {
 		checkI32(t, "sorted values", data[1], wantV)
 	})
 }
+
+// topkInsert is the scalar definition of iree_linalg_ext.topk: each input
+// element, in order, is carried through the k outputs, displacing a
+// worse value (and a larger index among equal values).
+func topkInsert(vals []float32, idx []int32, ov []float32, oi []int32, before func(a, b float32) bool) {
+	for n := range vals {
+		cv, ci := vals[n], idx[n]
+		for k := range ov {
+			f, r := before(cv, ov[k]), before(ov[k], cv)
+			takeIdx := f || (f == r && ci < oi[k])
+			if f {
+				cv, ov[k] = ov[k], cv
+			}
+			if takeIdx {
+				ci, oi[k] = oi[k], ci
+			}
+		}
+	}
+}
+
+// TestLinalgExtTopK merges rows (with ties and their own indices) into
+// sorted outputs that already hold candidates (argmin-style, ascending),
+// and takes the top 5 values of rows without indices (topk_v2), against
+// the insertion definition.
+func TestLinalgExtTopK(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(23))
+	x := f32s{shape: []int{3, 12}}
+	xi := "3x12xi32="
+	var idx []int32
+	for i := 0; i < 36; i++ {
+		x.v = append(x.v, float32(r.Intn(6)))
+		idx = append(idx, int32(100+r.Intn(50)))
+		if i > 0 {
+			xi += " "
+		}
+		xi += strconv.Itoa(int(idx[i]))
+	}
+	ov := f32s{shape: []int{3, 4}, v: []float32{0, 1, 2, 9, 1, 1, 3, 9, 0.5, 2, 9, 9}}
+	oiv := []int32{7, 120, 5, 3, 110, 130, 2, 1, 4, 6, 8, 9}
+	oi := "3x4xi32="
+	for i, v := range oiv {
+		if i > 0 {
+			oi += " "
+		}
+		oi += strconv.Itoa(int(v))
+	}
+	wantV, wantI := f32s{shape: []int{3, 4}}, []int32(nil)
+	for row := 0; row < 3; row++ {
+		v, i := append([]float32(nil), ov.v[row*4:row*4+4]...), append([]int32(nil), oiv[row*4:row*4+4]...)
+		topkInsert(x.v[row*12:row*12+12], idx[row*12:row*12+12], v, i, func(a, b float32) bool { return a < b })
+		wantV.v, wantI = append(wantV.v, v...), append(wantI, i...)
+	}
+	wantTop := f32s{shape: []int{3, 5}}
+	for row := 0; row < 3; row++ {
+		v, i := make([]float32, 5), make([]int32, 5)
+		for k := range v {
+			v[k] = -1e30
+		}
+		pos := []int32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+		topkInsert(x.v[row*12:row*12+12], pos, v, i, func(a, b float32) bool { return a > b })
+		wantTop.v = append(wantTop.v, v...)
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "topk_merge", x.arg(), xi, ov.arg(), oi)
+		checkF32(t, "topk values", shapes[0], data[0], wantV)
+		checkI32(t, "topk indices", data[1], wantI)
+		shapes, data = invoke(t, dev, module, "topk_values", x.arg())
+		checkF32(t, "topk_v2 values", shapes[0], data[0], wantTop)
+	})
+}

@@ -5,7 +5,8 @@
 // online_attention into linalg.generics (two contractions and a softmax);
 // iree_linalg_ext.arg_compare into a reduction with a value and an index
 // output; scan into a reduction that recomputes each prefix in order;
-// sort into a stable sort by ranks;
+// sort into a stable sort by ranks; topk and topk_v2 into a merge of the
+// outputs and the input by ranks;
 // the Winograd F(6x6, 3x3) input and output transforms into contractions
 // with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
@@ -59,7 +60,7 @@ func Convert(root *ir.Operation) error {
 				v = b.pack(r)
 			}
 		case "iree_linalg_ext.attention", "iree_linalg_ext.online_attention", "iree_linalg_ext.arg_compare",
-			"iree_linalg_ext.scan", "iree_linalg_ext.sort":
+			"iree_linalg_ext.scan", "iree_linalg_ext.sort", "iree_linalg_ext.topk", "iree_linalg_ext.topk_v2":
 			var vs []*ir.Value
 			switch {
 			case op.Name == "iree_linalg_ext.arg_compare":
@@ -68,6 +69,8 @@ func Convert(root *ir.Operation) error {
 				vs, err = b.scan(op)
 			case op.Name == "iree_linalg_ext.sort":
 				vs, err = b.sort(op)
+			case op.Name == "iree_linalg_ext.topk" || op.Name == "iree_linalg_ext.topk_v2":
+				vs, err = b.topk(op)
 			case len(op.Results) != len(linalgext.Outs(op)):
 				err = ir.OpErrorf(op, "lowering of attention on memrefs is not supported yet")
 			default:

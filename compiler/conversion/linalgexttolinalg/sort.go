@@ -6,8 +6,10 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// sort lowers iree_linalg_ext.sort to a stable sort by ranks, the result
-// IREE's bubble sort gives for a strict weak order: a reduction counts,
+// sort lowers iree_linalg_ext.sort to a stable sort by ranks. It orders
+// what the comparator orders as IREE's reference bubble sort does; equal
+// elements keep their input order (the reference swaps equal neighbours,
+// so their order there depends on the sweeps). A reduction counts,
 // for each element i along the dimension, the elements j that come
 // before it (the comparator holds for (j, i), or j < i and it holds for
 // neither order), and for each output a second reduction picks, for each

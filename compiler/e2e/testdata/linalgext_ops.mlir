@@ -117,3 +117,24 @@ func.func @sort_pairs(%k: tensor<3x9xf32>, %v: tensor<3x9xi32>) -> (tensor<3x9xf
   } -> tensor<3x9xf32>, tensor<3x9xi32>
   return %0#0, %0#1 : tensor<3x9xf32>, tensor<3x9xi32>
 }
+
+func.func @topk_merge(%x: tensor<3x12xf32>, %xi: tensor<3x12xi32>, %ov: tensor<3x4xf32>, %oi: tensor<3x4xi32>) -> (tensor<3x4xf32>, tensor<3x4xi32>) {
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%x, %xi : tensor<3x12xf32>, tensor<3x12xi32>) outs(%ov, %oi : tensor<3x4xf32>, tensor<3x4xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %lt = arith.cmpf olt, %a, %b : f32
+    iree_linalg_ext.yield %lt : i1
+  } -> tensor<3x4xf32>, tensor<3x4xi32>
+  return %0#0, %0#1 : tensor<3x4xf32>, tensor<3x4xi32>
+}
+
+func.func @topk_values(%x: tensor<3x12xf32>) -> tensor<3x5xf32> {
+  %low = arith.constant -1.0e+30 : f32
+  %e = tensor.empty() : tensor<3x5xf32>
+  %o = linalg.fill ins(%low : f32) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %0 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%x : tensor<3x12xf32>) outs(%o : tensor<3x5xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}

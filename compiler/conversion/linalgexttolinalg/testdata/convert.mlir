@@ -98,3 +98,18 @@ func.func @sort(%k: tensor<3x6xi32>, %v: tensor<3x6xf32>) -> (tensor<3x6xi32>, t
   } -> tensor<3x6xi32>, tensor<3x6xf32>
   return %0#0, %0#1 : tensor<3x6xi32>, tensor<3x6xf32>
 }
+
+// topk: the largest 3 of each row merged with the outputs' contents; topk_v2 without indices.
+func.func @topk(%x: tensor<2x8xf32>, %ov: tensor<2x3xf32>, %oi: tensor<2x3xi32>) -> (tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x3xf32>) {
+  %0:2 = iree_linalg_ext.topk dimension(1) ins(%x : tensor<2x8xf32>) outs(%ov, %oi : tensor<2x3xf32>, tensor<2x3xi32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x3xf32>, tensor<2x3xi32>
+  %1 = iree_linalg_ext.topk_v2 dimension(1) is_sorted ins(%x : tensor<2x8xf32>) outs(%ov : tensor<2x3xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %gt = arith.cmpf ogt, %a, %b : f32
+    iree_linalg_ext.yield %gt : i1
+  } -> tensor<2x3xf32>
+  return %0#0, %0#1, %1 : tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x3xf32>
+}

@@ -35,6 +35,7 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkComplexOps(t, dev, module, r)
 		checkFFTs(t, dev, module, r)
 		checkSelects(t, dev, module, r)
+		checkGatherScatter(t, dev, module, r)
 		checkRNGNormal(t, dev, module)
 	})
 }
@@ -392,4 +393,35 @@ func checkSelects(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
 			checkF32(t, fmt.Sprintf("%s (starts %d, %d)", []string{"torch_index_select", "reverse", "dynamic_slice", "dynamic_update_slice"}[k], s0, s1), shapes[k], data[k], w)
 		}
 	}
+}
+
+func checkGatherScatter(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, o, u := randF32(r, 3, 5, 4), randF32(r, 6, 4), randF32(r, 5, 4)
+	starts := make([]int64, 12)
+	for i := range starts {
+		starts[i] = int64(r.Intn(9) - 2) // some below 0 and past the end
+	}
+	rows := []int64{2, -1, 2, 7, 5}
+	shapes, data := invoke(t, dev, module, "gather_scatter", x.arg(), intArg("2x3x2", "i32", starts), o.arg(), intArg("5x1", "i32", rows), u.arg())
+	clamp := func(v int64, hi int) int { return max(0, min(int(v), hi)) }
+	g := f32s{shape: []int{2, 3, 2, 3}}
+	for b := 0; b < 6; b++ {
+		s0, s1 := clamp(starts[2*b], 3-1), clamp(starts[2*b+1], 5-2)
+		for i := 0; i < 2; i++ {
+			for j := 0; j < 3; j++ {
+				g.v = append(g.v, x.v[(s0*5+s1+i)*4+j])
+			}
+		}
+	}
+	sc := f32s{shape: []int{6, 4}, v: append([]float32(nil), o.v...)}
+	for k, row := range rows {
+		if row < 0 || row >= 6 {
+			continue
+		}
+		for j := 0; j < 4; j++ {
+			sc.v[int(row)*4+j] += u.v[k*4+j]
+		}
+	}
+	checkF32(t, "gather", shapes[0], data[0], g)
+	checkF32(t, "scatter add", shapes[1], data[1], sc)
 }

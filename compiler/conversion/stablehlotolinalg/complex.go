@@ -35,7 +35,7 @@ func lowerComplex(module *ir.Operation) error {
 		if ok && touchesComplex(o) {
 			ops = append(ops, o)
 		}
-		return n != "reduce" && n != "reduce_window"
+		return !hasBody[n]
 	})
 	if len(ops) == 0 {
 		return nil

@@ -9,13 +9,13 @@ import (
 // time: their results' extents are not the extents of an operand
 // dimension a loop reads directly (reshape, pad, slice, concatenation,
 // iota, broadcasting, rng), their bodies hold sizes as constants
-// (reverse, dynamic_slice, dynamic_update_slice), a size-1 dimension
+// (reverse, dynamic_slice, dynamic_update_slice, gather), a size-1 dimension
 // would broadcast only when its size is known (CHLO), or their windows
 // are laid out from static sizes (convolution, reduce_window).
 var staticOnly = map[string]bool{
 	"reshape": true, "pad": true, "slice": true, "concatenate": true, "iota": true,
 	"broadcast": true, "broadcast_in_dim": true, "convolution": true, "reduce_window": true,
-	"rng": true, "reverse": true, "dynamic_slice": true, "dynamic_update_slice": true,
+	"rng": true, "reverse": true, "dynamic_slice": true, "dynamic_update_slice": true, "gather": true,
 }
 
 // sameSize reports whether two extents can be equal: equal, or either

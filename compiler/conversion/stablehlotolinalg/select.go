@@ -348,3 +348,358 @@ func (c *converter) dynamicUpdateSlice(rt *ir.TensorType) error {
 	c.replace(g)
 	return nil
 }
+
+// structAttr reads the fields of dialect struct attribute name (such as
+// #stablehlo.gather<...>) whose dialect attribute kind is kind.
+func (c *converter) structAttr(name, kind string) (map[string][]int64, error) {
+	a, ok := c.op.Attr(name).(*ir.OpaqueAttr)
+	if !ok || !stablehloStruct(a.Name, kind) {
+		return nil, c.errorf("requires a %s attribute such as #stablehlo.%s<...>", name, kind)
+	}
+	f, err := structFields(a.Body)
+	if err != nil {
+		return nil, c.errorf("%s: %v", name, err)
+	}
+	return f, nil
+}
+
+func stablehloStruct(name, kind string) bool {
+	for _, p := range stablehlo.Prefixes {
+		if name == p+kind {
+			return true
+		}
+	}
+	return false
+}
+
+// indexVectorMaps returns, for each of the n components of the index
+// vectors of an index tensor of rank q (index_vector_dim iv; iv == q for
+// an implicit trailing vector of one component), the map over loops that
+// reads the component with the other dimensions at the loops batch gives
+// them, in order.
+func indexVectorMaps(q, iv, loops int, batch []int, n int) ([]*ir.AffineMap, bool) {
+	other := q
+	if iv < q {
+		other--
+	}
+	if iv < 0 || iv > q || iv == q && n != 1 || len(batch) != other {
+		return nil, false
+	}
+	var maps []*ir.AffineMap
+	for k := 0; k < n; k++ {
+		m := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{}}
+		j := 0
+		for d := 0; d < q; d++ {
+			if d == iv {
+				m.Results = append(m.Results, affConst(int64(k)))
+				continue
+			}
+			m.Results = append(m.Results, dim(batch[j]))
+			j++
+		}
+		maps = append(maps, m)
+	}
+	return maps, true
+}
+
+// batchSizes reports whether the dimensions of an index tensor other than
+// iv match, in order, the dimensions batch[j] - base of shape.
+func batchSizes(index []int64, iv int, shape []int64, batch []int, base int) bool {
+	j := 0
+	for d, s := range index {
+		if d == iv {
+			continue
+		}
+		if !sameSize(s, shape[batch[j]-base]) {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+// gather lowers StableHLO's gather without batching dimensions: the result
+// dimensions in offset_dims walk the slice, the others (batch) pick the
+// start index vector, whose components start_index_map places in operand
+// dimensions (clamped so that the slice fits). Each operand dimension
+// with a start is read through a reduction loop that keeps the element
+// at start + offset; the others are read at the offset (0 where the
+// dimension is collapsed).
+func (c *converter) gather(rt *ir.TensorType) error {
+	if len(c.op.Operands) != 2 {
+		return c.errorf("expects an operand and start indices")
+	}
+	in, st := stablehlo.Ranked(c.op.Operands[0].Type), stablehlo.Ranked(c.op.Operands[1].Type)
+	f, err := c.structAttr("dimension_numbers", "gather")
+	if err != nil {
+		return err
+	}
+	if len(f["operand_batching_dims"]) > 0 || len(f["start_indices_batching_dims"]) > 0 {
+		return c.errorf("gather with batching dimensions is not supported yet")
+	}
+	r, q, nres := len(in.Shape), len(st.Shape), len(rt.Shape)
+	sizes, err := c.intsOfLen("slice_sizes", r)
+	if err != nil {
+		return err
+	}
+	ivs := f["index_vector_dim"]
+	if len(ivs) != 1 || intWidth(st.Elem) < 2 || !sameType(rt.Elem, in.Elem) {
+		return c.errorf("requires an integer index_vector_dim, integer start indices and a result of the operand's element type")
+	}
+	iv := int(ivs[0])
+	offsetDims, collapsed, startMap := f["offset_dims"], f["collapsed_slice_dims"], f["start_index_map"]
+	bad := c.errorf("dimension_numbers do not gather '%s' from '%s' with '%s'", ir.TypeString(rt), ir.TypeString(in), ir.TypeString(st))
+	isOffset := make([]bool, nres)
+	for _, d := range offsetDims {
+		if d < 0 || int(d) >= nres || isOffset[d] {
+			return bad
+		}
+		isOffset[d] = true
+	}
+	isCollapsed := make([]bool, r)
+	for _, d := range collapsed {
+		if d < 0 || int(d) >= r || isCollapsed[d] || sizes[d] != 1 {
+			return bad
+		}
+		isCollapsed[d] = true
+	}
+	// Each operand dimension: its start component, and its offset loop.
+	startOf, offsetLoop := make([]int, r), make([]int, r)
+	for d := range startOf {
+		startOf[d], offsetLoop[d] = -1, -1
+	}
+	for k, d := range startMap {
+		if d < 0 || int(d) >= r || startOf[d] != -1 {
+			return bad
+		}
+		startOf[d] = k
+	}
+	next := 0
+	for d := 0; d < r; d++ {
+		if isCollapsed[d] {
+			continue
+		}
+		if next >= len(offsetDims) || rt.Shape[offsetDims[next]] != sizes[d] {
+			return bad
+		}
+		offsetLoop[d] = int(offsetDims[next])
+		next++
+	}
+	if next != len(offsetDims) {
+		return bad
+	}
+	// The result loops, then a reduction loop over each operand dimension
+	// read at a start (or at an offset into a longer dimension, which a
+	// loop cannot index directly).
+	redLoop := make([]int, r)
+	loops := nres
+	for d := 0; d < r; d++ {
+		redLoop[d] = -1
+		if startOf[d] >= 0 || offsetLoop[d] >= 0 && sizes[d] != in.Shape[d] {
+			redLoop[d] = loops
+			loops++
+		}
+	}
+	var batch []int
+	for l := 0; l < nres; l++ {
+		if !isOffset[l] {
+			batch = append(batch, l)
+		}
+	}
+	vec, ok := indexVectorMaps(q, iv, loops, batch, len(startMap))
+	if !ok || iv < q && !sameSize(st.Shape[iv], int64(len(startMap))) || !batchSizes(st.Shape, iv, rt.Shape, batch, 0) {
+		return bad
+	}
+	inMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{}}
+	for d := 0; d < r; d++ {
+		switch {
+		case redLoop[d] >= 0:
+			inMap.Results = append(inMap.Results, dim(redLoop[d]))
+		case offsetLoop[d] >= 0:
+			inMap.Results = append(inMap.Results, dim(offsetLoop[d]))
+		default:
+			inMap.Results = append(inMap.Results, affConst(0))
+		}
+	}
+	ins := []*ir.Value{c.op.Operands[0]}
+	maps := []*ir.AffineMap{inMap}
+	for _, m := range vec {
+		ins = append(ins, c.op.Operands[1])
+		maps = append(maps, m)
+	}
+	outMap := identity(nres)
+	outMap.NumDims = loops
+	acc, err := c.zeros(rt, outMap, nil, nil)
+	if err != nil {
+		return err
+	}
+	g, err := c.genericOp(ins, append(maps, outMap), acc, iterators(nres, loops-nres), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		var hit *ir.Value
+		for d := 0; d < r; d++ {
+			if redLoop[d] < 0 {
+				continue
+			}
+			// The wanted index: the clamped start plus the offset.
+			var want *ir.Value
+			if k := startOf[d]; k >= 0 {
+				want = clampedStart(x, a[1+k], in.Shape[d]-sizes[d])
+			}
+			if l := offsetLoop[d]; l >= 0 {
+				o := x.loopIndex(l, st.Elem)
+				if want == nil {
+					want = o
+				} else {
+					want = x.bin("arith.addi", want, o)
+				}
+			}
+			h := x.cmp("arith.cmpi", cmpiEQ, x.loopIndex(redLoop[d], st.Elem), want)
+			if hit != nil {
+				h = x.bin("arith.andi", hit, h)
+			}
+			hit = h
+		}
+		if hit == nil {
+			return a[0], nil
+		}
+		return x.sel(hit, a[0], a[len(a)-1]), nil
+	})
+	if err != nil {
+		return err
+	}
+	c.replace(g)
+	return nil
+}
+
+// scatter lowers StableHLO's scatter of one operand without batching
+// dimensions: the result starts as the operand and, for every update
+// element in row-major order, the element it lands on (its index vector,
+// from scatter_indices, placed by scatter_dims_to_operand_dims, plus its
+// offset in the update window) is combined with it through the body. One
+// linalg.generic over (result dimensions, update dimensions) does this,
+// the update loops reducing; an update that lands outside the result is
+// dropped.
+func (c *converter) scatter(rt *ir.TensorType) error {
+	if len(c.op.Operands) != 3 || len(c.op.Results) != 1 {
+		return c.errorf("only a scatter of one operand is supported")
+	}
+	in, idx, up := stablehlo.Ranked(c.op.Operands[0].Type), stablehlo.Ranked(c.op.Operands[1].Type), stablehlo.Ranked(c.op.Operands[2].Type)
+	f, err := c.structAttr("scatter_dimension_numbers", "scatter")
+	if err != nil {
+		return err
+	}
+	if len(f["input_batching_dims"]) > 0 || len(f["scatter_indices_batching_dims"]) > 0 {
+		return c.errorf("scatter with batching dimensions is not supported yet")
+	}
+	r, q, u := len(in.Shape), len(idx.Shape), len(up.Shape)
+	ivs := f["index_vector_dim"]
+	if len(ivs) != 1 || intWidth(idx.Elem) < 2 || !sameType(rt, in) || !sameType(up.Elem, in.Elem) {
+		return c.errorf("requires an integer index_vector_dim, integer indices, an update and a result of the operand's type")
+	}
+	iv := int(ivs[0])
+	windowDims, inserted, toOperand := f["update_window_dims"], f["inserted_window_dims"], f["scatter_dims_to_operand_dims"]
+	bad := c.errorf("scatter_dimension_numbers do not scatter '%s' into '%s' with '%s'", ir.TypeString(up), ir.TypeString(in), ir.TypeString(idx))
+	isWindow := make([]bool, u)
+	for _, d := range windowDims {
+		if d < 0 || int(d) >= u || isWindow[d] {
+			return bad
+		}
+		isWindow[d] = true
+	}
+	isInserted := make([]bool, r)
+	for _, d := range inserted {
+		if d < 0 || int(d) >= r || isInserted[d] {
+			return bad
+		}
+		isInserted[d] = true
+	}
+	body, err := c.regionBody([]ir.Type{in.Elem})
+	if err != nil {
+		return err
+	}
+	// Loops: the result's dimensions, then the update's.
+	loops := r + u
+	var batch []int
+	for d := 0; d < u; d++ {
+		if !isWindow[d] {
+			batch = append(batch, r+d)
+		}
+	}
+	vec, ok := indexVectorMaps(q, iv, loops, batch, len(toOperand))
+	if !ok || iv < q && !sameSize(idx.Shape[iv], int64(len(toOperand))) || !batchSizes(idx.Shape, iv, up.Shape, batch, r) {
+		return bad
+	}
+	// Each result dimension: its index component and its window loop.
+	startOf, windowLoop := make([]int, r), make([]int, r)
+	for d := range startOf {
+		startOf[d], windowLoop[d] = -1, -1
+	}
+	for k, d := range toOperand {
+		if d < 0 || int(d) >= r || startOf[d] != -1 {
+			return bad
+		}
+		startOf[d] = k
+	}
+	next := 0
+	for d := 0; d < r; d++ {
+		if isInserted[d] {
+			continue
+		}
+		if next >= len(windowDims) {
+			return bad
+		}
+		windowLoop[d] = r + int(windowDims[next])
+		next++
+	}
+	if next != len(windowDims) {
+		return bad
+	}
+	upMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{}}
+	for d := 0; d < u; d++ {
+		upMap.Results = append(upMap.Results, dim(r+d))
+	}
+	ins := []*ir.Value{c.op.Operands[2]}
+	maps := []*ir.AffineMap{upMap}
+	for _, m := range vec {
+		ins = append(ins, c.op.Operands[1])
+		maps = append(maps, m)
+	}
+	outMap := identity(r)
+	outMap.NumDims = loops
+	g, err := c.genericOp(ins, append(maps, outMap), c.op.Operands[0], iterators(r, u), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		var hit *ir.Value
+		for d := 0; d < r; d++ {
+			// i == start + window offset, in the indices' type.
+			var want *ir.Value
+			if k := startOf[d]; k >= 0 {
+				want = a[1+k]
+			}
+			if l := windowLoop[d]; l >= 0 {
+				w := x.loopIndex(l, idx.Elem)
+				if want == nil {
+					want = w
+				} else {
+					want = x.bin("arith.addi", want, w)
+				}
+			}
+			if want == nil {
+				want = x.constant(idx.Elem, 0)
+			}
+			h := x.cmp("arith.cmpi", cmpiEQ, x.loopIndex(d, idx.Elem), want)
+			if hit != nil {
+				h = x.bin("arith.andi", hit, h)
+			}
+			hit = h
+		}
+		acc := a[len(a)-1]
+		rs, err := body(x, []*ir.Value{acc, a[0]})
+		if err != nil {
+			return nil, err
+		}
+		return x.sel(hit, rs[0], acc), nil
+	})
+	if err != nil {
+		return err
+	}
+	c.replace(g)
+	return nil
+}

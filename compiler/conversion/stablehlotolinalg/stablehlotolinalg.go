@@ -29,10 +29,11 @@
 //     NORMAL the Box-Muller transform of compile-time std::mt19937(0)
 //     uniforms (constant tables) scaled by sigma and shifted by mu.
 //
-// torch_index_select, reverse, dynamic_slice and dynamic_update_slice
-// read at indices that are data or count down, which kernel maps cannot
-// express: a reduction loop over the candidates keeps the element whose
-// index matches (see select.go).
+// torch_index_select, gather, reverse, dynamic_slice, dynamic_update_slice
+// and scatter read or write at indices that are data or count down, which
+// kernel maps cannot express: a reduction loop over the candidates keeps
+// (or, for scatter, combines through its body) the element whose index
+// matches (see select.go).
 //
 // Complex tensors are kept as their real and imaginary parts (see
 // lowerComplex), which fft, complex arithmetic, real and imag compute.
@@ -76,7 +77,7 @@ func Convert(module *ir.Operation) error {
 		}
 		// The bodies of reductions are read by their lowerings, not
 		// lowered themselves.
-		return n != "reduce" && n != "reduce_window"
+		return !hasBody[n]
 	})
 	for _, o := range ops {
 		c := &converter{root: module, op: o}
@@ -86,6 +87,10 @@ func Convert(module *ir.Operation) error {
 	}
 	return nil
 }
+
+// hasBody names the ops whose bodies of StableHLO ops on rank-0 tensors
+// their lowerings turn into scalar code (regionBody).
+var hasBody = map[string]bool{"reduce": true, "reduce_window": true, "scatter": true}
 
 // opName returns o's name without its stablehlo., mhlo. or chlo. prefix.
 func opName(o *ir.Operation) (string, bool) {
@@ -146,6 +151,10 @@ func (c *converter) lower() error {
 		return c.reduce()
 	case "reduce_window":
 		return c.reduceWindow()
+	case "scatter":
+		if len(c.op.Results) == 1 {
+			return c.scatter(stablehlo.Ranked(c.op.Results[0].Type))
+		}
 	}
 	if len(c.op.Results) != 1 {
 		return c.errorf("lowering is not supported yet")
@@ -193,6 +202,8 @@ func (c *converter) lower() error {
 		return c.dynamicSlice(rt)
 	case "dynamic_update_slice":
 		return c.dynamicUpdateSlice(rt)
+	case "gather":
+		return c.gather(rt)
 	case "pad":
 		return c.pad(rt)
 	case "batch_norm_inference":

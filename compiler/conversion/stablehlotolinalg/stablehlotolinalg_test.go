@@ -265,6 +265,29 @@ func TestErrors(t *testing.T) {
   %d = "stablehlo.dynamic_update_slice"(%x, %u, %s, %s) : (tensor<4x3xf32>, tensor<5x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
   return %d : tensor<4x3xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.dynamic_update_slice' op update 'tensor<5x3xf32>' does not fit operand 'tensor<4x3xf32>' giving 'tensor<4x3xf32>'"},
+		{"gather-dims", `func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
+  %g = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 2>} : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+  return %g : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.gather' op dimension_numbers do not gather 'tensor<2x3xf32>' from 'tensor<4x3xf32>' with 'tensor<2x1xi32>'"},
+		{"gather-attr", `func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>) -> tensor<2x3xf32> {
+  %g = "stablehlo.gather"(%x, %i) {slice_sizes = array<i64: 1, 3>} : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+  return %g : tensor<2x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.gather' op requires a dimension_numbers attribute such as #stablehlo.gather<...>"},
+		{"scatter-body", `func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %s = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %c = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %c : tensor<i1>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %s : tensor<4x3xf32>
+}`, "t.mlir:5:5: error: 'stablehlo.return' op returns 'tensor<i1>' as value #0 but the reduction accumulates 'tensor<f32>' there"},
+		{"scatter-dims", `func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %s = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    stablehlo.return %b : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %s : tensor<4x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.scatter' op scatter_dimension_numbers do not scatter 'tensor<2x3xf32>' into 'tensor<4x3xf32>' with 'tensor<2x1xi32>'"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -163,3 +163,21 @@ func.func @selects(%x: tensor<2x5x3xf32>, %i: tensor<2x4xi32>, %s0: tensor<i32>,
   %w = "mhlo.dynamic_update_slice"(%x, %u, %s1, %s0, %s1) : (tensor<2x5x3xf32>, tensor<1x2x2xf32>, tensor<i32>, tensor<i32>, tensor<i32>) -> tensor<2x5x3xf32>
   return %t, %r, %d, %w : tensor<2x4x3xf32>, tensor<2x5x3xf32>, tensor<2x3x2xf32>, tensor<2x5x3xf32>
 }
+
+// gather of 1x2x3 slices at (row, column) starts, the last dimension
+// read from 0; scatter-add of rows, with repeated, negative and
+// too-large row indices (the last two dropped).
+func.func @gather_scatter(%x: tensor<3x5x4xf32>, %i: tensor<2x3x2xi32>, %o: tensor<6x4xf32>, %r: tensor<5x1xi32>, %u: tensor<5x4xf32>) -> (tensor<2x3x2x3xf32>, tensor<6x4xf32>) {
+  %g = "stablehlo.gather"(%x, %i) {
+    dimension_numbers = #stablehlo.gather<offset_dims = [2, 3], collapsed_slice_dims = [0], start_index_map = [0, 1], index_vector_dim = 2>,
+    slice_sizes = array<i64: 1, 2, 3>
+  } : (tensor<3x5x4xf32>, tensor<2x3x2xi32>) -> tensor<2x3x2x3xf32>
+  %s = "stablehlo.scatter"(%o, %r, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {
+    scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>
+  } : (tensor<6x4xf32>, tensor<5x1xi32>, tensor<5x4xf32>) -> tensor<6x4xf32>
+  return %g, %s : tensor<2x3x2x3xf32>, tensor<6x4xf32>
+}

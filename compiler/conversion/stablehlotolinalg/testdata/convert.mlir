@@ -148,3 +148,16 @@ func.func @selects(%x: tensor<4x3xf32>, %i: tensor<2xi32>, %s: tensor<i32>, %u: 
   %w = "mhlo.dynamic_update_slice"(%x, %u, %s, %z) : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<i32>, tensor<i32>) -> tensor<4x3xf32>
   return %t, %r, %d, %w : tensor<2x3xf32>, tensor<4x3xf32>, tensor<2x3xf32>, tensor<4x3xf32>
 }
+
+// gather of rows at data-dependent starts and scatter-add of rows: a
+// reduction loop over the candidate rows (update positions) keeps (adds)
+// the ones whose index matches.
+func.func @gather_scatter(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xf32>) -> (tensor<2x3xf32>, tensor<4x3xf32>) {
+  %g = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [1], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 1>, slice_sizes = array<i64: 1, 3>} : (tensor<4x3xf32>, tensor<2x1xi32>) -> tensor<2x3xf32>
+  %s = "stablehlo.scatter"(%x, %i, %u) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %t = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %t : tensor<f32>
+  }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+  return %g, %s : tensor<2x3xf32>, tensor<4x3xf32>
+}

@@ -4,10 +4,14 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/transforms"
 	rhal "github.com/goiree/goiree/runtime/hal"
 )
 
@@ -75,6 +79,28 @@ func testBatchRows(t *testing.T, dev rhal.Device, module []byte, b, rows, cols i
 			t.Errorf("max[%d] = %v, want %v", r, g, mx)
 		}
 	}
+}
+
+// TestGPUReductionsNoSubgroups runs the shapes of TestGPUReductions on
+// Vulkan with --iree-vulkan-subgroups=false: the parts of a shared
+// reduction meet in shared memory alone.
+func TestGPUReductionsNoSubgroups(t *testing.T) {
+	dev := gpuTargets[0].device(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "gpu_reductions.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{"vulkan-spirv"}}, TargetFlags: map[string]string{"iree-vulkan-subgroups": "false"}}
+	s, err := pipeline.Compile("gpu_reductions.mlir", src, opts, "vm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sz := range reductionShapes {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			testReductionShape(t, dev, s.Output, sz[0], sz[1])
+		})
+	}
+	testBatchRows(t, dev, s.Output, 2, 5, 1000)
 }
 
 func f32At(data []byte, i int) float32 {

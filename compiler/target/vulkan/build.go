@@ -42,6 +42,11 @@ type Options struct {
 	// DumpSourcesTo and DumpBinariesTo, when set, are directories that
 	// receive the generated GLSL and the SPIR-V of every variant.
 	DumpSourcesTo, DumpBinariesTo string
+	// NoSubgroups generates shaders without subgroup operations
+	// (GLSLOptions.NoSubgroups).
+	NoSubgroups bool
+	// flagErr is a bad flag value the builder reports when it builds.
+	flagErr error
 }
 
 // Builder builds vulkan-spirv variants; it implements
@@ -131,6 +136,9 @@ func entryPoint(e export) (spirv.EntryPoint, error) {
 
 // Build returns the "vulkan-spirv-fb" executable of a variant.
 func Build(variant *ir.Operation, opts Options) ([]byte, error) {
+	if opts.flagErr != nil {
+		return nil, opts.flagErr
+	}
 	if !Supports(variant) {
 		t := hal.VariantTarget(variant)
 		if t == nil {
@@ -251,7 +259,7 @@ func dumpName(variant *ir.Operation) string {
 // generate emits the GLSL of a generated elementwise variant and compiles
 // it with glslc.
 func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, error) {
-	src, err := GenerateGLSL(inner, e.name)
+	src, err := GenerateGLSLWith(inner, e.name, GLSLOptions{NoSubgroups: opts.NoSubgroups})
 	if err != nil {
 		return nil, err
 	}

@@ -46,9 +46,24 @@ func glslType(t ir.Type, storage bool) (string, error) {
 	return "", fmt.Errorf("element type '%s' is not supported %s", ir.TypeString(t), where)
 }
 
+// GLSLOptions are what generated shaders may assume of the device.
+type GLSLOptions struct {
+	// NoSubgroups keeps shaders off subgroup operations: the invocations
+	// of a shared reduction combine their parts through shared memory
+	// alone, for devices without subgroup shuffles in compute shaders
+	// (by default they use GL_KHR_shader_subgroup_basic and _shuffle, the
+	// GroupNonUniform and GroupNonUniformShuffle capabilities).
+	NoSubgroups bool
+}
+
 // GenerateGLSL returns the compute shader of the generated entry function
 // entry in module: an elementwise group or a linalg loop nest.
 func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
+	return GenerateGLSLWith(module, entry, GLSLOptions{})
+}
+
+// GenerateGLSLWith is GenerateGLSL with options.
+func GenerateGLSLWith(module *ir.Operation, entry string, opts GLSLOptions) (string, error) {
 	funcs := map[string]*ir.Operation{}
 	if b := module.Body(); b != nil {
 		for _, op := range b.Ops {
@@ -62,7 +77,7 @@ func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 		return "", ir.OpErrorf(module, "module has no function @%s for the export", entry)
 	}
 	if ln, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr); ok {
-		return generateLoopNest(funcs, fn, ln)
+		return generateLoopNest(funcs, fn, ln, opts)
 	}
 	d, ok := fn.Attr(elementwiseAttr).(*ir.DictAttr)
 	if !ok {

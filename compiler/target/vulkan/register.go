@@ -1,6 +1,7 @@
 package vulkan
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
@@ -10,6 +11,10 @@ import (
 
 // glslcFlag is GlslcPathFlag without its dashes and '='.
 var glslcFlag = strings.TrimSuffix(strings.TrimPrefix(GlslcPathFlag, "--"), "=")
+
+// subgroupsFlag turns the subgroup operations of generated shaders off
+// (Options.NoSubgroups).
+const subgroupsFlag = "iree-vulkan-subgroups"
 
 // DefaultExecutableTarget is the executable target a program gets for
 // --iree-hal-target-backends=vulkan-spirv or the vulkan device.
@@ -33,10 +38,18 @@ func init() {
 		LoopNestSplit:      splitOf,
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
+			{Name: subgroupsFlag, Value: "true|false", Help: "generated reductions combine across subgroup lanes with shuffles (default true); false: through shared memory only, for devices without subgroup shuffles"},
 		},
 		DefaultExecutableTarget: DefaultExecutableTarget,
 		NewBuilder: func(env target.Env) target.Builder {
 			o := Options{GlslcPath: env.Flags[glslcFlag], DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
+			switch v := env.Flags[subgroupsFlag]; v {
+			case "", "true":
+			case "false":
+				o.NoSubgroups = true
+			default:
+				o.flagErr = fmt.Errorf("--%s=%s: the value must be true or false", subgroupsFlag, v)
+			}
 			if env.Objects != nil {
 				o.Objects = env.Objects
 			}

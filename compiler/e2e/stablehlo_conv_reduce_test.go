@@ -7,6 +7,7 @@ import (
 	"math/cmplx"
 	"math/rand"
 	"os/exec"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,6 +37,7 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkFFTs(t, dev, module, r)
 		checkSelects(t, dev, module, r)
 		checkGatherScatter(t, dev, module, r)
+		checkSortRows(t, dev, module, r)
 		checkRNGNormal(t, dev, module)
 	})
 }
@@ -424,4 +426,24 @@ func checkGatherScatter(t *testing.T, dev rhal.Device, module []byte, r *rand.Ra
 	}
 	checkF32(t, "gather", shapes[0], data[0], g)
 	checkF32(t, "scatter add", shapes[1], data[1], sc)
+}
+
+func checkSortRows(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	v := f32s{shape: []int{4, 9}}
+	for i := 0; i < 36; i++ {
+		v.v = append(v.v, float32(r.Intn(5))) // ties in every row
+	}
+	shapes, data := invoke(t, dev, module, "sort_rows", v.arg())
+	vals := f32s{shape: []int{4, 9}}
+	var idx []int32
+	for row := 0; row < 4; row++ {
+		cols := []int{0, 1, 2, 3, 4, 5, 6, 7, 8}
+		sort.SliceStable(cols, func(a, b int) bool { return v.v[row*9+cols[a]] > v.v[row*9+cols[b]] })
+		for _, c := range cols {
+			vals.v = append(vals.v, v.v[row*9+c])
+			idx = append(idx, int32(c))
+		}
+	}
+	checkF32(t, "sorted values", shapes[0], data[0], vals)
+	checkI32(t, "sorted indices", data[1], idx)
 }

@@ -100,6 +100,12 @@ func (c *converter) reduce() error {
 	return nil
 }
 
+// opNameOnly is o's name without its dialect ("reduce").
+func opNameOnly(o *ir.Operation) string {
+	n, _ := opName(o)
+	return n
+}
+
 func repeat(m *ir.AffineMap, n int) []*ir.AffineMap {
 	out := make([]*ir.AffineMap, n)
 	for i := range out {
@@ -144,14 +150,20 @@ type regionFunc func(x builder, args []*ir.Value) ([]*ir.Value, error)
 // returns N values of types elems. It returns the function that emits
 // the body's scalar ops; the errors point at the body op they are about.
 func (c *converter) regionBody(elems []ir.Type) (regionFunc, error) {
+	return c.regionBodyOf(append(append([]ir.Type(nil), elems...), elems...), elems, "accumulates")
+}
+
+// regionBodyOf is regionBody for a body whose arguments have the element
+// types args and whose results the element types rets; what says what
+// the op does with a result (in the message about a wrong one).
+func (c *converter) regionBodyOf(args, rets []ir.Type, what string) (regionFunc, error) {
 	b := c.op.Body()
-	n := len(elems)
-	if b == nil || len(b.Args) != 2*n {
-		return nil, c.errorf("requires a body of %d arguments (%d accumulators and %d elements)", 2*n, n, n)
+	if b == nil || len(b.Args) != len(args) {
+		return nil, c.errorf("requires a body of %d arguments", len(args))
 	}
 	for i, a := range b.Args {
-		if t := stablehlo.Ranked(a.Type); t == nil || len(t.Shape) != 0 || !sameType(t.Elem, elems[i%n]) {
-			return nil, c.errorf("body argument #%d is '%s' but must be 'tensor<%s>'", i, ir.TypeString(a.Type), ir.TypeString(elems[i%n]))
+		if t := stablehlo.Ranked(a.Type); t == nil || len(t.Shape) != 0 || !sameType(t.Elem, args[i]) {
+			return nil, c.errorf("body argument #%d is '%s' but must be 'tensor<%s>'", i, ir.TypeString(a.Type), ir.TypeString(args[i]))
 		}
 	}
 	if len(b.Ops) == 0 {
@@ -159,14 +171,14 @@ func (c *converter) regionBody(elems []ir.Type) (regionFunc, error) {
 	}
 	ret := b.Ops[len(b.Ops)-1]
 	if rn, _ := opName(ret); rn != "return" {
-		return nil, ir.OpErrorf(ret, "a reduction body must end in a return")
+		return nil, ir.OpErrorf(ret, "a body must end in a return")
 	}
-	if len(ret.Operands) != n {
-		return nil, ir.OpErrorf(ret, "returns %d values but the reduction has %d results", len(ret.Operands), n)
+	if len(ret.Operands) != len(rets) {
+		return nil, ir.OpErrorf(ret, "returns %d values but must return %d", len(ret.Operands), len(rets))
 	}
 	for i, v := range ret.Operands {
-		if t := stablehlo.Ranked(v.Type); t == nil || len(t.Shape) != 0 || !sameType(t.Elem, elems[i]) {
-			return nil, ir.OpErrorf(ret, "returns '%s' as value #%d but the reduction accumulates 'tensor<%s>' there", ir.TypeString(v.Type), i, ir.TypeString(elems[i]))
+		if t := stablehlo.Ranked(v.Type); t == nil || len(t.Shape) != 0 || !sameType(t.Elem, rets[i]) {
+			return nil, ir.OpErrorf(ret, "returns '%s' as value #%d but the %s %s 'tensor<%s>' there", ir.TypeString(v.Type), i, opNameOnly(c.op), what, ir.TypeString(rets[i]))
 		}
 	}
 	// Check every op now, so that errors come before anything is emitted.
@@ -180,11 +192,11 @@ func (c *converter) regionBody(elems []ir.Type) (regionFunc, error) {
 		sub := &converter{root: c.root, op: o}
 		name, ok := opName(o)
 		if !ok || len(o.Results) != 1 || len(o.Regions) != 0 {
-			return nil, ir.OpErrorf(o, "is not supported in a reduction body")
+			return nil, ir.OpErrorf(o, "is not supported in the body of '%s'", c.op.Name)
 		}
 		rt := stablehlo.Ranked(o.Results[0].Type)
 		if rt == nil || len(rt.Shape) != 0 {
-			return nil, ir.OpErrorf(o, "a reduction body computes on rank-0 tensors, found '%s'", ir.TypeString(o.Results[0].Type))
+			return nil, ir.OpErrorf(o, "the body of '%s' computes on rank-0 tensors, found '%s'", c.op.Name, ir.TypeString(o.Results[0].Type))
 		}
 		if err := sub.checkType("result", rt, true); err != nil {
 			return nil, err
@@ -198,14 +210,14 @@ func (c *converter) regionBody(elems []ir.Type) (regionFunc, error) {
 			continue
 		}
 		if _, ok := stablehlo.Arity[name]; !ok {
-			return nil, ir.OpErrorf(o, "is not supported in a reduction body")
+			return nil, ir.OpErrorf(o, "is not supported in the body of '%s'", c.op.Name)
 		}
 		for i, v := range o.Operands {
 			if err := sub.checkType(fmt.Sprintf("operand #%d", i), v.Type, true); err != nil {
 				return nil, err
 			}
 			if t := stablehlo.Ranked(v.Type); len(t.Shape) != 0 {
-				return nil, ir.OpErrorf(o, "a reduction body computes on rank-0 tensors, found '%s'", ir.TypeString(v.Type))
+				return nil, ir.OpErrorf(o, "the body of '%s' computes on rank-0 tensors, found '%s'", c.op.Name, ir.TypeString(v.Type))
 			}
 		}
 		f, err := sub.scalarBody(name, rt.Elem)
@@ -224,7 +236,7 @@ func (c *converter) regionBody(elems []ir.Type) (regionFunc, error) {
 			for i, v := range vs {
 				s, ok := vals[v]
 				if !ok {
-					return nil, ir.OpErrorf(o, "operand #%d is defined outside the reduction body, which is not supported", i)
+					return nil, ir.OpErrorf(o, "operand #%d is defined outside the body of '%s', which is not supported", i, c.op.Name)
 				}
 				out = append(out, s)
 			}
@@ -292,5 +304,5 @@ func (c *converter) scalarConstant(rt *ir.TensorType) (ir.Attribute, error) {
 		shift := 64 - 8*len(raw)
 		return ir.IntegerAttr{Value: v << shift >> shift, Type: et}, nil
 	}
-	return nil, c.errorf("constant %s is not supported in a reduction body", ir.AttrString(d))
+	return nil, c.errorf("constant %s is not supported in a body", ir.AttrString(d))
 }

@@ -703,3 +703,115 @@ func (c *converter) scatter(rt *ir.TensorType) error {
 	c.replace(g)
 	return nil
 }
+
+// sort sorts N operands of one shape along dimension by the comparator
+// body (a strict order on (lhs_0, rhs_0, lhs_1, rhs_1, ...) that says
+// whether lhs comes first), stably, in two linalg.generics:
+//
+//	rank[..., i, ...] = #{j : less(x_j, x_i)} + #{j < i : neither less(x_j, x_i) nor less(x_i, x_j)}
+//	out_k[..., p, ...] = x_k[..., i, ...] for the i whose rank is p
+//
+// each with a reduction loop j (i) over the sorted dimension. This takes
+// n^2 comparisons for a dimension of n.
+func (c *converter) sort() error {
+	n := len(c.op.Results)
+	if n == 0 || len(c.op.Operands) != n {
+		return c.errorf("expects as many operands as results")
+	}
+	in0 := stablehlo.Ranked(c.op.Operands[0].Type)
+	rank := len(in0.Shape)
+	var args, elems []ir.Type
+	for i, v := range c.op.Operands {
+		t := stablehlo.Ranked(v.Type)
+		if !sameType(&ir.TensorType{Shape: t.Shape, Elem: in0.Elem}, in0) || !sameType(t, c.op.Results[i].Type) {
+			return c.errorf("operand #%d '%s' must have the shape of operand #0 '%s' and its result's type", i, ir.TypeString(t), ir.TypeString(in0))
+		}
+		args = append(args, t.Elem, t.Elem)
+		elems = append(elems, t.Elem)
+	}
+	d64, ok := c.op.IntAttr("dimension")
+	if d64 < 0 {
+		d64 += int64(rank)
+	}
+	if !ok || d64 < 0 || int(d64) >= rank {
+		return c.errorf("requires an integer 'dimension' in [0, %d)", rank)
+	}
+	d := int(d64)
+	less, err := c.regionBodyOf(args, []ir.Type{ir.I1}, "compares as")
+	if err != nil {
+		return err
+	}
+	// Loops: the operands' dimensions (i along d), then j.
+	j := rank
+	loops := rank + 1
+	atI := identity(rank)
+	atI.NumDims = loops
+	atJ := identity(rank)
+	atJ.NumDims = loops
+	atJ.Results[d] = dim(j)
+	var ins []*ir.Value
+	var maps []*ir.AffineMap
+	for _, v := range c.op.Operands {
+		ins = append(ins, v, v)
+		maps = append(maps, atJ, atI)
+	}
+	rt := &ir.TensorType{Shape: in0.Shape, Elem: ir.I64}
+	zero, err := c.zeros(rt, atI, ins, maps)
+	if err != nil {
+		return err
+	}
+	ranks, err := c.genericOp(ins, append(maps, atI), zero, iterators(rank, 1), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		// a holds x_k[j], x_k[i] for each k, then the count.
+		var ji, ij []*ir.Value
+		for k := 0; k < n; k++ {
+			ji = append(ji, a[2*k], a[2*k+1])
+			ij = append(ij, a[2*k+1], a[2*k])
+		}
+		before, err := less(x, ji)
+		if err != nil {
+			return nil, err
+		}
+		after, err := less(x, ij)
+		if err != nil {
+			return nil, err
+		}
+		one, none := x.constant(ir.I64, 1), x.constant(ir.I64, 0)
+		earlier := x.cmp("arith.cmpi", cmpiSLT, x.loopIndex(j, ir.I64), x.loopIndex(d, ir.I64))
+		tie := x.bin("arith.andi", earlier, x.bin("arith.xori", x.bin("arith.ori", before[0], after[0]), x.constant(ir.I1, 1)))
+		counts := x.bin("arith.ori", before[0], tie)
+		return x.bin("arith.addi", a[len(a)-1], x.sel(counts, one, none)), nil
+	})
+	if err != nil {
+		return err
+	}
+	// out_k[p] = x_k[i] where rank[i] == p: loops (p along d), then i.
+	var pins []*ir.Value
+	var pmaps []*ir.AffineMap
+	for _, v := range c.op.Operands {
+		pins = append(pins, v)
+		pmaps = append(pmaps, atJ)
+	}
+	pins = append(pins, ranks)
+	pmaps = append(pmaps, atJ)
+	var outs []*ir.Value
+	for _, r := range c.op.Results {
+		z, err := c.zeros(stablehlo.Ranked(r.Type), atI, ins, maps)
+		if err != nil {
+			return err
+		}
+		outs = append(outs, z)
+	}
+	rs, err := c.genericOps(pins, append(pmaps, repeat(atI, n)...), outs, iterators(rank, 1), func(x builder, a []*ir.Value) ([]*ir.Value, error) {
+		hit := x.cmp("arith.cmpi", cmpiEQ, a[n], x.loopIndex(d, ir.I64))
+		var out []*ir.Value
+		for k := 0; k < n; k++ {
+			out = append(out, x.sel(hit, a[k], a[n+1+k]))
+		}
+		return out, nil
+	})
+	if err != nil {
+		return err
+	}
+	c.replaceAll(rs)
+	return nil
+}

@@ -33,7 +33,8 @@
 // and scatter read or write at indices that are data or count down, which
 // kernel maps cannot express: a reduction loop over the candidates keeps
 // (or, for scatter, combines through its body) the element whose index
-// matches (see select.go).
+// matches (see select.go). sort ranks every element by the comparator
+// over all pairs, stably, and moves each to its rank the same way.
 //
 // Complex tensors are kept as their real and imaginary parts (see
 // lowerComplex), which fft, complex arithmetic, real and imag compute.
@@ -90,7 +91,7 @@ func Convert(module *ir.Operation) error {
 
 // hasBody names the ops whose bodies of StableHLO ops on rank-0 tensors
 // their lowerings turn into scalar code (regionBody).
-var hasBody = map[string]bool{"reduce": true, "reduce_window": true, "scatter": true}
+var hasBody = map[string]bool{"reduce": true, "reduce_window": true, "scatter": true, "sort": true}
 
 // opName returns o's name without its stablehlo., mhlo. or chlo. prefix.
 func opName(o *ir.Operation) (string, bool) {
@@ -151,6 +152,8 @@ func (c *converter) lower() error {
 		return c.reduce()
 	case "reduce_window":
 		return c.reduceWindow()
+	case "sort":
+		return c.sort()
 	case "scatter":
 		if len(c.op.Results) == 1 {
 			return c.scatter(stablehlo.Ranked(c.op.Results[0].Type))

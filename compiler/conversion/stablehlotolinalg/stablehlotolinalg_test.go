@@ -95,7 +95,7 @@ func TestErrors(t *testing.T) {
     stablehlo.return %c : tensor<i32>
   }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
-}`, "t.mlir:5:5: error: 'stablehlo.return' op returns 'tensor<i32>' as value #0 but the reduction accumulates 'tensor<f32>' there"},
+}`, "t.mlir:5:5: error: 'stablehlo.return' op returns 'tensor<i32>' as value #0 but the reduce accumulates 'tensor<f32>' there"},
 		{"reduce-body-args", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
   %r = "stablehlo.reduce"(%a, %z) ({
   ^bb0(%x: tensor<f32>, %y: tensor<i32>):
@@ -110,7 +110,7 @@ func TestErrors(t *testing.T) {
     stablehlo.return %d : tensor<f32>
   }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
-}`, "t.mlir:4:10: error: 'stablehlo.dot' op is not supported in a reduction body"},
+}`, "t.mlir:4:10: error: 'stablehlo.dot' op is not supported in the body of 'stablehlo.reduce'"},
 		{"reduce-body-outside", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
   %r = "stablehlo.reduce"(%a, %z) ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
@@ -118,7 +118,7 @@ func TestErrors(t *testing.T) {
     stablehlo.return %s : tensor<f32>
   }) {dimensions = array<i64: 0>} : (tensor<4xf32>, tensor<f32>) -> tensor<f32>
   return %r : tensor<f32>
-}`, "t.mlir:4:10: error: 'stablehlo.add' op operand #1 is defined outside the reduction body, which is not supported"},
+}`, "t.mlir:4:10: error: 'stablehlo.add' op operand #1 is defined outside the body of 'stablehlo.reduce', which is not supported"},
 		{"reduce-operands", `func.func @f(%a: tensor<4xf32>, %z: tensor<f32>) -> tensor<f32> {
   %r = "stablehlo.reduce"(%a, %a, %z) ({
   ^bb0(%x: tensor<f32>, %y: tensor<f32>):
@@ -280,7 +280,7 @@ func TestErrors(t *testing.T) {
     stablehlo.return %c : tensor<i1>
   }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
   return %s : tensor<4x3xf32>
-}`, "t.mlir:5:5: error: 'stablehlo.return' op returns 'tensor<i1>' as value #0 but the reduction accumulates 'tensor<f32>' there"},
+}`, "t.mlir:5:5: error: 'stablehlo.return' op returns 'tensor<i1>' as value #0 but the scatter accumulates 'tensor<f32>' there"},
 		{"scatter-dims", `func.func @f(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2x3xf32>) -> tensor<4x3xf32> {
   %s = "stablehlo.scatter"(%x, %i, %u) ({
   ^bb0(%a: tensor<f32>, %b: tensor<f32>):
@@ -288,6 +288,22 @@ func TestErrors(t *testing.T) {
   }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
   return %s : tensor<4x3xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.scatter' op scatter_dimension_numbers do not scatter 'tensor<2x3xf32>' into 'tensor<4x3xf32>' with 'tensor<2x1xi32>'"},
+		{"sort-comparator", `func.func @f(%v: tensor<4xf32>) -> tensor<4xf32> {
+  %s = "stablehlo.sort"(%v) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = stablehlo.subtract %a, %b : tensor<f32>
+    stablehlo.return %m : tensor<f32>
+  }) {dimension = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}`, "t.mlir:5:5: error: 'stablehlo.return' op returns 'tensor<f32>' as value #0 but the sort compares as 'tensor<i1>' there"},
+		{"sort-dimension", `func.func @f(%v: tensor<4xf32>) -> tensor<4xf32> {
+  %s = "stablehlo.sort"(%v) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %lt = stablehlo.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.sort' op requires an integer 'dimension' in [0, 1)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

@@ -181,3 +181,15 @@ func.func @gather_scatter(%x: tensor<3x5x4xf32>, %i: tensor<2x3x2xi32>, %o: tens
   } : (tensor<6x4xf32>, tensor<5x1xi32>, tensor<5x4xf32>) -> tensor<6x4xf32>
   return %g, %s : tensor<2x3x2x3xf32>, tensor<6x4xf32>
 }
+
+// Stable sort of each row by value, descending, carrying the column
+// indices along (ties keep their order).
+func.func @sort_rows(%v: tensor<4x9xf32>) -> (tensor<4x9xf32>, tensor<4x9xi32>) {
+  %i = "stablehlo.iota"() {iota_dimension = 1 : i64} : () -> tensor<4x9xi32>
+  %s:2 = "stablehlo.sort"(%v, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %gt = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %gt : tensor<i1>
+  }) {dimension = -1 : i64, is_stable = true} : (tensor<4x9xf32>, tensor<4x9xi32>) -> (tensor<4x9xf32>, tensor<4x9xi32>)
+  return %s#0, %s#1 : tensor<4x9xf32>, tensor<4x9xi32>
+}

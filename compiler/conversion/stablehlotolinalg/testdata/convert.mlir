@@ -161,3 +161,14 @@ func.func @gather_scatter(%x: tensor<4x3xf32>, %i: tensor<2x1xi32>, %u: tensor<2
   }) {scatter_dimension_numbers = #stablehlo.scatter<update_window_dims = [1], inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>} : (tensor<4x3xf32>, tensor<2x1xi32>, tensor<2x3xf32>) -> tensor<4x3xf32>
   return %g, %s : tensor<2x3xf32>, tensor<4x3xf32>
 }
+
+// sort of (values, indices) along dimension 1: ranks from the comparator
+// over every pair, then each element moved to its rank.
+func.func @sort(%v: tensor<2x4xf32>, %i: tensor<2x4xi32>) -> (tensor<2x4xf32>, tensor<2x4xi32>) {
+  %s:2 = "stablehlo.sort"(%v, %i) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>, %c: tensor<i32>, %d: tensor<i32>):
+    %lt = stablehlo.compare GT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    stablehlo.return %lt : tensor<i1>
+  }) {dimension = 1 : i64, is_stable = true} : (tensor<2x4xf32>, tensor<2x4xi32>) -> (tensor<2x4xf32>, tensor<2x4xi32>)
+  return %s#0, %s#1 : tensor<2x4xf32>, tensor<2x4xi32>
+}

@@ -168,24 +168,28 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	f.line("@%s bra \t$L__mm_c0_end;", n.bad)
 	f.line("mad.lo.u32 \t%%rm0, %%tr, %d, %%row0;", vm)
 	f.line("mad.lo.u32 \t%%cn0, %%tc, %d, %%col0;", vn)
-	// This thread's rows and columns of the block, which are in the
-	// matrix.
-	rowOK, colOK := make([]string, l.RM), make([]string, l.RN)
-	rows := make([]string, l.RM)
-	for a := range rowOK {
-		rows[a], rowOK[a] = f.reg("%r"), f.reg("%p")
-		f.line("add.s32 \t%s, %%rm0, %d;", rows[a], l.RowOf(a))
-		f.line("setp.lt.u32 \t%s, %s, %%rowhi;", rowOK[a], rows[a])
-	}
-	for b := range colOK {
-		c := f.reg("%r")
-		colOK[b] = f.reg("%p")
-		f.line("add.s32 \t%s, %%cn0, %d;", c, l.ColOf(b))
-		f.line("setp.lt.u32 \t%s, %s, %%N;", colOK[b], c)
+	// thread computes this thread's rows of the block and whether each
+	// of its rows and columns is in the matrix: where they are used, so
+	// that none of them is live across the reduction.
+	thread := func() (rows, rowOK, colOK []string) {
+		rows, rowOK, colOK = make([]string, l.RM), make([]string, l.RM), make([]string, l.RN)
+		for a := range rowOK {
+			rows[a], rowOK[a] = f.reg("%r"), f.reg("%p")
+			f.line("add.s32 \t%s, %%rm0, %d;", rows[a], l.RowOf(a))
+			f.line("setp.lt.u32 \t%s, %s, %%rowhi;", rowOK[a], rows[a])
+		}
+		for b := range colOK {
+			c := f.reg("%r")
+			colOK[b] = f.reg("%p")
+			f.line("add.s32 \t%s, %%cn0, %d;", c, l.ColOf(b))
+			f.line("setp.lt.u32 \t%s, %s, %%N;", colOK[b], c)
+		}
+		return rows, rowOK, colOK
 	}
 	// each visits the thread's elements of an output-shaped matrix at
 	// base with a predicate that they are in it and their address.
 	each := func(base string, size int, fn func(a, b int, p, addr string)) {
+		rows, rowOK, colOK := thread()
 		for a := 0; a < l.RM; a++ {
 			ptr := f.reg("%rd")
 			rowAddr(ptr, base, rows[a], "%N", "%cn0", size)
@@ -211,58 +215,71 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	// which registers hold them between the read and the write, and
 	// where in a pair of tiles it writes them.
 	type copyA struct {
-		in, ok, kq, ptr, dst string
+		in, ok, kq, ptr, dst string // in: "" where every thread has a run
 		v                    []string
+	}
+	// inGroups returns a predicate that run e is one of a tile's groups
+	// runs, or "" where every thread has one.
+	inGroups := func(e string, groups int) string {
+		if groups%threads == 0 {
+			return ""
+		}
+		p := f.reg("%p")
+		f.line("setp.lt.u32 \t%s, %s, %d;", p, e, groups)
+		return p
+	}
+	// and sets p to p && q, where q may be "" (true).
+	and := func(p, q string) {
+		if q != "" {
+			f.line("and.pred \t%s, %s, %s;", p, p, q)
+		}
+	}
+	guard := func(p string) string {
+		if p == "" {
+			return ""
+		}
+		return "@" + p + " "
 	}
 	var as []copyA
 	for it := 0; it*threads < tm*tk/ga; it++ {
-		c := copyA{in: f.reg("%p"), ok: f.reg("%p"), kq: f.reg("%r"), ptr: f.reg("%rd"), dst: f.reg("%r")}
+		c := copyA{ok: f.reg("%p"), kq: f.reg("%r"), ptr: f.reg("%rd"), dst: f.reg("%r")}
 		for j := 0; j < ga; j++ {
 			c.v = append(c.v, f.reg(ka.reg))
 		}
 		e, mm, row := f.reg("%r"), f.reg("%r"), f.reg("%r")
 		f.line("add.s32 \t%s, %s, %d;", e, n.tid, it*threads)
-		f.line("setp.lt.u32 \t%s, %s, %d;", c.in, e, tm*tk/ga)
+		c.in = inGroups(e, tm*tk/ga)
 		f.line("shr.u32 \t%s, %s, %d;", mm, e, log2(tk/ga))
 		f.line("and.b32 \t%s, %s, %d;", c.kq, e, tk/ga-1)
 		f.line("shl.b32 \t%s, %s, %d;", c.kq, c.kq, log2(ga))
 		f.line("add.s32 \t%s, %%row0, %s;", row, mm)
 		f.line("setp.lt.u32 \t%s, %s, %%rowhi;", c.ok, row)
-		f.line("and.pred \t%s, %s, %s;", c.ok, c.ok, c.in)
+		and(c.ok, c.in)
 		rowAddr(c.ptr, "%pa0", row, "%K", c.kq, ka.size)
 		f.line("mad.lo.u32 \t%s, %s, %d, %s;", c.dst, c.kq, pa, mm)
 		f.line("mad.lo.u32 \t%s, %s, %d, %%sha;", c.dst, c.dst, ka.size)
 		as = append(as, c)
 	}
 	type copyB struct {
-		in, kr, ptr, dst string
-		ok               [4]string
-		v                []string
+		in, kr, col, ok, ptr, dst string // ok: the run's first column is in the matrix
+		v                         []string
 	}
 	var bs []copyB
 	for it := 0; it*threads < tk*tn/4; it++ {
-		c := copyB{in: f.reg("%p"), kr: f.reg("%r"), ptr: f.reg("%rd"), dst: f.reg("%r")}
+		c := copyB{kr: f.reg("%r"), col: f.reg("%r"), ok: f.reg("%p"), ptr: f.reg("%rd"), dst: f.reg("%r")}
 		for j := 0; j < 4; j++ {
 			c.v = append(c.v, f.reg(kb.reg))
 		}
-		e, nq, col := f.reg("%r"), f.reg("%r"), f.reg("%r")
+		e, nq := f.reg("%r"), f.reg("%r")
 		f.line("add.s32 \t%s, %s, %d;", e, n.tid, it*threads)
-		f.line("setp.lt.u32 \t%s, %s, %d;", c.in, e, tk*tn/4)
+		c.in = inGroups(e, tk*tn/4)
 		f.line("shr.u32 \t%s, %s, %d;", c.kr, e, log2(tn/4))
 		f.line("and.b32 \t%s, %s, %d;", nq, e, tn/4-1)
 		f.line("shl.b32 \t%s, %s, 2;", nq, nq)
-		f.line("add.s32 \t%s, %%col0, %s;", col, nq)
-		for j := range c.ok {
-			c.ok[j] = f.reg("%p")
-			cj := col
-			if j > 0 {
-				cj = f.reg("%r")
-				f.line("add.s32 \t%s, %s, %d;", cj, col, j)
-			}
-			f.line("setp.lt.u32 \t%s, %s, %%N;", c.ok[j], cj)
-			f.line("and.pred \t%s, %s, %s;", c.ok[j], c.ok[j], c.in)
-		}
-		rowAddr(c.ptr, "%pb0", c.kr, "%N", col, kb.size)
+		f.line("add.s32 \t%s, %%col0, %s;", c.col, nq)
+		f.line("setp.lt.u32 \t%s, %s, %%N;", c.ok, c.col)
+		and(c.ok, c.in)
+		rowAddr(c.ptr, "%pb0", c.kr, "%N", c.col, kb.size)
 		f.line("mad.lo.u32 \t%s, %s, %d, %s;", c.dst, c.kr, tn, nq)
 		f.line("mad.lo.u32 \t%s, %s, %d, %%shb;", c.dst, c.dst, kb.size)
 		bs = append(bs, c)
@@ -303,21 +320,26 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 			for _, v := range c.v {
 				f.zero(v, kb)
 			}
-			ok := c.ok
+			// A vector run is whole where its first column is in the
+			// matrix (the rows' length is a multiple of 4); a scalar
+			// one checks each column, and the last step each row.
+			var kok string
 			if tail {
-				kr, p := f.reg("%r"), f.reg("%p")
+				kr := f.reg("%r")
+				kok = f.reg("%p")
 				f.line("add.s32 \t%s, %%k0, %s;", kr, c.kr)
-				f.line("setp.lt.u32 \t%s, %s, %%K;", p, kr)
-				for j := range ok {
-					ok[j] = f.reg("%p")
-					f.line("and.pred \t%s, %s, %s;", ok[j], c.ok[j], p)
-				}
+				f.line("setp.lt.u32 \t%s, %s, %%K;", kok, kr)
 			}
 			if vector {
-				f.line("@%s ld.global.v4.%s \t{%s}, [%s];", ok[0], kb.mem, strings.Join(c.v, ", "), c.ptr)
+				f.line("@%s ld.global.v4.%s \t{%s}, [%s];", c.ok, kb.mem, strings.Join(c.v, ", "), c.ptr)
 			} else {
 				for j, v := range c.v {
-					f.line("@%s ld.global.%s \t%s, [%s+%d];", ok[j], kb.mem, v, c.ptr, j*kb.size)
+					cj, p := f.reg("%r"), f.reg("%p")
+					f.line("add.s32 \t%s, %s, %d;", cj, c.col, j)
+					f.line("setp.lt.u32 \t%s, %s, %%N;", p, cj)
+					and(p, c.in)
+					and(p, kok)
+					f.line("@%s ld.global.%s \t%s, [%s+%d];", p, kb.mem, v, c.ptr, j*kb.size)
 				}
 			}
 			if !tail {
@@ -350,18 +372,18 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 			d := f.reg("%r")
 			f.line("add.s32 \t%s, %s, %s;", d, c.dst, aoff)
 			for j, v := range c.v {
-				f.line("@%s st.shared.%s \t[%s+%d], %s;", c.in, ka.mem, d, j*pa*ka.size, v)
+				f.line("%sst.shared.%s \t[%s+%d], %s;", guard(c.in), ka.mem, d, j*pa*ka.size, v)
 			}
 		}
 		for _, c := range bs {
 			d := f.reg("%r")
 			f.line("add.s32 \t%s, %s, %s;", d, c.dst, boff)
 			if kb.size == 4 {
-				f.line("@%s st.shared.v4.%s \t[%s], {%s};", c.in, kb.mem, d, strings.Join(c.v, ", "))
+				f.line("%sst.shared.v4.%s \t[%s], {%s};", guard(c.in), kb.mem, d, strings.Join(c.v, ", "))
 				continue
 			}
 			for j, v := range c.v {
-				f.line("@%s st.shared.%s \t[%s+%d], %s;", c.in, kb.mem, d, j*kb.size, v)
+				f.line("%sst.shared.%s \t[%s+%d], %s;", guard(c.in), kb.mem, d, j*kb.size, v)
 			}
 		}
 	}
@@ -370,6 +392,7 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	// the step's reduction index (for a body that reads it).
 	rows64, cols64 := make([]string, l.RM), make([]string, l.RN)
 	if mac == "" {
+		rows, _, _ := thread()
 		for a := range rows64 {
 			rows64[a] = f.reg("%rd")
 			f.line("cvt.u64.u32 \t%s, %s;", rows64[a], rows[a])

@@ -450,3 +450,39 @@ func TestLinalgExtTopK(t *testing.T) {
 		checkF32(t, "topk_v2 values", shapes[0], data[0], wantTop)
 	})
 }
+
+// TestLinalgExtGatherScatter gathers rows by index under a mask (masked
+// rows keep the output's values), and scatters rows into a 3-D original
+// through a swapped dimension_map with repeated indices, so updates to
+// one place add up, against Go loops.
+func TestLinalgExtGatherScatter(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(24))
+	src, out := randF32(r, 6, 5), randF32(r, 4, 5)
+	rows, mask := []int{5, 0, 3, 3}, []bool{true, false, true, true}
+	want := f32s{shape: out.shape, v: append([]float32(nil), out.v...)}
+	for b, row := range rows {
+		if mask[b] {
+			copy(want.v[b*5:b*5+5], src.v[row*5:row*5+5])
+		}
+	}
+	upd, orig := randF32(r, 7, 3), randF32(r, 4, 5, 3)
+	pairs := [][2]int{{1, 2}, {4, 0}, {1, 2}, {0, 3}, {4, 0}, {2, 1}, {1, 2}} // (index 0, index 1): original[index 1][index 0]
+	wantS := f32s{shape: orig.shape, v: append([]float32(nil), orig.v...)}
+	idx := "7x2xi32="
+	for u, p := range pairs {
+		for c := 0; c < 3; c++ {
+			wantS.v[(p[1]*5+p[0])*3+c] += upd.v[u*3+c]
+		}
+		if u > 0 {
+			idx += " "
+		}
+		idx += strconv.Itoa(p[0]) + " " + strconv.Itoa(p[1])
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "gather_rows", src.arg(), "4x1xi32=5 0 3 3", "4xi1=1 0 1 1", out.arg())
+		checkF32(t, "gather_rows", shapes[0], data[0], want)
+		shapes, data = invoke(t, dev, module, "scatter_add", upd.arg(), idx, orig.arg())
+		checkF32(t, "scatter_add", shapes[0], data[0], wantS)
+	})
+}

@@ -98,9 +98,25 @@ func (b builder) attention(op *ir.Operation) ([]*ir.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	// scale * log2(e), as an f32: dispatches take scalars as 32-bit push
+	// constants, and the body converts it. A constant scale folds (host
+	// code need not handle its type).
 	st := a.Scale.Type
-	log2e := b.emit("arith.constant", nil, []ir.Type{st}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: math.Log2E, Type: st}}).Results[0]
-	scale := b.emit("arith.mulf", []*ir.Value{a.Scale, log2e}, []ir.Type{st}).Results[0]
+	var scale *ir.Value
+	if c := a.Scale.Op; c != nil && c.Name == "arith.constant" {
+		if fa, ok := c.Attr("value").(ir.FloatAttr); ok {
+			scale = b.emit("arith.constant", nil, []ir.Type{f32}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: fa.Value * math.Log2E, Type: f32}}).Results[0]
+		}
+	}
+	if scale == nil {
+		log2e := b.emit("arith.constant", nil, []ir.Type{st}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: math.Log2E, Type: st}}).Results[0]
+		scale = b.emit("arith.mulf", []*ir.Value{a.Scale, log2e}, []ir.Type{st}).Results[0]
+		if floatBits(st) < 32 {
+			scale = b.emit("arith.extf", []*ir.Value{scale}, []ir.Type{f32}).Results[0]
+		} else if floatBits(st) > 32 {
+			scale = b.emit("arith.truncf", []*ir.Value{scale}, []ir.Type{f32}).Results[0]
+		}
+	}
 	zero := b.emit("arith.constant", nil, []ir.Type{et}, ir.NamedAttr{Name: "value", Value: ir.FloatAttr{Value: 0, Type: et}}).Results[0]
 	s := b.fill(zero, b.empty(sSizes, et))
 	qt := arith.ElementType(a.Query.Type)

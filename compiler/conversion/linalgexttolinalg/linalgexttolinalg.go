@@ -6,7 +6,8 @@
 // iree_linalg_ext.arg_compare into a reduction with a value and an index
 // output; scan into a reduction that recomputes each prefix in order;
 // sort into a stable sort by ranks; topk and topk_v2 into a merge of the
-// outputs and the input by ranks;
+// outputs and the input by ranks; gather and scatter into searches over
+// the indexed positions;
 // the Winograd F(6x6, 3x3) input and output transforms into contractions
 // with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
@@ -88,7 +89,21 @@ func Convert(root *ir.Operation) error {
 				ir.ReplaceAllUsesWith(root, r, vs[i])
 			}
 			op.Remove()
+			// An attention's constant scale is folded into the lowering;
+			// left unused, it goes (host code may not handle its type).
+			if strings.HasSuffix(op.Name, "attention") {
+				if sc := linalgext.Ins(op)[3]; sc.Op != nil && sc.Op.Name == "arith.constant" && sc.Op.Block != nil && !ir.HasUses(root, sc) {
+					sc.Op.Remove()
+				}
+			}
 			continue
+		case "iree_linalg_ext.gather":
+			if len(op.Results) != 1 {
+				return ir.OpErrorf(op, "lowering of gather on memrefs is not supported yet")
+			}
+			v, err = b.gather(op)
+		case "iree_linalg_ext.scatter":
+			v, err = b.scatter(op)
 		case "iree_linalg_ext.winograd.input_transform":
 			v, err = b.winogradInput(op)
 		case "iree_linalg_ext.winograd.output_transform":

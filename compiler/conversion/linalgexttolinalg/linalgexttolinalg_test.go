@@ -21,10 +21,17 @@ func TestGolden(t *testing.T) {
 // op's file:line:col.
 func TestErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"gather", `func.func @f(%x: tensor<10x10xi32>, %i: tensor<1xi32>, %o: tensor<1x10xi32>) -> tensor<1x10xi32> {
-  %0 = iree_linalg_ext.gather dimension_map = [0] ins(%x, %i : tensor<10x10xi32>, tensor<1xi32>) outs(%o : tensor<1x10xi32>) -> tensor<1x10xi32>
-  return %0 : tensor<1x10xi32>
-}`, "bad.mlir:2:8: error: 'iree_linalg_ext.gather' op lowering is not supported yet"},
+		{"reverse", `func.func @f(%x: tensor<8xf32>, %o: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = iree_linalg_ext.reverse dimensions(dense<0> : tensor<1xi64>) ins(%x : tensor<8xf32>) outs(%o : tensor<8xf32>) : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}`, "bad.mlir:2:8: error: 'iree_linalg_ext.reverse' op lowering is not supported yet"},
+		{"scatter-ranks", `func.func @f(%u: tensor<3x4xf32>, %i: tensor<2x1xi32>, %o: tensor<5x4xf32>) -> tensor<5x4xf32> {
+  %0 = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%u, %i : tensor<3x4xf32>, tensor<2x1xi32>) outs(%o : tensor<5x4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    iree_linalg_ext.yield %a : f32
+  } -> tensor<5x4xf32>
+  return %0 : tensor<5x4xf32>
+}`, "bad.mlir:2:8: error: 'iree_linalg_ext.scatter' op updates 'tensor<3x4xf32>' and indices 'tensor<2x1xi32>' do not fit an original 'tensor<5x4xf32>' indexed 1 deep"},
 		{"attention-body-type", `func.func @f(%q: tensor<3x4xf32>, %k: tensor<5x4xf32>, %v: tensor<5x6xf32>, %o: tensor<3x6xf32>, %s: f32) -> tensor<3x6xf32> {
   %0 = iree_linalg_ext.attention {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d2, d1)>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d3)>]} ins(%q, %k, %v, %s : tensor<3x4xf32>, tensor<5x4xf32>, tensor<5x6xf32>, f32) outs(%o : tensor<3x6xf32>) {
   ^bb0(%a: f16):

@@ -138,3 +138,17 @@ func.func @topk_values(%x: tensor<3x12xf32>) -> tensor<3x5xf32> {
   } -> tensor<3x5xf32>
   return %0 : tensor<3x5xf32>
 }
+
+func.func @gather_rows(%src: tensor<6x5xf32>, %idx: tensor<4x1xi32>, %mask: tensor<4xi1>, %out: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %0 = iree_linalg_ext.gather dimension_map = [0] ins(%src, %idx, %mask : tensor<6x5xf32>, tensor<4x1xi32>, tensor<4xi1>) outs(%out : tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+func.func @scatter_add(%upd: tensor<7x3xf32>, %idx: tensor<7x2xi32>, %orig: tensor<4x5x3xf32>) -> tensor<4x5x3xf32> {
+  %0 = iree_linalg_ext.scatter dimension_map = [1, 0] unique_indices(false) ins(%upd, %idx : tensor<7x3xf32>, tensor<7x2xi32>) outs(%orig : tensor<4x5x3xf32>) {
+  ^bb0(%u: f32, %o: f32):
+    %s = arith.addf %u, %o : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<4x5x3xf32>
+  return %0 : tensor<4x5x3xf32>
+}

@@ -113,3 +113,14 @@ func.func @topk(%x: tensor<2x8xf32>, %ov: tensor<2x3xf32>, %oi: tensor<2x3xi32>)
   } -> tensor<2x3xf32>
   return %0#0, %0#1, %1 : tensor<2x3xf32>, tensor<2x3xi32>, tensor<2x3xf32>
 }
+
+// gather with a mask, and scatter adding updates whose slice overlaps an indexed dimension (Dec 2022 shapes).
+func.func @gather_scatter(%src: tensor<5x4xf32>, %idx: tensor<3xi32>, %mask: tensor<3xi1>, %out: tensor<3x4xf32>, %upd: tensor<2x2x3xf32>, %uidx: tensor<2x2xi32>, %orig: tensor<6x4xf32>) -> (tensor<3x4xf32>, tensor<6x4xf32>) {
+  %0 = iree_linalg_ext.gather dimension_map = [0] ins(%src, %idx, %mask : tensor<5x4xf32>, tensor<3xi32>, tensor<3xi1>) outs(%out : tensor<3x4xf32>) -> tensor<3x4xf32>
+  %1 = iree_linalg_ext.scatter dimension_map = [0, 1] unique_indices(false) ins(%upd, %uidx : tensor<2x2x3xf32>, tensor<2x2xi32>) outs(%orig : tensor<6x4xf32>) {
+  ^bb0(%u: f32, %o: f32):
+    %s = arith.addf %u, %o : f32
+    iree_linalg_ext.yield %s : f32
+  } -> tensor<6x4xf32>
+  return %0, %1 : tensor<3x4xf32>, tensor<6x4xf32>
+}

@@ -180,8 +180,16 @@ func simMatmulCase(t *testing.T, sm simMatmul, r *rand.Rand, nb, m, n, kk int, f
 	}
 	params = append(params, consts...)
 	tiles := (sizes[k.OuterParallel()] + int(k.Tile) - 1) / int(k.Tile)
+	clear(sm.kernel.executed)
 	if err := sm.kernel.run([3]int{max(tiles, 1), 1, z}, params, bufs); err != nil {
 		t.Fatal(err)
+	}
+	// The vector reads run where a matrix's rows start 16-byte aligned
+	// (aligned bindings, rows a multiple of 4 elements long) and there
+	// is a whole step; never otherwise.
+	vectors := sm.kernel.executed["ld.global.v4.f32"] + sm.kernel.executed["ld.global.v4.u32"]
+	if want := misalign == 0 && kk >= 8 && (kk%4 == 0 || n%4 == 0); (vectors > 0) != want {
+		t.Errorf("%d vector reads, want them: %v", vectors, want)
 	}
 	a, bm, init := vals["in0"], vals["in1"], vals["init0"]
 	bad := 0

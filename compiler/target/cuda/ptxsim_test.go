@@ -61,6 +61,9 @@ type simKernel struct {
 	regs   map[string]int
 	shared map[string]int // array name -> byte offset
 	smem   int
+	// executed counts the instructions run (not skipped by their
+	// guard), by opcode.
+	executed map[string]int
 }
 
 var (
@@ -77,7 +80,7 @@ func parseSimKernel(ptx, name string) (*simKernel, error) {
 		if m[1] != name {
 			continue
 		}
-		k := &simKernel{name: name, labels: map[string]int{}, regs: map[string]int{}, shared: map[string]int{}}
+		k := &simKernel{name: name, labels: map[string]int{}, regs: map[string]int{}, shared: map[string]int{}, executed: map[string]int{}}
 		for _, p := range simParam.FindAllStringSubmatch(m[2], -1) {
 			k.params = append(k.params, p[1])
 		}
@@ -318,6 +321,7 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []
 		if in.guard >= 0 && (r[in.guard] != 0) == in.negGuard {
 			continue
 		}
+		k.executed[in.op]++
 		op, a, parts, typ, bits := in.op, in.args, in.parts, in.typ, in.bits
 		mask := func(v uint64) uint64 {
 			if bits == 32 {

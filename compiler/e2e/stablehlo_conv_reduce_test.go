@@ -38,6 +38,7 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkSelects(t, dev, module, r)
 		checkGatherScatter(t, dev, module, r)
 		checkSortRows(t, dev, module, r)
+		checkHouseholder(t, dev, module)
 		checkRNGNormal(t, dev, module)
 	})
 }
@@ -446,4 +447,35 @@ func checkSortRows(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
 	}
 	checkF32(t, "sorted values", shapes[0], data[0], vals)
 	checkI32(t, "sorted indices", data[1], idx)
+}
+
+// qrRef prints numpy's QR of a 5x3 matrix: the reflectors and factors
+// LAPACK's geqrf leaves (h transposed back to row-major A), then Q.
+const qrRef = `
+import numpy as np
+b = np.random.RandomState(7).rand(5, 3).astype(np.float32)
+h, tau = np.linalg.qr(b.astype(np.float64), mode="raw")
+q = np.linalg.qr(b.astype(np.float64))[0]
+print(" ".join(repr(float(v)) for v in np.concatenate([h.T.ravel(), tau, q.ravel()])))
+`
+
+func checkHouseholder(t *testing.T, dev rhal.Device, module []byte) {
+	out, err := exec.Command("/usr/bin/python3", "-c", qrRef).Output()
+	if err != nil {
+		t.Skipf("skipping the Householder product: numpy reference: %v", err)
+	}
+	var v []float32
+	for _, f := range strings.Fields(string(out)) {
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v = append(v, float32(x))
+	}
+	if len(v) != 15+3+15 {
+		t.Fatalf("numpy printed %d numbers, want 33", len(v))
+	}
+	h, tau := f32s{shape: []int{5, 3}, v: v[:15]}, f32s{shape: []int{3}, v: v[15:18]}
+	shapes, data := invoke(t, dev, module, "householder", h.arg(), tau.arg())
+	checkF32Rel(t, "Householder product (Q of QR)", shapes[0], data[0], f32s{shape: []int{5, 3}, v: v[18:]}, 1e-5)
 }

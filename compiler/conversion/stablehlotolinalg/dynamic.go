@@ -10,12 +10,14 @@ import (
 // dimension a loop reads directly (reshape, pad, slice, concatenation,
 // iota, broadcasting, rng), their bodies hold sizes as constants
 // (reverse, dynamic_slice, dynamic_update_slice, gather), a size-1 dimension
-// would broadcast only when its size is known (CHLO), or their windows
-// are laid out from static sizes (convolution, reduce_window).
+// would broadcast only when its size is known (CHLO), their windows are
+// laid out from static sizes (convolution, reduce_window), or they are
+// custom calls.
 var staticOnly = map[string]bool{
 	"reshape": true, "pad": true, "slice": true, "concatenate": true, "iota": true,
 	"broadcast": true, "broadcast_in_dim": true, "convolution": true, "reduce_window": true,
 	"rng": true, "reverse": true, "dynamic_slice": true, "dynamic_update_slice": true, "gather": true,
+	"custom_call": true,
 }
 
 // sameSize reports whether two extents can be equal: equal, or either

@@ -36,6 +36,9 @@
 // matches (see select.go). sort ranks every element by the comparator
 // over all pairs, stably, and moves each to its rank the same way.
 //
+// custom_call takes the targets IREE lowers: shape_assertion is dropped
+// and ProductOfElementaryHouseholderReflectors multiplies the reflectors.
+//
 // Complex tensors are kept as their real and imaginary parts (see
 // lowerComplex), which fft, complex arithmetic, real and imag compute.
 //
@@ -154,6 +157,8 @@ func (c *converter) lower() error {
 		return c.reduceWindow()
 	case "sort":
 		return c.sort()
+	case "custom_call":
+		return c.customCall()
 	case "scatter":
 		if len(c.op.Results) == 1 {
 			return c.scatter(stablehlo.Ranked(c.op.Results[0].Type))

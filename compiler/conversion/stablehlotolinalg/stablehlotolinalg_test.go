@@ -304,6 +304,14 @@ func TestErrors(t *testing.T) {
   }) {dimension = 1 : i64} : (tensor<4xf32>) -> tensor<4xf32>
   return %s : tensor<4xf32>
 }`, "t.mlir:2:8: error: 'stablehlo.sort' op requires an integer 'dimension' in [0, 1)"},
+		{"custom-call-target", `func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = stablehlo.custom_call @my_kernel(%a) : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.custom_call' op custom_call target 'my_kernel' is not supported"},
+		{"householder-factors", `func.func @f(%m: tensor<4x3xf32>, %t: tensor<4xf32>) -> tensor<4x3xf32> {
+  %r = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%m, %t) : (tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}`, "t.mlir:2:8: error: 'stablehlo.custom_call' op 4 factors do not describe reflectors of a 4x3 matrix"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := dialect.NewRegistry()

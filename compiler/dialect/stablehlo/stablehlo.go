@@ -38,8 +38,8 @@ var Arity = map[string]int{
 }
 
 // Register adds the StableHLO and MHLO elementwise ops (complex, real and
-// imag among them), constant, rng, fft and the return that ends the
-// bodies of reductions to r.
+// imag among them), constant, rng, fft, custom_call and the return that
+// ends the bodies of reductions to r.
 func Register(r *ir.Registry) {
 	for _, pre := range Prefixes {
 		for n, arity := range Arity {
@@ -51,6 +51,7 @@ func Register(r *ir.Registry) {
 		r.RegisterOp(&ir.OpDef{Name: pre + "return", Parse: parseReturn, Print: printReturn, Verify: verifyReturn})
 		r.RegisterOp(&ir.OpDef{Name: pre + "rng", Parse: parseRng, Print: printRng, Verify: verifyRng})
 		r.RegisterOp(&ir.OpDef{Name: pre + "fft", Parse: parseFft, Print: printFft, Verify: verifyFft})
+		r.RegisterOp(&ir.OpDef{Name: pre + "custom_call", Parse: parseCustomCall, Print: printCustomCall, Verify: verifyCustomCall})
 		name := pre[:len(pre)-1]
 		r.RegisterAttr(name, func(p *ir.Parser) (ir.Attribute, error) { return parseEnumAttr(p, name) })
 	}
@@ -575,6 +576,68 @@ func verifyFft(op *ir.Operation) error {
 	}
 	if op.Attr("fft_length") == nil {
 		return ir.OpErrorf(op, "requires an fft_length attribute")
+	}
+	return nil
+}
+
+// parseCustomCall parses `@target(%a, ...) attr-dict : (t, ...) -> r`,
+// storing the target as call_target_name.
+func parseCustomCall(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	target, err := p.ParseSymbolName()
+	if err != nil {
+		return nil, err
+	}
+	vs, err := p.ParseDelimitedOperands("(", ")")
+	if err != nil {
+		return nil, err
+	}
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "call_target_name", Value: ir.StringAttr{Value: target}})
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	ft, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	f, ok := ft.(*ir.FunctionType)
+	if !ok {
+		return nil, ir.Errorf(tpos, "expected a function type, found '%s'", ir.TypeString(ft))
+	}
+	if err := p.ResolveTypes(vs, f.Inputs, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = vs
+	return f.Results, nil
+}
+
+func printCustomCall(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	target, _ := op.Attr("call_target_name").(ir.StringAttr)
+	p.Symbol(target.Value)
+	p.WriteString("(")
+	p.Operands(op.Operands)
+	p.WriteString(")")
+	p.AttrDict(op, "call_target_name")
+	var ins, outs []ir.Type
+	for _, v := range op.Operands {
+		ins = append(ins, v.Type)
+	}
+	for _, v := range op.Results {
+		outs = append(outs, v.Type)
+	}
+	p.WriteString(" : (")
+	p.Types(ins)
+	p.WriteString(") -> ")
+	p.ResultTypes(outs)
+}
+
+func verifyCustomCall(op *ir.Operation) error {
+	if t, ok := op.Attr("call_target_name").(ir.StringAttr); !ok || t.Value == "" {
+		return ir.OpErrorf(op, "requires a string call_target_name")
 	}
 	return nil
 }

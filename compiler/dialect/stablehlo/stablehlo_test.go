@@ -66,6 +66,20 @@ func TestComplexFftRoundTrip(t *testing.T) {
 		"%s = mhlo.fft %x {fft_length = dense<32> : tensor<i64>, fft_type = #mhlo<fft_type RFFT>} : (tensor<4x32xf32>) -> tensor<4x17xcomplex<f32>>")
 }
 
+func TestCustomCallRoundTrip(t *testing.T) {
+	src := `func.func @f(%m: tensor<4x3xf32>, %t: tensor<2xf32>, %c: tensor<4xi1>) -> tensor<4x3xf32> {
+  stablehlo.custom_call @shape_assertion(%c) {error_message = "Shape assertion failed", has_side_effect = true} : (tensor<4xi1>) -> ()
+  %r = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%m, %t) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return %r : tensor<4x3xf32>
+}`
+	custom, generic := dialecttest.RoundTrip(t, "stablehlo.mlir", src)
+	dialecttest.ContainsAll(t, "custom form", custom,
+		`stablehlo.custom_call @shape_assertion(%c) {error_message = "Shape assertion failed", has_side_effect = true} : (tensor<4xi1>) -> ()`,
+		"%r = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%m, %t) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>")
+	dialecttest.ContainsAll(t, "generic form", generic,
+		`"stablehlo.custom_call"(%m, %t) {call_target_name = "ProductOfElementaryHouseholderReflectors"} : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>`)
+}
+
 func TestReturnRoundTrip(t *testing.T) {
 	src := `func.func @f(%a: tensor<4xf32>, %i: tensor<4xi32>, %z: tensor<f32>, %n: tensor<i32>) -> (tensor<f32>, tensor<i32>) {
   %r:2 = "stablehlo.reduce"(%a, %i, %z, %n) ({

@@ -193,3 +193,12 @@ func.func @sort_rows(%v: tensor<4x9xf32>) -> (tensor<4x9xf32>, tensor<4x9xi32>) 
   }) {dimension = -1 : i64, is_stable = true} : (tensor<4x9xf32>, tensor<4x9xi32>) -> (tensor<4x9xf32>, tensor<4x9xi32>)
   return %s#0, %s#1 : tensor<4x9xf32>, tensor<4x9xi32>
 }
+
+// The Q of a QR factorization from its Householder reflectors (LAPACK's
+// geqrf output), with a shape assertion that is dropped.
+func.func @householder(%h: tensor<5x3xf32>, %tau: tensor<3xf32>) -> tensor<5x3xf32> {
+  %ok = stablehlo.compare EQ, %tau, %tau, FLOAT : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  stablehlo.custom_call @shape_assertion(%ok) {error_message = "never", has_side_effect = true} : (tensor<3xi1>) -> ()
+  %q = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%h, %tau) : (tensor<5x3xf32>, tensor<3xf32>) -> tensor<5x3xf32>
+  return %q : tensor<5x3xf32>
+}

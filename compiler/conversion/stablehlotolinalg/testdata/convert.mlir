@@ -172,3 +172,11 @@ func.func @sort(%v: tensor<2x4xf32>, %i: tensor<2x4xi32>) -> (tensor<2x4xf32>, t
   }) {dimension = 1 : i64, is_stable = true} : (tensor<2x4xf32>, tensor<2x4xi32>) -> (tensor<2x4xf32>, tensor<2x4xi32>)
   return %s#0, %s#1 : tensor<2x4xf32>, tensor<2x4xi32>
 }
+
+// custom_call: shape_assertion is dropped; the Householder product is
+// one generic per reflector, their contraction, and the first columns.
+func.func @custom_calls(%m: tensor<3x2xf32>, %t: tensor<2xf32>, %c: tensor<2xi1>) -> tensor<3x2xf32> {
+  stablehlo.custom_call @shape_assertion(%c) {error_message = "bad shape", has_side_effect = true} : (tensor<2xi1>) -> ()
+  %q = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%m, %t) : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
+  return %q : tensor<3x2xf32>
+}

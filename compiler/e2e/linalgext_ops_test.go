@@ -486,3 +486,23 @@ func TestLinalgExtGatherScatter(t *testing.T) {
 		checkF32(t, "scatter_add", shapes[0], data[0], wantS)
 	})
 }
+
+// TestLinalgExtReverse reverses a dynamically sized and a static
+// dimension of a 3-D tensor, against a Go loop.
+func TestLinalgExtReverse(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(25))
+	x := randF32(r, 4, 7, 3)
+	want := f32s{shape: x.shape, v: make([]float32, len(x.v))}
+	for i := 0; i < 4; i++ {
+		for j := 0; j < 7; j++ {
+			for k := 0; k < 3; k++ {
+				want.v[(i*7+j)*3+k] = x.v[(i*7+6-j)*3+2-k]
+			}
+		}
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "reverse", x.arg())
+		checkF32(t, "reverse", shapes[0], data[0], want)
+	})
+}

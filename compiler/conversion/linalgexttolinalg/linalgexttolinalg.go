@@ -6,8 +6,8 @@
 // iree_linalg_ext.arg_compare into a reduction with a value and an index
 // output; scan into a reduction that recomputes each prefix in order;
 // sort into a stable sort by ranks; topk and topk_v2 into a merge of the
-// outputs and the input by ranks; gather and scatter into searches over
-// the indexed positions;
+// outputs and the input by ranks; gather, scatter and reverse into
+// searches over the positions they read or write;
 // the Winograd F(6x6, 3x3) input and output transforms into contractions
 // with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
@@ -104,6 +104,8 @@ func Convert(root *ir.Operation) error {
 			v, err = b.gather(op)
 		case "iree_linalg_ext.scatter":
 			v, err = b.scatter(op)
+		case "iree_linalg_ext.reverse":
+			v, err = b.reverse(op)
 		case "iree_linalg_ext.winograd.input_transform":
 			v, err = b.winogradInput(op)
 		case "iree_linalg_ext.winograd.output_transform":

@@ -152,3 +152,11 @@ func.func @scatter_add(%upd: tensor<7x3xf32>, %idx: tensor<7x2xi32>, %orig: tens
   } -> tensor<4x5x3xf32>
   return %0 : tensor<4x5x3xf32>
 }
+
+func.func @reverse(%x: tensor<4x?x3xf32>) -> tensor<4x?x3xf32> {
+  %c1 = arith.constant 1 : index
+  %d = tensor.dim %x, %c1 : tensor<4x?x3xf32>
+  %e = tensor.empty(%d) : tensor<4x?x3xf32>
+  %0 = iree_linalg_ext.reverse dimensions(dense<[1, 2]> : tensor<2xi64>) ins(%x : tensor<4x?x3xf32>) outs(%e : tensor<4x?x3xf32>) : tensor<4x?x3xf32>
+  return %0 : tensor<4x?x3xf32>
+}

@@ -124,3 +124,9 @@ func.func @gather_scatter(%src: tensor<5x4xf32>, %idx: tensor<3xi32>, %mask: ten
   } -> tensor<6x4xf32>
   return %0, %1 : tensor<3x4xf32>, tensor<6x4xf32>
 }
+
+// reverse along a static and a dynamic dimension.
+func.func @reverse(%x: tensor<3x?xi32>, %o: tensor<3x?xi32>) -> tensor<3x?xi32> {
+  %0 = iree_linalg_ext.reverse dimensions(dense<[0, 1]> : tensor<2xi64>) ins(%x : tensor<3x?xi32>) outs(%o : tensor<3x?xi32>) : tensor<3x?xi32>
+  return %0 : tensor<3x?xi32>
+}

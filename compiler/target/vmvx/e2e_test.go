@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -256,6 +257,7 @@ func TestKernels(t *testing.T) {
 
 			checkInts(t, dev, module, r)
 			checkFloats(t, dev, module)
+			checkBits(t, dev, module)
 		})
 	}
 }
@@ -319,6 +321,29 @@ func checkFloats(t *testing.T, dev rhal.Device, module []byte) {
 		gotB := float64(bufferfmt.BF16ToFloat32(binary.LittleEndian.Uint16(res[2][2*i:])))
 		if !near(gotH, wantH, 1e-3) || !near(gotD, wantD, 1e-14) || !near(gotB, wantB, 8e-3) {
 			t.Errorf("floats element %d = %s %s %s, want %s %s %s", i, ff(gotH), ff(gotD), ff(gotB), ff(wantH), ff(wantD), ff(wantB))
+		}
+	}
+}
+
+func checkBits(t *testing.T, dev rhal.Device, module []byte) {
+	a := []int32{0, 1, -1, math.MinInt32, 0x00F0F000, 12, 1 << 30, 7}
+	b := []int8{0, 1, -1, -128, 64, 12, 3, 96}
+	c := []int64{0, 1, -1, math.MinInt64, 0xF0F0F0F0F0, 1 << 40, 3, 255}
+	res := invoke(t, dev, module, "bits", arg("8xi32", a), arg("8xi8", b), arg("8xi64", c))
+	for i := 0; i < 8; i++ {
+		want := []int64{
+			int64(bits.OnesCount32(uint32(a[i]))), int64(bits.LeadingZeros32(uint32(a[i]))), int64(bits.TrailingZeros32(uint32(a[i]))),
+			int64(bits.LeadingZeros8(uint8(b[i]))), int64(bits.TrailingZeros8(uint8(b[i]))), int64(bits.OnesCount64(uint64(c[i]))),
+		}
+		got := []int64{
+			int64(int32(binary.LittleEndian.Uint32(res[0][4*i:]))), int64(int32(binary.LittleEndian.Uint32(res[1][4*i:]))),
+			int64(int32(binary.LittleEndian.Uint32(res[2][4*i:]))), int64(int8(res[3][i])), int64(int8(res[4][i])),
+			int64(binary.LittleEndian.Uint64(res[5][8*i:])),
+		}
+		for j := range want {
+			if got[j] != want[j] {
+				t.Errorf("bits element %d: result %d = %d, want %d", i, j, got[j], want[j])
+			}
 		}
 	}
 }

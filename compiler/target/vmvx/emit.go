@@ -728,6 +728,8 @@ func (e *fn) otherOp(op *ir.Operation, rt, at ir.Type, a []vm.Reg) (vm.Reg, erro
 			o = opMinU
 		}
 		return e.norm(e.iop(o, w, e.zext(a[0], w), e.zext(a[1], w)), w), nil
+	case "math.ctpop", "math.ctlz", "math.cttz":
+		return e.bitCount(op.Name, a[0], w), nil
 	case "math.absi":
 		return e.norm(e.iop(opAbs, w, e.sval(a[0], w)), w), nil
 	case "arith.cmpi":
@@ -928,4 +930,60 @@ func (e *fn) bitcast(op *ir.Operation, rt, at ir.Type, x vm.Reg) (vm.Reg, error)
 		return e.emit(vm.KindI64, vm.OpBitcastF64I64, x), nil
 	}
 	return vm.Reg{}, ir.OpErrorf(op, "cannot bitcast '%s' to '%s'", ir.TypeString(at), ir.TypeString(rt))
+}
+
+// bitCount emits math.ctpop, math.ctlz or math.cttz of a canonical integer
+// of width w as a small loop over its bits (0 counts w leading or trailing
+// zeros).
+func (e *fn) bitCount(name string, a vm.Reg, w int) vm.Reg {
+	f := e.f
+	k := a.Kind()
+	bits := 32
+	if k == vm.KindI64 {
+		bits = 64
+	}
+	x, c := f.NewReg(k), f.NewReg(k)
+	e.mov(c, e.iconst(0, bits))
+	head, body, done := f.NewLabel(), f.NewLabel(), f.NewLabel()
+	switch name {
+	case "math.ctpop":
+		// Clear the lowest set bit until none is left.
+		e.mov(x, e.zext(a, w))
+		f.Bind(head)
+		f.CondBr(e.icmp(opNe, bits, x, e.iconst(0, bits)), body, done)
+		f.Bind(body)
+		e.mov(x, e.iop(opAnd, bits, x, e.iop(opSub, bits, x, e.iconst(1, bits))))
+	case "math.cttz":
+		// Shift right until the lowest bit is set; a bit past the width
+		// stops the loop at w for 0.
+		x0 := e.zext(a, w)
+		if w < bits {
+			x0 = e.iop(opOr, bits, x0, e.iop(opShl, bits, e.iconst(1, bits), e.iconst(int64(w), bits)))
+		}
+		e.mov(x, x0)
+		f.Bind(head)
+		f.CondBr(e.icmp(opEq, bits, e.iop(opAnd, bits, x, e.iconst(1, bits)), e.iconst(0, bits)), body, done)
+		f.Bind(body)
+		if w == bits {
+			// All 0: 64 (or 32) shifts leave 0 forever; stop at the width.
+			stop := f.NewLabel()
+			f.CondBr(e.icmp(opEq, bits, c, e.iconst(int64(w), bits)), done, stop)
+			f.Bind(stop)
+		}
+		e.mov(x, e.iop(opShrU, bits, x, e.iconst(1, bits)))
+	default: // math.ctlz
+		// Move bit w-1 to the register's top bit and shift left until it
+		// is set, stopping at w for 0.
+		e.mov(x, e.iop(opShl, bits, a, e.iconst(int64(bits-w), bits)))
+		f.Bind(head)
+		top := e.icmp(opLtS, bits, x, e.iconst(0, bits))
+		more := e.emit(vm.KindI32, vm.OpAndI32, e.not1(top), e.icmp(opLtS, bits, c, e.iconst(int64(w), bits)))
+		f.CondBr(more, body, done)
+		f.Bind(body)
+		e.mov(x, e.iop(opShl, bits, x, e.iconst(1, bits)))
+	}
+	f.Emit(map[vm.ValueKind]vm.Opcode{vm.KindI32: vm.OpAddI32, vm.KindI64: vm.OpAddI64}[k], c, c, e.iconst(1, bits))
+	f.Br(head)
+	f.Bind(done)
+	return e.norm(c, w)
 }

@@ -130,3 +130,14 @@ func.func @matvec64(%m: tensor<5x300xf64>, %v: tensor<300xf64>, %init: tensor<5x
   %r = linalg.matvec ins(%m, %v : tensor<5x300xf64>, tensor<300xf64>) outs(%init : tensor<5xf64>) -> tensor<5xf64>
   return %r : tensor<5xf64>
 }
+
+// Bit counts at three widths (elementwise dispatches).
+func.func @bits(%a: tensor<8xi32>, %b: tensor<8xi8>, %c: tensor<8xi64>) -> (tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<8xi8>, tensor<8xi8>, tensor<8xi64>) {
+  %p = math.ctpop %a : tensor<8xi32>
+  %l = math.ctlz %a : tensor<8xi32>
+  %t = math.cttz %a : tensor<8xi32>
+  %lb = math.ctlz %b : tensor<8xi8>
+  %tb = math.cttz %b : tensor<8xi8>
+  %pc = math.ctpop %c : tensor<8xi64>
+  return %p, %l, %t, %lb, %tb, %pc : tensor<8xi32>, tensor<8xi32>, tensor<8xi32>, tensor<8xi8>, tensor<8xi8>, tensor<8xi64>
+}

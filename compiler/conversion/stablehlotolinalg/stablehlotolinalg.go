@@ -53,7 +53,8 @@
 //
 // Dynamic dimensions are taken by the ops whose loops read them directly
 // (elementwise ops, transpose, dot, dot_general, reduce,
-// batch_norm_inference): a result's dynamic size is the size of an operand
+// batch_norm_inference, torch_index_select, scatter, sort): a result's
+// dynamic size is the size of an operand
 // dimension its loop indexes (tensor.dim), and the kernels check at run
 // time that the sizes one loop indexes agree. Only signless integers are
 // supported; anything else is refused with an error at the op.

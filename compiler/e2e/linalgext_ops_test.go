@@ -506,3 +506,20 @@ func TestLinalgExtReverse(t *testing.T) {
 		checkF32(t, "reverse", shapes[0], data[0], want)
 	})
 }
+
+// TestLinalgElementwiseNamed chains linalg.sub, square, exp, max and
+// negf, against a Go loop.
+func TestLinalgElementwiseNamed(t *testing.T) {
+	module := compileLinalg(t, "linalgext_ops.mlir")
+	r := rand.New(rand.NewSource(26))
+	a, b := randF32(r, 3, 5), randF32(r, 3, 5)
+	want := f32s{shape: a.shape}
+	for i := range a.v {
+		d := float64(a.v[i] - b.v[i])
+		want.v = append(want.v, float32(-math.Max(d*d, math.Exp(float64(b.v[i])))))
+	}
+	forDevices(t, func(t *testing.T, dev rhal.Device) {
+		shapes, data := invoke(t, dev, module, "elementwise", a.arg(), b.arg())
+		checkF32(t, "elementwise", shapes[0], data[0], want)
+	})
+}

@@ -7,7 +7,8 @@
 // output; scan into a reduction that recomputes each prefix in order;
 // sort into a stable sort by ranks; topk and topk_v2 into a merge of the
 // outputs and the input by ranks; gather, scatter and reverse into
-// searches over the positions they read or write;
+// searches over the positions they read or write; linalg's elementwise
+// named ops (linalg.add, linalg.exp, ...) into linalg.generics;
 // the Winograd F(6x6, 3x3) input and output transforms into contractions
 // with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
@@ -29,7 +30,7 @@ func Convert(root *ir.Operation) error {
 	var ops []*ir.Operation
 	ir.Walk(root, func(o *ir.Operation) bool {
 		switch {
-		case o.Name == "linalg.pack" || o.Name == "linalg.unpack":
+		case o.Name == "linalg.pack" || o.Name == "linalg.unpack" || isElementwise(o.Name):
 			ops = append(ops, o)
 		case strings.HasPrefix(o.Name, "iree_linalg_ext."):
 			ops = append(ops, o)
@@ -111,7 +112,10 @@ func Convert(root *ir.Operation) error {
 		case "iree_linalg_ext.winograd.output_transform":
 			v, err = b.winogradOutput(op)
 		default:
-			return ir.OpErrorf(op, "lowering is not supported yet")
+			if !isElementwise(op.Name) {
+				return ir.OpErrorf(op, "lowering is not supported yet")
+			}
+			v = b.elementwise(op)
 		}
 		if err != nil {
 			return err
@@ -119,4 +123,9 @@ func Convert(root *ir.Operation) error {
 		rewrite.Replace(root, op, v)
 	}
 	return nil
+}
+
+func isElementwise(name string) bool {
+	_, ok := linalg.ElementwiseNamed[name]
+	return ok
 }

@@ -49,6 +49,7 @@ func Register(r *ir.Registry) {
 	r.RegisterOp(ir.ReturnLikeOp("linalg.yield", verifyYield))
 	r.RegisterOp(&ir.OpDef{Name: "linalg.index", Parse: parseIndex, Print: printIndex, Verify: verifyIndex})
 	registerRelayout(r)
+	registerElementwise(r)
 	r.RegisterAttr("linalg.iterator_type", parseIteratorTypeAttr)
 }
 

@@ -160,3 +160,13 @@ func.func @reverse(%x: tensor<4x?x3xf32>) -> tensor<4x?x3xf32> {
   %0 = iree_linalg_ext.reverse dimensions(dense<[1, 2]> : tensor<2xi64>) ins(%x : tensor<4x?x3xf32>) outs(%e : tensor<4x?x3xf32>) : tensor<4x?x3xf32>
   return %0 : tensor<4x?x3xf32>
 }
+
+func.func @elementwise(%a: tensor<3x5xf32>, %b: tensor<3x5xf32>) -> tensor<3x5xf32> {
+  %e = tensor.empty() : tensor<3x5xf32>
+  %0 = linalg.sub ins(%a, %b : tensor<3x5xf32>, tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %1 = linalg.square ins(%0 : tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %2 = linalg.exp ins(%b : tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %3 = linalg.max ins(%1, %2 : tensor<3x5xf32>, tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %4 = linalg.negf ins(%3 : tensor<3x5xf32>) outs(%e : tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %4 : tensor<3x5xf32>
+}

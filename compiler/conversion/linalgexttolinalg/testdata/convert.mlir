@@ -130,3 +130,12 @@ func.func @reverse(%x: tensor<3x?xi32>, %o: tensor<3x?xi32>) -> tensor<3x?xi32> 
   %0 = iree_linalg_ext.reverse dimensions(dense<[0, 1]> : tensor<2xi64>) ins(%x : tensor<3x?xi32>) outs(%o : tensor<3x?xi32>) : tensor<3x?xi32>
   return %0 : tensor<3x?xi32>
 }
+
+// Elementwise named ops: inputs cast to the output's element type.
+func.func @elementwise(%a: tensor<4x?xf16>, %b: tensor<4x?xf32>, %i: tensor<8xi8>, %j: tensor<8xi32>) -> (tensor<4x?xf32>, tensor<8xi32>, tensor<8xi32>) {
+  %0 = linalg.sub ins(%a, %b : tensor<4x?xf16>, tensor<4x?xf32>) outs(%b : tensor<4x?xf32>) -> tensor<4x?xf32>
+  %1 = linalg.reciprocal ins(%0 : tensor<4x?xf32>) outs(%b : tensor<4x?xf32>) -> tensor<4x?xf32>
+  %2 = linalg.div_unsigned ins(%i, %j : tensor<8xi8>, tensor<8xi32>) outs(%j : tensor<8xi32>) -> tensor<8xi32>
+  %3 = linalg.max ins(%i, %j : tensor<8xi8>, tensor<8xi32>) outs(%j : tensor<8xi32>) -> tensor<8xi32>
+  return %1, %2, %3 : tensor<4x?xf32>, tensor<8xi32>, tensor<8xi32>
+}

@@ -41,12 +41,14 @@ func lowerComplex(module *ir.Operation) error {
 		return nil
 	}
 	pairs := map[*ir.Value]parts{}
+	repl := replacements{}
 	for _, o := range ops {
-		c := &converter{root: module, op: o}
+		c := &converter{root: module, op: o, repl: repl}
 		if err := c.complexOp(pairs); err != nil {
 			return err
 		}
 	}
+	repl.apply(module)
 	// The complex-valued ops are dead now unless something else uses
 	// their results; remove them last first.
 	for i := len(ops) - 1; i >= 0; i-- {
@@ -144,7 +146,7 @@ func (c *converter) complexOp(pairs map[*ir.Value]parts) error {
 		if name == "imag" {
 			v = ins[0][1]
 		}
-		ir.ReplaceAllUsesWith(c.root, res, v)
+		c.repl[res] = v
 		return nil
 	case "fft":
 		return c.fft(ins, pairs)
@@ -162,7 +164,7 @@ func (c *converter) complexOp(pairs map[*ir.Value]parts) error {
 		if err != nil {
 			return err
 		}
-		ir.ReplaceAllUsesWith(c.root, res, r[0])
+		c.repl[res] = r[0]
 		return nil
 	}
 	f, ok := complexBodies[name]

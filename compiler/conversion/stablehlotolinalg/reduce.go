@@ -132,15 +132,6 @@ func (c *converter) fill(rt *ir.TensorType, outMap *ir.AffineMap, ins []*ir.Valu
 		func(x builder, a []*ir.Value) (*ir.Value, error) { return a[0], nil })
 }
 
-// replaceAll makes rs stand for the converted op's results and removes it.
-func (c *converter) replaceAll(rs []*ir.Value) {
-	for i, r := range rs {
-		r.Name = c.op.Results[i].Name
-		ir.ReplaceAllUsesWith(c.root, c.op.Results[i], r)
-	}
-	c.op.Remove()
-}
-
 // regionFunc computes a reduction body's results from its arguments.
 type regionFunc func(x builder, args []*ir.Value) ([]*ir.Value, error)
 
@@ -189,7 +180,7 @@ func (c *converter) regionBodyOf(args, rets []ir.Type, what string) (regionFunc,
 	}
 	var steps []step
 	for _, o := range b.Ops[:len(b.Ops)-1] {
-		sub := &converter{root: c.root, op: o}
+		sub := &converter{root: c.root, op: o, repl: c.repl}
 		name, ok := opName(o)
 		if !ok || len(o.Results) != 1 || len(o.Regions) != 0 {
 			return nil, ir.OpErrorf(o, "is not supported in the body of '%s'", c.op.Name)

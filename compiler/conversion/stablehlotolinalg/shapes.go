@@ -171,8 +171,7 @@ func (c *converter) pad(rt *ir.TensorType) error {
 	}
 	if r == c.op.Operands[0] {
 		// Nothing to add: the result is the operand, under its own name.
-		ir.ReplaceAllUsesWith(c.root, c.op.Results[0], r)
-		c.op.Remove()
+		c.forward([]*ir.Value{r})
 		return nil
 	}
 	c.replace(r)

@@ -84,13 +84,46 @@ func Convert(module *ir.Operation) error {
 		// lowered themselves.
 		return !hasBody[n]
 	})
+	repl := replacements{}
 	for _, o := range ops {
-		c := &converter{root: module, op: o}
+		c := &converter{root: module, op: o, repl: repl}
 		if err := c.lower(); err != nil {
 			return err
 		}
 	}
+	repl.apply(module)
 	return nil
+}
+
+// replacements maps the results of the ops converted so far to the
+// values that stand for them. Uses are rewritten once, at the end
+// (apply), rather than by a walk of the module per op, which made large
+// programs (thousands of ops) quadratic; until then new ops may still
+// name an old result, which has the same type.
+type replacements map[*ir.Value]*ir.Value
+
+// resolve follows v through the replacements.
+func (r replacements) resolve(v *ir.Value) *ir.Value {
+	for {
+		n, ok := r[v]
+		if !ok {
+			return v
+		}
+		v = n
+	}
+}
+
+// apply rewrites every use under root.
+func (r replacements) apply(root *ir.Operation) {
+	if len(r) == 0 {
+		return
+	}
+	ir.Walk(root, func(o *ir.Operation) bool {
+		for i, v := range o.Operands {
+			o.Operands[i] = r.resolve(v)
+		}
+		return true
+	})
 }
 
 // hasBody names the ops whose bodies of StableHLO ops on rank-0 tensors
@@ -109,6 +142,7 @@ func opName(o *ir.Operation) (string, bool) {
 
 type converter struct {
 	root, op *ir.Operation
+	repl     replacements
 }
 
 func (c *converter) errorf(format string, args ...any) error {
@@ -118,8 +152,26 @@ func (c *converter) errorf(format string, args ...any) error {
 // emit inserts o before the op being converted.
 func (c *converter) emit(o *ir.Operation) *ir.Operation { return rewrite.Emit(c.op, o) }
 
-// replace makes r the converted op's result and removes the op.
-func (c *converter) replace(r *ir.Value) { rewrite.Replace(c.root, c.op, r) }
+// replace makes r, a value made for it, the converted op's result (under
+// its name) and removes the op.
+func (c *converter) replace(r *ir.Value) { c.replaceAll([]*ir.Value{r}) }
+
+// replaceAll is replace for each of the converted op's results.
+func (c *converter) replaceAll(rs []*ir.Value) {
+	for i, r := range rs {
+		r.Name = c.op.Results[i].Name
+	}
+	c.forward(rs)
+}
+
+// forward makes existing values rs stand for the converted op's results,
+// keeping their names, and removes the op.
+func (c *converter) forward(rs []*ir.Value) {
+	for i, r := range rs {
+		c.repl[c.op.Results[i]] = r
+	}
+	c.op.Remove()
+}
 
 // checkType refuses unranked tensors, dynamic shapes where the lowering
 // needs static ones, and non-signless integers.

@@ -1,6 +1,7 @@
 package e2e_test
 
 import (
+	"encoding/binary"
 	"fmt"
 	"testing"
 
@@ -46,5 +47,37 @@ func TestGPUBroadcast(t *testing.T) {
 				}
 			}
 		}
+		for _, sz := range [][3]int{{2, 100, 7}, {3, 50, 129}, {1, 9, 1000}, {2, 3, 1}, {2, 130, 3}} {
+			testBroadcast3(t, dev, module, sz[0], sz[1], sz[2])
+		}
 	})
+}
+
+// testBroadcast3 checks @broadcast3: every element's sum and indices.
+func testBroadcast3(t *testing.T, dev rhal.Device, module []byte, n0, n1, n2 int) {
+	x := make([]float32, n0*n1*n2)
+	b := make([]float32, n2)
+	for i := range x {
+		x[i] = float32(i*7919%2001-1000) / 8
+	}
+	for k := range b {
+		b[k] = float32(k%17) - 8
+	}
+	_, data := invoke(t, dev, module, "broadcast3", f32Arg(fmt.Sprintf("%dx%dx%dx", n0, n1, n2), x), f32Arg(fmt.Sprintf("%dx", n2), b))
+	bad := 0
+	for i := 0; i < n0; i++ {
+		for j := 0; j < n1; j++ {
+			for k := 0; k < n2; k++ {
+				e := (i*n1+j)*n2 + k
+				if g, want := f32At(data[0], e), x[e]+b[k]; g != want && bad < 5 {
+					bad++
+					t.Errorf("%dx%dx%d: y[%d,%d,%d] = %v, want %v", n0, n1, n2, i, j, k, g, want)
+				}
+				if g, want := int32(binary.LittleEndian.Uint32(data[1][4*e:])), int32(i*1000000+j*1000+k); g != want && bad < 5 {
+					bad++
+					t.Errorf("%dx%dx%d: index[%d,%d,%d] = %d, want %d", n0, n1, n2, i, j, k, g, want)
+				}
+			}
+		}
+	}
 }

@@ -497,23 +497,60 @@ func (n *nest) unrolled(iter string) error {
 	lim := f.reg("%rd")
 	f.line("max.u64 \t%s, %s, %d;", lim, n.count, last)
 	f.line("sub.s64 \t%s, %s, %d;", lim, lim, last)
-	f.body.WriteString("$L__unrolled:\n")
-	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, iter, lim)
+	f.line("setp.eq.u64 \t%s, %s, 0;", n.bad, lim)
 	f.line("@%s bra \t$L__par;", n.bad)
 	saved := append([]string(nil), n.dims...)
 	defer copy(n.dims, saved)
+	// The indices of iteration iter as digits cur (the last parallel
+	// loop fastest), and those of a step of the block size as st: each
+	// next element's indices are the digits plus the step's, with
+	// carries, instead of a division per loop per element. (Every range
+	// is positive here: count is.)
+	pars, outer := n.pars, n.outer
+	cur, st := make([]string, len(n.dims)), make([]string, len(n.dims))
+	for _, p := range pars {
+		cur[p], st[p] = f.reg("%rd"), f.reg("%rd")
+	}
+	copy(n.dims, cur)
+	n.decompose(iter)
+	rest := f.reg("%rd")
+	f.line("mov.u64 \t%s, %d;", rest, LoopNestBlockSize)
+	for q := len(pars) - 1; q >= 1; q-- {
+		p := pars[q]
+		f.line("rem.u64 \t%s, %s, %s;", st[p], rest, n.ranges[p])
+		f.line("div.u64 \t%s, %s, %s;", rest, rest, n.ranges[p])
+	}
+	f.line("mov.u64 \t%s, %s;", st[outer], rest)
+	carry := f.reg("%p")
+	advance := func() {
+		for q := len(pars) - 1; q >= 0; q-- {
+			p := pars[q]
+			f.line("add.s64 \t%s, %s, %s;", cur[p], cur[p], st[p])
+			if q < len(pars)-1 {
+				f.line("@%s add.s64 \t%s, %s, 1;", carry, cur[p], cur[p])
+			}
+			if q >= 1 {
+				f.line("setp.ge.u64 \t%s, %s, %s;", carry, cur[p], n.ranges[p])
+				f.line("@%s sub.s64 \t%s, %s, %s;", carry, cur[p], cur[p], n.ranges[p])
+			}
+		}
+	}
+	f.body.WriteString("$L__unrolled:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, iter, lim)
+	f.line("@%s bra \t$L__par;", n.bad)
 	dims := make([][]string, ElementwiseUnroll)
 	ins := make([][]string, ElementwiseUnroll)
 	accs := make([][]string, ElementwiseUnroll)
 	for j := range dims {
-		it := f.reg("%rd")
-		f.line("add.s64 \t%s, %s, %d;", it, iter, j*LoopNestBlockSize)
 		dims[j] = make([]string, len(n.dims))
 		for l := range dims[j] {
 			dims[j][l] = f.reg("%rd")
 		}
+		for _, p := range pars {
+			f.line("mov.u64 \t%s, %s;", dims[j][p], cur[p])
+		}
+		advance()
 		copy(n.dims, dims[j])
-		n.decompose(it)
 		ins[j] = make([]string, len(n.k.Inputs))
 		for i, o := range n.k.Inputs {
 			if o.Scalar != nil {

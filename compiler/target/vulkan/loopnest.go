@@ -552,7 +552,24 @@ func (g *lnGen) unrolled(pars []int, outer int) error {
 	k := g.k
 	step := ElementwiseUnroll * LoopNestWorkgroupSize
 	last := step - LoopNestWorkgroupSize
-	fmt.Fprintf(w, "  uint i = gl_LocalInvocationID.x;\n  if (count > %du) {\n    for (; i < count - %du; i += %du) {\n", last, last, step)
+	fmt.Fprintf(w, "  uint i = gl_LocalInvocationID.x;\n  if (count > %du) {\n", last)
+	// The indices of iteration i as digits c<l> (the last parallel loop
+	// fastest), and those of a step of the workgroup size as st<l>: each
+	// next element's indices are the digits plus the step's, with
+	// carries, instead of a division per loop per element. (Every range
+	// is positive here: count is.)
+	w.WriteString("    uint rest = i;\n")
+	for q := len(pars) - 1; q >= 1; q-- {
+		p := pars[q]
+		fmt.Fprintf(w, "    uint c%d = rest %% %s;\n    rest /= %s;\n", p, g.ranges[p], g.ranges[p])
+	}
+	fmt.Fprintf(w, "    uint c%d = lo + rest;\n    rest = %du;\n", outer, LoopNestWorkgroupSize)
+	for q := len(pars) - 1; q >= 1; q-- {
+		p := pars[q]
+		fmt.Fprintf(w, "    uint st%d = rest %% %s;\n    rest /= %s;\n", p, g.ranges[p], g.ranges[p])
+	}
+	fmt.Fprintf(w, "    uint st%d = rest;\n", outer)
+	fmt.Fprintf(w, "    for (; i < count - %du; i += %du) {\n", last, step)
 	type elem struct{ args, stores []string }
 	elems := make([]elem, ElementwiseUnroll)
 	defer func() { g.rename = nil }()
@@ -561,12 +578,16 @@ func (g *lnGen) unrolled(pars []int, outer int) error {
 		for l := range k.Ranges {
 			g.rename[l] = fmt.Sprintf("d%d_%d", l, j)
 		}
-		fmt.Fprintf(w, "      uint rest_%d = i + %du;\n", j, j*LoopNestWorkgroupSize)
+		for _, p := range pars {
+			fmt.Fprintf(w, "      uint %s = c%d;\n", g.dim(p), p)
+		}
+		// The next element's digits.
+		w.WriteString("      {\n        uint carry = 0u;\n")
 		for q := len(pars) - 1; q >= 1; q-- {
 			p := pars[q]
-			fmt.Fprintf(w, "      uint %s = rest_%d %% %s;\n      rest_%d /= %s;\n", g.dim(p), j, g.ranges[p], j, g.ranges[p])
+			fmt.Fprintf(w, "        c%[1]d += st%[1]d + carry;\n        carry = c%[1]d >= %[2]s ? 1u : 0u;\n        c%[1]d -= carry * %[2]s;\n", p, g.ranges[p])
 		}
-		fmt.Fprintf(w, "      uint %s = lo + rest_%d;\n", g.dim(outer), j)
+		fmt.Fprintf(w, "        c%[1]d += st%[1]d + carry;\n      }\n", outer)
 		e := &elems[j]
 		for l := range k.Ranges {
 			e.args = append(e.args, fmt.Sprintf("int(%s)", g.dim(l)))

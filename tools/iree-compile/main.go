@@ -29,13 +29,13 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/ir"
-	"github.com/goiree/goiree/compiler/kernelsrc"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target"
 	_ "github.com/goiree/goiree/compiler/target/all" // the targets iree-compile links
 	"github.com/goiree/goiree/compiler/transforms"
 	"github.com/goiree/goiree/compiler/vmgen"
 	"github.com/goiree/goiree/runtime/tooling/outfile"
+	"github.com/goiree/goiree/tools/internal/compileflags"
 	"github.com/goiree/goiree/tools/internal/flagsuggest"
 	"github.com/goiree/goiree/tools/internal/panicguard"
 )
@@ -43,12 +43,6 @@ import (
 // Executable dumps go through the same writer as -o: a dump path that is a
 // device or FIFO is written in place, never replaced.
 func init() { target.WriteDump = outfile.Write }
-
-// inputTypes are the --iree-input-type values accepted: IREE's names of the
-// input dialects the input phase converts (stablehlo_xla is StableHLO with
-// XLA's extras, mhlo and xla the Dec 2022 names). The conversions run for
-// whatever input dialects a program uses, so the flag only checks the name.
-var inputTypes = map[string]bool{"none": true, "auto": true, "tosa": true, "stablehlo": true, "stablehlo_xla": true, "mhlo": true, "xla": true}
 
 func main() {
 	args := os.Args[1:]
@@ -131,9 +125,8 @@ type options struct {
 	compileTo   string
 	compileFrom string
 	format      string
-	targets     transforms.TargetOptions
-	specFlag    string // a transform or PDL spec flag, which is not supported
-	searchPaths []string
+	// compile holds the flags that choose what the compiler does.
+	compile     *compileflags.Flags
 	listTargets bool
 	split       bool
 	help        bool
@@ -142,37 +135,11 @@ type options struct {
 	printAfter  bool
 	timing      bool
 	debugInfo   bool
-	// targetFlags are the registered targets' flags, by canonical name.
-	targetFlags map[string]string
-	dumpSources string
-	dumpBinary  string
-	// Kernel sources (.c, .cu, .glsl) named by objects.
-	kernelClang string
-	kernelGlslc string
-	kernelCache string
-	// Optimization levels (O0..O3; "" when not given) and an explicit
-	// --iree-opt-strip-assertions (nil when not given).
-	optLevel, globalOptLevel string
-	stripAssertions          *bool
-}
-
-// stripsAssertions applies IREE's defaulting: an explicit
-// --iree-opt-strip-assertions wins; otherwise assertions are stripped from
-// O1 up, the global-optimization level overriding --iree-opt-level.
-func (o *options) stripsAssertions() bool {
-	if o.stripAssertions != nil {
-		return *o.stripAssertions
-	}
-	level := o.optLevel
-	if o.globalOptLevel != "" {
-		level = o.globalOptLevel
-	}
-	return level != "" && level != "O0"
 }
 
 // parseFlags parses IREE-style flags: -flag or --flag, values after '='.
 func parseFlags(args []string) (*options, error) {
-	o := &options{targetFlags: map[string]string{}}
+	o := &options{compile: compileflags.New()}
 	var positional []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -203,6 +170,12 @@ func parseFlags(args []string) (*options, error) {
 				return fmt.Errorf("option '--%s' does not take a value", name)
 			}
 			return nil
+		}
+		if handled, err := o.compile.Set(a, name, value, hasValue); handled {
+			if err != nil {
+				return nil, err
+			}
+			continue
 		}
 		switch name {
 		case "o":
@@ -247,33 +220,6 @@ func parseFlags(args []string) (*options, error) {
 				return nil, err
 			}
 			o.format = value
-		case "iree-hal-target-backends":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.targets.Backends = appendList(o.targets.Backends, value)
-		case "iree-hal-target-device":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.targets.Devices = append(o.targets.Devices, value)
-		case "iree-hal-local-target-device-backends":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.targets.LocalBackends = appendList(o.targets.LocalBackends, value)
-		case "iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.specFlag = "--" + name + "=" + value
-		case "iree-hal-executable-object-search-path":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			if value != "" {
-				o.searchPaths = append(o.searchPaths, value)
-			}
 		case "iree-hal-list-target-backends":
 			if err := noValue(); err != nil {
 				return nil, err
@@ -284,53 +230,6 @@ func parseFlags(args []string) (*options, error) {
 				return nil, err
 			}
 			o.split = value != "false" && value != "0"
-		case "iree-input-type":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			if !inputTypes[value] {
-				return nil, fmt.Errorf("unsupported --iree-input-type=%s (supported: none, auto, tosa, stablehlo, stablehlo_xla, mhlo, xla)", value)
-			}
-		case "iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			switch name {
-			case "iree-hal-clang-path":
-				o.kernelClang = value
-			case "iree-hal-glslc-path":
-				o.kernelGlslc = value
-			default:
-				o.kernelCache = value
-			}
-		case "iree-hal-dump-executable-sources-to":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.dumpSources = value
-		case "iree-hal-dump-executable-binaries-to":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			o.dumpBinary = value
-		case "iree-opt-level", "iree-global-optimization-opt-level":
-			if err := needValue(); err != nil {
-				return nil, err
-			}
-			if !slices.Contains([]string{"O0", "O1", "O2", "O3"}, value) {
-				return nil, fmt.Errorf("unsupported --%s=%s (supported: O0, O1, O2, O3)", name, value)
-			}
-			if name == "iree-opt-level" {
-				o.optLevel = value
-			} else {
-				o.globalOptLevel = value
-			}
-		case "iree-opt-strip-assertions":
-			on := !hasValue || value == "true" || value == "1"
-			if hasValue && !on && value != "false" && value != "0" {
-				return nil, fmt.Errorf("option '--%s' takes true or false, not %q", name, value)
-			}
-			o.stripAssertions = &on
 		case "mlir-print-op-on-diagnostic", "verify":
 			// Accepted for compatibility with IREE's build rules.
 		case "help", "h":
@@ -338,13 +237,6 @@ func parseFlags(args []string) (*options, error) {
 		case "version":
 			o.version = true
 		default:
-			if _, f := target.FindFlag(name); f != nil {
-				if err := needValue(); err != nil {
-					return nil, err
-				}
-				o.targetFlags[f.Name] = value
-				continue
-			}
 			if s := flagsuggest.Closest(name, flagNames()); s != "" {
 				return nil, fmt.Errorf("Unknown command line argument '%s'.  Try: 'iree-compile --help'; did you mean '--%s'?", a, s)
 			}
@@ -393,39 +285,24 @@ func parseFlags(args []string) (*options, error) {
 		return nil, fmt.Errorf("invalid --output-format=%s (expected vm-bytecode, vm-asm or mlir)", o.format)
 	}
 	// Target flags are checked before any input is read.
-	if _, err := transforms.ResolveTargetOptions(o.targets, dialect.NewRegistry()); err != nil {
+	if _, err := transforms.ResolveTargetOptions(o.compile.Targets, dialect.NewRegistry()); err != nil {
 		return nil, err
 	}
 	return o, nil
 }
 
-// appendList appends the comma-separated, non-empty items of value.
-func appendList(list []string, value string) []string {
-	for _, b := range strings.Split(value, ",") {
-		if b = strings.TrimSpace(b); b != "" {
-			list = append(list, b)
-		}
-	}
-	return list
-}
-
 // fixedFlags are the flags parseFlags knows besides the targets', for
 // suggestions.
 var fixedFlags = []string{
-	"o", "compile-to", "compile-from", "output-format", "iree-hal-target-backends", "iree-hal-target-device",
-	"iree-hal-local-target-device-backends", "iree-hal-executable-object-search-path",
-	"iree-hal-list-target-backends", "split-input-file", "iree-input-type",
-	"iree-hal-dump-executable-sources-to", "iree-hal-dump-executable-binaries-to",
-	"iree-hal-clang-path", "iree-hal-glslc-path", "iree-hal-kernel-cache-dir",
-	"iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename",
+	"o", "compile-to", "compile-from", "output-format",
+	"iree-hal-list-target-backends", "split-input-file",
 	"mlir-print-op-on-diagnostic", "mlir-print-ir-before-all", "mlir-print-ir-after-all", "mlir-timing",
 	"mlir-print-debuginfo", "verify", "help", "version",
-	"iree-opt-level", "iree-global-optimization-opt-level", "iree-opt-strip-assertions",
 }
 
 // flagNames returns every flag name, the targets' included.
 func flagNames() []string {
-	names := append([]string(nil), fixedFlags...)
+	names := append(slices.Clone(fixedFlags), compileflags.Names...)
 	for _, t := range target.All() {
 		for _, f := range t.Flags {
 			names = append(names, f.Name)
@@ -472,11 +349,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: error: could not read input '%s': %v\n", o.input, unwrapPathError(err))
 		return 1
 	}
-	if o.specFlag != "" {
+	if o.compile.Spec != "" {
 		// The spec's rewrites (matching ops and splicing in custom kernels)
 		// would change what the module runs; compiling without them would
 		// be a silently different program.
-		fmt.Fprintf(stderr, "iree-compile: error: %s: transform-dialect and PDL preprocessing specs are not supported; compile the program after applying the spec's rewrites by hand\n", o.specFlag)
+		fmt.Fprintf(stderr, "iree-compile: error: %s: transform-dialect and PDL preprocessing specs are not supported; compile the program after applying the spec's rewrites by hand\n", o.compile.Spec)
 		return 1
 	}
 	// The IR is the output when a phase before vm is the last to run, or
@@ -486,15 +363,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if stop == "" && emitIR {
 		stop = "hal"
 	}
-	popts := pipeline.Options{
-		Targets:           o.targets,
-		ObjectSearchPaths: o.searchPaths,
-		KernelSources:     kernelSourceOptions(o),
-		TargetFlags:       o.targetFlags,
-		DumpSourcesTo:     o.dumpSources,
-		DumpBinariesTo:    o.dumpBinary,
-		StripAssertions:   o.stripsAssertions(),
-	}
+	popts := o.compile.PipelineOptions()
 	var out strings.Builder
 	failed := false
 	chunks := splitChunks(src, o.split)
@@ -633,20 +502,6 @@ func (t *passTimer) report(w io.Writer) {
 		fmt.Fprintf(w, "  %8.4f (%5.1f%%)  %s\n", d.Seconds(), pct(d), n)
 	}
 	fmt.Fprintf(w, "  %8.4f (%5.1f%%)  Total\n", total.Seconds(), pct(total))
-}
-
-// kernelSourceOptions picks the tools that compile kernel sources: the
-// --iree-hal-*-path flags, else the tools given to the targets (so one
-// --iree-llvmcpu-clang-path serves both), else a PATH lookup.
-func kernelSourceOptions(o *options) kernelsrc.Options {
-	k := kernelsrc.Options{ClangPath: o.kernelClang, GlslcPath: o.kernelGlslc, CacheDir: o.kernelCache}
-	if k.ClangPath == "" {
-		k.ClangPath = o.targetFlags["iree-llvmcpu-clang-path"]
-	}
-	if k.GlslcPath == "" {
-		k.GlslcPath = o.targetFlags["iree-vulkan-glslc-path"]
-	}
-	return k
 }
 
 func unwrapPathError(err error) error {

@@ -14,6 +14,7 @@ import (
 	"github.com/golang/glog"
 
 	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/hal/local/plugin"
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/runtime/tooling/session"
@@ -34,6 +35,11 @@ type Options struct {
 	TraceExecution bool
 	GroupCount     int
 	Thresholds     functionio.Thresholds
+	// EveryFunction runs every exported function of the last module, in
+	// order and in one context, when --function is not given and it
+	// exports several (iree-run-mlir's behaviour before --function was
+	// required); they then take no inputs.
+	EveryFunction bool
 }
 
 // FunctionFlags are the flags AddFlags defines that choose the function
@@ -116,9 +122,15 @@ func Execute(o *Options, load func() ([]*vm.BytecodeModule, error), stdout, stde
 	// As in IREE, the function comes from the last module, and may be left
 	// out when that module exports exactly one; that is settled before any
 	// device is created.
-	fnName := strings.TrimPrefix(strings.TrimSpace(o.Function), "@")
-	if fnName == "" {
-		if fnName, err = session.DefaultFunction(modules[len(modules)-1]); err != nil {
+	fnNames := []string{strings.TrimPrefix(strings.TrimSpace(o.Function), "@")}
+	if fnNames[0] == "" {
+		main := modules[len(modules)-1]
+		if names := session.ExportedFunctions(main); o.EveryFunction && len(names) > 1 {
+			if len(inputs) > 0 || len(o.Expected) > 0 || len(o.Outputs) > 0 {
+				return 0, fmt.Errorf("module %q exports %d functions (%s): --input, --output and --expected_output need --function=", main.Name(), len(names), strings.Join(names, ", "))
+			}
+			fnNames = names
+		} else if fnNames[0], err = session.DefaultFunction(main); err != nil {
 			return 0, err
 		}
 	}
@@ -148,7 +160,27 @@ func Execute(o *Options, load func() ([]*vm.BytecodeModule, error), stdout, stde
 	if err != nil {
 		return 0, err
 	}
-	fn, err := s.Lookup(fnName)
+	code := 0
+	for _, name := range fnNames {
+		c, err := call(o, s, name, inputs, plugins, stdout)
+		if err != nil {
+			return 0, err
+		}
+		code = max(code, c)
+	}
+	if err := s.Close(); err != nil {
+		return 0, err
+	}
+	if o.PrintStats {
+		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
+	}
+	return code, nil
+}
+
+// call runs one function of the session and prints, writes or checks its
+// results, giving back everything the call used.
+func call(o *Options, s *session.Session, name string, inputs []functionio.Input, plugins *plugin.Manager, stdout io.Writer) (int, error) {
+	fn, err := s.Lookup(name)
 	if err != nil {
 		return 0, err
 	}
@@ -184,12 +216,6 @@ func Execute(o *Options, load func() ([]*vm.BytecodeModule, error), stdout, stde
 	}
 	if err := vm.ReleaseValues(args); err != nil {
 		return 0, fmt.Errorf("releasing the inputs of %s: %w", fn.Name(), err)
-	}
-	if err := s.Close(); err != nil {
-		return 0, err
-	}
-	if o.PrintStats {
-		fmt.Fprint(stderr, dev.Allocator().Statistics().String())
 	}
 	return code, nil
 }

@@ -1,6 +1,7 @@
 package llvmcpu_test
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand"
 	"strings"
@@ -119,6 +120,78 @@ func TestMatmulEpilogue(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMatmulEpilogueF16 runs the same kernel storing f16 (acc = f32):
+// each block accumulates in local memory and its tiles' epilogue stores
+// the output.
+func TestMatmulEpilogueF16(t *testing.T) {
+	tools(t)
+	src := strings.NewReplacer(
+		"EPI", "%i: index, %j: index, %acc: f32, %r: f32, %bias: f32) -> f16",
+		"return %m : f32", "%h = arith.truncf %m : f32 to f16\n          return %h : f16",
+		"outputs = [{type = tensor<20x?xf32>, map = affine_map<(d0, d1, d2) -> (d0, d1)>}]", "outputs = [{type = tensor<20x?xf16>, map = affine_map<(d0, d1, d2) -> (d0, d1)>, acc = f32}]",
+	).Replace(epilogueVariant)
+	m, err := dialect.Parse("epilogue.mlir", []byte(src), dialect.NewRegistry())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var variant *ir.Operation
+	ir.Walk(m.Op, func(o *ir.Operation) bool {
+		if o.Name == "hal.executable.variant" {
+			variant = o
+		}
+		return true
+	})
+	elf, err := llvmcpu.Build(variant, llvmcpu.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const rows, n, k = 20, 45, 300
+	rnd := rand.New(rand.NewSource(6))
+	vals := func(n int) []float32 {
+		v := make([]float32, n)
+		for i := range v {
+			v[i] = float32(rnd.Intn(201)-100) / 64
+		}
+		return v
+	}
+	a, b, res, bias := vals(rows*k), vals(k*n), vals(rows*n), vals(n)
+	r := newRunner(t, elf)
+	out := r.buffer(make([]byte, 2*rows*n))
+	r.dispatch(0, 2, []uint32{n, n, n, n}, r.buffer(f32s(a)), r.buffer(f32s(b)), r.buffer(f32s(res)), r.buffer(f32s(bias)), out)
+	got := make([]byte, 2*rows*n)
+	if err := out.Read(0, got); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < rows; i++ {
+		for j := 0; j < n; j++ {
+			var acc, scale float64
+			for l := 0; l < k; l++ {
+				p := float64(a[i*k+l]) * float64(b[l*n+j])
+				acc += p
+				scale += math.Abs(p)
+			}
+			want := math.Max(acc+float64(res[i*n+j])+float64(bias[j]), 0)
+			h := binary.LittleEndian.Uint16(got[2*(i*n+j):])
+			g := float64(float16(h))
+			// f16 keeps 11 bits: half an ulp of rounding, plus the f32
+			// accumulation's error.
+			if math.Abs(g-want) > math.Abs(want)/1024+1e-6*scale*k+1e-6 {
+				t.Fatalf("C[%d][%d] = %g (0x%04x), want %g", i, j, g, h, want)
+			}
+		}
+	}
+}
+
+// float16 decodes an IEEE half (normal numbers and zero, which are all
+// the test produces: relu's results are 0 or at least 2^-12, above
+// the subnormals).
+func float16(h uint16) float32 {
+	if h&0x7fff == 0 {
+		return 0
+	}
+	return math.Float32frombits(uint32(h&0x8000)<<16 | (uint32(h>>10&0x1f)+112)<<23 | uint32(h&0x3ff)<<13)
 }
 
 // TestEpilogueSignature checks that an epilogue whose type is not the

@@ -243,10 +243,17 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	}
 	if m, ok := matchMatmul(k, body); ok {
 		if ename != "" {
-			g.matmulTile(k, m, cname, ename, bindings, strides, epilogueArgs)
+			off, err := offset(find("out", 0))
+			if err != nil {
+				return 0, 0, ir.OpErrorf(fn, "%v", err)
+			}
+			g.matmulTile(k, m, cname, ename, bindings, strides, epilogueArgs, off)
 		}
 		g.matmulNest(w, k, m, find, strides, ranges, cname, ename != "")
 		g.localPages[cname] = matmulLocalPages
+		if k.Outputs[0].Acc != nil {
+			g.localPages[cname] = matmulAccPages
+		}
 		return nc, len(bindings), nil
 	}
 	outer := k.OuterParallel()

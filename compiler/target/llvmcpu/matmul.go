@@ -25,12 +25,17 @@ import (
 
 // matmulKC and matmulBN bound the packing buffers, which live in the
 // workgroup's local memory (matmulLocalPages 4 KiB pages: an MR x KC
-// panel of A, a KC x BN block of B and room to align them).
+// panel of A, a KC x BN block of B and room to align them). A kernel
+// whose epilogue stores another element type than its f32 accumulators
+// also keeps its block of C in local memory, at most matmulAccRows rows
+// (matmulAccPages in all).
 const (
 	matmulKC         = 256
 	matmulBN         = 256
 	matmulMaxMR      = 8
 	matmulLocalPages = (matmulKC*(matmulMaxMR+matmulBN)*4 + 128 + 4095) / 4096
+	matmulAccRows    = 32
+	matmulAccPages   = (matmulKC*(matmulMaxMR+matmulBN)*4 + matmulAccRows*matmulBN*4 + 128 + 4095) / 4096
 )
 
 var matmulHelper = `#if defined(__AVX512F__)
@@ -58,6 +63,10 @@ struct gi_mm {
   const float* b; int64_t sbk, sbj;
   const float* init; /* NULL: C starts from zero */
   float* c; int64_t sci;
+  int64_t sii; /* the init's row stride */
+  /* C's element (i, j) is at c + (i - ci0) * sci + (j - cj0): C may be
+     the block's own buffer. */
+  int64_t ci0, cj0;
   /* The kernel's epilogue, when it has one: applied to each finished
      mr x nr tile of C at rows i0.., columns j0.. (of batch), in place. */
   void (*epi)(const gi_mm_t* p, int64_t i0, int64_t j0, int64_t mr, int64_t nr);
@@ -67,18 +76,18 @@ struct gi_mm {
 // One MR x NR tile of C over a KC slice: acc = from (C, the init, or 0),
 // acc += A panel * B panel in k order, C = acc. Partial tiles go through
 // a full-size temporary (the panels are zero-padded).
-static inline void gi_mm_micro(int64_t kc, const float* restrict ap, const float* restrict bp, float* c, const float* from, int64_t ldc, int64_t mr, int64_t nr) {
+static inline void gi_mm_micro(int64_t kc, const float* restrict ap, const float* restrict bp, float* c, const float* from, int64_t ldc, int64_t ldf, int64_t mr, int64_t nr) {
   gi_vf acc[GI_MR][GI_NV];
   float tmp[GI_MR * GI_NR] __attribute__((aligned(64)));
   const int full = mr == GI_MR && nr == GI_NR;
   if (full) {
     for (int r = 0; r < GI_MR; r++)
       for (int v = 0; v < GI_NV; v++)
-        acc[r][v] = from ? *(const gi_vfu*)(from + r * ldc + v * GI_VL) : (gi_vf){0};
+        acc[r][v] = from ? *(const gi_vfu*)(from + r * ldf + v * GI_VL) : (gi_vf){0};
   } else {
     for (int r = 0; r < GI_MR; r++)
       for (int j = 0; j < GI_NR; j++)
-        tmp[r * GI_NR + j] = (from && r < mr && j < nr) ? from[r * ldc + j] : 0.0f;
+        tmp[r * GI_NR + j] = (from && r < mr && j < nr) ? from[r * ldf + j] : 0.0f;
     for (int r = 0; r < GI_MR; r++)
       for (int v = 0; v < GI_NV; v++)
         acc[r][v] = *(const gi_vf*)(tmp + r * GI_NR + v * GI_VL);
@@ -111,7 +120,7 @@ static void gi_mm_block(const gi_mm_t* p, int64_t i0, int64_t i1, int64_t j0, in
   if (p->K == 0) {
     for (int64_t i = i0; i < i1; i++)
       for (int64_t j = j0; j < j1; j++)
-        p->c[i * p->sci + j] = p->init ? p->init[i * p->sci + j] : 0.0f;
+        p->c[(i - p->ci0) * p->sci + (j - p->cj0)] = p->init ? p->init[i * p->sii + j] : 0.0f;
     if (p->epi) p->epi(p, i0, j0, i1 - i0, j1 - j0);
     return;
   }
@@ -129,7 +138,6 @@ static void gi_mm_block(const gi_mm_t* p, int64_t i0, int64_t i1, int64_t j0, in
         }
       }
     }
-    const float* from = kb == 0 ? p->init : p->c;
     for (int64_t ib = i0; ib < i1; ib += GI_MR) {
       const int64_t mr = i1 - ib < GI_MR ? i1 - ib : GI_MR;
       for (int64_t k = 0; k < kc; k++)
@@ -137,8 +145,9 @@ static void gi_mm_block(const gi_mm_t* p, int64_t i0, int64_t i1, int64_t j0, in
           ap[k * GI_MR + r] = r < mr ? p->a[(ib + r) * p->sai + (kb + k) * p->sak] : 0.0f;
       for (int64_t jp = j0; jp < j1; jp += GI_NR) {
         const int64_t nr = j1 - jp < GI_NR ? j1 - jp : GI_NR;
-        gi_mm_micro(kc, ap, bp + (jp - j0) * kc, p->c + ib * p->sci + jp,
-                    from ? from + ib * p->sci + jp : (const float*)0, p->sci, mr, nr);
+        float* c = p->c + (ib - p->ci0) * p->sci + (jp - p->cj0);
+        const float* from = kb > 0 ? c : p->init ? p->init + ib * p->sii + jp : (const float*)0;
+        gi_mm_micro(kc, ap, bp + (jp - j0) * kc, c, from, p->sci, kb > 0 ? p->sci : p->sii, mr, nr);
         if (p->epi && kb + kc == p->K) p->epi(p, ib, jp, mr, nr);
       }
     }
@@ -160,9 +169,9 @@ type matmulShape struct {
 func matchMatmul(k *loopnest.Kernel, body *ir.Operation) (matmulShape, bool) {
 	m := matmulShape{batch: -1}
 	f32 := func(t ir.Type) bool { ft, ok := t.(ir.FloatType); return ok && ft.Name == "f32" }
-	// The micro-kernel accumulates in C itself, so an epilogue may not
-	// change the element type.
-	if len(k.Inputs) != 2 || len(k.Outputs) != 1 || !f32(k.Outputs[0].Type.Elem) || k.Outputs[0].Acc != nil {
+	// The accumulators are f32; the output too, unless an epilogue
+	// stores another element type.
+	if len(k.Inputs) != 2 || len(k.Outputs) != 1 || !f32(k.Outputs[0].AccElem()) {
 		return m, false
 	}
 	var reds []int
@@ -243,7 +252,10 @@ func matchMatmul(k *loopnest.Kernel, body *ir.Operation) (matmulShape, bool) {
 // expressions the prologue defined.
 //
 // With an epilogue (withEpilogue), matmulTile has written the function
-// <cname>_tile that applies it to a tile, and the context it reads.
+// <cname>_tile that applies it to a tile, and the context it reads. When
+// the epilogue stores another element type than the f32 accumulators,
+// each block of C accumulates in local memory instead of in the output,
+// and the tile function stores the output.
 func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape, find func(string, int) int, strides [][]string, ranges []string, cname string, withEpilogue bool) {
 	g.helpers["matmul"] = true
 	bindings := k.Bindings()
@@ -258,21 +270,24 @@ func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape,
 		return "0LL"
 	}
 	a, b, c := find("in", m.a), find("in", m.b), find("out", 0)
-	init := "(const float*)0"
+	acc := k.Outputs[0].Acc != nil
+	init, sii := "(const float*)0", "0LL"
 	ci := -1
 	if k.Outputs[0].Init {
 		ci = find("init", 0)
-		init = "init0"
+		init, sii = "init0", stride(ci, m.i)
 	}
-	fmt.Fprintf(w, "  gi_mm_t gi_p = {%s, %s, %s, in%d, %s, %s, in%d, %s, %s, %s, out0, %s};\n",
-		ranges[m.i], ranges[m.j], ranges[m.k], m.a, stride(a, m.i), stride(a, m.k), m.b, stride(b, m.k), stride(b, m.j), init, stride(c, m.i))
+	cp, local := "out0", "GI_KC * (GI_MR + GI_BN) * 4 + 128"
+	if acc {
+		cp, local = "(float*)0", local+" + "+strconv.Itoa(matmulAccRows)+" * GI_BN * 4"
+	}
+	fmt.Fprintf(w, "  gi_mm_t gi_p = {%s, %s, %s, in%d, %s, %s, in%d, %s, %s, %s, %s, %s};\n",
+		ranges[m.i], ranges[m.j], ranges[m.k], m.a, stride(a, m.i), stride(a, m.k), m.b, stride(b, m.k), stride(b, m.j), init, cp, stride(c, m.i))
+	fmt.Fprintf(w, "  gi_p.sii = %s;\n", sii)
 	if withEpilogue {
 		var ptrs, vals []string
-		for bi, b := range bindings {
-			if b.Role != "epilogue" {
-				continue
-			}
-			ptrs = append(ptrs, fmt.Sprintf("epilogue%d", b.Index))
+		for _, bi := range tileBindings(k, bindings) {
+			ptrs = append(ptrs, fmt.Sprintf("%s%d", bindings[bi].Role, bindings[bi].Index))
 			vals = append(vals, strides[bi][:len(strides[bi])-min(len(strides[bi]), 1)]...)
 		}
 		fmt.Fprintf(w, "  const %s_ctx_t gi_x = {%s};\n", cname, strings.Join(append(ptrs, "{"+strings.Join(append(vals, "0"), ", ")+"}"), ", "))
@@ -281,6 +296,10 @@ func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape,
 	batch := "1LL"
 	if m.batch >= 0 {
 		batch = ranges[m.batch]
+	}
+	maxRows := ""
+	if acc {
+		maxRows = fmt.Sprintf("  if (gi_bm > %d) gi_bm = %d;\n", matmulAccRows, matmulAccRows)
 	}
 	// Blocks: columns in GI_BN-wide strips, rows cut so that there are
 	// about as many blocks as workgroups; workgroup w takes blocks w,
@@ -293,17 +312,25 @@ func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape,
   int64_t gi_bm = (gi_p.M + gi_gm - 1) / gi_gm;
   gi_bm = (gi_bm + GI_MR - 1) / GI_MR * GI_MR;
   if (gi_bm < GI_MR) gi_bm = GI_MR;
-  gi_gm = (gi_p.M + gi_bm - 1) / gi_bm;
-  if ((uint64_t)ws->local_memory_size < (uint64_t)(GI_KC * (GI_MR + GI_BN) * 4 + 128)) return 1;
+%s  gi_gm = (gi_p.M + gi_bm - 1) / gi_bm;
+  if ((uint64_t)ws->local_memory_size < (uint64_t)(%s)) return 1;
   float* gi_ap = (float*)(((__UINTPTR_TYPE__)ws->local_memory + 63) & ~(__UINTPTR_TYPE__)63);
   float* gi_bp = gi_ap + GI_KC * GI_MR;
   for (int64_t gi_item = ws->workgroup_id_x; gi_item < gi_nb * gi_gm * gi_gn; gi_item += gi_wgs) {
     const int64_t gi_b = gi_item / (gi_gm * gi_gn), gi_r = gi_item %% (gi_gm * gi_gn);
     const int64_t gi_i0 = gi_r / gi_gn * gi_bm, gi_j0 = gi_r %% gi_gn * GI_BN;
     gi_mm_t gi_q = gi_p;
-`, batch)
+`, batch, maxRows, local)
+	if acc {
+		// The block's accumulators, row-major GI_BN wide, after B's
+		// packing buffer.
+		w.WriteString("    gi_q.c = gi_bp + GI_KC * GI_BN; gi_q.sci = GI_BN; gi_q.ci0 = gi_i0; gi_q.cj0 = gi_j0;\n")
+	}
 	if m.batch >= 0 {
-		fmt.Fprintf(w, "    gi_q.a += gi_b * %s; gi_q.b += gi_b * %s; gi_q.c += gi_b * %s; gi_q.batch = gi_b;\n", stride(a, m.batch), stride(b, m.batch), stride(c, m.batch))
+		fmt.Fprintf(w, "    gi_q.a += gi_b * %s; gi_q.b += gi_b * %s; gi_q.batch = gi_b;\n", stride(a, m.batch), stride(b, m.batch))
+		if !acc {
+			fmt.Fprintf(w, "    gi_q.c += gi_b * %s;\n", stride(c, m.batch))
+		}
 		if ci >= 0 {
 			fmt.Fprintf(w, "    gi_q.init += gi_b * %s;\n", stride(ci, m.batch))
 		}
@@ -320,26 +347,42 @@ func (g *cgen) matmulNest(w *strings.Builder, k *loopnest.Kernel, m matmulShape,
 `)
 }
 
+// tileBindings lists the bindings a matmul's tile function reads through
+// its context: the epilogue inputs, and the output when the block
+// accumulates apart from it.
+func tileBindings(k *loopnest.Kernel, bindings []loopnest.Binding) []int {
+	var out []int
+	for bi, b := range bindings {
+		if b.Role == "epilogue" || b.Role == "out" && k.Outputs[0].Acc != nil {
+			out = append(out, bi)
+		}
+	}
+	return out
+}
+
 // matmulTile writes, before the kernel's entry function, what its
 // micro-kernel needs to apply the epilogue to a finished tile of C: the
-// context struct <cname>_ctx_t (the epilogue inputs' pointers and
-// their strides that are variables of the entry, in binding and
-// dimension order) and <cname>_tile, which runs the epilogue over the
-// tile's elements in place (C's accumulators and stored values are both
-// f32 here). epilogueArgs are the epilogue input loads of the generic
-// nest, which use the same names.
-func (g *cgen) matmulTile(k *loopnest.Kernel, m matmulShape, cname, ename string, bindings []loopnest.Binding, strides [][]string, epilogueArgs []string) {
+// context struct <cname>_ctx_t (the pointers of the tileBindings and
+// their strides that are variables of the entry, in binding and dimension
+// order) and <cname>_tile, which runs the epilogue over the tile's
+// elements: in place, or from the block's f32 accumulators into the
+// output when it has another element type. epilogueArgs are the epilogue
+// input loads of the generic nest and outOffset the output's offset,
+// which use the same names.
+func (g *cgen) matmulTile(k *loopnest.Kernel, m matmulShape, cname, ename string, bindings []loopnest.Binding, strides [][]string, epilogueArgs []string, outOffset string) {
 	w := &g.body
 	var fields, decls []string
 	n := 0
-	for bi, b := range bindings {
-		if b.Role != "epilogue" {
-			continue
-		}
+	for _, bi := range tileBindings(k, bindings) {
+		b := bindings[bi]
 		ct, _ := storageType(b.Type.Elem)
-		name := fmt.Sprintf("epilogue%d", b.Index)
-		fields = append(fields, fmt.Sprintf("const %s* %s;", ct, name))
-		decls = append(decls, fmt.Sprintf("  const %s* restrict %s = x->%s;\n", ct, name, name))
+		q := "const "
+		if b.Role == "out" {
+			q = ""
+		}
+		name := fmt.Sprintf("%s%d", b.Role, b.Index)
+		fields = append(fields, fmt.Sprintf("%s%s* %s;", q, ct, name))
+		decls = append(decls, fmt.Sprintf("  %s%s* restrict %s = x->%s;\n", q, ct, name, name))
 		st := strides[bi]
 		for _, v := range st[:len(st)-min(len(st), 1)] {
 			if !strings.HasSuffix(v, "LL") {
@@ -361,16 +404,23 @@ func (g *cgen) matmulTile(k *loopnest.Kernel, m matmulShape, cname, ename string
 	for _, l := range k.Parallel() {
 		args = append(args, "d"+strconv.Itoa(l))
 	}
-	args = append(append(append(args, "gi_c[gi_t]"), epilogueArgs...), "&gi_c[gi_t]")
+	args = append(append(args, "gi_c[gi_t]"), epilogueArgs...)
+	store := ""
+	if o := k.Outputs[0]; o.Acc != nil {
+		ct, _ := cType(o.Type.Elem)
+		store = fmt.Sprintf("%s gi_v;\n      %s(%s, &gi_v);\n      out0[%s] = %s;", ct, ename, strings.Join(args, ", "), outOffset, storeValue(g.helpers, o.Type.Elem, "gi_v"))
+	} else {
+		store = fmt.Sprintf("%s(%s, &gi_c[gi_t]);", ename, strings.Join(args, ", "))
+	}
 	fmt.Fprintf(w, `  for (int64_t gi_s = 0; gi_s < mr; gi_s++) {
     const int64_t d%d = i0 + gi_s;
-    float* restrict gi_c = p->c + d%d * p->sci + j0;
+    float* restrict gi_c = p->c + (d%d - p->ci0) * p->sci + (j0 - p->cj0);
     for (int64_t gi_t = 0; gi_t < nr; gi_t++) {
       const int64_t d%d = j0 + gi_t;
-      %s(%s);
+      %s
     }
   }
 }
 
-`, m.i, m.i, m.j, ename, strings.Join(args, ", "))
+`, m.i, m.i, m.j, store)
 }

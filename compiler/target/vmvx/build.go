@@ -654,7 +654,10 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 	}
 	accs := make([]vm.Reg, no)
 	for i, o := range k.Outputs {
-		kind, _ := bank(o.Type.Elem)
+		kind, err := bank(o.AccType().Elem)
+		if err != nil {
+			return nil, ir.OpErrorf(fn, "%v", err)
+		}
 		accs[i] = f.NewReg(kind)
 	}
 	// step is the body at one point of all loops: the accumulators take
@@ -761,21 +764,56 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		f.Bind(done)
 		return nil
 	}
+	var epilogue *ir.Operation
+	if k.Epilogue != "" {
+		epilogue = g.funcs[k.Epilogue]
+		eft := function.Type(epilogue)
+		np, ne := len(pars), len(k.EpilogueInputs)
+		if epilogue == nil || epilogue.Body() == nil || eft == nil || len(eft.Inputs) != np+no+ne || len(eft.Results) != no {
+			return nil, ir.OpErrorf(fn, "loop-nest epilogue @%s must be a function in the module taking %d indices, %d accumulators and %d inputs and returning %d values", k.Epilogue, np, no, ne, no)
+		}
+	}
 	point := func() error {
 		for i, o := range k.Outputs {
+			acc := o.AccType().Elem
 			if o.Init {
 				bi := find("init", i)
-				e.mov(accs[i], e.load(f.Arg(bi), cur[bi], o.Type.Elem))
+				e.mov(accs[i], e.load(f.Arg(bi), cur[bi], acc))
 			} else {
-				e.mov(accs[i], e.zero(o.Type.Elem))
+				e.mov(accs[i], e.zero(acc))
 			}
 		}
 		if err := reduce(0); err != nil {
 			return err
 		}
+		vals := accs
+		if epilogue != nil {
+			// The finished accumulators through the epilogue: the
+			// parallel indices, the accumulators, the epilogue inputs.
+			var args []vm.Reg
+			for _, l := range pars {
+				args = append(args, dims[l])
+			}
+			args = append(args, accs...)
+			for i, o := range k.EpilogueInputs {
+				bi := find("epilogue", i)
+				args = append(args, e.load(f.Arg(bi), cur[bi], o.Type.Elem))
+			}
+			res, err := e.inline(epilogue, args)
+			if err != nil {
+				return err
+			}
+			if len(res) != no {
+				return ir.OpErrorf(epilogue, "returns %d values, the kernel has %d outputs", len(res), no)
+			}
+			vals = res
+		}
 		for i, o := range k.Outputs {
 			bi := find("out", i)
-			e.store(f.Arg(bi), cur[bi], o.Type.Elem, accs[i])
+			if want, _ := bank(o.Type.Elem); vals[i].Kind() != want {
+				return ir.OpErrorf(fn, "output #%d: the value stored is not of the output's element type", i)
+			}
+			e.store(f.Arg(bi), cur[bi], o.Type.Elem, vals[i])
 		}
 		return nil
 	}
@@ -798,7 +836,7 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 }
 
 func roleName(role string) string {
-	return map[string]string{"in": "input", "init": "init of output", "out": "output"}[role]
+	return map[string]string{"in": "input", "epilogue": "epilogue input", "init": "init of output", "out": "output"}[role]
 }
 
 // staticBytes is the byte size of a static shape, ok false if it
@@ -1047,7 +1085,7 @@ func dotReduction(k *loopnest.Kernel, body *ir.Operation) *dotBody {
 	if len(k.Outputs) != 1 {
 		return nil
 	}
-	if n := floatName(k.Outputs[0].Type.Elem); n != "f32" && n != "f64" {
+	if n := floatName(k.Outputs[0].AccType().Elem); n != "f32" && n != "f64" {
 		return nil
 	}
 	b := body.Body()

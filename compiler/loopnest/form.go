@@ -7,8 +7,10 @@
 // the slice; an insert_slice's dispatch result is tied to its destination,
 // whose buffer the kernel updates in place.
 //
-// There is no fusion yet: every linalg op is its own dispatch. Dynamic
-// dimensions reach the kernel as push constants.
+// A reduction's elementwise consumers (a dense layer's bias add and relu)
+// fold into its dispatch as the kernel's epilogue when its targets
+// compile epilogues (see epilogue.go); every other linalg op is its own
+// dispatch. Dynamic dimensions reach the kernel as push constants.
 package loopnest
 
 import (
@@ -92,14 +94,32 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 			// would be outlined into an executable no target compiles.
 			return total, ir.OpErrorf(nested, "linalg ops are dispatched only from a function's body; this one is inside '%s'", nested.ParentOp().Name)
 		}
-		for _, op := range ops {
-			if len(targets) == 0 {
-				t, err := target.Fallback()
-				if err != nil {
-					return total, ir.OpErrorf(op, "cannot form a dispatch: %v", err)
-				}
-				targets = []*hal.ExecutableTargetAttr{t}
+		if len(ops) > 0 && len(targets) == 0 {
+			t, err := target.Fallback()
+			if err != nil {
+				return total, ir.OpErrorf(ops[0], "cannot form a dispatch: %v", err)
 			}
+			targets = []*hal.ExecutableTargetAttr{t}
+		}
+		// The elementwise consumers folded into a reduction's epilogue
+		// (see epilogue.go) are formed with it, not on their own.
+		chains := map[*ir.Operation][]fused{}
+		if epiloguesFor(targets) {
+			folded := map[*ir.Operation]bool{}
+			for _, op := range ops {
+				if folded[op] {
+					continue
+				}
+				if c := epilogueChain(fn, op); len(c) > 0 {
+					chains[op] = c
+					for _, f := range c {
+						folded[f.op] = true
+					}
+				}
+			}
+			ops = slices.DeleteFunc(ops, func(o *ir.Operation) bool { return folded[o] })
+		}
+		for _, op := range ops {
 			for _, t := range targets {
 				if tg, ok := target.Lookup(t.Backend); !ok || !tg.LoopNests {
 					return total, ir.OpErrorf(op, "cannot compile '%s' for target backend '%s': %s", op.Name, t.Backend, loopNestBackends())
@@ -109,7 +129,7 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 			for ir.LookupSymbolIn(module, name) != nil {
 				name += "_"
 			}
-			formed, err := formOne(module, fn, op, name, targets)
+			formed, err := formOne(module, fn, op, name, targets, chains[op])
 			if err != nil {
 				return total, err
 			}
@@ -173,18 +193,19 @@ func removeDeadEmpties(fn *ir.Operation) {
 // formOne outlines one structured op or insert_slice, and reports whether
 // it formed a dispatch (an insert_slice of all of its destination is
 // replaced by its source instead).
-func formOne(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr) (bool, error) {
+func formOne(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr, chain []fused) (bool, error) {
 	switch op.Name {
 	case "tensor.insert_slice":
 		return formInsertSlice(module, fn, op, name, targets)
 	case "tensor.extract_slice":
 		return formExtractSlice(module, fn, op, name, targets)
 	}
-	return true, formStructured(module, fn, op, name, targets)
+	return true, formStructured(module, fn, op, name, targets, chain)
 }
 
-// formStructured outlines one linalg structured op.
-func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr) error {
+// formStructured outlines one linalg structured op, with the elementwise
+// ops of chain (see epilogueChain) as its kernel's epilogue.
+func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr, chain []fused) error {
 	g, err := linalg.Generalize(op)
 	if err != nil {
 		return err
@@ -255,10 +276,32 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 	if err != nil {
 		return err
 	}
-	if err := emitDispatch(module, fn, op, name, targets, k, bodyFn, dispatchValues{
-		scalars: scalarVals, ins: inVals, inits: initVals, outs: outs, tied: make([]bool, len(outs)),
-	}); err != nil {
+	dv := dispatchValues{scalars: scalarVals, ins: inVals, inits: initVals, outs: outs, tied: make([]bool, len(outs))}
+	if len(chain) > 0 {
+		if dv.epilogue, dv.epis, err = buildEpilogue(k, op.Results[0], chain, name+"_epilogue"); err != nil {
+			return err
+		}
+		// The kernel stores into a new tensor shaped like the last
+		// op's output.
+		last := chain[len(chain)-1].op
+		dv.replace = last
+		dv.outs = []*ir.Value{linalg.Outs(last)[0]}
+		if empty := zeroFill(dv.outs[0]); empty != nil && foldedFill(fn, dv.outs[0].Op) {
+			dv.outs[0] = empty
+		}
+		for _, f := range chain {
+			for _, v := range linalg.Ins(f.op) {
+				if scalarConstant(v) {
+					scalarConsts = append(scalarConsts, v.Op)
+				}
+			}
+		}
+	}
+	if err := emitDispatch(module, fn, op, name, targets, k, bodyFn, dv); err != nil {
 		return err
+	}
+	for _, f := range chain {
+		f.op.Remove()
 	}
 	for _, sc := range scalarConsts {
 		if sc.Block != nil && !ir.HasUses(fn, sc.Results[0]) {
@@ -274,8 +317,14 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 // result is tied to when tied[i] is set (the kernel then writes into that
 // buffer in place, and elements it does not write keep their values).
 type dispatchValues struct {
-	scalars, ins, inits, outs []*ir.Value
-	tied                      []bool
+	scalars, ins, epis, inits, outs []*ir.Value
+	tied                            []bool
+	// replace, when set, is the op whose results the dispatch replaces
+	// and before which it is placed (the last elementwise op of an
+	// epilogue); op is then removed as well. Otherwise it is op.
+	replace *ir.Operation
+	// epilogue is the kernel's epilogue function, if it has one.
+	epilogue *ir.Operation
 }
 
 // emitDispatch completes k (its tile), adds its executable to module and
@@ -305,7 +354,11 @@ func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.Exec
 	if _, err := Decode(k.Dict()); err != nil {
 		return ir.OpErrorf(op, "cannot be compiled as a loop nest yet: %v", err)
 	}
-	exe, err := buildExecutable(name, k, bodyFn, len(v.ins)+len(v.inits), len(v.outs), targets, tiles)
+	fns := []*ir.Operation{bodyFn}
+	if v.epilogue != nil {
+		fns = append(fns, v.epilogue)
+	}
+	exe, err := buildExecutable(name, k, fns, len(v.ins)+len(v.epis)+len(v.inits), len(v.outs), targets, tiles)
 	if err != nil {
 		return err
 	}
@@ -354,8 +407,8 @@ func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.Exec
 		dims[v] = ds
 		return ds
 	}
-	nargs := len(v.ins) + len(v.inits)
-	bindingVals := append(append(append([]*ir.Value(nil), v.ins...), v.inits...), v.outs...)
+	nargs := len(v.ins) + len(v.epis) + len(v.inits)
+	bindingVals := slices.Concat(v.ins, v.epis, v.inits, v.outs)
 	var consts, argDims, resultDims []*ir.Value
 	for i, b := range bindingVals {
 		ds := dynDims(b)
@@ -397,9 +450,13 @@ func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.Exec
 			}
 		}
 	}
-	args := append(append(append(append(append([]*ir.Value(nil), v.scalars...), consts...), v.ins...), v.inits...), tiedVals...)
+	args := slices.Concat(v.scalars, consts, v.ins, v.epis, v.inits, tiedVals)
+	replace := v.replace
+	if replace == nil {
+		replace = op
+	}
 	var resultTypes []ir.Type
-	for _, r := range op.Results {
+	for _, r := range replace.Results {
 		resultTypes = append(resultTypes, r.Type)
 	}
 	operands := append(append(append([]*ir.Value{workload}, args...), argDims...), resultDims...)
@@ -422,15 +479,16 @@ func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.Exec
 		d.Attrs = append(d.Attrs, ir.NamedAttr{Name: "tied_operands", Value: tied})
 	}
 	d.Pos, d.Loc = op.Pos, op.Loc
-	b := op.Block
+	b := replace.Block
 	for _, o := range pre {
-		b.InsertBefore(op, o)
+		b.InsertBefore(replace, o)
 	}
-	b.InsertBefore(op, d)
-	for i, r := range op.Results {
+	b.InsertBefore(replace, d)
+	for i, r := range replace.Results {
 		d.Results[i].Name = r.Name
 		ir.ReplaceAllUsesWith(fn, r, d.Results[i])
 	}
+	replace.Remove()
 	op.Remove()
 	return nil
 }
@@ -484,6 +542,21 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 		mapping[a] = fb.Args[next]
 		next++
 	}
+	yield, rets, err := inlineBody(blk, fb, mapping, func(dim int) *ir.Value { return fb.Args[dim] })
+	if err != nil {
+		return nil, err
+	}
+	r := ir.NewOp("func.return", rets, nil, nil)
+	r.Pos = yield.Pos
+	fb.Append(r)
+	return fn, nil
+}
+
+// inlineBody appends to fb a copy of the ops of a linalg body blk, whose
+// arguments mapping maps to values of fb, and returns its linalg.yield
+// and the values the copy yields. index gives the value of linalg.index
+// for a loop dimension.
+func inlineBody(blk, fb *ir.Block, mapping map[*ir.Value]*ir.Value, index func(dim int) *ir.Value) (*ir.Operation, []*ir.Value, error) {
 	for _, o := range blk.Ops {
 		switch {
 		case o.Name == "linalg.yield":
@@ -495,20 +568,17 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 				}
 				rets = append(rets, m)
 			}
-			r := ir.NewOp("func.return", rets, nil, nil)
-			r.Pos = o.Pos
-			fb.Append(r)
+			return o, rets, nil
 		case o.Name == "linalg.index":
 			dim, _ := o.IntAttr("dim")
-			mapping[o.Results[0]] = fb.Args[dim]
-		case len(o.Regions) == 0 && (strings.HasPrefix(o.Name, "arith.") || strings.HasPrefix(o.Name, "math.")):
+			mapping[o.Results[0]] = index(int(dim))
+		case bodyOp(o):
 			for _, v := range o.Operands {
 				if _, ok := mapping[v]; !ok && !(v.Op != nil && v.Op.Block == blk) {
 					// A value from outside the body: only scalar constants
 					// can be carried into the kernel.
-					_, shaped := v.Type.(ir.ShapedType)
-					if v.Op == nil || v.Op.Name != "arith.constant" || shaped {
-						return nil, ir.OpErrorf(o, "the body uses %%%s from outside the linalg op; only scalar constants can be used so", v.Name)
+					if !scalarConstant(v) {
+						return nil, nil, ir.OpErrorf(o, "the body uses %%%s from outside the linalg op; only scalar constants can be used so", v.Name)
 					}
 					n := ir.Clone(v.Op, nil)
 					fb.Append(n)
@@ -517,15 +587,29 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 			}
 			fb.Append(ir.Clone(o, mapping))
 		default:
-			return nil, ir.OpErrorf(o, "is not supported in a linalg body (only arith and math ops, linalg.index and linalg.yield)")
+			return nil, nil, ir.OpErrorf(o, "is not supported in a linalg body (only arith and math ops, linalg.index and linalg.yield)")
 		}
 	}
-	return fn, nil
+	return nil, nil, ir.OpErrorf(blk.Region.Op, "the linalg body has no linalg.yield")
+}
+
+// bodyOp reports whether a kernel body can hold a copy of o: an arith or
+// math op without regions.
+func bodyOp(o *ir.Operation) bool {
+	return len(o.Regions) == 0 && (strings.HasPrefix(o.Name, "arith.") || strings.HasPrefix(o.Name, "math."))
+}
+
+// scalarConstant reports whether v is an arith.constant of a scalar type,
+// which a kernel body may clone.
+func scalarConstant(v *ir.Value) bool {
+	_, shaped := v.Type.(ir.ShapedType)
+	return v.Op != nil && v.Op.Name == "arith.constant" && !shaped
 }
 
 // buildExecutable creates the hal.executable with one variant per target,
-// each exporting the loop-nest entry with the tile of its grid.
-func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr, grids map[*hal.ExecutableTargetAttr]grid) (*ir.Operation, error) {
+// each exporting the loop-nest entry with the tile of its grid, after the
+// private functions it calls (its body and epilogue).
+func buildExecutable(name string, k *Kernel, fns []*ir.Operation, nread, nwrite int, targets []*hal.ExecutableTargetAttr, grids map[*hal.ExecutableTargetAttr]grid) (*ir.Operation, error) {
 	layout := &hal.PipelineLayoutAttr{Constants: int64(k.NumConstants())}
 	for i := 0; i < nread; i++ {
 		layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer", Flags: []string{"ReadOnly"}})
@@ -548,7 +632,9 @@ func buildExecutable(name string, k *Kernel, bodyFn *ir.Operation, nread, nwrite
 			if g, ok := grids[t]; ok {
 				kt.Tile = g.Tile
 			}
-			mb.Append(ir.Clone(bodyFn, nil))
+			for _, f := range fns {
+				mb.Append(ir.Clone(f, nil))
+			}
 			entry := ir.NewOp("func.func", nil, nil, []ir.NamedAttr{
 				{Name: "sym_name", Value: ir.StringAttr{Value: name}},
 				{Name: "function_type", Value: ir.TypeAttr{Type: &ir.FunctionType{}}},

@@ -67,6 +67,11 @@ type Target struct {
 	// Fallback marks the target whose default executable target receives
 	// generated dispatches when a program and its flags name no target.
 	Fallback bool
+	// Explicit marks a target compiled only where a flag or the program
+	// names it: its device named without executable targets
+	// (--iree-hal-target-device=local) does not get it (vmvx, the
+	// interpreted reference backend next to llvm-cpu).
+	Explicit bool
 	// DefaultExecutableTarget returns a new copy of the executable target
 	// used when a flag names the backend or its device without details.
 	DefaultExecutableTarget func() *hal.ExecutableTargetAttr
@@ -96,6 +101,13 @@ type Target struct {
 	// kernel for it divides the tile's work among them, such as a tiled
 	// matmul's column blocks. 0 or 1: a workgroup per tile.
 	LoopNestSplit func(kernel *ir.DictAttr) int64
+	// LoopNestEpilogues marks a target whose loop-nest kernels apply the
+	// contract's epilogue (the elementwise ops after a reduction, run on
+	// each output element once its reduction is complete). Dispatch
+	// formation folds a reduction's elementwise consumers into its
+	// dispatch only when every target of the dispatch sets it; otherwise
+	// they stay dispatches of their own.
+	LoopNestEpilogues bool
 	// Flags are the target's own options.
 	Flags []Flag
 	// NewBuilder returns the builder of the target's variants.
@@ -186,11 +198,12 @@ func Devices() []string {
 }
 
 // DeviceBackends returns the backends that run on device, sorted: the
-// backends a device named without its executable targets gets.
+// backends a device named without its executable targets gets (those not
+// marked Explicit).
 func DeviceBackends(device string) []string {
 	var out []string
 	for _, t := range All() {
-		if t.Device == device {
+		if t.Device == device && !t.Explicit {
 			out = append(out, t.Name)
 		}
 	}

@@ -31,6 +31,9 @@ func init() {
 		Device:    "local",
 		Fallback:  true, // generated dispatches of a program without targets run on the host
 		LoopNests: true,
+		// Every path of the loop-nest code generator applies epilogues
+		// (see loopNest and matmulNest).
+		LoopNestEpilogues: true,
 		Flags: []target.Flag{
 			{Name: clangFlag, Value: "<path>", Help: "clang used for CPU executables (default: clang-16 or clang on PATH)"},
 			{Name: linkerFlag, Aliases: []string{"iree-llvm-embedded-linker-path"}, Value: "<path>", Help: "ld.lld used for CPU executables (default: ld.lld-16 or ld.lld on PATH)"},

@@ -492,6 +492,7 @@ const ElementwiseUnroll = 4
 // ...), so each load and store of a step is coalesced.
 func (n *nest) unrolled(iter string) error {
 	f := n.f
+	f.perf = append(f.perf, memoryBoundBlocks)
 	step := ElementwiseUnroll * LoopNestBlockSize
 	last := step - LoopNestBlockSize
 	lim := f.reg("%rd")

@@ -95,6 +95,12 @@ func (n *nest) decompose(i string) {
 // the memory system idle (as in the vulkan-spirv target).
 const ReductionUnroll = 4
 
+// memoryBoundBlocks asks ptxas for at least four blocks of a
+// bandwidth-bound kernel (reductions, elementwise loop nests) on a
+// multiprocessor: 1024 threads with their unrolled loads in flight, in
+// at most 64 registers a thread, which these kernels need far fewer of.
+const memoryBoundBlocks = ".minnctapersm 4"
+
 // reductionOf is gpuloops.ReductionOf for outputs whose parts the block
 // can pass through shuffles and shared memory (sharedKind).
 func reductionOf(k *loopnest.Kernel, body *ir.Operation, out ptxKind) *gpuloops.Reduction {
@@ -181,6 +187,7 @@ func (n *nest) butterfly(red *gpuloops.Reduction, p string, kind ptxKind, width 
 func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f := n.f
 	f.g.needISA(60) // shfl.sync
+	f.perf = append(f.perf, memoryBoundBlocks)
 	const warps = LoopNestBlockSize / 32
 	warpRows := gpuloops.WarpRows(n.k, warps)
 	r := red.Loop

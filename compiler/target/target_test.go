@@ -44,8 +44,10 @@ func fake(name, device string, aliases ...string) Target {
 func TestRegistry(t *testing.T) {
 	cpu := fake("cpu", "local")
 	cpu.Fallback = true
-	withTargets(t, []Target{fake("gpu", "gpudev", "gpu-old"), cpu, fake("cpu2", "local")}, func() {
-		if got := strings.Join(Backends(), ","); got != "cpu,cpu2,gpu" {
+	interp := fake("interp", "local")
+	interp.Explicit = true // on the local device only when named
+	withTargets(t, []Target{fake("gpu", "gpudev", "gpu-old"), cpu, fake("cpu2", "local"), interp}, func() {
+		if got := strings.Join(Backends(), ","); got != "cpu,cpu2,gpu,interp" {
 			t.Errorf("Backends() = %s", got)
 		}
 		if got := strings.Join(Devices(), ","); got != "gpudev,local" {
@@ -54,7 +56,7 @@ func TestRegistry(t *testing.T) {
 		if got := strings.Join(DeviceBackends("local"), ","); got != "cpu,cpu2" {
 			t.Errorf("DeviceBackends(local) = %s", got)
 		}
-		for _, c := range []struct{ name, device string }{{"gpu", "gpudev"}, {"gpu-old", "gpudev"}, {"cpu", "local"}, {"nope", ""}} {
+		for _, c := range []struct{ name, device string }{{"gpu", "gpudev"}, {"gpu-old", "gpudev"}, {"cpu", "local"}, {"interp", "local"}, {"nope", ""}} {
 			d, ok := BackendDevice(c.name)
 			if d != c.device || ok != (c.device != "") {
 				t.Errorf("BackendDevice(%s) = %s, %v; want %s", c.name, d, ok, c.device)

@@ -72,7 +72,14 @@ func (s *deviceSet) add(id string, t *hal.ExecutableTargetAttr) {
 func ResolveTargetOptions(o TargetOptions, reg *ir.Registry) ([]*hal.DeviceTargetAttr, error) {
 	for _, b := range o.LocalBackends {
 		if dev, _ := target.BackendDevice(b); dev != "local" {
-			return nil, fmt.Errorf("unknown backend '%s' in --iree-hal-local-target-device-backends (available for the local device: %s)", b, strings.Join(target.DeviceBackends("local"), ", "))
+			// Every local backend, those only compiled when named included.
+			var local []string
+			for _, t := range target.All() {
+				if t.Device == "local" {
+					local = append(local, t.Name)
+				}
+			}
+			return nil, fmt.Errorf("unknown backend '%s' in --iree-hal-local-target-device-backends (available for the local device: %s)", b, strings.Join(local, ", "))
 		}
 	}
 	if len(o.Backends) > 0 && len(o.Devices) > 0 {

@@ -7,5 +7,6 @@ import (
 	// Each import registers its target from init.
 	_ "github.com/goiree/goiree/compiler/target/cuda"
 	_ "github.com/goiree/goiree/compiler/target/llvmcpu"
+	_ "github.com/goiree/goiree/compiler/target/vmvx"
 	_ "github.com/goiree/goiree/compiler/target/vulkan"
 )

@@ -17,6 +17,8 @@ func init() {
 	target.Register(target.Target{
 		Name:                    "vmvx",
 		Device:                  "local",
+		Explicit:                true, // llvm-cpu stays the local device's default
+		LoopNestEpilogues:       true,
 		LoopNests:               true,
 		DefaultExecutableTarget: DefaultExecutableTarget,
 		NewBuilder: func(env target.Env) target.Builder {

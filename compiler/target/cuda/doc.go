@@ -36,17 +36,25 @@
 // the contract's constants: block b, counted over a grid that may be split
 // into rows, owns tile b of the first parallel loop, its threads share the
 // tile's parallel iterations with the last parallel loop fastest, and each
-// runs the reduction loops of its output elements in order. Index values
+// runs the reduction loops of its output elements in order; without
+// reduction loops (elementwise and broadcast nests) each thread runs four
+// iterations per step, loads first, stepping their indices by carries
+// rather than divisions. Index values
 // are 64-bit; i8 and i16 live sign-extended in 32-bit registers. Kernel
 // parameters carry no buffer lengths, so of the contract's failures only
 // those the constants decide (dynamic sizes that disagree, a constant index
 // outside a dynamic dimension) are detected, and there the kernel returns
 // without writing, since a dispatch has no status to report. Two shapes
 // share work through shared memory (shared.go and matmul.go, the choices
-// of package gpuloops): a row reduction whose body only combines the element into the
-// accumulator is split across the block's threads and combined pairwise
-// (reassociating it, which changes only the rounding of float sums and
-// products), and a matmul-shaped nest is computed in blocks of up to
+// of package gpuloops): a reduction whose body computes a value from the
+// inputs and folds it into the accumulator with one associative op
+// (gpuloops.ReductionOf: a row sum, softmax's sum of exp(x - max)) is
+// split across the block's threads, or across a warp when the block owns
+// several output elements, each thread loading four elements of its
+// strided part at a time, warps combining with shfl.sync.bfly and warp
+// totals through shared memory (reassociating it, which changes only the
+// rounding of float sums and products), and a matmul-shaped nest is
+// computed in blocks of up to
 // 128 x 128 outputs, A and B staged 8 steps of the reduction at a time
 // (16-byte vector loads where aligned), 8 x 8 accumulators per thread in
 // registers, each output element still reducing in order (a multiply-add

@@ -22,14 +22,21 @@
 // LoopNestWorkgroupSize invocations (loopnest.go): the workgroup owns one
 // tile of the first parallel loop, its invocations share the tile's
 // parallel iterations with the last parallel loop fastest, and each runs
-// the reduction loops of its output elements in order. A row reduction
-// (one input whose last index is the only reduction loop, a body that only
-// combines the element into the accumulator with an associative and
-// commutative op, dynamic or at least 64 long) is instead shared by the
-// workgroup's invocations and combined pairwise in shared memory; this
-// reassociates the reduction, which is exact for integers, min and max,
-// while float sums round in that order, as in IREE's GPU reductions (the
-// loop-nest contract asks for the sequential order). A matmul-shaped
+// the reduction loops of its output elements in order; without reduction
+// loops each invocation runs four iterations per step, loads first. A
+// reduction whose body computes a value from the inputs and folds it into
+// the accumulator with one associative and commutative op
+// (gpuloops.ReductionOf: dynamic or at least 64 long, the reduced inputs
+// indexed by it last) is instead shared by the workgroup's invocations,
+// or by a subgroup's when the workgroup owns several output elements:
+// each loads four elements of its strided part at a time, subgroups
+// combine with subgroupShuffleXor (GL_KHR_shader_subgroup_shuffle, the
+// GroupNonUniformShuffle capability that the runtime checks against the
+// device) and their totals meet in shared memory; with
+// --iree-vulkan-subgroups=false the parts meet in shared memory alone.
+// This reassociates the reduction, which is exact for integers, min and
+// max, while float sums round in that order, as in IREE's GPU reductions
+// (the loop-nest contract allows it for such bodies). A matmul-shaped
 // kernel (inputs indexed (batch..., i, r) and (batch..., r, j), output
 // (batch..., i, j), 32-bit elements, any body) is tiled: the workgroup
 // walks its rows in blocks of up to 128 x 64 outputs, stages 8-long steps
@@ -39,9 +46,10 @@
 // constants follow the loop-nest contract. Element types narrower than 32
 // bits are packed into words (read with bitfieldExtract, written with
 // atomics); f64, f16 and i64 would need device features (shaderFloat64,
-// shaderFloat16 with storageBuffer16BitAccess, shaderInt64) that the
-// runtime does not enable, and are refused at compile time with the
-// feature named. Vulkan has no status for a dispatch, so a kernel whose
+// shaderFloat16 with storageBuffer16BitAccess, shaderInt64) that not
+// every device has, and generated code refuses them at compile time with
+// the feature named (the runtime enables the features a device has and
+// refuses user SPIR-V that needs a missing one). Vulkan has no status for a dispatch, so a kernel whose
 // bindings are shorter than their shapes, or whose dynamic sizes disagree,
 // returns without writing anything: the contract's failure touches no
 // memory, but the caller sees stale outputs rather than an error. Sizes

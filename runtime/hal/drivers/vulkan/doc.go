@@ -21,6 +21,16 @@
 // that uses the buffer after host access, downloaded on host access after
 // a submission wrote it. BufferInfo describes the memory behind a buffer.
 //
+// A device is created with the optional shader features it supports
+// enabled (shaderFloat64, shaderInt64, shaderInt16, shaderFloat16,
+// shaderInt8, 16- and 8-bit storage; Device.Features lists them with the
+// subgroup operations of compute shaders). Preparing an executable reads
+// its SPIR-V's capabilities and its entry points' workgroup sizes and
+// refuses, naming what is missing and the executable, a module that needs
+// a feature or subgroup operation the device lacks (UNIMPLEMENTED) or a
+// workgroup beyond maxComputeWorkGroupSize or
+// maxComputeWorkGroupInvocations (OUT_OF_RANGE) (capabilities.go).
+//
 // Each export of an executable is one compute pipeline whose layout is
 // descriptor set 0 with one storage buffer per binding and one
 // push-constant range at offset 0 of 4*count bytes. A command buffer is

@@ -932,8 +932,8 @@ func (e *fn) combine(sp *split, a, b vm.Reg) (vm.Reg, error) {
 	return e.vals[sp.comb.Results[0]], nil
 }
 
-// slot loads or stores 8-byte slot i (an i64 register) of the scratch
-// buffer, in the accumulator's bank.
+// loadSlot loads 8-byte slot i (an i64 register) of the scratch buffer
+// into a register of kind k; storeSlot stores v there.
 func (e *fn) loadSlot(buf, i vm.Reg, k vm.ValueKind) vm.Reg {
 	off := e.emit(vm.KindI64, vm.OpMulI64, i, e.ci64(8))
 	op := map[vm.ValueKind]vm.Opcode{vm.KindI32: vm.OpBufferLoadI32, vm.KindI64: vm.OpBufferLoadI64, vm.KindF32: vm.OpBufferLoadF32, vm.KindF64: vm.OpBufferLoadF64}[k]

@@ -17,9 +17,14 @@
 // i32s, then the workgroup id and count (x, y, z) as i32s; it runs one
 // workgroup per call. The kernel's scalar body is inlined in its loops;
 // values live in registers as emit.go describes (f16 and bf16 computed in
-// f64 and rounded once per op, f32 math functions in f64). A failed check
-// ends the call with the VM's fail instruction (OUT_OF_RANGE), naming the
-// kernel and the check. Integer division by zero gives 0 (a remainder the
+// f64 and rounded once per op, f32 math functions in f64). Each binding's
+// byte offset lives in a register per loop level, stepped by the loop's
+// coefficient; a body acc + x * y (f32, f64) runs its innermost reduction
+// loop as one buffer.dot instruction, in order; other associative
+// reductions longer than 1024 steps go pairwise as on llvm-cpu; epilogues
+// run on each finished accumulator. A failed check ends the call with the
+// VM's fail instruction (OUT_OF_RANGE), naming the kernel and the check.
+// Integer division by zero gives 0 (a remainder the
 // dividend) and shifts by the width or more give 0 (or the sign), as on
 // the llvm-cpu target.
 //

@@ -9,9 +9,6 @@ import (
 
 	"github.com/golang/glog"
 
-	"github.com/goiree/goiree/runtime/hal"
-	"github.com/goiree/goiree/runtime/hal/drivers"
-	localtask "github.com/goiree/goiree/runtime/hal/drivers/local_task"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
 	"github.com/goiree/goiree/runtime/tooling/outfile"
 	"github.com/goiree/goiree/runtime/tooling/session"
@@ -24,24 +21,16 @@ func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.groupCount < 0 {
 		return fmt.Errorf("--task_topology_group_count=%d must not be negative", o.groupCount)
 	}
-	if glog.V(1) {
-		// Under -v, buffers that become garbage unreleased are reported.
-		hal.SetLeakReporter(func(msg string) { glog.Warning(msg) })
-	}
-	plugins, err := toolflags.LoadPlugins(o.plugins)
+	rt, done, err := toolflags.StartRuntime(o.plugins, o.groupCount, &o.devices, stdout)
 	if err != nil {
 		return err
 	}
-	// Closed after the device (defers run last-in first-out): plugins stay
-	// loaded while executables may call into them.
-	defer plugins.Close()
-	reg := &hal.Registry{}
-	if err := drivers.Register(reg, drivers.Options{LocalTask: localtask.Options{GroupCount: o.groupCount}, Imports: plugins}); err != nil {
-		return fmt.Errorf("registering HAL drivers: %w", err)
+	// Closed after the device (defers run last-in first-out).
+	defer rt.Close()
+	if done {
+		return nil
 	}
-	if done, err := o.devices.Discovery(stdout, reg); done {
-		return err
-	}
+	reg := rt.Registry
 	cfg, err := newConfig(o)
 	if err != nil {
 		return err

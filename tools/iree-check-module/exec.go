@@ -131,22 +131,16 @@ func plural(n int, word string) string {
 
 // execute does everything after flag parsing and returns the exit code.
 func execute(o *options, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
-	if glog.V(1) {
-		hal.SetLeakReporter(func(msg string) { glog.Warning(msg) })
-	}
-	plugins, err := toolflags.LoadPlugins(o.plugins)
+	rt, done, err := toolflags.StartRuntime(o.plugins, o.groupCount, &o.devices, stdout)
 	if err != nil {
 		return 0, err
 	}
 	// Closed after the device (defers run last-in first-out).
-	defer plugins.Close()
-	reg, err := toolflags.NewRegistry(o.groupCount, plugins)
-	if err != nil {
-		return 0, err
+	defer rt.Close()
+	if done {
+		return 0, nil
 	}
-	if done, err := o.devices.Discovery(stdout, reg); done {
-		return 0, err
-	}
+	plugins, reg := rt.Plugins, rt.Registry
 	filter, err := parseFilter(o.filter)
 	if err != nil {
 		return 0, err

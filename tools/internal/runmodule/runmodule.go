@@ -13,7 +13,6 @@ import (
 
 	"github.com/golang/glog"
 
-	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/local/plugin"
 	"github.com/goiree/goiree/runtime/tooling/bufferfmt"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
@@ -90,24 +89,16 @@ func AddFlags(fs *flag.FlagSet, o *Options) error {
 // function comes from the last one); it is called once the flags that
 // need no module (device discovery) have been handled.
 func Execute(o *Options, load func() ([]*vm.BytecodeModule, error), stdout, stderr io.Writer) (int, error) {
-	if glog.V(1) {
-		// Under -v, buffers that become garbage unreleased are reported.
-		hal.SetLeakReporter(func(msg string) { glog.Warning(msg) })
-	}
-	plugins, err := toolflags.LoadPlugins(o.Plugins)
+	rt, done, err := toolflags.StartRuntime(o.Plugins, o.GroupCount, &o.Devices, stdout)
 	if err != nil {
 		return 0, err
 	}
-	// Closed after the device (defers run last-in first-out): plugins stay
-	// loaded while executables may call into them.
-	defer plugins.Close()
-	reg, err := toolflags.NewRegistry(o.GroupCount, plugins)
-	if err != nil {
-		return 0, err
+	// Closed after the device (defers run last-in first-out).
+	defer rt.Close()
+	if done {
+		return 0, nil
 	}
-	if done, err := o.Devices.Discovery(stdout, reg); done {
-		return 0, err
-	}
+	plugins, reg := rt.Plugins, rt.Registry
 	if o.MaxElements < 0 {
 		return 0, fmt.Errorf("--output_max_element_count=%d must not be negative", o.MaxElements)
 	}

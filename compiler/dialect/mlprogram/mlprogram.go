@@ -12,6 +12,7 @@
 package mlprogram
 
 import (
+	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 )
 
@@ -133,53 +134,23 @@ func verifyGlobal(op *ir.Operation) error {
 		}
 		return nil
 	}
-	if vt := attrType(v); vt != nil && !IsExtern(v) && !shapesAgree(t, vt) {
+	if vt := util.AttrType(v); vt != nil && !IsExtern(v) && !shapesAgree(t, vt) {
 		return ir.OpErrorf(op, "initial value type '%s' does not fit global @%s of type '%s'", ir.TypeString(vt), op.SymName(), ir.TypeString(t))
 	}
 	return nil
 }
 
-// attrType returns the type a typed initial value carries, or nil.
-func attrType(a ir.Attribute) ir.Type {
-	switch a := a.(type) {
-	case ir.IntegerAttr:
-		return a.Type
-	case ir.FloatAttr:
-		return a.Type
-	case *ir.DenseAttr:
-		return a.Type
-	case *ir.OpaqueAttr:
-		return a.Type
-	}
-	return nil
-}
-
 // shapesAgree reports whether values of type b may live in a global of
-// type a: equal types, or shaped types of one element type whose
-// dimensions agree wherever both are static (ml_program allows a
-// tensor<?xi32> global to hold a tensor<4xi32> value).
+// type a: util globals' rule (static dimensions agree, so a tensor<?xi32>
+// global holds a tensor<4xi32> value) with equal element types, which
+// ml_program requires.
 func shapesAgree(a, b ir.Type) bool {
-	if ir.TypesEqual(a, b) {
-		return true
+	if !util.Compatible(a, b) {
+		return false
 	}
 	sa, ok1 := a.(ir.ShapedType)
 	sb, ok2 := b.(ir.ShapedType)
-	if !ok1 || !ok2 || !ir.TypesEqual(sa.ElementType(), sb.ElementType()) {
-		return false
-	}
-	da, db := sa.ShapeDims(), sb.ShapeDims()
-	if da == nil || db == nil {
-		return true
-	}
-	if len(da) != len(db) {
-		return false
-	}
-	for i := range da {
-		if da[i] != ir.Dynamic && db[i] != ir.Dynamic && da[i] != db[i] {
-			return false
-		}
-	}
-	return true
+	return !ok1 || !ok2 || ir.TypesEqual(sa.ElementType(), sb.ElementType())
 }
 
 // ml_program.global_load(_const) @name attr-dict : type

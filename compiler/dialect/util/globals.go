@@ -166,20 +166,20 @@ func verifyGlobal(op *ir.Operation) error {
 		}
 	}
 	if init := g.InitialValue(); init != nil {
-		if it := AttrType(init); it != nil && !compatible(t, it) {
+		if it := AttrType(init); it != nil && !Compatible(t, it) {
 			return ir.OpErrorf(op, "initial value type mismatch; global @%s is '%s' but initial value provided is '%s'", op.SymName(), ir.TypeString(t), ir.TypeString(it))
 		}
 	}
 	return nil
 }
 
-// compatible reports whether a global of type a may be accessed as type b
+// Compatible reports whether a global of type a may be accessed as type b
 // (IREE's rule for loads and initial values): the same type, or two shaped
 // types whose shapes agree wherever both are static (a tensor<?xf32>
 // global is loaded as tensor<4xf32>). Like IREE it does not compare the
 // element types of shaped types: an initial value may be stored in another
 // element type of the same shape.
-func compatible(a, b ir.Type) bool {
+func Compatible(a, b ir.Type) bool {
 	if ir.TypesEqual(a, b) {
 		return true
 	}
@@ -281,7 +281,7 @@ func verifyGlobalLoad(r *ir.Registry, op *ir.Operation) error {
 		return err
 	}
 	gt := Global{g}.Type()
-	if !compatible(gt, op.Results[0].Type) {
+	if !Compatible(gt, op.Results[0].Type) {
 		return ir.OpErrorf(op, "global type mismatch; global @%s is '%s' but load is '%s'", g.SymName(), ir.TypeString(gt), ir.TypeString(op.Results[0].Type))
 	}
 	if op.HasAttr("is_immutable") && (Global{g}).Mutable() {
@@ -463,7 +463,7 @@ func verifyGlobalAddress(r *ir.Registry, op *ir.Operation) error {
 	if target == nil {
 		return ir.OpErrorf(op, "result must be a !util.ptr<T>, found '%s'", ir.TypeString(rt))
 	}
-	if gt := (Global{g}).Type(); !compatible(gt, target) {
+	if gt := (Global{g}).Type(); !Compatible(gt, target) {
 		return ir.OpErrorf(op, "global type mismatch; global @%s is '%s' but the address is '%s'", g.SymName(), ir.TypeString(gt), ir.TypeString(rt))
 	}
 	if op.HasAttr("is_immutable") && (Global{g}).Mutable() {
@@ -521,7 +521,7 @@ func verifyLoadIndirect(op *ir.Operation) error {
 	if target == nil {
 		return ir.OpErrorf(op, "operand must be a !util.ptr<T>, found '%s'", ir.TypeString(op.Operands[0].Type))
 	}
-	if !compatible(target, op.Results[0].Type) {
+	if !Compatible(target, op.Results[0].Type) {
 		return ir.OpErrorf(op, "global type mismatch; global pointer is '%s' but load is '%s'", ir.TypeString(op.Operands[0].Type), ir.TypeString(op.Results[0].Type))
 	}
 	return nil
@@ -574,7 +574,7 @@ func verifyStoreIndirect(op *ir.Operation) error {
 	if target == nil {
 		return ir.OpErrorf(op, "operand #1 must be a !util.ptr<T>, found '%s'", ir.TypeString(op.Operands[1].Type))
 	}
-	if !compatible(target, op.Operands[0].Type) {
+	if !Compatible(target, op.Operands[0].Type) {
 		return ir.OpErrorf(op, "global type mismatch; global pointer is '%s' but store is '%s'", ir.TypeString(op.Operands[1].Type), ir.TypeString(op.Operands[0].Type))
 	}
 	return nil

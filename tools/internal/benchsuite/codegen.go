@@ -369,20 +369,14 @@ func cudaCodegenRow(p codegenProgram, name, target string, module []byte, reps i
 }
 
 func vulkanCodegenRow(o *options, p codegenProgram, name, target string, module []byte, reps int, cudaWall time.Duration, log io.Writer) row {
-	if err := vulkan.Available(); err != nil {
-		return skipped(name, target, "no Vulkan: "+reason(err))
-	}
-	infos, err := vulkan.NewDriver().Devices()
-	if err != nil {
+	devName, skip, err := vulkanDevice0(o)
+	switch {
+	case err != nil:
 		return failed(name, target, err)
+	case skip != "":
+		return skipped(name, target, skip)
 	}
-	if len(infos) == 0 {
-		return skipped(name, target, "the Vulkan loader lists no physical device")
-	}
-	if strings.Contains(infos[0].Name, "(CPU,") && !o.vulkanCPU {
-		return skipped(name, target, fmt.Sprintf("vulkan://0 is a CPU implementation (%s); --vulkan_cpu runs the row there", infos[0].Name))
-	}
-	fmt.Fprintf(log, "%s: %d calls on %s ...\n", name, reps, infos[0].Name)
+	fmt.Fprintf(log, "%s: %d calls on %s ...\n", name, reps, devName)
 	dev, err := vulkan.NewDevice(0)
 	if err != nil {
 		return failed(name, target, err)
@@ -397,7 +391,7 @@ func vulkanCodegenRow(o *options, p codegenProgram, name, target string, module 
 	}
 	w := m.times.wall
 	r := row{name: name, ours: fmt.Sprintf("%s (%s)", fmtDur(w), p.rate(w)), target: target, oursTime: w}
-	r.note = fmt.Sprintf("%d dispatches a call on %s; wall per call median of %d", m.dispatches, infos[0].Name, reps)
+	r.note = fmt.Sprintf("%d dispatches a call on %s; wall per call median of %d", m.dispatches, devName, reps)
 	if m.times.device > 0 {
 		r.note += fmt.Sprintf("; device time (timestamps) %s (%s)", fmtDur(m.times.device), p.rate(m.times.device))
 	}

@@ -595,22 +595,16 @@ func vulkanRow(e *env, o *options, name, target string, cudaWall time.Duration, 
 	if e.gpu.vulkanWhy != "" {
 		return skipped(name, target, e.gpu.vulkanWhy)
 	}
-	if err := vulkan.Available(); err != nil {
-		return skipped(name, target, "no Vulkan: "+reason(err))
-	}
-	infos, err := vulkan.NewDriver().Devices()
-	if err != nil {
+	devName, skip, err := vulkanDevice0(o)
+	switch {
+	case err != nil:
 		return failed(name, target, err)
-	}
-	if len(infos) == 0 {
-		return skipped(name, target, "the Vulkan loader lists no physical device")
-	}
-	if strings.Contains(infos[0].Name, "(CPU,") && !o.vulkanCPU {
-		return skipped(name, target, fmt.Sprintf("vulkan://0 is a CPU implementation (%s); --vulkan_cpu runs the row there", infos[0].Name))
+	case skip != "":
+		return skipped(name, target, skip)
 	}
 	n, reps := o.gpuN, gpuReps(o)
 	bytes := int64(12) * int64(n)
-	fmt.Fprintf(log, "%s: %d f32 × %d calls on %s ...\n", name, n, reps, infos[0].Name)
+	fmt.Fprintf(log, "%s: %d f32 × %d calls on %s ...\n", name, n, reps, devName)
 	dev, err := vulkan.NewDevice(0)
 	if err != nil {
 		return failed(name, target, err)
@@ -666,4 +660,24 @@ func (c *caller) argType() hal.MemoryType {
 		return 0
 	}
 	return v.Buffer().MemoryType()
+}
+
+// vulkanDevice0 names Vulkan device 0, where the Vulkan rows run, or says
+// why they are skipped (skip) or failed (err): no loader, no physical
+// device, or a CPU implementation without --vulkan_cpu.
+func vulkanDevice0(o *options) (name, skip string, err error) {
+	if err := vulkan.Available(); err != nil {
+		return "", "no Vulkan: " + reason(err), nil
+	}
+	infos, err := vulkan.NewDriver().Devices()
+	if err != nil {
+		return "", "", err
+	}
+	if len(infos) == 0 {
+		return "", "the Vulkan loader lists no physical device", nil
+	}
+	if strings.Contains(infos[0].Name, "(CPU,") && !o.vulkanCPU {
+		return "", fmt.Sprintf("vulkan://0 is a CPU implementation (%s); --vulkan_cpu runs the row there", infos[0].Name), nil
+	}
+	return infos[0].Name, "", nil
 }

@@ -538,20 +538,14 @@ func userVulkanRows(e *env, o *options, nm userNames, n, reps int, cudaCopy floa
 	if e.user.vulkanWhy != "" {
 		return skip(e.user.vulkanWhy)
 	}
-	if err := vulkan.Available(); err != nil {
-		return skip("no Vulkan: " + reason(err))
-	}
-	infos, err := vulkan.NewDriver().Devices()
-	if err != nil {
+	devName, why, err := vulkanDevice0(o)
+	switch {
+	case err != nil:
 		return both(failed(name, userVulkanTarget, err), "")
+	case why != "":
+		return skip(why)
 	}
-	if len(infos) == 0 {
-		return skip("the Vulkan loader lists no physical device")
-	}
-	if strings.Contains(infos[0].Name, "(CPU,") && !o.vulkanCPU {
-		return skip(fmt.Sprintf("vulkan://0 is a CPU implementation (%s); --vulkan_cpu runs the row there", infos[0].Name))
-	}
-	fmt.Fprintf(log, "%s: the user's scalar shader and generated code over %d f32 × %d calls on %s ...\n", name, n, reps, infos[0].Name)
+	fmt.Fprintf(log, "%s: the user's scalar shader and generated code over %d f32 × %d calls on %s ...\n", name, n, reps, devName)
 	dev, err := vulkan.NewDevice(0)
 	if err != nil {
 		return both(failed(name, userVulkanTarget, err), "")

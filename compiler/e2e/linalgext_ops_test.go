@@ -5,10 +5,31 @@ import (
 	"math/rand"
 	"sort"
 	"strconv"
+	"sync"
 	"testing"
 
 	rhal "github.com/goiree/goiree/runtime/hal"
 )
+
+// linalgextOps caches the compiled linalgext_ops.mlir: every test here
+// runs one of its functions.
+var linalgextOps struct {
+	once   sync.Once
+	module []byte
+	err    error
+}
+
+// linalgextModule compiles linalgext_ops.mlir once (skipping without
+// clang, as compileLinalg does).
+func linalgextModule(t *testing.T) []byte {
+	t.Helper()
+	tools(t)
+	linalgextOps.once.Do(func() { linalgextOps.module, linalgextOps.err = compile("linalgext_ops.mlir", nil) })
+	if linalgextOps.err != nil {
+		t.Fatalf("compiling linalgext_ops.mlir: %v", linalgextOps.err)
+	}
+	return linalgextOps.module
+}
 
 // packRef packs x (rows×cols) by the definition of linalg.pack: packed
 // element (outer..., inner...) is x at outer*tile+inner along each tiled
@@ -68,7 +89,7 @@ func packRef(x f32s, innerPos, tiles, outerPerm []int, pad float32) f32s {
 // unpacks back (dropping the padding), and packs a dynamically shaped
 // tensor with a dynamic tile, against packRef.
 func TestLinalgExtPackUnpack(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(16))
 	x := randF32(r, 13, 15)
 	packed := packRef(x, []int{1, 0}, []int{5, 4}, []int{1, 0}, -1)
@@ -87,7 +108,7 @@ func TestLinalgExtPackUnpack(t *testing.T) {
 // TestLinalgExtAttention runs attention with a float mask against
 // softmax(Q K^T * scale + mask) V computed in float64.
 func TestLinalgExtAttention(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(17))
 	q, k, v, m := randF32(r, 2, 3, 4), randF32(r, 2, 5, 4), randF32(r, 2, 5, 6), randF32(r, 2, 3, 5)
 	want := f32s{shape: []int{2, 3, 6}, v: make([]float32, 2*3*6)}
@@ -126,7 +147,7 @@ func TestLinalgExtAttention(t *testing.T) {
 // running state that is not the initial one (so the old maximum, sum and
 // accumulator all matter) against the same recurrence in float64.
 func TestLinalgExtOnlineAttention(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(18))
 	q, k, v := randF32(r, 2, 3, 4), randF32(r, 2, 5, 4), randF32(r, 2, 5, 6)
 	acc, max, sum := randF32(r, 2, 3, 6), randF32(r, 2, 3), randF32(r, 2, 3)
@@ -175,7 +196,7 @@ func TestLinalgExtOnlineAttention(t *testing.T) {
 // and an argmax down columns carrying explicit indices, on values with
 // ties (the first best element wins), against Go loops.
 func TestLinalgExtArgCompare(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(19))
 	x := f32s{shape: []int{4, 9}, v: make([]float32, 36)}
 	for i := range x.v {
@@ -252,7 +273,7 @@ var (
 // needs zero padding to whole tiles and the output transform into an
 // NCHW image smaller than its tiles, against B^T d B and A^T m A per tile.
 func TestLinalgExtWinograd(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(20))
 	x := randF32(r, 2, 10, 14, 3)
 	wantIn := f32s{shape: []int{8, 8, 2, 2, 3, 3}, v: make([]float32, 8*8*2*2*3*3)}
@@ -313,7 +334,7 @@ func TestLinalgExtWinograd(t *testing.T) {
 // columns from a given accumulator, against Go loops of IREE's
 // definition; the accumulator result is the last output.
 func TestLinalgExtScan(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(21))
 	x, a := randF32(r, 3, 7), randF32(r, 3)
 	wantX, wantA := f32s{shape: x.shape, v: make([]float32, 21)}, f32s{shape: a.shape, v: make([]float32, 3)}
@@ -352,7 +373,7 @@ func TestLinalgExtScan(t *testing.T) {
 // rows, carrying values that record each key's position, against Go's
 // stable sort: equal keys keep their order.
 func TestLinalgExtSort(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(22))
 	keys := f32s{shape: []int{3, 9}}
 	vals := "3x9xi32="
@@ -404,7 +425,7 @@ func topkInsert(vals []float32, idx []int32, ov []float32, oi []int32, before fu
 // and takes the top 5 values of rows without indices (topk_v2), against
 // the insertion definition.
 func TestLinalgExtTopK(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(23))
 	x := f32s{shape: []int{3, 12}}
 	xi := "3x12xi32="
@@ -456,7 +477,7 @@ func TestLinalgExtTopK(t *testing.T) {
 // through a swapped dimension_map with repeated indices, so updates to
 // one place add up, against Go loops.
 func TestLinalgExtGatherScatter(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(24))
 	src, out := randF32(r, 6, 5), randF32(r, 4, 5)
 	rows, mask := []int{5, 0, 3, 3}, []bool{true, false, true, true}
@@ -490,7 +511,7 @@ func TestLinalgExtGatherScatter(t *testing.T) {
 // TestLinalgExtReverse reverses a dynamically sized and a static
 // dimension of a 3-D tensor, against a Go loop.
 func TestLinalgExtReverse(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(25))
 	x := randF32(r, 4, 7, 3)
 	want := f32s{shape: x.shape, v: make([]float32, len(x.v))}
@@ -510,7 +531,7 @@ func TestLinalgExtReverse(t *testing.T) {
 // TestLinalgElementwiseNamed chains linalg.sub, square, exp, max and
 // negf, against a Go loop.
 func TestLinalgElementwiseNamed(t *testing.T) {
-	module := compileLinalg(t, "linalgext_ops.mlir")
+	module := linalgextModule(t)
 	r := rand.New(rand.NewSource(26))
 	a, b := randF32(r, 3, 5), randF32(r, 3, 5)
 	want := f32s{shape: a.shape}

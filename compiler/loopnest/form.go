@@ -110,7 +110,19 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 				if folded[op] {
 					continue
 				}
-				if c := epilogueChain(fn, op); len(c) > 0 {
+				c := epilogueChain(fn, op)
+				// Two reductions' chains can meet at an op that reads
+				// both (the sum of two convolutions' squares): it folds
+				// into the first chain only, and the second stops
+				// before it, its result becoming an input of the first's
+				// epilogue.
+				for i, f := range c {
+					if folded[f.op] {
+						c = c[:i]
+						break
+					}
+				}
+				if len(c) > 0 {
 					chains[op] = c
 					for _, f := range c {
 						folded[f.op] = true

@@ -114,6 +114,23 @@ func (o Operand) AccElem() ir.Type {
 	return o.Type.Elem
 }
 
+// Fused reports why k needs a target that compiles epilogues and
+// accumulator types (target.Target.LoopNestEpilogues): its epilogue, or an
+// output accumulated in another type; "" when it needs neither. Dispatch
+// formation gives such kernels only to those targets; the others refuse
+// them rather than compile them without.
+func (k *Kernel) Fused() string {
+	if k.Epilogue != "" {
+		return "an epilogue (@" + k.Epilogue + ")"
+	}
+	for i, o := range k.Outputs {
+		if o.Acc != nil {
+			return fmt.Sprintf("output #%d accumulated as %s", i, ir.TypeString(o.Acc))
+		}
+	}
+	return ""
+}
+
 // AccType returns the tensor type of an output's accumulators, the type
 // of its init binding: the output's shape with AccElem.
 func (o Operand) AccType() *ir.TensorType {

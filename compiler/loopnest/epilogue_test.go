@@ -248,3 +248,21 @@ func TestEpilogueBadInput(t *testing.T) {
 		t.Fatalf("got %v\nwant %q", err, want)
 	}
 }
+
+// TestFused: what makes a kernel need a target that compiles epilogues
+// and accumulator types (the GPU targets refuse such kernels by it).
+func TestFused(t *testing.T) {
+	tt := &ir.TensorType{Shape: []int64{4}, Elem: ir.FloatType{Name: "f32"}}
+	for _, c := range []struct {
+		k    loopnest.Kernel
+		want string
+	}{
+		{loopnest.Kernel{Outputs: []loopnest.Operand{{Type: tt}}}, ""},
+		{loopnest.Kernel{Epilogue: "epi", Outputs: []loopnest.Operand{{Type: tt}}}, "an epilogue (@epi)"},
+		{loopnest.Kernel{Outputs: []loopnest.Operand{{Type: tt}, {Type: tt, Acc: ir.FloatType{Name: "f64"}}}}, "output #1 accumulated as f64"},
+	} {
+		if got := c.k.Fused(); got != c.want {
+			t.Errorf("Fused() = %q, want %q", got, c.want)
+		}
+	}
+}

@@ -75,6 +75,9 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 	if err != nil {
 		return Kernel{}, ir.OpErrorf(fn, "%v", err)
 	}
+	if why := k.Fused(); why != "" {
+		return Kernel{}, ir.OpErrorf(fn, "the loop nest has %s, which this target does not compile (dispatch formation fuses only for targets that do)", why)
+	}
 	body := g.funcs[k.Body]
 	if body == nil || body.Body() == nil {
 		return Kernel{}, ir.OpErrorf(fn, "loop-nest body @%s is not defined in the module", k.Body)

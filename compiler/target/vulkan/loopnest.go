@@ -113,6 +113,9 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 	if err != nil {
 		return "", ir.OpErrorf(fn, "%v", err)
 	}
+	if why := k.Fused(); why != "" {
+		return "", ir.OpErrorf(fn, "the loop nest has %s, which this target does not compile (dispatch formation fuses only for targets that do)", why)
+	}
 	body := funcs[k.Body]
 	if body == nil || body.Body() == nil {
 		return "", ir.OpErrorf(fn, "loop-nest body @%s is not defined in the module", k.Body)

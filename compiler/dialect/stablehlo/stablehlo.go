@@ -368,26 +368,7 @@ func parseRng(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			break
 		}
 	}
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ft, err := p.ParseType()
-	if err != nil {
-		return nil, err
-	}
-	f, ok := ft.(*ir.FunctionType)
-	if !ok {
-		return nil, ir.Errorf(tpos, "expected a function type, found '%s'", ir.TypeString(ft))
-	}
-	if err := p.ResolveTypes(vs, f.Inputs, tpos); err != nil {
-		return nil, err
-	}
-	op.Operands = vs
-	return f.Results, nil
+	return parseFunctionTypeTail(p, op, vs)
 }
 
 func printRng(p *ir.Printer, op *ir.Operation) {
@@ -592,26 +573,7 @@ func parseCustomCall(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 		return nil, err
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "call_target_name", Value: ir.StringAttr{Value: target}})
-	if err := p.ParseOptionalAttrDict(op); err != nil {
-		return nil, err
-	}
-	if err := p.Expect(":"); err != nil {
-		return nil, err
-	}
-	tpos := p.Pos()
-	ft, err := p.ParseType()
-	if err != nil {
-		return nil, err
-	}
-	f, ok := ft.(*ir.FunctionType)
-	if !ok {
-		return nil, ir.Errorf(tpos, "expected a function type, found '%s'", ir.TypeString(ft))
-	}
-	if err := p.ResolveTypes(vs, f.Inputs, tpos); err != nil {
-		return nil, err
-	}
-	op.Operands = vs
-	return f.Results, nil
+	return parseFunctionTypeTail(p, op, vs)
 }
 
 func printCustomCall(p *ir.Printer, op *ir.Operation) {
@@ -640,4 +602,31 @@ func verifyCustomCall(op *ir.Operation) error {
 		return ir.OpErrorf(op, "requires a string call_target_name")
 	}
 	return nil
+}
+
+// parseFunctionTypeTail parses `attr-dict : (operand types) -> results`,
+// the end of the custom forms that list their operands first (rng,
+// custom_call): it types vs by the function type's inputs, makes them
+// op's operands and returns the result types.
+func parseFunctionTypeTail(p *ir.Parser, op *ir.Operation, vs []*ir.Value) ([]ir.Type, error) {
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	ft, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	f, ok := ft.(*ir.FunctionType)
+	if !ok {
+		return nil, ir.Errorf(tpos, "expected a function type, found '%s'", ir.TypeString(ft))
+	}
+	if err := p.ResolveTypes(vs, f.Inputs, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = vs
+	return f.Results, nil
 }

@@ -89,6 +89,7 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 			// code, left to that region's outlining.
 			return true
 		})
+		captureScalars(ops)
 		if nested != nil {
 			// Inside a flow.dispatch.region (or any other op) the linalg op
 			// would be outlined into an executable no target compiles.

@@ -1,0 +1,69 @@
+package e2e_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/compiler/target/llvmcpu"
+)
+
+// captured reads a function's f32, i32 and index arguments inside a
+// linalg.generic body, as MLIR allows (IREE's pack tests write their
+// inputs this way): dispatch formation passes each one to the kernel as a
+// scalar input (a push constant; the index as an i32).
+const captured = `func.func @capture(%x: tensor<6xf32>, %s: f32, %k: i32, %n: index) -> tensor<6xf32> {
+  %e = tensor.empty() : tensor<6xf32>
+  %c2 = arith.constant 2 : index
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<6xf32>) outs(%e : tensor<6xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = arith.muli %i, %n : index
+    %j2 = arith.addi %j, %c2 : index
+    %ji = arith.index_cast %j2 : index to i32
+    %jk = arith.addi %ji, %k : i32
+    %jf = arith.sitofp %jk : i32 to f32
+    %m = arith.mulf %v, %s : f32
+    %a = arith.addf %m, %jf : f32
+    linalg.yield %a : f32
+  } -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}
+`
+
+func TestLinalgCapturedScalars(t *testing.T) {
+	if _, err := (llvmcpu.Options{}).FindClang(); err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	module, err := compileSource("capture.mlir", []byte(captured), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := []float32{1, -2, 3.5, 0, 7, -1}
+	for _, d := range devices {
+		dev, err := d.make()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			s    float32
+			k, n int
+		}{{2, 0, 1}, {-0.5, 7, 3}, {1.5, -100, -2}} {
+			got := callF32(t, dev, module, "capture", "6xf32=1 -2 3.5 0 7 -1", fmt.Sprintf("f32=%g", c.s), fmt.Sprintf("i32=%d", c.k), fmt.Sprint(c.n))
+			for i := range x {
+				want := x[i]*c.s + float32(i*c.n+2+c.k)
+				if got[i] != want {
+					t.Errorf("%s: s=%g k=%d n=%d: [%d] = %g, want %g", d.name, c.s, c.k, c.n, i, got[i], want)
+				}
+			}
+		}
+		dev.Close()
+	}
+	// A captured tensor is not a scalar: the error names the use.
+	src := strings.Replace(captured, "%s: f32", "%s: tensor<f32>", 1)
+	src = strings.Replace(src, "%m = arith.mulf %v, %s : f32", "%m = tensor.extract %s[] : tensor<f32>", 1)
+	if _, err := compileSource("capture.mlir", []byte(src), nil); err == nil || !strings.Contains(err.Error(), "capture.mlir:") {
+		t.Errorf("a captured tensor compiled or failed without a location: %v", err)
+	}
+}

@@ -54,9 +54,12 @@ import (
 // parallel loop, as a tensor.insert_slice places its source; the kernel
 // writes only the elements its output maps reach. When the dispatch ties
 // the output to one of its operands (the output binding is that operand's
-// buffer), the other elements keep the operand's values. An output marked
-// partial ({..., partial}) may also be longer than a loop that indexes it
-// directly; other dimensions indexed directly by one loop must be equal.
+// buffer), the other elements keep the operand's values. An operand marked
+// partial ({..., partial}: an output written in part, an input read in
+// part, as an extract_slice reads its source) may also be longer than a
+// loop that indexes it directly, and a dynamic loop's range is the size of
+// a dimension of an operand that is not partial; other dimensions indexed
+// directly by one loop must be equal.
 //
 // For every point of the parallel loops each output's accumulator starts
 // from its init element (or zero without init); for every point of the
@@ -96,8 +99,11 @@ type Operand struct {
 	// Init is set on outputs whose accumulators start from an init
 	// binding.
 	Init bool
-	// Partial is set on outputs the kernel writes only in part: a loop
-	// indexing one of their dimensions directly may be shorter than it.
+	// Partial is set on operands the kernel reaches only in part: an
+	// output it writes in part (an insert_slice's destination) or an input
+	// it reads in part (an extract_slice's source). A loop indexing one of
+	// their dimensions directly may be shorter than it, and the loop's
+	// range comes from an operand that is not partial.
 	Partial bool
 	// Acc is the element type of an output's accumulator when the
 	// kernel's epilogue turns it into another element type for storing
@@ -248,7 +254,7 @@ func operandDict(o Operand, output bool) *ir.DictAttr {
 	if output && o.Init {
 		d.Entries = append(d.Entries, ir.NamedAttr{Name: "init", Value: ir.UnitAttr{}})
 	}
-	if output && o.Partial {
+	if o.Partial {
 		d.Entries = append(d.Entries, ir.NamedAttr{Name: "partial", Value: ir.UnitAttr{}})
 	}
 	if output && o.Acc != nil {
@@ -319,7 +325,7 @@ func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) 
 		if !ok || m.Map.NumDims != nloops || m.Map.NumSyms != 0 || len(m.Map.Results) != len(tt.Shape) {
 			return nil, fmt.Errorf("%s #%d needs an affine map from the %d loops to its %d indices", what, i, nloops, len(tt.Shape))
 		}
-		o := Operand{Type: tt, Map: m.Map, Init: d.Get("init") != nil, Partial: what == "output" && d.Get("partial") != nil}
+		o := Operand{Type: tt, Map: m.Map, Init: d.Get("init") != nil, Partial: d.Get("partial") != nil}
 		if a := d.Get("acc"); a != nil && what == "output" {
 			ta, ok := a.(ir.TypeAttr)
 			if !ok || !scalarType(ta.Type) {

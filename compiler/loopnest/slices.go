@@ -123,7 +123,9 @@ func formExtractSlice(module, fn, op *ir.Operation, name string, targets []*hal.
 	e := ir.NewOp("tensor.empty", dyn, []ir.Type{rt}, nil)
 	e.Pos = op.Pos
 	op.Block.InsertBefore(op, e)
-	k, body := copyKernel(name, rt, Operand{Type: st, Map: in}, Operand{Type: rt, Map: identityMap(len(rt.Shape))}, op.Pos)
+	// The source is read in part: a dynamic slice size may be shorter
+	// than the source dimension it starts at offset 0 in.
+	k, body := copyKernel(name, rt, Operand{Type: st, Map: in, Partial: true}, Operand{Type: rt, Map: identityMap(len(rt.Shape))}, op.Pos)
 	return true, emitDispatch(module, fn, op, name, targets, k, body, dispatchValues{
 		ins: []*ir.Value{src}, outs: []*ir.Value{e.Results[0]}, tied: []bool{false},
 	})

@@ -173,10 +173,14 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 			f.line("mov.u64 \t%s, %d;", ranges[l], r)
 		}
 	}
-	for bi, b := range bindings {
-		for r, e := range b.Map.Results {
-			if e.Kind == ir.AffineDim && ranges[e.Pos] == "" {
-				ranges[e.Pos] = sizes[bi][r]
+	// A dynamic range is the size of a dimension the loop indexes
+	// directly, in an operand that is not partial when there is one.
+	for _, partial := range []bool{false, true} {
+		for bi, b := range bindings {
+			for r, e := range b.Map.Results {
+				if e.Kind == ir.AffineDim && ranges[e.Pos] == "" && b.Partial == partial {
+					ranges[e.Pos] = sizes[bi][r]
+				}
 			}
 		}
 	}
@@ -185,6 +189,11 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		for r, e := range b.Map.Results {
 			dyn := b.Type.Shape[r] == ir.Dynamic
 			switch {
+			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic) && ranges[e.Pos] != sizes[bi][r] && b.Partial:
+				// A partly written output or partly read input may be
+				// longer than the loop.
+				f.line("setp.gt.u64 \t%s, %s, %s;", bad, ranges[e.Pos], sizes[bi][r])
+				f.line("@%s bra \t$L__exit;", bad)
 			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic) && ranges[e.Pos] != sizes[bi][r]:
 				f.line("setp.ne.u64 \t%s, %s, %s;", bad, ranges[e.Pos], sizes[bi][r])
 				f.line("@%s bra \t$L__exit;", bad)

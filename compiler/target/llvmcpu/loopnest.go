@@ -128,11 +128,15 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			ranges[l] = strconv.FormatInt(r, 10) + "LL"
 		}
 	}
-	for bi, b := range bindings {
-		for r, e := range b.Map.Results {
-			if e.Kind == ir.AffineDim && ranges[e.Pos] == "" {
-				ranges[e.Pos] = "gi_range" + strconv.Itoa(e.Pos)
-				fmt.Fprintf(w, "  const int64_t %s = %s;\n", ranges[e.Pos], sizes[bi][r])
+	// A dynamic range is the size of a dimension the loop indexes
+	// directly, in an operand that is not partial when there is one.
+	for _, partial := range []bool{false, true} {
+		for bi, b := range bindings {
+			for r, e := range b.Map.Results {
+				if e.Kind == ir.AffineDim && ranges[e.Pos] == "" && b.Partial == partial {
+					ranges[e.Pos] = "gi_range" + strconv.Itoa(e.Pos)
+					fmt.Fprintf(w, "  const int64_t %s = %s;\n", ranges[e.Pos], sizes[bi][r])
+				}
 			}
 		}
 	}
@@ -140,8 +144,9 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 		for r, e := range b.Map.Results {
 			dyn := b.Type.Shape[r] == ir.Dynamic
 			switch {
-			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic) && b.Role == "out" && b.Partial:
-				// A partly written output may be longer than the loop.
+			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic) && b.Partial:
+				// A partly written output or partly read input may be
+				// longer than the loop.
 				fmt.Fprintf(w, "  if (%s > %s) return 1;\n", ranges[e.Pos], sizes[bi][r])
 			case e.Kind == ir.AffineDim && (dyn || k.Ranges[e.Pos] == ir.Dynamic):
 				fmt.Fprintf(w, "  if (%s != %s) return 1;\n", ranges[e.Pos], sizes[bi][r])

@@ -494,10 +494,14 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 			ranges[l], set[l] = e.ci64(r), true
 		}
 	}
-	for bi, b := range bindings {
-		for r, x := range b.Map.Results {
-			if x.Kind == ir.AffineDim && !set[x.Pos] {
-				ranges[x.Pos], set[x.Pos] = sizes[bi][r], true
+	// A dynamic range is the size of a dimension the loop indexes
+	// directly, in an operand that is not partial when there is one.
+	for _, partial := range []bool{false, true} {
+		for bi, b := range bindings {
+			for r, x := range b.Map.Results {
+				if x.Kind == ir.AffineDim && !set[x.Pos] && b.Partial == partial {
+					ranges[x.Pos], set[x.Pos] = sizes[bi][r], true
+				}
 			}
 		}
 	}
@@ -507,13 +511,14 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		}
 	}
 	// The dimensions each loop indexes directly must equal its range (a
-	// partly written output's may be longer), and constant indices must
+	// partly written output's or partly read input's may be longer), and
+	// constant indices must
 	// be inside their dimensions.
 	for bi, b := range bindings {
 		for r, x := range b.Map.Results {
 			dyn := b.Type.Shape[r] == ir.Dynamic
 			switch {
-			case x.Kind == ir.AffineDim && (dyn || k.Ranges[x.Pos] == ir.Dynamic) && b.Role == "out" && b.Partial:
+			case x.Kind == ir.AffineDim && (dyn || k.Ranges[x.Pos] == ir.Dynamic) && b.Partial:
 				e.failIf(e.emit(vm.KindI32, vm.OpCmpGtI64S, ranges[x.Pos], sizes[bi][r]), fmt.Sprintf("loop d%d is longer than dimension %d of binding %d", x.Pos, r, bi))
 			case x.Kind == ir.AffineDim && (dyn || k.Ranges[x.Pos] == ir.Dynamic):
 				e.failIf(e.emit(vm.KindI32, vm.OpCmpNeI64, ranges[x.Pos], sizes[bi][r]), fmt.Sprintf("dimension %d of binding %d differs from the range of loop d%d", r, bi, x.Pos))

@@ -263,10 +263,14 @@ func (g *lnGen) prologue() error {
 			g.ranges[l] = strconv.FormatInt(r, 10) + "u"
 		}
 	}
-	for bi, b := range g.bindings {
-		for r, e := range b.Map.Results {
-			if e.Kind == ir.AffineDim && g.ranges[e.Pos] == "" {
-				g.ranges[e.Pos] = g.sizes[bi][r]
+	// A dynamic range is the size of a dimension the loop indexes
+	// directly, in an operand that is not partial when there is one.
+	for _, partial := range []bool{false, true} {
+		for bi, b := range g.bindings {
+			for r, e := range b.Map.Results {
+				if e.Kind == ir.AffineDim && g.ranges[e.Pos] == "" && b.Partial == partial {
+					g.ranges[e.Pos] = g.sizes[bi][r]
+				}
 			}
 		}
 	}
@@ -284,6 +288,10 @@ func (g *lnGen) prologue() error {
 		for r, e := range b.Map.Results {
 			dyn := b.Type.Shape[r] == ir.Dynamic
 			switch {
+			case e.Kind == ir.AffineDim && (dyn || g.k.Ranges[e.Pos] == ir.Dynamic) && g.ranges[e.Pos] != g.sizes[bi][r] && b.Partial:
+				// A partly written output or partly read input may be
+				// longer than the loop.
+				conds = append(conds, fmt.Sprintf("%s > %s", g.ranges[e.Pos], g.sizes[bi][r]))
 			case e.Kind == ir.AffineDim && (dyn || g.k.Ranges[e.Pos] == ir.Dynamic) && g.ranges[e.Pos] != g.sizes[bi][r]:
 				conds = append(conds, fmt.Sprintf("%s != %s", g.ranges[e.Pos], g.sizes[bi][r]))
 			case e.Kind == ir.AffineConst && dyn:

@@ -145,7 +145,10 @@ func TestErrors(t *testing.T) {
 	noTemps(t, dir)
 }
 
-// readAll starts a goroutine reading path (a FIFO) to the end.
+// readAll starts a goroutine reading path (a FIFO) to the end. It closes
+// the FIFO before it hands the data over: a reader still holding the FIFO
+// open would let the next writer's open succeed against it, and the next
+// reader would then wait for a writer that already came and went.
 func readAll(t *testing.T, path string) <-chan []byte {
 	t.Helper()
 	ch := make(chan []byte, 1)
@@ -155,8 +158,8 @@ func readAll(t *testing.T, path string) <-chan []byte {
 			ch <- []byte("open: " + err.Error())
 			return
 		}
-		defer f.Close()
 		b, _ := io.ReadAll(f)
+		f.Close()
 		ch <- b
 	}()
 	return ch

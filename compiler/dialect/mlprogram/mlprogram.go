@@ -33,16 +33,10 @@ func IsExtern(a ir.Attribute) bool {
 
 // ml_program.global [visibility] [mutable] @name [(value)] : type attr-dict
 func parseGlobal(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
-	vis := p.ParseOptionalVisibility()
-	mutable := p.OptionalKeyword("mutable")
-	name, err := p.ParseSymbolName()
+	mutable, err := util.ParseGlobalHead(p, op)
 	if err != nil {
 		return nil, err
 	}
-	if vis != "" {
-		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_visibility", Value: ir.StringAttr{Value: vis}})
-	}
-	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_name", Value: ir.StringAttr{Value: name}})
 	var value ir.Attribute
 	if p.Optional("(") {
 		if value, err = p.ParseAttribute(); err != nil {
@@ -86,14 +80,7 @@ func parseGlobal(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 }
 
 func printGlobal(p *ir.Printer, op *ir.Operation) {
-	if v, ok := op.Attr("sym_visibility").(ir.StringAttr); ok {
-		p.WriteString(" " + v.Value)
-	}
-	if op.HasAttr("is_mutable") {
-		p.WriteString(" mutable")
-	}
-	p.WriteString(" ")
-	p.Symbol(op.SymName())
+	util.PrintGlobalHead(p, op)
 	if v := op.Attr("value"); v != nil {
 		p.WriteString("(")
 		p.Attr(v)

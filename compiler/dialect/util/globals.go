@@ -67,18 +67,42 @@ func AttrType(a ir.Attribute) ir.Type {
 	return nil
 }
 
-// util.global [visibility] [mutable] @name attr-dict (: type [= attr] | = attr)
-func parseGlobal(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+// ParseGlobalHead parses `[visibility] [mutable] @name`, the start of
+// util.global's and ml_program.global's custom forms, into op's
+// sym_visibility and sym_name, and reports whether `mutable` was written.
+func ParseGlobalHead(p *ir.Parser, op *ir.Operation) (mutable bool, err error) {
 	vis := p.ParseOptionalVisibility()
-	mutable := p.OptionalKeyword("mutable")
+	mutable = p.OptionalKeyword("mutable")
 	name, err := p.ParseSymbolName()
 	if err != nil {
-		return nil, err
+		return false, err
 	}
 	if vis != "" {
 		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_visibility", Value: ir.StringAttr{Value: vis}})
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "sym_name", Value: ir.StringAttr{Value: name}})
+	return mutable, nil
+}
+
+// PrintGlobalHead prints what ParseGlobalHead parses (mutable when op has
+// is_mutable).
+func PrintGlobalHead(p *ir.Printer, op *ir.Operation) {
+	if v, ok := op.Attr("sym_visibility").(ir.StringAttr); ok {
+		p.WriteString(" " + v.Value)
+	}
+	if op.HasAttr("is_mutable") {
+		p.WriteString(" mutable")
+	}
+	p.WriteString(" ")
+	p.Symbol(op.SymName())
+}
+
+// util.global [visibility] [mutable] @name attr-dict (: type [= attr] | = attr)
+func parseGlobal(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	mutable, err := ParseGlobalHead(p, op)
+	if err != nil {
+		return nil, err
+	}
 	var extra ir.Operation
 	if err := p.ParseOptionalAttrDict(&extra); err != nil {
 		return nil, err
@@ -131,14 +155,7 @@ func parseGlobal(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 
 func printGlobal(p *ir.Printer, op *ir.Operation) {
 	g := Global{op}
-	if v, ok := op.Attr("sym_visibility").(ir.StringAttr); ok {
-		p.WriteString(" " + v.Value)
-	}
-	if g.Mutable() {
-		p.WriteString(" mutable")
-	}
-	p.WriteString(" ")
-	p.Symbol(op.SymName())
+	PrintGlobalHead(p, op)
 	p.AttrDict(op, "sym_visibility", "sym_name", "type", "is_mutable", "initial_value")
 	init := g.InitialValue()
 	if t := g.Type(); t != nil && (init == nil || !ir.TypesEqual(AttrType(init), t)) {

@@ -216,6 +216,14 @@ func (c *converter) lower() error {
 		if len(c.op.Results) == 1 {
 			return c.scatter(stablehlo.Ranked(c.op.Results[0].Type))
 		}
+	case "copy":
+		// A value copy (MHLO's, from TensorFlow): tensors are values, so
+		// the result is the operand.
+		if len(c.op.Operands) == 1 && len(c.op.Results) == 1 && ir.TypesEqual(c.op.Operands[0].Type, c.op.Results[0].Type) {
+			c.forward(c.op.Operands)
+			return nil
+		}
+		return c.errorf("expects one operand of the result's type")
 	}
 	if len(c.op.Results) != 1 {
 		return c.errorf("lowering is not supported yet")

@@ -32,6 +32,10 @@ func TestErrors(t *testing.T) {
   %x = "mhlo.add"(%a, %a) : (tensor<4xui32>, tensor<4xui32>) -> tensor<4xui32>
   return %x : tensor<4xui32>
 }`, "t.mlir:2:8: error: 'mhlo.add' op result: signed or unsigned integer types ('tensor<4xui32>') are not supported yet"},
+		{"copy-type", `func.func @f(%a: tensor<4xf32>) -> tensor<2x2xf32> {
+  %x = "mhlo.copy"(%a) : (tensor<4xf32>) -> tensor<2x2xf32>
+  return %x : tensor<2x2xf32>
+}`, "t.mlir:2:8: error: 'mhlo.copy' op expects one operand of the result's type"},
 		{"float-and", `func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
   %x = stablehlo.and %a, %a : tensor<4xf32>
   return %x : tensor<4xf32>

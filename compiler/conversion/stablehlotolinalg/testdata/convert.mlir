@@ -180,3 +180,10 @@ func.func @custom_calls(%m: tensor<3x2xf32>, %t: tensor<2xf32>, %c: tensor<2xi1>
   %q = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%m, %t) : (tensor<3x2xf32>, tensor<2xf32>) -> tensor<3x2xf32>
   return %q : tensor<3x2xf32>
 }
+
+// MHLO's value copy is its operand.
+func.func @copy(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c = "mhlo.copy"(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %r = mhlo.add %c, %c : tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -384,18 +384,7 @@ func printRng(p *ir.Printer, op *ir.Operation) {
 			elided = append(elided, "rng_distribution")
 		}
 	}
-	p.AttrDict(op, elided...)
-	var ins, outs []ir.Type
-	for _, v := range op.Operands {
-		ins = append(ins, v.Type)
-	}
-	for _, v := range op.Results {
-		outs = append(outs, v.Type)
-	}
-	p.WriteString(" : (")
-	p.Types(ins)
-	p.WriteString(") -> ")
-	p.ResultTypes(outs)
+	printFunctionTypeTail(p, op, elided...)
 }
 
 // verifyRng checks rng's operands (two rank-0 parameters of the result's
@@ -528,18 +517,7 @@ func printFft(p *ir.Printer, op *ir.Operation) {
 		p.WriteString("]")
 		elided = append(elided, "fft_type", "fft_length")
 	}
-	p.AttrDict(op, elided...)
-	var ins, outs []ir.Type
-	for _, v := range op.Operands {
-		ins = append(ins, v.Type)
-	}
-	for _, v := range op.Results {
-		outs = append(outs, v.Type)
-	}
-	p.WriteString(" : (")
-	p.Types(ins)
-	p.WriteString(") -> ")
-	p.ResultTypes(outs)
+	printFunctionTypeTail(p, op, elided...)
 }
 
 // verifyFft checks fft's operand and result count, its type and that it
@@ -602,6 +580,23 @@ func verifyCustomCall(op *ir.Operation) error {
 		return ir.OpErrorf(op, "requires a string call_target_name")
 	}
 	return nil
+}
+
+// printFunctionTypeTail prints ` {attrs} : (operand types) -> results`,
+// what parseFunctionTypeTail parses, leaving out the elided attributes.
+func printFunctionTypeTail(p *ir.Printer, op *ir.Operation, elided ...string) {
+	p.AttrDict(op, elided...)
+	var ins, outs []ir.Type
+	for _, v := range op.Operands {
+		ins = append(ins, v.Type)
+	}
+	for _, v := range op.Results {
+		outs = append(outs, v.Type)
+	}
+	p.WriteString(" : (")
+	p.Types(ins)
+	p.WriteString(") -> ")
+	p.ResultTypes(outs)
 }
 
 // parseFunctionTypeTail parses `attr-dict : (operand types) -> results`,

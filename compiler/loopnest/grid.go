@@ -48,7 +48,7 @@ func gridFor(k *Kernel, t *hal.ExecutableTargetAttr) grid {
 	if ok && tg.LoopNestMinTile != nil {
 		// A loop shorter than the minimum keeps its one-iteration tiles:
 		// the target has a layout for those that spreads them out.
-		if m := tg.LoopNestMinTile(k.Dict()); m > 1 && (n == ir.Dynamic || n >= m) {
+		if m := tg.LoopNestMinTile(t, k.Dict()); m > 1 && (n == ir.Dynamic || n >= m) {
 			g.Tile = (g.Tile + m - 1) / m * m
 			if n != ir.Dynamic && g.Tile > n {
 				g.Tile = n
@@ -59,7 +59,7 @@ func gridFor(k *Kernel, t *hal.ExecutableTargetAttr) grid {
 	if ok && tg.LoopNestSplit != nil {
 		kt := *k
 		kt.Tile = g.Tile
-		if z := tg.LoopNestSplit(kt.Dict()); z > 1 {
+		if z := tg.LoopNestSplit(t, kt.Dict()); z > 1 {
 			g.Z = min(z, maxSplit)
 		}
 	}

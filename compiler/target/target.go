@@ -92,15 +92,18 @@ type Target struct {
 	LoopNestGridLimit int64
 	// LoopNestMinTile, when set, returns the smallest tile of the first
 	// parallel loop the target's kernel for the loop nest (its
-	// loopnest.Attr dictionary) works well with, such as a tiled matmul's
-	// block of rows; the tile is then a multiple of it. 0 or 1: any.
-	LoopNestMinTile func(kernel *ir.DictAttr) int64
+	// loopnest.Attr dictionary) works well with on the executable target
+	// t (whose configuration may describe the device: its workgroup and
+	// shared memory limits), such as a tiled matmul's block of rows; the
+	// tile is then a multiple of it. 0 or 1: any.
+	LoopNestMinTile func(t *hal.ExecutableTargetAttr, kernel *ir.DictAttr) int64
 	// LoopNestSplit, when set, returns how many workgroups (the grid's z
 	// count, at most 65,535) share each tile of the loop nest (its
-	// loopnest.Attr dictionary, with the tile chosen): the target's
-	// kernel for it divides the tile's work among them, such as a tiled
-	// matmul's column blocks. 0 or 1: a workgroup per tile.
-	LoopNestSplit func(kernel *ir.DictAttr) int64
+	// loopnest.Attr dictionary, with the tile chosen) on the executable
+	// target t: the target's kernel for it divides the tile's work among
+	// them, such as a tiled matmul's column blocks, whose width depends
+	// on the device t describes. 0 or 1: a workgroup per tile.
+	LoopNestSplit func(t *hal.ExecutableTargetAttr, kernel *ir.DictAttr) int64
 	// LoopNestEpilogues marks a target whose loop-nest kernels apply the
 	// contract's epilogue (the elementwise ops after a reduction, run on
 	// each output element once its reduction is complete). Dispatch

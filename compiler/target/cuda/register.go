@@ -27,8 +27,8 @@ func init() {
 		// column blocks have a workgroup each (z).
 		LoopNestWorkgroups: gpuloops.Workgroups,
 		LoopNestGridLimit:  gpuloops.GridLimit,
-		LoopNestMinTile:    gpuloops.MinTile,
-		LoopNestSplit:      splitOf,
+		LoopNestMinTile:    func(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 { return gpuloops.MinTile(d) },
+		LoopNestSplit:      func(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 { return splitOf(d) },
 		NewBuilder: func(env target.Env) target.Builder {
 			o := Options{DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
 			if env.Objects != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
@@ -31,7 +32,7 @@ const matmulShared = 16384 / 4
 // splitOf is vulkan-spirv's target.Target.LoopNestSplit: a tiled
 // matmul's tile is shared by its column groups; any other kernel's tile
 // has one workgroup.
-func splitOf(d *ir.DictAttr) int64 {
+func splitOf(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
 	k, err := loopnest.Decode(d)
 	if err != nil {
 		return 1

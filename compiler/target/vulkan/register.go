@@ -6,6 +6,7 @@ import (
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/gpuloops"
+	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/target"
 )
 
@@ -34,7 +35,7 @@ func init() {
 		// column blocks have a workgroup each (z).
 		LoopNestWorkgroups: gpuloops.Workgroups,
 		LoopNestGridLimit:  gpuloops.GridLimit,
-		LoopNestMinTile:    gpuloops.MinTile,
+		LoopNestMinTile:    func(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 { return gpuloops.MinTile(d) },
 		LoopNestSplit:      splitOf,
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},

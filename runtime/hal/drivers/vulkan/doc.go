@@ -27,9 +27,12 @@
 // subgroup operations of compute shaders). Preparing an executable reads
 // its SPIR-V's capabilities and its entry points' workgroup sizes and
 // refuses, naming what is missing and the executable, a module that needs
-// a feature or subgroup operation the device lacks (UNIMPLEMENTED) or a
+// a feature or subgroup operation the device lacks (UNIMPLEMENTED), a
 // workgroup beyond maxComputeWorkGroupSize or
-// maxComputeWorkGroupInvocations (OUT_OF_RANGE) (capabilities.go).
+// maxComputeWorkGroupInvocations (capabilities.go), or shared (Workgroup)
+// variables beyond maxComputeSharedMemorySize (sharedmem.go) (both
+// OUT_OF_RANGE): a module compiled for a larger device than this one
+// (iree-compile's --iree-vulkan-target) fails there, not in the driver.
 //
 // Each export of an executable is one compute pipeline whose layout is
 // descriptor set 0 with one storage buffer per binding and one

@@ -53,6 +53,9 @@ func (c executableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Exe
 	if err := caps.checkSizes(needs); err != nil {
 		return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable%s: %v", executableName(params.Name), err)
 	}
+	if err := checkSharedMemory(def.Code, c.device.name, uint32(c.device.dev.max_shared_memory)); err != nil {
+		return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable%s: %v", executableName(params.Name), err)
+	}
 	exports := make([]hal.ExportInfo, len(def.EntryPoints))
 	var names strings.Builder
 	consts := make([]C.uint32_t, len(def.EntryPoints))

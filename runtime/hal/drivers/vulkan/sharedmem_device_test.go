@@ -1,0 +1,53 @@
+package vulkan_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/runtime/base/status"
+	"github.com/goiree/goiree/runtime/hal"
+	"github.com/goiree/goiree/runtime/schemas/spirv"
+)
+
+// TestSharedMemoryLimit: a module declaring more shared memory than the
+// device's maxComputeSharedMemorySize is refused when it is prepared,
+// naming the entry point and both sizes; one within Vulkan's least limit
+// (16 KiB) is prepared and runs.
+func TestSharedMemoryLimit(t *testing.T) {
+	d := device(t)
+	cache, err := d.CreateExecutableCache("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	prepare := func(name string) (hal.Executable, error) {
+		exe := &spirv.Executable{EntryPoints: []spirv.EntryPoint{{Name: "main", BindingCount: 1}}, Code: glslc(t, name)}
+		return cache.PrepareExecutable(hal.ExecutableParams{Name: "@" + name + "::@vulkan", Format: spirv.Format, Data: exe.Marshal()})
+	}
+	_, err = prepare("shared_huge")
+	want := `preparing vulkan executable @shared_huge::@vulkan: entry point "main" declares 262144 bytes of shared (Workgroup) memory, beyond device`
+	if status.CodeOf(err) != status.OutOfRange || err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "maxComputeSharedMemorySize") {
+		t.Fatalf("256 KiB of shared memory: error %v, want OutOfRange containing %q", err, want)
+	}
+	t.Log(err)
+	exe, err := prepare("shared_16k")
+	if err != nil {
+		t.Fatalf("16 KiB of shared memory: %v", err)
+	}
+	defer exe.Release()
+	out := alloc(t, d, 0, 4*128)
+	err = submit(t, d, func(cb *hal.CommandBuffer) error {
+		return cb.DispatchWith(exe, 0, [3]uint32{2, 1, 1}, nil, []hal.Binding{{Buffer: out, Length: hal.WholeBuffer}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, 4*128)
+	if err := out.Read(0, raw); err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range floats(raw) {
+		if want := float32(63 - i%64); v != want {
+			t.Fatalf("element %d = %v, want %v", i, v, want)
+		}
+	}
+}

@@ -81,7 +81,7 @@ func TestBuildErrors(t *testing.T) {
 		{"variants disagree", twoVariants("sm_52", "sm_80", 64, 128),
 			"cuda variant @b exports @simple_mul (block 128x1x1, shared memory 0, 1 constants, 3 bindings) at ordinal 0 but @a exports @simple_mul (block 64x1x1, shared memory 0, 1 constants, 3 bindings)"},
 		{"unsupported op", strings.Replace(ew, "arith.subf %p, %b", "math.atan2 %p, %b", 1), "'math.atan2' cannot be used in a cuda elementwise body"},
-		{"unsupported type", strings.ReplaceAll(strings.Split(ew, "func.func @relu_scale")[0], "f32", "f16") + "}\n", "element type f16 is not supported by cuda code generation"},
+		{"unsupported type", strings.ReplaceAll(strings.Split(ew, "func.func @relu_scale")[0], "f32", "f8E5M2") + "}\n", "element type 'f8E5M2' is not supported in elementwise dispatches"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := compileText(tc.name+".mlir", tc.src)

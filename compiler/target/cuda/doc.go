@@ -58,5 +58,24 @@
 // 128 x 128 outputs, A and B staged 8 steps of the reduction at a time
 // (16-byte vector loads where aligned), 8 x 8 accumulators per thread in
 // registers, each output element still reducing in order (a multiply-add
-// body becomes fma). Both stage 32- and 64-bit elements only.
+// body becomes fma). The reductions take 16-, 32- and 64-bit elements, the
+// matmul blocks 32- and 64-bit ones.
+//
+// f16 and bf16 (half.go) live in .b16 registers and 16 bits of memory, and
+// every op rounds to its type as IEEE arithmetic in that type does. The
+// arch's own instructions are used where it has them (f16 add, sub, mul,
+// fma and setp from sm_53; f16 and bf16 min/max, bf16 fma and
+// cvt.rn.bf16.f32 from sm_80; bf16 add, sub, mul, setp and conversions
+// from f64 and integers from sm_90), and the .version rises to the ISA
+// that introduced them. Elsewhere an op widens its operands to f32
+// (exactly), computes there and rounds once, which is the correctly
+// rounded result for + - * / and sqrt (f32 has more than twice their
+// precision plus two bits) and exact for comparisons, min/max, floor-like
+// ops and conversions to integers; fma, and conversions whose first
+// rounding could land on a tie (f64 to bf16, integers to bf16), round to
+// odd in a wider type first, and bf16 rounding before sm_80 is integer
+// arithmetic on the f32's bits. Negation and absolute value flip or clear
+// the sign bit. exp, log, rsqrt and tanh are f32 approximations rounded to
+// the 16-bit type. Reductions of 16-bit outputs combine in their type;
+// one whose body extends its inputs (extf) to an f32 output sums in f32.
 package cuda

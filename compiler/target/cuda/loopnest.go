@@ -43,7 +43,7 @@ func loopNestKind(t ir.Type) (ptxKind, error) {
 	}
 	k, err := kindOf(t)
 	if err != nil {
-		return k, fmt.Errorf("element type %s is not supported by cuda code generation (supported: f32, f64, i1, i8, i16, i32, i64, index)", ir.TypeString(t))
+		return k, fmt.Errorf("element type %s is not supported by cuda code generation (supported: f16, bf16, f32, f64, i1, i8, i16, i32, i64, index)", ir.TypeString(t))
 	}
 	return k, nil
 }
@@ -144,6 +144,8 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 			f.line("bfe.s32 \t%s, %s, 0, %d;", r, c, narrowBits(sk))
 		case sk == kindI64:
 			f.line("cvt.u64.u32 \t%s, %s;", r, c)
+		case isHalf(sk): // in the constant's low 16 bits
+			f.line("cvt.u16.u32 \t%s, %s;", r, c)
 		case sk == kindPred:
 			t := f.reg("%r")
 			f.line("and.b32 \t%s, %s, 1;", t, c)
@@ -626,7 +628,7 @@ func tiledMatmulOf(k *loopnest.Kernel) *gpuloops.Matmul {
 		return nil
 	}
 	for _, o := range []loopnest.Operand{k.Inputs[0], k.Inputs[1], k.Outputs[0]} {
-		if kind, err := loopNestKind(o.Type.Elem); err != nil || !sharedKind(kind) {
+		if kind, err := loopNestKind(o.Type.Elem); err != nil || !sharedKind(kind) && !isHalf(kind) {
 			return nil
 		}
 	}
@@ -656,7 +658,7 @@ func (f *fngen) emit(params []string, block int) {
 	}
 	g.out.WriteString("{\n")
 	classes := []struct{ class, decl string }{
-		{"%p", ".pred"}, {"%rs", ".b16"}, {"%r", ".b32"}, {"%rd", ".b64"}, {"%f", ".f32"}, {"%fd", ".f64"},
+		{"%p", ".pred"}, {"%rs", ".b16"}, {"%h", ".b16"}, {"%r", ".b32"}, {"%rd", ".b64"}, {"%f", ".f32"}, {"%fd", ".f64"},
 	}
 	for _, c := range classes {
 		if n := f.regs[c.class]; n > 0 {

@@ -101,11 +101,11 @@ func TestLoopNestPTX(t *testing.T) {
 // and an op without a PTX translation at the op in the body.
 func TestLoopNestBad(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"type", `func.func @f(%x: tensor<4xbf16>) -> tensor<4xbf16> {
-  %e = tensor.empty() : tensor<4xbf16>
-  %r = linalg.copy ins(%x : tensor<4xbf16>) outs(%e : tensor<4xbf16>) -> tensor<4xbf16>
-  return %r : tensor<4xbf16>
-}`, "bad.mlir:3:8: error: 'func.func' op input #0: element type bf16 is not supported by cuda code generation"},
+		{"type", `func.func @f(%x: tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN> {
+  %e = tensor.empty() : tensor<4xf8E4M3FN>
+  %r = linalg.copy ins(%x : tensor<4xf8E4M3FN>) outs(%e : tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return %r : tensor<4xf8E4M3FN>
+}`, "bad.mlir:3:8: error: 'func.func' op input #0: element type f8E4M3FN is not supported by cuda code generation"},
 		{"op", `func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %e = tensor.empty() : tensor<4xf32>
   %r = linalg.map ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) (%a: f32) {

@@ -64,6 +64,10 @@ func kindOf(t ir.Type) (ptxKind, error) {
 			return kindF32, nil
 		case "f64":
 			return kindF64, nil
+		case "f16":
+			return kindF16, nil
+		case "bf16":
+			return kindBF16, nil
 		}
 	case ir.IntegerType:
 		switch t.Width {
@@ -75,7 +79,7 @@ func kindOf(t ir.Type) (ptxKind, error) {
 			return kindI64, nil
 		}
 	}
-	return ptxKind{}, fmt.Errorf("element type %s is not supported by cuda code generation (supported: f32, f64, i1, i32, i64)", ir.TypeString(t))
+	return ptxKind{}, fmt.Errorf("element type %s is not supported by cuda code generation (supported: f16, bf16, f32, f64, i1, i32, i64)", ir.TypeString(t))
 }
 
 func (k ptxKind) unsigned() string {
@@ -146,6 +150,9 @@ type fngen struct {
 	// loopNest widens the scalar types to those of loop-nest bodies
 	// (loopNestKind).
 	loopNest bool
+	// wide maps 16-bit float types to f32 while viaF32 emits an op in
+	// f32.
+	wide bool
 	// decls are declarations written after the registers (shared
 	// memory).
 	decls []string
@@ -163,10 +170,14 @@ func (f *fngen) bodyKind() string {
 
 // kind maps a scalar type to its PTX kind for this function.
 func (f *fngen) kind(t ir.Type) (ptxKind, error) {
+	k, err := kindOf(t)
 	if f.loopNest {
-		return loopNestKind(t)
+		k, err = loopNestKind(t)
 	}
-	return kindOf(t)
+	if f.wide && isHalf(k) {
+		return kindF32, nil
+	}
+	return k, err
 }
 
 func (f *fngen) reg(class string) string {
@@ -548,6 +559,9 @@ func (f *fngen) op(op *ir.Operation) error {
 	if err != nil {
 		return ir.OpErrorf(op, "%v", err)
 	}
+	if done, err := f.halfOp(op, rk); done {
+		return err
+	}
 	name := op.Name
 	if b, ok := binaryOps[name]; ok {
 		a, ks, err := f.operands(op, 2)
@@ -899,6 +913,8 @@ func (f *fngen) constant(op *ir.Operation) error {
 		f.line("mov.b32 \t%s, %d;", r, int16(iv))
 	case kindI64:
 		f.line("mov.b64 \t%s, %d;", r, iv)
+	case kindF16, kindBF16:
+		f.line("mov.b16 \t%s, 0x%04X;", r, halfLit(fv, k))
 	case kindPred:
 		t := f.reg("%r")
 		f.line("mov.u32 \t%s, %d;", t, iv&1)

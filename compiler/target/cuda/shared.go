@@ -102,9 +102,10 @@ const ReductionUnroll = 4
 const memoryBoundBlocks = ".minnctapersm 4"
 
 // reductionOf is gpuloops.ReductionOf for outputs whose parts the block
-// can pass through shuffles and shared memory (sharedKind).
+// can pass through shuffles and shared memory (sharedKind, and 16-bit
+// floats, which cross a shuffle in the low half of a 32-bit register).
 func reductionOf(k *loopnest.Kernel, body *ir.Operation, out ptxKind) *gpuloops.Reduction {
-	if !sharedKind(out) {
+	if !sharedKind(out) && !isHalf(out) {
 		return nil
 	}
 	r := gpuloops.ReductionOf(k, body)
@@ -125,6 +126,8 @@ func (n *nest) identity(red *gpuloops.Reduction, reg string, kind ptxKind) {
 		n.f.line("mov.f32 \t%s, %s;", reg, f32Lit(fl))
 	case kindF64:
 		n.f.line("mov.f64 \t%s, %s;", reg, f64Lit(fl))
+	case kindF16, kindBF16:
+		n.f.line("mov.b16 \t%s, 0x%04X;", reg, halfLit(fl, kind))
 	case kindI32:
 		n.f.line("mov.b32 \t%s, 0x%08X;", reg, uint32(i))
 	default:
@@ -147,7 +150,7 @@ func (n *nest) combine(red *gpuloops.Reduction, a, b string, kind ptxKind) (stri
 // butterfly combines p across the lanes of each group of width lanes of
 // the warp (shfl.sync.bfly, widths a power of two up to 32), so that every
 // lane ends with its group's total; p is updated in place. 64-bit values
-// cross as two 32-bit halves.
+// cross as two 32-bit halves, 16-bit ones in the low half of one.
 func (n *nest) butterfly(red *gpuloops.Reduction, p string, kind ptxKind, width int) error {
 	f := n.f
 	for o := width / 2; o >= 1; o /= 2 {
@@ -158,6 +161,11 @@ func (n *nest) butterfly(red *gpuloops.Reduction, p string, kind ptxKind, width 
 			f.line("shfl.sync.bfly.b32 \t%s, %s, %d, 31, -1;", lo, lo, o)
 			f.line("shfl.sync.bfly.b32 \t%s, %s, %d, 31, -1;", hi, hi, o)
 			f.line("mov.b64 \t%s, {%s, %s};", q, lo, hi)
+		} else if kind.size == 2 {
+			w := f.reg("%r")
+			f.line("cvt.u32.u16 \t%s, %s;", w, p)
+			f.line("shfl.sync.bfly.b32 \t%s, %s, %d, 31, -1;", w, w, o)
+			f.line("cvt.u16.u32 \t%s, %s;", q, w)
 		} else {
 			f.line("shfl.sync.bfly.b32 \t%s, %s, %d, 31, -1;", q, p, o)
 		}

@@ -45,6 +45,7 @@ static struct {
   gi_CUresult (*cuModuleUnload)(gi_CUmodule);
   gi_CUresult (*cuModuleGetFunction)(gi_CUfunction*, gi_CUmodule, const char*);
   gi_CUresult (*cuFuncSetAttribute)(gi_CUfunction, int, int);
+  gi_CUresult (*cuFuncGetAttribute)(int*, int, gi_CUfunction);
   gi_CUresult (*cuLaunchKernel)(gi_CUfunction, unsigned, unsigned, unsigned,
                                 unsigned, unsigned, unsigned, unsigned,
                                 gi_CUstream, void**, void**);
@@ -102,6 +103,7 @@ static const char* gi_cu_load(const char* path, char* err, size_t errlen) {
   GI_SYM(cuModuleUnload, "cuModuleUnload");
   GI_SYM(cuModuleGetFunction, "cuModuleGetFunction");
   GI_SYM(cuFuncSetAttribute, "cuFuncSetAttribute");
+  GI_SYM(cuFuncGetAttribute, "cuFuncGetAttribute");
   GI_SYM(cuLaunchKernel, "cuLaunchKernel");
   GI_SYM(cuMemAlloc, "cuMemAlloc_v2");
   GI_SYM(cuMemFree, "cuMemFree_v2");
@@ -174,6 +176,12 @@ static gi_CUresult gi_cu_func_set_attribute(gi_CUcontext ctx, gi_CUfunction f, i
   gi_CUresult r = gi_cu.cuCtxSetCurrent(ctx);
   if (r) return r;
   return gi_cu.cuFuncSetAttribute(f, attr, v);
+}
+
+static gi_CUresult gi_cu_func_get_attribute(gi_CUcontext ctx, int* v, int attr, gi_CUfunction f) {
+  gi_CUresult r = gi_cu.cuCtxSetCurrent(ctx);
+  if (r) return r;
+  return gi_cu.cuFuncGetAttribute(v, attr, f);
 }
 
 // gi_cu_launch_loop launches f n times in a row from C: the raw driver
@@ -383,10 +391,19 @@ const (
 	attrComputeCapabilityMin = 76
 	attrUnifiedAddressing    = 41
 	attrCanMapHostMemory     = 19
+	// The shared memory a block may have: by default, and when a
+	// kernel opts in (cuFuncSetAttribute), which is more from sm_70.
+	attrMaxSharedPerBlock      = 8
+	attrMaxSharedPerBlockOptin = 97
 )
 
-// funcAttrMaxDynamicSharedSize is CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
-const funcAttrMaxDynamicSharedSize = 8
+// Function attributes (CUfunction_attribute) the driver reads or sets.
+const (
+	funcAttrMaxThreadsPerBlock   = 0 // the most threads a block of it can have
+	funcAttrSharedSizeBytes      = 1 // its static shared memory
+	funcAttrNumRegs              = 4 // registers per thread
+	funcAttrMaxDynamicSharedSize = 8
+)
 
 // cuErrorNotFound is CUDA_ERROR_NOT_FOUND, returned by cuModuleGetFunction
 // for a missing kernel.
@@ -531,6 +548,13 @@ func moduleFunction(ctx cuContext, m cuModule, name string) (cuFunction, C.gi_CU
 
 func funcSetMaxDynamicShared(ctx cuContext, f cuFunction, bytes int) error {
 	return check(C.gi_cu_func_set_attribute(ctx, f, funcAttrMaxDynamicSharedSize, C.int(bytes)), "cuFuncSetAttribute")
+}
+
+// funcAttribute reads one of a loaded function's attributes.
+func funcAttribute(ctx cuContext, f cuFunction, attr int) (int, error) {
+	var v C.int
+	err := check(C.gi_cu_func_get_attribute(ctx, &v, C.int(attr), f), "cuFuncGetAttribute")
+	return int(v), err
 }
 
 // launchLoop launches f n times from one C loop (a raw driver baseline).

@@ -12,7 +12,14 @@
 // the error names the executable, the images' archs and the device's),
 // logs its choice at -v=1, JIT-compiles it with cuModuleLoadDataEx, whose
 // error log becomes part of the error, and looks every entry point up by
-// name (a missing one is "exported module function <name> not found"). Dispatches launch with the entry point's block size and a grid
+// name (a missing one is "exported module function <name> not found").
+// Each function's own limits, which the JIT decides, are checked then
+// against the entry point's declaration: a block size over its
+// CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK (its register use or .maxntid),
+// or its static plus the declared dynamic shared memory over what a block
+// of the device may have (the opt-in maximum), refuses the executable
+// with OUT_OF_RANGE naming the entry point, what it asks for and the
+// limit, rather than failing its first launch. Dispatches launch with the entry point's block size and a grid
 // of the workgroup count; the kernel parameters are the bindings' device
 // pointers (base + offset), then the 32-bit constants.
 //

@@ -206,6 +206,10 @@ func (d *Device) LoadExecutable(params hal.ExecutableParams) (*Executable, error
 			moduleUnload(d.ctx, mod)
 			return nil, err
 		}
+		if err := d.checkFunction(fn, ep.Name, exports[i].WorkgroupSize, ep.SharedMemorySize); err != nil {
+			moduleUnload(d.ctx, mod)
+			return nil, hal.ErrorContext(err, "%s", executableName(def))
+		}
 		if ep.SharedMemorySize > maxStaticShared {
 			if err := funcSetMaxDynamicShared(d.ctx, fn, int(ep.SharedMemorySize)); err != nil {
 				moduleUnload(d.ctx, mod)
@@ -233,4 +237,59 @@ func (e *Executable) Release() error {
 		return nil
 	}
 	return moduleUnload(e.dev.ctx, e.module)
+}
+
+// funcLimits are a loaded kernel's own limits, as the driver reports them
+// after the JIT: what its register use and static shared memory leave.
+type funcLimits struct {
+	maxThreads   int // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+	registers    int // per thread
+	staticShared int // bytes of .shared the PTX declares
+}
+
+// checkFunction refuses an entry point the device cannot launch as the
+// executable declares it: a block size beyond what the function's
+// registers allow, or more shared memory than a block of the device may
+// have. Both would otherwise fail only at the first launch, with
+// CUDA_ERROR_INVALID_VALUE or CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES and no
+// entry point named.
+func (d *Device) checkFunction(fn cuFunction, name string, block [3]uint32, dynamicShared uint32) error {
+	var l funcLimits
+	var err error
+	if l.maxThreads, err = funcAttribute(d.ctx, fn, funcAttrMaxThreadsPerBlock); err != nil {
+		return err
+	}
+	if l.registers, err = funcAttribute(d.ctx, fn, funcAttrNumRegs); err != nil {
+		return err
+	}
+	if l.staticShared, err = funcAttribute(d.ctx, fn, funcAttrSharedSizeBytes); err != nil {
+		return err
+	}
+	limit, err := deviceAttribute(d.dev, attrMaxSharedPerBlockOptin)
+	if err != nil || limit == 0 {
+		// Devices before sm_70 have no opt-in: the plain limit.
+		if limit, err = deviceAttribute(d.dev, attrMaxSharedPerBlock); err != nil {
+			return err
+		}
+	}
+	return checkLimits(name, block, dynamicShared, l, limit, d.sm)
+}
+
+// checkLimits is checkFunction's decision: nil when a block of block
+// threads with dynamicShared bytes of dynamic shared memory can launch
+// given the function's limits l and the device's shared memory per block
+// (sharedLimit bytes, on a device of compute capability sm), else an
+// OUT_OF_RANGE error naming the entry point, what it asks for and the
+// limit.
+func checkLimits(name string, block [3]uint32, dynamicShared uint32, l funcLimits, sharedLimit int, sm string) error {
+	threads := int64(block[0]) * int64(block[1]) * int64(block[2])
+	if threads > int64(l.maxThreads) {
+		return status.Errorf(status.OutOfRange, "entry point %s: block size %dx%dx%d (%d threads) is over the %d threads a block of it can have on %s (it uses %d registers per thread)",
+			name, block[0], block[1], block[2], threads, l.maxThreads, sm, l.registers)
+	}
+	if total := int64(l.staticShared) + int64(dynamicShared); total > int64(sharedLimit) {
+		return status.Errorf(status.OutOfRange, "entry point %s: %d bytes of shared memory (%d static, %d dynamic) are over the %d bytes a block can have on %s",
+			name, total, l.staticShared, dynamicShared, sharedLimit, sm)
+	}
+	return nil
 }

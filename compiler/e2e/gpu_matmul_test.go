@@ -3,11 +3,21 @@ package e2e_test
 import (
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/target/vulkan"
+	"github.com/goiree/goiree/compiler/transforms"
+	"github.com/goiree/goiree/runtime/base/status"
 	rhal "github.com/goiree/goiree/runtime/hal"
+	vkdriver "github.com/goiree/goiree/runtime/hal/drivers/vulkan"
+	halmodule "github.com/goiree/goiree/runtime/modules/hal"
+	"github.com/goiree/goiree/runtime/tooling/functionio"
+	"github.com/goiree/goiree/runtime/vm"
 )
 
 // i32s is a row-major i32 tensor.
@@ -51,59 +61,63 @@ func (t i32s) arg() string {
 // rounding, integers exactly; the indexed body catches an element given
 // another's loop indices.
 func TestGPUMatmulBlocks(t *testing.T) {
-	forGPUs(t, "gpu_matmul.mlir", func(t *testing.T, dev rhal.Device, module []byte) {
-		r := rand.New(rand.NewSource(20))
-		f32mm := func(fn string, m, n, k int, withC bool) {
-			a, b, c := randF32(r, m, k), randF32(r, k, n), randF32(r, m, n)
-			want, scale := mmRef(m, n, k, func(i, l int) float32 { return a.v[i*k+l] }, func(l, j int) float32 { return b.v[l*n+j] }, 0)
-			args := []string{a.arg(), b.arg()}
-			if withC {
-				args = append(args, c.arg())
-				for i := range want {
-					want[i] += float64(c.v[i])
-					scale[i] += float64(abs32(c.v[i]))
-				}
+	forGPUs(t, "gpu_matmul.mlir", matmulBlocks)
+}
+
+// matmulBlocks runs gpu_matmul.mlir's functions at TestGPUMatmulBlocks'
+// shapes on dev, checking them against Go loops.
+func matmulBlocks(t *testing.T, dev rhal.Device, module []byte) {
+	r := rand.New(rand.NewSource(20))
+	f32mm := func(fn string, m, n, k int, withC bool) {
+		a, b, c := randF32(r, m, k), randF32(r, k, n), randF32(r, m, n)
+		want, scale := mmRef(m, n, k, func(i, l int) float32 { return a.v[i*k+l] }, func(l, j int) float32 { return b.v[l*n+j] }, 0)
+		args := []string{a.arg(), b.arg()}
+		if withC {
+			args = append(args, c.arg())
+			for i := range want {
+				want[i] += float64(c.v[i])
+				scale[i] += float64(abs32(c.v[i]))
 			}
-			_, data := invoke(t, dev, module, fn, args...)
-			checkMM(t, fmt.Sprintf("%s %dx%dx%d", fn, m, n, k), data[0], want, scale, k)
 		}
-		f32mm("mm_256", 256, 256, 256, false)
-		f32mm("mm_odd", 17, 33, 65, false)
-		f32mm("mm_dot", 1, 1, 1000, false)
-		f32mm("mm_column", 300, 1, 64, true)
-		for _, sh := range [][3]int{{128, 128, 8}, {256, 384, 64}, {129, 131, 67}, {1, 515, 9}, {300, 4, 3}, {64, 20, 0}, {200, 136, 1}} {
-			f32mm("mm_dyn", sh[0], sh[1], sh[2], true)
-		}
-		for _, sh := range [][3]int{{256, 128, 64}, {129, 131, 67}, {3, 260, 13}, {130, 2, 129}} {
-			m, n, k := sh[0], sh[1], sh[2]
-			a, b, c := randI32(r, m, k), randI32(r, k, n), randI32(r, m, n)
-			want, indexed := make([]int32, m*n), make([]int32, m*n)
-			for i := 0; i < m; i++ {
-				for j := 0; j < n; j++ {
-					var s int32
-					t := c.v[i*n+j]
-					for l := 0; l < k; l++ {
-						s += a.v[i*k+l] * b.v[l*n+j]
-						t += a.v[i*k+l]*b.v[l*n+j] + int32(i-2*j+3*l)
-					}
-					want[i*n+j], indexed[i*n+j] = s, t
+		_, data := invoke(t, dev, module, fn, args...)
+		checkMM(t, fmt.Sprintf("%s %dx%dx%d", fn, m, n, k), data[0], want, scale, k)
+	}
+	f32mm("mm_256", 256, 256, 256, false)
+	f32mm("mm_odd", 17, 33, 65, false)
+	f32mm("mm_dot", 1, 1, 1000, false)
+	f32mm("mm_column", 300, 1, 64, true)
+	for _, sh := range [][3]int{{128, 128, 8}, {256, 384, 64}, {129, 131, 67}, {1, 515, 9}, {300, 4, 3}, {64, 20, 0}, {200, 136, 1}} {
+		f32mm("mm_dyn", sh[0], sh[1], sh[2], true)
+	}
+	for _, sh := range [][3]int{{256, 128, 64}, {129, 131, 67}, {3, 260, 13}, {130, 2, 129}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		a, b, c := randI32(r, m, k), randI32(r, k, n), randI32(r, m, n)
+		want, indexed := make([]int32, m*n), make([]int32, m*n)
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				var s int32
+				t := c.v[i*n+j]
+				for l := 0; l < k; l++ {
+					s += a.v[i*k+l] * b.v[l*n+j]
+					t += a.v[i*k+l]*b.v[l*n+j] + int32(i-2*j+3*l)
 				}
+				want[i*n+j], indexed[i*n+j] = s, t
 			}
-			_, data := invoke(t, dev, module, "mm_i32", a.arg(), b.arg())
-			checkI32(t, fmt.Sprintf("mm_i32 %v", sh), data[0], want)
-			_, data = invoke(t, dev, module, "indexed", a.arg(), b.arg(), c.arg())
-			checkI32(t, fmt.Sprintf("indexed %v", sh), data[0], indexed)
 		}
-		a, b := randF32(r, 3, 130, 36), randF32(r, 3, 36, 70)
-		var want, scale []float64
-		for bi := 0; bi < 3; bi++ {
-			w, s := mmRef(130, 70, 36, func(i, l int) float32 { return a.v[(bi*130+i)*36+l] },
-				func(l, j int) float32 { return b.v[(bi*36+l)*70+j] }, 0)
-			want, scale = append(want, w...), append(scale, s...)
-		}
-		_, data := invoke(t, dev, module, "bmm", a.arg(), b.arg())
-		checkMM(t, "bmm 3x130x70x36", data[0], want, scale, 36)
-	})
+		_, data := invoke(t, dev, module, "mm_i32", a.arg(), b.arg())
+		checkI32(t, fmt.Sprintf("mm_i32 %v", sh), data[0], want)
+		_, data = invoke(t, dev, module, "indexed", a.arg(), b.arg(), c.arg())
+		checkI32(t, fmt.Sprintf("indexed %v", sh), data[0], indexed)
+	}
+	a, b := randF32(r, 3, 130, 36), randF32(r, 3, 36, 70)
+	var want, scale []float64
+	for bi := 0; bi < 3; bi++ {
+		w, s := mmRef(130, 70, 36, func(i, l int) float32 { return a.v[(bi*130+i)*36+l] },
+			func(l, j int) float32 { return b.v[(bi*36+l)*70+j] }, 0)
+		want, scale = append(want, w...), append(scale, s...)
+	}
+	_, data := invoke(t, dev, module, "bmm", a.arg(), b.arg())
+	checkMM(t, "bmm 3x130x70x36", data[0], want, scale, 36)
 }
 
 func abs32(x float32) float32 {
@@ -111,4 +125,98 @@ func abs32(x float32) float32 {
 		return -x
 	}
 	return x
+}
+
+// compileVulkanFor compiles a testdata program for vulkan-spirv tuned for
+// a device (--iree-vulkan-target; "" for none).
+func compileVulkanFor(t *testing.T, file, device string) []byte {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.Compile(file, src, pipeline.Options{
+		Targets:     transforms.TargetOptions{Backends: []string{"vulkan-spirv"}},
+		TargetFlags: map[string]string{"iree-vulkan-target": device},
+	}, "vm")
+	if err != nil {
+		t.Fatalf("compiling %s for vulkan-spirv --iree-vulkan-target=%s: %v", file, device, err)
+	}
+	return s.Output
+}
+
+// vulkanDeviceWith opens the first Vulkan device with options, skipping
+// where there is none or no glslc to compile for it.
+func vulkanDeviceWith(t *testing.T, o vkdriver.DeviceOptions) rhal.Device {
+	t.Helper()
+	if _, err := (vulkan.Options{}).FindGlslc(); err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	if err := vkdriver.Available(); err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	if infos, err := vkdriver.NewDriver().Devices(); err != nil || len(infos) == 0 {
+		t.Skipf("skipping: no Vulkan device (%v); install mesa-vulkan-drivers for lavapipe", err)
+	}
+	d, err := vkdriver.NewDeviceWith(0, o)
+	return must(t)(d, err)
+}
+
+// TestGPUMatmulVulkanTargets runs TestGPUMatmulBlocks' matmuls compiled
+// for named devices (--iree-vulkan-target), whose tiled matmuls take 256
+// invocations in 128 x 128 blocks: NVIDIA-class limits (ampere, h200)
+// and lavapipe's own (llvmpipe), all of which lavapipe meets (1024
+// invocations, 32 KiB of shared memory). The same module on a device
+// held to Vulkan's least limits (128 invocations, 16 KiB) is refused
+// when its executable is created, naming the limit, while the module
+// compiled for no device runs there.
+func TestGPUMatmulVulkanTargets(t *testing.T) {
+	for _, device := range []string{"ampere", "h200", "llvmpipe"} {
+		t.Run(device, func(t *testing.T) {
+			dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{})
+			matmulBlocks(t, dev, compileVulkanFor(t, "gpu_matmul.mlir", device))
+		})
+	}
+	t.Run("portable device", func(t *testing.T) {
+		dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{PortableLimits: true})
+		err := invokeErr(dev, compileVulkanFor(t, "gpu_matmul.mlir", "ampere"), "mm_256", "256x256xf32=1", "256x256xf32=1")
+		want := "has workgroup size [256 1 1] (256 invocations), beyond device"
+		if status.CodeOf(err) != status.OutOfRange || err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "maxComputeWorkGroupInvocations 128") {
+			t.Fatalf("a module for ampere on a device with the least limits: error %v, want OUT_OF_RANGE containing %q", err, want)
+		}
+		matmulBlocks(t, dev, compileVulkanFor(t, "gpu_matmul.mlir", ""))
+	})
+}
+
+// invokeErr calls fn of a module on dev with inputs in the --input
+// spelling and returns the first error, from loading the module to the
+// call.
+func invokeErr(dev rhal.Device, module []byte, fn string, inputs ...string) error {
+	m, err := vm.LoadBytecodeModule(module)
+	if err != nil {
+		return err
+	}
+	hm, err := halmodule.New(dev)
+	if err != nil {
+		return err
+	}
+	ctx, err := vm.NewInstance().NewContext(hm, m)
+	if err != nil {
+		return err
+	}
+	f, err := ctx.LookupFunction(fn)
+	if err != nil {
+		return err
+	}
+	in, err := functionio.ParseInputs(inputs)
+	if err != nil {
+		return err
+	}
+	args, err := functionio.Values(in, f.Signature(), dev.Allocator())
+	if err != nil {
+		return err
+	}
+	res, err := ctx.Invoke(f, args)
+	vm.ReleaseValues(res)
+	return err
 }

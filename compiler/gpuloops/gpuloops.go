@@ -129,6 +129,9 @@ type Layout struct {
 	TR, TC, RM, RN, TK int
 }
 
+// Threads is the number of threads of the workgroup.
+func (l Layout) Threads() int { return l.TR * l.TC }
+
 // TM is the block's rows.
 func (l Layout) TM() int { return l.TR * l.RM }
 
@@ -204,6 +207,35 @@ func (m *Matmul) Layout(k *loopnest.Kernel, threads, shared int) Layout {
 	}
 	return l
 }
+
+// wideBlocks is the layout of 256 threads in 128 x 128 blocks, at full
+// step length.
+var wideBlocks = Layout{TR: 16, TC: 16, RM: 8, RN: 8, TK: 8}
+
+// MatmulThreads is the number of threads a tiled matmul's workgroup gets
+// on a device whose workgroups run up to maxThreads threads with shared
+// elements of shared memory: 256, whose blocks of 128 x 128 outputs (as
+// on cuda) copy two thirds as many elements from global into shared
+// memory per multiply-add as 128 x 64 ones, where the device allows that
+// many threads and their tiles at full step length; else 128, which
+// every Vulkan device runs.
+func MatmulThreads(maxThreads, shared int) int {
+	if maxThreads >= wideBlocks.Threads() && wideBlocks.SharedElements() <= shared {
+		return wideBlocks.Threads()
+	}
+	return 128
+}
+
+// MatmulShared is the shared memory, in elements, that a tiled matmul's
+// tiles may take on a device with shared elements of it: no more than
+// the 128 x 128 blocks' tiles at full step length (4,160 elements, 16.25
+// KiB of 4-byte ones), however much the device has. Matmuls of few rows,
+// whose blocks are wider, shorten their steps rather than take more, so
+// that every layout for a device fits any device that runs the 128 x 128
+// blocks (lavapipe's and mobile GPUs' 32 KiB among them, where a module
+// tuned for a 48 KiB NVIDIA GPU then runs) and leaves room for other
+// workgroups on a multiprocessor.
+func MatmulShared(shared int) int { return min(shared, wideBlocks.SharedElements()) }
 
 // Workgroups is the GPU targets' budget of workgroups per loop-nest
 // dispatch (target.Target.LoopNestWorkgroups): enough for a large GPU's

@@ -215,9 +215,18 @@ func verifyFlow(s *State) error {
 }
 
 func assignTargets(s *State) error {
+	// The program's own targets stay as written; those the flags choose
+	// are completed by the targets' flags (--iree-vulkan-target) in
+	// place, which the module's hal.device.targets holds too.
+	fromFlags := s.Module.Op.Attr("hal.device.targets") == nil
 	ts, err := transforms.DeviceTargets(s.Module, s.Registry, s.Options.Targets)
 	if err != nil {
 		return err
+	}
+	if fromFlags {
+		if err := target.ConfigureExecutableTargets(ts, s.Options.TargetFlags); err != nil {
+			return err
+		}
 	}
 	s.Targets, s.targetsKnown = ts, true
 	return nil

@@ -75,6 +75,14 @@ type Target struct {
 	// DefaultExecutableTarget returns a new copy of the executable target
 	// used when a flag names the backend or its device without details.
 	DefaultExecutableTarget func() *hal.ExecutableTargetAttr
+	// ConfigureExecutableTarget, when set, completes an executable target
+	// of this backend that flags chose (the default one, for
+	// --iree-hal-target-backends or a device named by
+	// --iree-hal-target-device) with what the target's own flags say of
+	// the device, as IREE's --iree-vulkan-target records the device's
+	// limits in the configuration. flags holds the target flags' values
+	// by Flag.Name. An error names the flag and its value.
+	ConfigureExecutableTarget func(t *hal.ExecutableTargetAttr, flags map[string]string) error
 	// LoopNests marks a target whose builder compiles the loop-nest
 	// kernels that dispatches formed from linalg ops carry (the contract
 	// in compiler/loopnest); dispatch formation refuses linalg ops for
@@ -230,6 +238,20 @@ func DefaultExecutableTarget(backend string) (*hal.ExecutableTargetAttr, bool) {
 		return nil, false
 	}
 	return t.DefaultExecutableTarget(), true
+}
+
+// ConfigureExecutableTargets applies each backend's
+// ConfigureExecutableTarget, with the target flags' values by name, to the
+// executable targets of ts that flags chose, in place.
+func ConfigureExecutableTargets(ts []*hal.ExecutableTargetAttr, flags map[string]string) error {
+	for _, et := range ts {
+		if t, ok := Lookup(et.Backend); ok && t.ConfigureExecutableTarget != nil {
+			if err := t.ConfigureExecutableTarget(et, flags); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // Fallback returns the executable target that generated dispatches get when

@@ -259,7 +259,11 @@ func dumpName(variant *ir.Operation) string {
 // generate emits the GLSL of a generated elementwise variant and compiles
 // it with glslc.
 func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, error) {
-	src, err := GenerateGLSLWith(inner, e.name, GLSLOptions{NoSubgroups: opts.NoSubgroups})
+	dev, err := DeviceOf(hal.VariantTarget(variant))
+	if err != nil {
+		return nil, ir.OpErrorf(variant, "%v", err)
+	}
+	src, err := GenerateGLSLWith(inner, e.name, GLSLOptions{NoSubgroups: opts.NoSubgroups, Device: dev})
 	if err != nil {
 		return nil, err
 	}

@@ -39,10 +39,18 @@
 // (the loop-nest contract allows it for such bodies). A matmul-shaped
 // kernel (inputs indexed (batch..., i, r) and (batch..., r, j), output
 // (batch..., i, j), 32-bit elements, any body) is tiled: the workgroup
-// walks its rows in blocks of up to 128 x 64 outputs, stages 8-long steps
-// of A and B in shared memory, and each invocation keeps up to 8 x 8
-// accumulators in registers, each output still reducing in order
-// (matmul.go). Bindings and push
+// walks its rows in blocks of up to 128 x 64 outputs (128 invocations),
+// or 128 x 128 (256 invocations) on a device that runs them, stages
+// 8-long steps of A and B in shared memory, and each invocation keeps up
+// to 8 x 8 accumulators in registers, each output still reducing in order
+// (matmul.go). The device is the one the executable target describes
+// (targetinfo.go): as in IREE, --iree-vulkan-target=<architecture or
+// product> (ampere, sm_90, h200, rdna3, valhall, adreno, llvmpipe, ...)
+// records a known device's limits in the executable targets that flags
+// choose (iree_codegen.target_info = #iree_gpu.target<...>), and without
+// it the target has Vulkan's least limits (128 invocations, 16 KiB of
+// shared memory), which every device meets; a device short of a module's
+// workgroup size or shared memory refuses it when it is prepared. Bindings and push
 // constants follow the loop-nest contract. Element types narrower than 32
 // bits are packed into words (read with bitfieldExtract, written with
 // atomics); f64, f16 and i64 would need device features (shaderFloat64,

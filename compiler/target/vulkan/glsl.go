@@ -54,6 +54,9 @@ type GLSLOptions struct {
 	// (by default they use GL_KHR_shader_subgroup_basic and _shuffle, the
 	// GroupNonUniform and GroupNonUniformShuffle capabilities).
 	NoSubgroups bool
+	// Device is the device the executable target describes (DeviceOf),
+	// whose limits size the tiled matmuls; the zero value is Portable.
+	Device Device
 }
 
 // GenerateGLSL returns the compute shader of the generated entry function

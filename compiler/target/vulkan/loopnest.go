@@ -140,7 +140,8 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 		// GroupNonUniformShuffle capabilities, Vulkan 1.1).
 		w.WriteString("#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_shuffle : require\n")
 	}
-	fmt.Fprintf(w, "layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;\n", LoopNestWorkgroupSize)
+	g.mm = matmulOf(k, opts.Device)
+	fmt.Fprintf(w, "layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;\n", g.localSize())
 	for bi, b := range g.bindings {
 		q := "readonly "
 		if b.Role == "out" {
@@ -155,7 +156,6 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 	if err := g.bodyFunction(body, ft); err != nil {
 		return "", err
 	}
-	g.mm = matmulOf(k)
 	if g.mm != nil {
 		w.WriteString(g.sharedTiles(g.mm))
 	}

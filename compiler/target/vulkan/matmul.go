@@ -11,36 +11,58 @@ import (
 )
 
 // matmulOf recognizes a matmul-shaped kernel whose operands are held one
-// element per buffer word and picks its layout, or returns nil.
-func matmulOf(k *loopnest.Kernel) *matmulShape {
+// element per buffer element, with values of at most 32 bits (the shared
+// tiles are 32-bit vec4s), and picks its layout for the device, or
+// returns nil: 256 invocations in 128 x 128 blocks (cuda's) where the
+// device runs that many with their tiles' shared memory, else 128 in
+// 128 x 64 blocks, which every Vulkan device runs (gpuloops.MatmulThreads).
+func matmulOf(k *loopnest.Kernel, dev Device) *matmulShape {
 	m := gpuloops.MatmulOf(k)
 	if m == nil {
 		return nil
 	}
 	for _, o := range []loopnest.Operand{k.Inputs[0], k.Inputs[1], k.Outputs[0]} {
-		if kind, err := loopNestKind(o.Type.Elem); err != nil || kind.perWord != 1 {
+		if kind, err := loopNestKind(o.Type.Elem); err != nil || kind.perWord != 1 || kind.bits > 32 {
 			return nil
 		}
 	}
-	return &matmulShape{Matmul: m, Layout: m.Layout(k, LoopNestWorkgroupSize, matmulShared)}
+	if dev.MaxInvocations == 0 {
+		dev = Portable
+	}
+	// The tiles hold 4-byte elements.
+	shared := gpuloops.MatmulShared(dev.MaxSharedBytes / 4)
+	threads := gpuloops.MatmulThreads(min(dev.MaxInvocations, dev.MaxWorkgroupSize[0]), shared)
+	return &matmulShape{Matmul: m, Layout: m.Layout(k, threads, shared)}
 }
 
-// matmulShared is the shared memory a tiled matmul's tiles may take, in
-// 4-byte elements: the 16 KiB every Vulkan device has.
-const matmulShared = 16384 / 4
-
 // splitOf is vulkan-spirv's target.Target.LoopNestSplit: a tiled
-// matmul's tile is shared by its column groups; any other kernel's tile
-// has one workgroup.
-func splitOf(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
+// matmul's tile is shared by its column groups, whose blocks are as wide
+// as the layout for the device t describes makes them; any other
+// kernel's tile has one workgroup. A target whose description is
+// malformed gets the portable layout here; building its variant reports
+// the error.
+func splitOf(t *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
 	k, err := loopnest.Decode(d)
 	if err != nil {
 		return 1
 	}
-	if m := matmulOf(k); m != nil {
+	dev, err := DeviceOf(t)
+	if err != nil {
+		dev = Portable
+	}
+	if m := matmulOf(k, dev); m != nil {
 		return m.ColumnGroups(k, m.Layout)
 	}
 	return 1
+}
+
+// localSize is the workgroup size of the shader g writes: its tiled
+// matmul's invocations, or LoopNestWorkgroupSize.
+func (g *lnGen) localSize() int {
+	if g.mm != nil {
+		return g.mm.Threads()
+	}
+	return LoopNestWorkgroupSize
 }
 
 // tiledMatmul writes the body of main for a matmul-shaped kernel (after
@@ -65,7 +87,7 @@ func (g *lnGen) tiledMatmul(m *matmulShape) error {
 	ka, kb, ko := g.kinds[ia], g.kinds[ib], g.kinds[io]
 	tm, tn, tk, pa := l.TM(), l.TN(), l.TK, l.APitch()
 	vm, vn := l.VM(), l.VN()
-	const threads = LoopNestWorkgroupSize
+	threads := l.Threads()
 	I, J, R := m.I, m.J, m.R
 	K, N := g.ranges[R], g.ranges[J]
 	last := func(bi int) string { return g.sizes[bi][len(g.sizes[bi])-1] }

@@ -32,16 +32,21 @@ func init() {
 		LoopNests: true,
 		// Many workgroups, a grid split into rows past 65,535 (the
 		// kernels linearize it) and matmuls in blocks of 128 rows whose
-		// column blocks have a workgroup each (z).
+		// column blocks (as wide as the device allows) have a workgroup
+		// each (z).
 		LoopNestWorkgroups: gpuloops.Workgroups,
 		LoopNestGridLimit:  gpuloops.GridLimit,
 		LoopNestMinTile:    func(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 { return gpuloops.MinTile(d) },
 		LoopNestSplit:      splitOf,
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
+			{Name: targetFlag, Value: "<arch or product>", Help: "the Vulkan device generated code is tuned for (ampere, sm_90, h200, rtx4090, rdna3, valhall, adreno, llvmpipe, ...): its limits go into the executable target (iree_codegen.target_info) and size the tiled matmuls; a device that does not meet them refuses the module. Default: the limits every Vulkan device has"},
 			{Name: subgroupsFlag, Value: "true|false", Help: "generated reductions combine across subgroup lanes with shuffles (default true); false: through shared memory only, for devices without subgroup shuffles"},
 		},
 		DefaultExecutableTarget: DefaultExecutableTarget,
+		// --iree-vulkan-target records the device's limits in the
+		// executable targets that flags choose (targetinfo.go).
+		ConfigureExecutableTarget: configureTarget,
 		NewBuilder: func(env target.Env) target.Builder {
 			o := Options{GlslcPath: env.Flags[glslcFlag], DumpSourcesTo: env.DumpSourcesTo, DumpBinariesTo: env.DumpBinariesTo}
 			switch v := env.Flags[subgroupsFlag]; v {

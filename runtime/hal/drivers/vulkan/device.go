@@ -89,7 +89,27 @@ type DeviceOptions struct {
 	Dedicated bool
 	// Host says how buffers the host may access are backed.
 	Host HostAccess
+	// PortableLimits holds executables and dispatches to the least
+	// limits Vulkan allows any device (workgroups of 128 invocations and
+	// at most 128 x 128 x 64, 16 KiB of shared memory, 65,535 workgroups
+	// a dimension) instead of the device's own, so that a device with larger limits shows whether a
+	// module runs on every Vulkan device: one compiled for a larger
+	// device (iree-compile's --iree-vulkan-target) is refused when it is
+	// prepared, as a small device would refuse it.
+	PortableLimits bool
 }
+
+// The least compute limits Vulkan allows a device
+// (maxComputeWorkGroupInvocations, maxComputeWorkGroupSize,
+// maxComputeSharedMemorySize, maxComputeWorkGroupCount), which
+// DeviceOptions.PortableLimits imposes.
+const (
+	portableInvocations = 128
+	portableShared      = 16384
+	portableCount       = 65535
+)
+
+var portableSize = [3]int{128, 128, 64}
 
 func newDevice(pd physicalDevice, index int, o DeviceOptions) (*Device, error) {
 	dev := (*C.gvk_device)(C.calloc(1, C.sizeof_gvk_device))
@@ -107,6 +127,14 @@ func newDevice(pd physicalDevice, index int, o DeviceOptions) (*Device, error) {
 	}
 	if o.Dedicated {
 		dev.dedicated = 1
+	}
+	if o.PortableLimits {
+		dev.max_workgroup_invocations = C.uint32_t(min(int(dev.max_workgroup_invocations), portableInvocations))
+		dev.max_shared_memory = C.uint32_t(min(int(dev.max_shared_memory), portableShared))
+		for i := range portableSize {
+			dev.max_workgroup_size[i] = C.uint32_t(min(int(dev.max_workgroup_size[i]), portableSize[i]))
+			dev.max_workgroup_count[i] = C.uint32_t(min(int(dev.max_workgroup_count[i]), portableCount))
+		}
 	}
 	d := &Device{id: DriverName, name: pd.name, index: index, dev: dev}
 	d.staged = o.Host == HostStaged

@@ -59,7 +59,19 @@
 // (16-byte vector loads where aligned), 8 x 8 accumulators per thread in
 // registers, each output element still reducing in order (a multiply-add
 // body becomes fma). The reductions take 16-, 32- and 64-bit elements, the
-// matmul blocks 32- and 64-bit ones.
+// matmul blocks 16-, 32- and 64-bit ones.
+//
+// From sm_80, a matmul of f16 or bf16 operands whose body is a plain
+// multiply-add, into f32 or into the operands' type, runs on tensor cores
+// (mma.go): 128 x 128 blocks of eight warps, each computing 64 x 32 with
+// mma.sync.m16n8k16 into f32 accumulators, A and B copied 32 steps at a
+// time with cp.async into a three-stage ring of XOR-swizzled shared tiles
+// and read with ldmatrix (.trans for B), with zero-filled copies at the
+// edges; where the rows of A or B are not 16-byte aligned (K or N not a
+// multiple of 8, a misaligned binding) the same kernel fills the stages
+// element by element. A 16-bit output is accumulated in f32 and rounded
+// once at the store, as IREE's GPU pipelines and cuBLAS do, rather than
+// at every step of the reduction as the body written in that type says.
 //
 // f16 and bf16 (half.go) live in .b16 registers and 16 bits of memory, and
 // every op rounds to its type as IEEE arithmetic in that type does. The

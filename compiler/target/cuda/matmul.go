@@ -35,8 +35,13 @@ func matmulLayout(m *gpuloops.Matmul, k *loopnest.Kernel) gpuloops.Layout {
 // the accumulator becomes one fma (mad for integers), as drivers contract
 // the GLSL; any other body runs as written once per element and step.
 // Indices within the matrices are 32-bit (dynamic sizes are 32-bit
-// constants), addresses 64-bit.
+// constants), addresses 64-bit. A matmul that tensor cores can compute
+// (mmaOf: f16 or bf16 multiply-adds from sm_80) goes to mmaMatmul
+// instead; 16-bit elements that cannot are staged here one at a time.
 func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
+	if s, why := mmaOf(n.f.g.arch.Number(), n.k, n.body); why == "" {
+		return n.mmaMatmul(m, s)
+	}
 	f := n.f
 	k := n.k
 	ia, ib, io := n.find("in", 0), n.find("in", 1), n.find("out", 0)
@@ -59,7 +64,7 @@ func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
 	decl := func(typ string, names ...string) {
 		f.decls = append(f.decls, fmt.Sprintf(".reg %s \t%s;", typ, strings.Join(names, ", ")))
 	}
-	regType := map[string]string{"%f": ".f32", "%fd": ".f64", "%r": ".b32", "%rd": ".b64"}
+	regType := map[string]string{"%f": ".f32", "%fd": ".f64", "%r": ".b32", "%rd": ".b64", "%h": ".b16"}
 	shA, shB := f.name+"_a", f.name+"_b"
 	f.decls = append(f.decls,
 		fmt.Sprintf(".shared .align 16 .b8 %s[%d];", shA, 2*l.ATile()*ka.size),

@@ -37,7 +37,9 @@ import (
 //
 // The cuda rows' reference is torch on the same GPU in the same run
 // (testdata/torch_codegen.py); each vulkan row's is the cuda row of the
-// same program (target ≥ 0.7). Inputs are all ones, so every element of
+// same program (target ≥ 0.7), compiled for the GPU the rows run on
+// (--gpu_vulkan_target, default h200: the benchmark machine's, whose
+// Vulkan limits let the matmuls take cuda's 256-thread 128 x 128 blocks). Inputs are all ones, so every element of
 // a correct result is known exactly; one call is checked before timing.
 
 //go:embed testdata/torch_codegen.py
@@ -128,7 +130,11 @@ func (e *env) buildCodegen(o *options) {
 	for _, p := range codegenPrograms(o.gpuMatmulN, o.gpuSoftmaxN) {
 		for _, b := range codegenBackends {
 			file := codegenFile(p.figure, b.backend)
-			s, err := pipeline.Compile(p.figure+".mlir", []byte(p.src), pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{b.backend}}}, "end")
+			opts := pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{b.backend}}}
+			if b.backend == "vulkan-spirv" {
+				opts.TargetFlags = map[string]string{"iree-vulkan-target": o.gpuVulkanTarget}
+			}
+			s, err := pipeline.Compile(p.figure+".mlir", []byte(p.src), opts, "end")
 			if err != nil {
 				e.codegen.why[file] = fmt.Sprintf("compiling %s for %s: %v", p.figure, b.backend, firstLineOf(err.Error()))
 				continue

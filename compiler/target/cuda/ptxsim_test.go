@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"math/big"
 	"regexp"
 	"strconv"
 	"strings"
@@ -49,7 +50,8 @@ type simInst struct {
 }
 
 // simSize is the size of a memory access's elements by type.
-var simSize = map[string]int{"f32": 4, "u32": 4, "s32": 4, "b32": 4, "f64": 8, "u64": 8, "s64": 8, "b64": 8, "u8": 1, "s8": 1, "u16": 2, "s16": 2}
+var simSize = map[string]int{"f32": 4, "u32": 4, "s32": 4, "b32": 4, "f64": 8, "u64": 8, "s64": 8, "b64": 8, "u8": 1, "s8": 1,
+	"u16": 2, "s16": 2, "b16": 2, "f16": 2, "bf16": 2}
 
 // simKernel is one decoded .entry.
 type simKernel struct {
@@ -144,8 +146,11 @@ func (k *simKernel) decode(line string) (simInst, error) {
 	in.parts = strings.Split(in.op, ".")
 	in.typ = in.parts[len(in.parts)-1]
 	in.bits = 64
-	if strings.HasSuffix(in.typ, "32") {
+	switch {
+	case strings.HasSuffix(in.typ, "32"):
 		in.bits = 32
+	case strings.HasSuffix(in.typ, "16"):
+		in.bits = 16
 	}
 	if sp == len(line) {
 		return in, nil
@@ -218,7 +223,7 @@ func (k *simKernel) operand(p string) (simOperand, error) {
 	case strings.HasPrefix(p, "$"):
 		return simOperand{kind: simImm, sym: p}, nil
 	}
-	if v, err := strconv.ParseInt(p, 10, 64); err == nil {
+	if v, err := strconv.ParseInt(p, 0, 64); err == nil {
 		return simOperand{kind: simImm, imm: uint64(v)}, nil
 	}
 	if _, ok := k.shared[p]; ok {
@@ -264,24 +269,71 @@ func (k *simKernel) run(grid [3]int, params []uint64, bufs []*simBuffer) error {
 				for i := range ts {
 					ts[i] = &thread{r: make([]uint64, len(k.regs))}
 				}
+				// A thread runs until it ends, passes a barrier, where
+				// it waits until every thread that has not ended is
+				// there, or reaches a shuffle, which runs once every
+				// lane of its warp is at it.
+				wait := make([]int, k.block)
 				special := func(tid int, s string) uint64 {
 					return map[string]uint64{"%tid.x": uint64(tid), "%ntid.x": uint64(k.block),
 						"%ctaid.x": uint64(x), "%ctaid.y": uint64(y), "%ctaid.z": uint64(z),
 						"%nctaid.x": uint64(grid[0]), "%nctaid.y": uint64(grid[1]), "%nctaid.z": uint64(grid[2])}[s]
 				}
 				for {
-					running := false
+					live, barrier := 0, 0
 					for tid, t := range ts {
-						if t.done {
-							continue
+						if !t.done && wait[tid] == simRunning {
+							if err := k.step(tid, &t.r, &t.pc, &t.done, &wait[tid], shared, global, param, special); err != nil {
+								return fmt.Errorf("block (%d,%d,%d) thread %d: %v", x, y, z, tid, err)
+							}
 						}
-						running = true
-						if err := k.step(tid, &t.r, &t.pc, &t.done, shared, global, param, special); err != nil {
-							return fmt.Errorf("block (%d,%d,%d) thread %d: %v", x, y, z, tid, err)
+						if !t.done {
+							live++
+						}
+						if !t.done && wait[tid] == simAtBarrier {
+							barrier++
 						}
 					}
-					if !running {
+					if live == 0 {
 						break
+					}
+					if barrier == live {
+						clear(wait)
+						continue
+					}
+					shuffled := false
+					for w := 0; w*32 < k.block; w++ {
+						lanes := ts[w*32 : min(w*32+32, k.block)]
+						waiting := 0
+						for l, t := range lanes {
+							if wait[w*32+l] == simAtShuffle {
+								waiting++
+								if t.pc != lanes[0].pc {
+									return fmt.Errorf("block (%d,%d,%d) warp %d: lanes at different shuffles", x, y, z, w)
+								}
+							}
+						}
+						if waiting == 0 {
+							continue
+						}
+						if waiting != len(lanes) {
+							return fmt.Errorf("block (%d,%d,%d) warp %d: %d of its lanes reach a shuffle whose mask names all", x, y, z, w, waiting)
+						}
+						regs := make([]*[]uint64, len(lanes))
+						for l, t := range lanes {
+							regs[l] = &t.r
+						}
+						if err := k.shuffle(k.insts[lanes[0].pc], regs); err != nil {
+							return err
+						}
+						for l, t := range lanes {
+							t.pc++
+							wait[w*32+l] = simRunning
+						}
+						shuffled = true
+					}
+					if !shuffled {
+						return fmt.Errorf("block (%d,%d,%d): %d of %d threads wait at a barrier, the others at shuffles that cannot run", x, y, z, barrier, live)
 					}
 				}
 			}
@@ -290,8 +342,44 @@ func (k *simKernel) run(grid [3]int, params []uint64, bufs []*simBuffer) error {
 	return nil
 }
 
-// step runs one thread up to its next barrier (past it) or its end.
-func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []byte,
+// Where a thread waits.
+const (
+	simRunning = iota
+	simAtBarrier
+	simAtShuffle
+)
+
+// shuffle runs the shuffle in (shfl.sync.bfly.b32 with every lane in its
+// mask) for the lanes of a warp, whose registers are regs.
+func (k *simKernel) shuffle(in simInst, regs []*[]uint64) error {
+	if !strings.HasPrefix(in.op, "shfl.") {
+		return k.warpMore(in, regs) // ptxsim_mma_test.go
+	}
+	if len(in.args) != 5 || in.args[2].kind != simImm || in.args[3].kind != simImm || in.args[4].kind != simImm || int32(in.args[4].imm) != -1 {
+		return fmt.Errorf("%s: not learnt", in.text)
+	}
+	if len(regs) != 32 {
+		return fmt.Errorf("%s: a warp of %d lanes", in.text, len(regs))
+	}
+	val := func(l int) uint64 {
+		if o := in.args[1]; o.kind == simReg {
+			return (*regs[l])[o.reg]
+		}
+		return in.args[1].imm
+	}
+	out := make([]uint64, len(regs))
+	for l := range regs {
+		out[l] = val(l^int(in.args[2].imm)) & 0xffffffff
+	}
+	for l, r := range regs {
+		(*r)[in.args[0].reg] = out[l]
+	}
+	return nil
+}
+
+// step runs one thread up to its next barrier (past it), shuffle (before
+// it) or its end.
+func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int, shared []byte,
 	global func(uint64, int) ([]byte, error), param map[string]uint64, special func(int, string) uint64) error {
 	r := *regs
 	val := func(o simOperand) uint64 {
@@ -324,14 +412,14 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []
 		k.executed[in.op]++
 		op, a, parts, typ, bits := in.op, in.args, in.parts, in.typ, in.bits
 		mask := func(v uint64) uint64 {
-			if bits == 32 {
-				return v & 0xffffffff
+			if bits < 64 {
+				return v & (1<<bits - 1)
 			}
 			return v
 		}
 		sext := func(v uint64) int64 {
-			if bits == 32 {
-				return int64(int32(v))
+			if bits < 64 {
+				return int64(v<<(64-bits)) >> (64 - bits)
 			}
 			return int64(v)
 		}
@@ -373,6 +461,11 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []
 			*done = true
 			return nil
 		case op == "bar.sync":
+			*wait = simAtBarrier
+			return nil
+		case op == "shfl.sync.bfly.b32":
+			*pc-- // it runs when the warp's lanes are all here
+			*wait = simAtShuffle
 			return nil
 		case op == "bra" || op == "bra.uni":
 			pcn, ok := k.labels[a[0].sym]
@@ -409,6 +502,10 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []
 				e := b[i*n : (i+1)*n]
 				if parts[0] == "ld" {
 					switch n {
+					case 1:
+						r[reg] = uint64(e[0])
+					case 2:
+						r[reg] = uint64(binary.LittleEndian.Uint16(e))
 					case 4:
 						r[reg] = uint64(binary.LittleEndian.Uint32(e))
 						if typ == "s32" {
@@ -422,6 +519,10 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []
 					continue
 				}
 				switch n {
+				case 1:
+					e[0] = byte(r[reg])
+				case 2:
+					binary.LittleEndian.PutUint16(e, uint16(r[reg]))
 				case 4:
 					binary.LittleEndian.PutUint32(e, uint32(r[reg]))
 				case 8:
@@ -482,6 +583,11 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []
 			set(val(a[1]) ^ val(a[2]))
 		case op == "and.pred":
 			r[a[0].reg] = val(a[1]) & val(a[2]) & 1
+		case strings.HasPrefix(op, "setp.") && simFloatTypes[typ]:
+			r[a[0].reg] = 0
+			if simCompare(parts[1], simFloat(typ, val(a[1])), simFloat(typ, val(a[2]))) {
+				r[a[0].reg] = 1
+			}
 		case strings.HasPrefix(op, "setp."):
 			var c bool
 			x, y := mask(val(a[1])), mask(val(a[2]))
@@ -525,8 +631,259 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, shared []
 			setf(f32(a[1]) * f32(a[2]))
 		case op == "add.rn.f32":
 			setf(f32(a[1]) + f32(a[2]))
+		case simFloatTypes[typ] && len(parts) == 3 && parts[1] == "rn" && simArith[parts[0]] != nil:
+			// add, sub, mul, div in float64, rounded once to the type:
+			// exact for f64; for the narrower types float64 has more
+			// than twice their precision plus two bits, so the double
+			// rounding of a quotient or an inexact sum cannot differ
+			// from a single one.
+			r[a[0].reg] = simFloatBits(typ, simArith[parts[0]](simFloat(typ, val(a[1])), simFloat(typ, val(a[2]))))
+		case (op == "fma.rn.f16" || op == "fma.rn.bf16" || op == "fma.rn.f64"):
+			r[a[0].reg] = simFMA(typ, simFloat(typ, val(a[1])), simFloat(typ, val(a[2])), simFloat(typ, val(a[3])))
+		case op == "sqrt.rn.f32" || op == "sqrt.rn.f64":
+			r[a[0].reg] = simFloatBits(typ, math.Sqrt(simFloat(typ, val(a[1]))))
+		case (parts[0] == "max" || parts[0] == "min") && simFloatTypes[typ]:
+			r[a[0].reg] = simMinMax(typ, parts[0] == "max", len(parts) == 3 && parts[1] == "NaN", val(a[1]), val(a[2]))
+		case strings.HasPrefix(op, "cvt.") && len(parts) >= 3 && simSize[typ] > 0 && simSize[parts[len(parts)-2]] > 0:
+			v, err := simCvt(parts, val(a[1]))
+			if err != nil {
+				return fmt.Errorf("%s: %v", in.text, err)
+			}
+			r[a[0].reg] = v
+		case strings.HasPrefix(op, "selp."):
+			if val(a[3])&1 != 0 {
+				set(val(a[1]))
+			} else {
+				set(val(a[2]))
+			}
+		case op == "and.b16" || op == "or.b16" || op == "or.b32" || op == "or.b64" || op == "xor.b16":
+			switch parts[0] {
+			case "and":
+				set(val(a[1]) & val(a[2]))
+			case "or":
+				set(val(a[1]) | val(a[2]))
+			default:
+				set(val(a[1]) ^ val(a[2]))
+			}
+		case op == "shr.s32" || op == "shr.s64":
+			set(uint64(sext(val(a[1])) >> val(a[2])))
 		default:
-			return fmt.Errorf("%s: instruction not learnt by the interpreter", in.text)
+			// The tensor-core matmul's instructions (ptxsim_mma_test.go);
+			// its warp instructions run as shuffles do.
+			warp, err := k.stepMore(tid, in, r, shared, global)
+			if err != nil {
+				return err
+			}
+			if warp {
+				*pc--
+				*wait = simAtShuffle
+				return nil
+			}
 		}
 	}
+}
+
+// simFloatTypes are the float types the interpreter computes in.
+var simFloatTypes = map[string]bool{"f16": true, "bf16": true, "f32": true, "f64": true}
+
+// simArith are the float operations that round once, by opcode.
+var simArith = map[string]func(x, y float64) float64{
+	"add": func(x, y float64) float64 { return x + y },
+	"sub": func(x, y float64) float64 { return x - y },
+	"mul": func(x, y float64) float64 { return x * y },
+	"div": func(x, y float64) float64 { return x / y },
+}
+
+// simFloat is the value of a register holding a float of type typ.
+func simFloat(typ string, b uint64) float64 {
+	switch typ {
+	case "f16":
+		return f16Format.value(uint16(b))
+	case "bf16":
+		return bf16Format.value(uint16(b))
+	case "f32":
+		return float64(math.Float32frombits(uint32(b)))
+	}
+	return math.Float64frombits(b)
+}
+
+// simFloatBits rounds v to typ (nearest, ties to even) and returns the
+// register's bits.
+func simFloatBits(typ string, v float64) uint64 {
+	switch typ {
+	case "f16":
+		return uint64(f16Format.round(v))
+	case "bf16":
+		return uint64(bf16Format.round(v))
+	case "f32":
+		return uint64(math.Float32bits(float32(v)))
+	}
+	return math.Float64bits(v)
+}
+
+// simCompare is setp's comparison cmp of two floats: the plain ones are
+// false when either is NaN, the ...u ones true.
+func simCompare(cmp string, x, y float64) bool {
+	nan := math.IsNaN(x) || math.IsNaN(y)
+	switch cmp {
+	case "num":
+		return !nan
+	case "nan":
+		return nan
+	}
+	unordered := strings.HasSuffix(cmp, "u")
+	if nan {
+		return unordered
+	}
+	switch strings.TrimSuffix(cmp, "u") {
+	case "eq":
+		return x == y
+	case "ne":
+		return x != y
+	case "lt":
+		return x < y
+	case "le":
+		return x <= y
+	case "gt":
+		return x > y
+	case "ge":
+		return x >= y
+	}
+	panic("setp comparison " + cmp + " not learnt")
+}
+
+// simMinMax is max or min (nan: max.NaN, min.NaN) of two floats of typ
+// by their bits: -0 is below +0; a NaN operand gives the other (both
+// NaN: NaN), or with nan a NaN.
+func simMinMax(typ string, isMax, nan bool, xb, yb uint64) uint64 {
+	x, y := simFloat(typ, xb), simFloat(typ, yb)
+	switch {
+	case math.IsNaN(x) && math.IsNaN(y) || nan && (math.IsNaN(x) || math.IsNaN(y)):
+		return simFloatBits(typ, math.NaN())
+	case math.IsNaN(x):
+		return yb
+	case math.IsNaN(y):
+		return xb
+	}
+	if isMax {
+		if math.Max(x, y) == x && (x != y || !math.Signbit(x)) {
+			return xb
+		}
+		return yb
+	}
+	if math.Min(x, y) == x && (x != y || math.Signbit(x)) {
+		return xb
+	}
+	return yb
+}
+
+// simExact rounds the exact value x to typ with rounding mode "rn" or
+// "rz"; x is finite.
+func simExact(typ, mode string, x *big.Float) uint64 {
+	// Round to odd at 53 bits (toward zero, the last bit set when that
+	// was inexact), which a second rounding to nearest at 24 bits or
+	// fewer leaves correct; to zero directly.
+	t := new(big.Float).SetMode(big.ToZero).SetPrec(53).Set(x)
+	v, _ := t.Float64()
+	if t.Cmp(x) != 0 && mode == "rn" {
+		v = math.Float64frombits(math.Float64bits(v) | 1)
+	}
+	if typ == "f64" {
+		if mode == "rn" {
+			v, _ = x.Float64()
+		}
+		return math.Float64bits(v)
+	}
+	if mode == "rz" {
+		if typ != "f32" {
+			panic("rz to " + typ + " not learnt")
+		}
+		f := float32(v)
+		if math.Abs(float64(f)) > math.Abs(v) {
+			f = math.Nextafter32(f, 0)
+		}
+		return uint64(math.Float32bits(f))
+	}
+	return simFloatBits(typ, v)
+}
+
+// simFMA is fma.rn of floats of typ, rounded once from the exact value.
+func simFMA(typ string, x, y, z float64) uint64 {
+	if math.IsNaN(x) || math.IsNaN(y) || math.IsNaN(z) || math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsInf(z, 0) {
+		return simFloatBits(typ, x*y+z)
+	}
+	p := new(big.Float).SetPrec(4096).SetFloat64(x)
+	p.Mul(p, new(big.Float).SetFloat64(y))
+	p.Add(p, new(big.Float).SetFloat64(z))
+	if p.Sign() == 0 {
+		return simFloatBits(typ, x*y+z) // the sign of an exact zero
+	}
+	return simExact(typ, "rn", p)
+}
+
+// simCvt is cvt[.rnd].dst.src of a register's bits.
+func simCvt(parts []string, b uint64) (uint64, error) {
+	dst, src := parts[len(parts)-2], parts[len(parts)-1]
+	mode := ""
+	if len(parts) == 4 {
+		mode = parts[1]
+	}
+	var x *big.Float
+	switch src {
+	case "s16", "s32", "s64":
+		w := simWidth(src)
+		x = new(big.Float).SetInt64(int64(b<<(64-w)) >> (64 - w))
+	case "u16", "u32", "u64":
+		w := simWidth(src)
+		x = new(big.Float).SetUint64(b << (64 - w) >> (64 - w))
+	default:
+		f := simFloat(src, b)
+		if simFloatTypes[dst] && (math.IsNaN(f) || math.IsInf(f, 0)) {
+			return simFloatBits(dst, f), nil
+		}
+		if !simFloatTypes[dst] {
+			// To an integer: toward zero, saturating, NaN to 0.
+			if mode != "rzi" {
+				return 0, fmt.Errorf("rounding %q to an integer not learnt", mode)
+			}
+			w := simWidth(dst)
+			t := math.Trunc(f)
+			if math.IsNaN(f) {
+				t = 0
+			}
+			if dst[0] == 's' {
+				lo, hi := -math.Ldexp(1, w-1), math.Ldexp(1, w-1)-1
+				return uint64(int64(math.Max(lo, math.Min(hi, t)))) & (1<<w - 1 | (1<<w-1)*0), nil
+			}
+			return uint64(math.Max(0, math.Min(math.Ldexp(1, w)-1, t))), nil
+		}
+		x = new(big.Float).SetFloat64(f)
+	}
+	if !simFloatTypes[dst] {
+		// Between integers: the low bits, sign- or zero-extended from
+		// the narrower of the two.
+		w := min(simWidth(src), simWidth(dst))
+		v := b << (64 - w) >> (64 - w)
+		if src[0] == 's' {
+			v = uint64(int64(b<<(64-w)) >> (64 - w))
+		}
+		return v & (1<<simWidth(dst) - 1), nil
+	}
+	if mode == "" {
+		mode = "rn" // exact conversions (wider destinations)
+	}
+	if mode != "rn" && mode != "rz" {
+		return 0, fmt.Errorf("rounding %q not learnt", mode)
+	}
+	if x.Sign() == 0 {
+		f, _ := x.Float64()
+		return simFloatBits(dst, f), nil
+	}
+	return simExact(dst, mode, x), nil
+}
+
+// simWidth is the width in bits of an integer type.
+func simWidth(typ string) int {
+	w, _ := strconv.Atoi(typ[1:])
+	return w
 }

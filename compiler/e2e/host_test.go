@@ -250,3 +250,48 @@ func TestHostCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestHostGlobalAddresses runs globals reached through util.global.address
+// (an indirectly loaded weight, an indirectly stored running total) on
+// both CPU drivers, against a Go loop, over several calls of one session.
+func TestHostGlobalAddresses(t *testing.T) {
+	tools(t)
+	module, err := compile("host_global_addresses.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []float32{2, -1, 0.5, 4}
+	for _, d := range devices {
+		t.Run(d.name, func(t *testing.T) {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Close()
+			bm, err := vm.LoadBytecodeModule(module)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := session.New(dev, []*vm.BytecodeModule{bm}, session.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			total := make([]float32, 4)
+			for call := 0; call < 3; call++ {
+				x := []float32{1, float32(call), -3, 0.25}
+				for i := range total {
+					total[i] += x[i] * w[i]
+				}
+				res, err := s.Call("scale_and_accumulate", fmtF32("4xf32", x))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := resultF32(t, res[0]); !slices.Equal(got, total) {
+					t.Errorf("call %d: scale_and_accumulate = %v, want %v", call, got, total)
+				}
+				vm.ReleaseValues(res)
+			}
+		})
+	}
+}

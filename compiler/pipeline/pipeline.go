@@ -15,7 +15,9 @@
 //	                     broadcasting ops) are lowered to linalg, tensor
 //	                     and arith (tosatolinalg, stablehlotolinalg);
 //	                     ml_program globals become util globals
-//	                     (mlprogramtoutil).
+//	                     (mlprogramtoutil), and loads and stores through
+//	                     util.global.address pointers become direct
+//	                     global accesses (util.FoldGlobalAddresses).
 //	abi:                 empty: exported functions keep their signatures;
 //	                     the VM calling convention is applied at vm.
 //	preprocessing:       the device targets are assigned (program
@@ -82,6 +84,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect"
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/dialect/linalg"
+	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/kernelsrc"
@@ -162,6 +165,7 @@ var Passes = []Pass{
 	{Name: "convert-ml-program-to-util", Phase: "input", Run: func(s *State) error { return mlprogramtoutil.Convert(s.Module.Op) }},
 	{Name: "convert-tosa-to-linalg", Phase: "input", Run: func(s *State) error { return tosatolinalg.Convert(s.Module.Op) }},
 	{Name: "convert-stablehlo-to-linalg", Phase: "input", Run: func(s *State) error { return stablehlotolinalg.Convert(s.Module.Op) }},
+	{Name: "fold-global-addresses", Phase: "input", Run: func(s *State) error { util.FoldGlobalAddresses(s.Module.Op); return nil }},
 	{Name: "assign-targets", Phase: "preprocessing", Run: assignTargets},
 	{Name: "strip-assertions", Phase: "global-optimization", Run: stripAssertions},
 	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},

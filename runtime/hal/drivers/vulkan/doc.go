@@ -23,11 +23,14 @@
 //
 // A device is created with the optional shader features it supports
 // enabled (shaderFloat64, shaderInt64, shaderInt16, shaderFloat16,
-// shaderInt8, 16- and 8-bit storage; Device.Features lists them with the
-// subgroup operations of compute shaders). Preparing an executable reads
+// shaderInt8, 16- and 8-bit storage, vulkanMemoryModel, and
+// VK_NV_cooperative_matrix's cooperativeMatrix where the device has the
+// extension; Device.Features lists them with the subgroup operations of
+// compute shaders). Preparing an executable reads
 // its SPIR-V's capabilities and its entry points' workgroup sizes and
 // refuses, naming what is missing and the executable, a module that needs
-// a feature or subgroup operation the device lacks (UNIMPLEMENTED), a
+// a feature or subgroup operation the device lacks (UNIMPLEMENTED;
+// cooperative matrices in coopmatrix.go), a
 // workgroup beyond maxComputeWorkGroupSize or
 // maxComputeWorkGroupInvocations (capabilities.go), or shared (Workgroup)
 // variables beyond maxComputeSharedMemorySize (sharedmem.go) (both

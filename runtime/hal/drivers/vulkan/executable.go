@@ -50,6 +50,9 @@ func (c executableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Exe
 	if err := caps.checkFeatures(needs); err != nil {
 		return nil, status.Errorf(status.Unimplemented, "preparing vulkan executable%s: %v", executableName(params.Name), err)
 	}
+	if err := checkMatrixFeatures(needs, c.device.name, uint32(c.device.dev.features)); err != nil {
+		return nil, status.Errorf(status.Unimplemented, "preparing vulkan executable%s: %v", executableName(params.Name), err)
+	}
 	if err := caps.checkSizes(needs); err != nil {
 		return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable%s: %v", executableName(params.Name), err)
 	}
@@ -143,6 +146,7 @@ func (d *Device) Features() []string {
 			out = append(out, need.featName)
 		}
 	}
+	out = append(out, matrixFeatureNames(c.features)...)
 	for b, n := range subgroupNames {
 		if c.subgroupOps&(1<<b) != 0 {
 			out = append(out, "subgroup:"+n)

@@ -67,7 +67,8 @@
   X(vkCmdWriteTimestamp)              \
   X(vkGetQueryPoolResults)           \
   X(vkResetDescriptorPool)            \
-  X(vkGetFenceStatus)
+  X(vkGetFenceStatus)                 \
+  X(vkEnumerateDeviceExtensionProperties)
 
 static struct {
   void* lib;
@@ -219,6 +220,28 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
   } else {
     vk.vkGetPhysicalDeviceFeatures(pd, &f2.features);
   }
+  // Cooperative matrices (VK_NV_cooperative_matrix, whose shaders also
+  // declare the Vulkan memory model, core in 1.2): queried only where the
+  // device has the extension.
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV coop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
+  int has_coop = 0;
+  if (v11) {
+    uint32_t next = 0;
+    if (vk.vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS && next > 0) {
+      VkExtensionProperties* exts = calloc(next, sizeof(VkExtensionProperties));
+      if (exts && vk.vkEnumerateDeviceExtensionProperties(pd, NULL, &next, exts) == VK_SUCCESS) {
+        for (uint32_t i = 0; i < next; i++) {
+          if (strcmp(exts[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) has_coop = 1;
+        }
+      }
+      free(exts);
+    }
+    if (has_coop) {
+      coop.pNext = f2.pNext;
+      f2.pNext = &coop;
+      vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
+    }
+  }
   if (!v12) {
     f11.storageBuffer16BitAccess = s16.storageBuffer16BitAccess;
     f11.uniformAndStorageBuffer16BitAccess = s16.uniformAndStorageBuffer16BitAccess;
@@ -240,6 +263,8 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       {v12 && f12.uniformAndStorageBuffer8BitAccess, GVK_FEATURE_UNIFORM8},
       {v12 && f12.storagePushConstant8, GVK_FEATURE_PUSH8},
       {v12 && f12.shaderBufferInt64Atomics, GVK_FEATURE_INT64_ATOMICS},
+      {v12 && f12.vulkanMemoryModel, GVK_FEATURE_VULKAN_MEMORY_MODEL},
+      {has_coop && coop.cooperativeMatrix, GVK_FEATURE_COOPERATIVE_MATRIX_NV},
   };
   for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
     if (feats[i].supported) out->features |= feats[i].bit;
@@ -253,6 +278,7 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       .uniformAndStorageBuffer8BitAccess = (f & GVK_FEATURE_UNIFORM8) != 0,
       .storagePushConstant8 = (f & GVK_FEATURE_PUSH8) != 0,
       .shaderBufferInt64Atomics = (f & GVK_FEATURE_INT64_ATOMICS) != 0,
+      .vulkanMemoryModel = (f & GVK_FEATURE_VULKAN_MEMORY_MODEL) != 0,
   };
   VkPhysicalDeviceVulkan11Features e11 = {
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
@@ -274,11 +300,20 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
   e2.features.shaderFloat64 = (f & GVK_FEATURE_FLOAT64) != 0;
   e2.features.shaderInt64 = (f & GVK_FEATURE_INT64) != 0;
   e2.features.shaderInt16 = (f & GVK_FEATURE_INT16) != 0;
+  VkPhysicalDeviceCooperativeMatrixFeaturesNV ecoop = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV,
+      .pNext = e2.pNext,
+      .cooperativeMatrix = VK_TRUE,
+  };
+  const char* coop_ext = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
+  if (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) e2.pNext = &ecoop;
   VkDeviceCreateInfo dci = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
       .pNext = v11 ? &e2 : NULL,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &qci,
+      .enabledExtensionCount = (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) ? 1 : 0,
+      .ppEnabledExtensionNames = (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) ? &coop_ext : NULL,
       .pEnabledFeatures = v11 ? NULL : &e2.features,
   };
   // Subgroup operations in compute shaders (core in Vulkan 1.1).

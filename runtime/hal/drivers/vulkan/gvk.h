@@ -75,6 +75,9 @@ enum {
   GVK_FEATURE_UNIFORM8 = 1 << 9,         // uniformAndStorageBuffer8BitAccess (Vulkan 1.2)
   GVK_FEATURE_PUSH8 = 1 << 10,           // storagePushConstant8 (Vulkan 1.2)
   GVK_FEATURE_INT64_ATOMICS = 1 << 11,   // shaderBufferInt64Atomics (Vulkan 1.2)
+  // High bits, apart from the shader-type features above.
+  GVK_FEATURE_VULKAN_MEMORY_MODEL = 1 << 24,     // vulkanMemoryModel (Vulkan 1.2)
+  GVK_FEATURE_COOPERATIVE_MATRIX_NV = 1 << 25,   // VK_NV_cooperative_matrix's cooperativeMatrix
 };
 
 // Queue family choices of gvk_device_create.

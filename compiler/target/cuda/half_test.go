@@ -339,6 +339,11 @@ func exactFMA(h halfFormat, a, b, c float64) uint16 {
 	if x.Sign() == 0 {
 		return h.round(a*b + c)
 	}
+	return exactRound(h, x)
+}
+
+// exactRound is the finite, nonzero x rounded once to h.
+func exactRound(h halfFormat, x *big.Float) uint16 {
 	// Toward zero at 53 bits with the last bit set when inexact: no
 	// tie of a 16-bit format, so rounding that to h is rounding x.
 	z := new(big.Float).SetMode(big.ToZero).SetPrec(53).Set(x)
@@ -818,6 +823,90 @@ func TestHalfPTXPerArch(t *testing.T) {
 			}
 			if golden.String() != string(want) {
 				t.Errorf("generated PTX differs from %s (run with -update to accept):\n%s", path, golden.String())
+			}
+		})
+	}
+}
+
+// TestHalfMiscPTX runs @misc (floor, ceil, trunc, exp, bit casts to and
+// from i16, fptoui, uitofp from i8, sitofp from i64 to bf16, extf to f64)
+// in the interpreter for each arch: exact results bit for bit, exp (an
+// f32 approximation rounded to f16) within one f16 ulp.
+func TestHalfMiscPTX(t *testing.T) {
+	h := f16Format
+	r := rand.New(rand.NewSource(11))
+	const n = 600
+	xs := []float64{0, math.Copysign(0, -1), 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 1e4, 65504, -65504, math.Inf(1), math.Inf(-1), math.NaN(),
+		h.value(1), -h.value(0x3ff), 11.08, 11.1, -17.5, 0.999, 4096.5}
+	ws := []int64{0, 1, -1, 1<<24 + 1<<16 + 1, -(1<<24 + 1<<16 + 1), 1<<24 + 1<<16, math.MaxInt64, math.MinInt64, 1<<40 + 1<<32 + 1, 259}
+	x, k, w := make([]float64, n), make([]byte, n), make([]byte, 8*n)
+	wv := make([]int64, n)
+	for i := 0; i < n; i++ {
+		x[i] = h.value(uint16(r.Uint32()))
+		if i%2 == 0 {
+			x[i] = h.value(h.round(r.NormFloat64() * 20))
+		}
+		if i < len(xs) {
+			x[i] = h.value(h.round(xs[i]))
+		}
+		k[i] = byte(r.Uint32())
+		wv[i] = int64(r.Uint64()) >> uint(r.Intn(64))
+		if i < len(ws) {
+			wv[i] = ws[i]
+		}
+		binary.LittleEndian.PutUint64(w[8*i:], uint64(wv[i]))
+	}
+	ulps := func(a, b uint16) int { // distance in f16 values of one sign
+		if a&0x8000 != b&0x8000 {
+			return 1 << 16
+		}
+		d := int(a) - int(b)
+		return max(d, -d)
+	}
+	for _, arch := range halfArchs {
+		t.Run(arch, func(t *testing.T) {
+			ds := halfDispatches(t, arch)
+			out := runNest(t, find(t, ds, "misc"), map[string][]byte{"in0": halves(h, x), "in1": k, "in2": w})
+			bad := 0
+			report := func(format string, args ...any) {
+				if bad++; bad <= 10 {
+					t.Errorf(format, args...)
+				}
+			}
+			for i := 0; i < n; i++ {
+				hb := h.round(x[i])
+				for o, fn := range []func(float64) float64{math.Floor, math.Ceil, math.Trunc} {
+					if g, w := halfAt(out[fmt.Sprintf("out%d", o)], i), h.round(fn(x[i])); !sameHalf(h, g, w) {
+						report("%s(%v) = %#04x, want %#04x", []string{"floor", "ceil", "trunc"}[o], x[i], g, w)
+					}
+				}
+				if g, w := halfAt(out["out3"], i), h.round(math.Exp(x[i])); !sameHalf(h, g, w) && ulps(g, w) > 1 {
+					report("exp(%v) = %#04x, want %#04x within one ulp", x[i], g, w)
+				}
+				if g := halfAt(out["out4"], i); g != hb {
+					report("bitcast(%v) = %#04x, want %#04x", x[i], g, hb)
+				}
+				if g := halfAt(out["out5"], i); g != hb+1 {
+					report("bitcast(bitcast(%v) + 1) = %#04x, want %#04x", x[i], g, hb+1)
+				}
+				if a := math.Abs(x[i]); a < 1<<32 {
+					if g := binary.LittleEndian.Uint32(out["out6"][4*i:]); g != uint32(a) {
+						report("fptoui(|%v|) = %d, want %d", x[i], g, uint32(a))
+					}
+				}
+				if g, w := halfAt(out["out7"], i), h.round(float64(k[i])); g != w {
+					report("uitofp(%d) = %#04x, want %#04x", k[i], g, w)
+				}
+				want := bf16Format.round(0)
+				if wv[i] != 0 {
+					want = exactRound(bf16Format, new(big.Float).SetInt64(wv[i]))
+				}
+				if g := halfAt(out["out8"], i); g != want {
+					report("sitofp(%d) to bf16 = %#04x, want %#04x", wv[i], g, want)
+				}
+				if g := math.Float64frombits(binary.LittleEndian.Uint64(out["out9"][8*i:])); !(g == x[i] && math.Signbit(g) == math.Signbit(x[i]) || math.IsNaN(g) && math.IsNaN(x[i])) {
+					report("extf(%v) to f64 = %v", x[i], g)
+				}
 			}
 		})
 	}

@@ -504,8 +504,14 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 					switch n {
 					case 1:
 						r[reg] = uint64(e[0])
+						if typ == "s8" {
+							r[reg] = uint64(int64(int8(e[0])))
+						}
 					case 2:
 						r[reg] = uint64(binary.LittleEndian.Uint16(e))
+						if typ == "s16" {
+							r[reg] = uint64(int64(int16(r[reg])))
+						}
 					case 4:
 						r[reg] = uint64(binary.LittleEndian.Uint32(e))
 						if typ == "s32" {
@@ -640,6 +646,14 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 			r[a[0].reg] = simFloatBits(typ, simArith[parts[0]](simFloat(typ, val(a[1])), simFloat(typ, val(a[2]))))
 		case (op == "fma.rn.f16" || op == "fma.rn.bf16" || op == "fma.rn.f64"):
 			r[a[0].reg] = simFMA(typ, simFloat(typ, val(a[1])), simFloat(typ, val(a[2])), simFloat(typ, val(a[3])))
+		case op == "ex2.approx.f32" || op == "lg2.approx.f32":
+			// The exact function: the hardware's is within 2 ulps of
+			// it (ex2) or 2^-22 absolute (lg2).
+			fn := math.Exp2
+			if parts[0] == "lg2" {
+				fn = math.Log2
+			}
+			setf(float32(fn(float64(f32(a[1])))))
 		case op == "sqrt.rn.f32" || op == "sqrt.rn.f64":
 			r[a[0].reg] = simFloatBits(typ, math.Sqrt(simFloat(typ, val(a[1]))))
 		case (parts[0] == "max" || parts[0] == "min") && simFloatTypes[typ]:
@@ -665,6 +679,10 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 			default:
 				set(val(a[1]) ^ val(a[2]))
 			}
+		case op == "bfe.s32" && a[2].kind == simImm && a[3].kind == simImm:
+			// The len bits from pos, sign-extended.
+			pos, n := val(a[2]), val(a[3])
+			set(uint64(int64(val(a[1])<<(64-pos-n)) >> (64 - n)))
 		case op == "shr.s32" || op == "shr.s64":
 			set(uint64(sext(val(a[1])) >> val(a[2])))
 		default:
@@ -868,6 +886,11 @@ func simCvt(parts []string, b uint64) (uint64, error) {
 			v = uint64(int64(b<<(64-w)) >> (64 - w))
 		}
 		return v & (1<<simWidth(dst) - 1), nil
+	}
+	if integral, ok := map[string]func(float64) float64{"rmi": math.Floor, "rpi": math.Ceil, "rzi": math.Trunc, "rni": math.RoundToEven}[mode]; ok {
+		// To an integral value in a float type.
+		f, _ := x.Float64()
+		return simFloatBits(dst, integral(f)), nil
 	}
 	if mode == "" {
 		mode = "rn" // exact conversions (wider destinations)

@@ -142,3 +142,32 @@ func.func @matmul_f16(%a: tensor<9x13xf16>, %b: tensor<13x7xf16>) -> tensor<9x7x
   %r = linalg.matmul ins(%a, %b : tensor<9x13xf16>, tensor<13x7xf16>) outs(%i : tensor<9x7xf16>) -> tensor<9x7xf16>
   return %r : tensor<9x7xf16>
 }
+
+// The rest of the ops on f16: rounding to integers, exp, bit casts to and
+// from i16, fptoui, uitofp from i8, sitofp from i64 to bf16 and extf to
+// f64 in a loop nest.
+func.func @misc(%x: tensor<600xf16>, %k: tensor<600xi8>, %w: tensor<600xi64>) -> (tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xi16>, tensor<600xf16>, tensor<600xi32>, tensor<600xf16>, tensor<600xbf16>, tensor<600xf64>) {
+  %e = tensor.empty() : tensor<600xf16>
+  %e16 = tensor.empty() : tensor<600xi16>
+  %e32 = tensor.empty() : tensor<600xi32>
+  %eb = tensor.empty() : tensor<600xbf16>
+  %e64 = tensor.empty() : tensor<600xf64>
+  %r:10 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %k, %w : tensor<600xf16>, tensor<600xi8>, tensor<600xi64>) outs(%e, %e, %e, %e, %e16, %e, %e32, %e, %eb, %e64 : tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xi16>, tensor<600xf16>, tensor<600xi32>, tensor<600xf16>, tensor<600xbf16>, tensor<600xf64>) {
+  ^bb0(%a: f16, %b: i8, %c: i64, %o0: f16, %o1: f16, %o2: f16, %o3: f16, %o4: i16, %o5: f16, %o6: i32, %o7: f16, %o8: bf16, %o9: f64):
+    %fl = math.floor %a : f16
+    %ce = math.ceil %a : f16
+    %tr = math.trunc %a : f16
+    %ex = math.exp %a : f16
+    %bits = arith.bitcast %a : f16 to i16
+    %one = arith.constant 1 : i16
+    %next = arith.addi %bits, %one : i16
+    %up = arith.bitcast %next : i16 to f16
+    %abs = math.absf %a : f16
+    %u = arith.fptoui %abs : f16 to i32
+    %kf = arith.uitofp %b : i8 to f16
+    %wf = arith.sitofp %c : i64 to bf16
+    %x64 = arith.extf %a : f16 to f64
+    linalg.yield %fl, %ce, %tr, %ex, %bits, %up, %u, %kf, %wf, %x64 : f16, f16, f16, f16, i16, f16, i32, f16, bf16, f64
+  } -> (tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xi16>, tensor<600xf16>, tensor<600xi32>, tensor<600xf16>, tensor<600xbf16>, tensor<600xf64>)
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9 : tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xf16>, tensor<600xi16>, tensor<600xf16>, tensor<600xi32>, tensor<600xf16>, tensor<600xbf16>, tensor<600xf64>
+}

@@ -51,13 +51,37 @@
 // it the target has Vulkan's least limits (128 invocations, 16 KiB of
 // shared memory), which every device meets; a device short of a module's
 // workgroup size or shared memory refuses it when it is prepared. Bindings and push
-// constants follow the loop-nest contract. Element types narrower than 32
-// bits are packed into words (read with bitfieldExtract, written with
-// atomics); f64, f16 and i64 would need device features (shaderFloat64,
-// shaderFloat16 with storageBuffer16BitAccess, shaderInt64) that not
-// every device has, and generated code refuses them at compile time with
-// the feature named (the runtime enables the features a device has and
-// refuses user SPIR-V that needs a missing one). Vulkan has no status for a dispatch, so a kernel whose
+// constants follow the loop-nest contract.
+//
+// Element types, in loop nests and elementwise dispatches alike: f32, i32
+// and index are 32-bit words. f64 and i64 are GLSL doubles and int64_t
+// (the Float64 and Int64 capabilities, device features shaderFloat64 and
+// shaderInt64); GLSL has no double-precision exp, log, tanh or the other
+// transcendental functions, so those ops on f64 are refused at their
+// location. f16 and bf16 are kept in 16-bit storage (uint16_t elements,
+// GL_EXT_shader_16bit_storage: the StorageBuffer16BitAccess capability,
+// storageBuffer16BitAccess) and computed in f32: loads widen exactly,
+// every op's result is rounded to its type to nearest even in integer
+// code (NaN stays NaN, overflow goes to infinity, subnormals are kept),
+// which equals the type's IEEE +, -, *, / and sqrt since f32 has more
+// than twice their precision, and conversions that could round twice (f64
+// and integers wider than 24 bits to f16 or bf16) first round to f32 to
+// odd. They need no Float16 capability (shaderFloat16). bf16 subnormals
+// are f32 subnormals in the shader, which Vulkan lets a device flush to
+// zero (lavapipe does in some ops). Integers narrower than 32 bits (i8,
+// i16 and i1, one byte each) stay packed into words, read with
+// bitfieldExtract and written with atomics, so that they run on devices
+// without 8- and 16-bit storage. A shader declares only the extensions,
+// and so its SPIR-V only the capabilities, that its types use: an f32
+// kernel runs on every device. When the executable target describes its
+// device (--iree-vulkan-target), a type whose feature the description
+// lacks (compute fp64 or int64, storage b16) is refused at compile time
+// with the feature named; otherwise the runtime refuses the executable
+// on a device without the feature when it is prepared, naming the
+// feature. Shared reductions work on every one-word-per-element output
+// (f16 and bf16 included); 64-bit values cross subgroup lanes as two
+// words. Tiled matmuls take 32-bit and 16-bit float operands; 64-bit ones
+// run untiled. Vulkan has no status for a dispatch, so a kernel whose
 // bindings are shorter than their shapes, or whose dynamic sizes disagree,
 // returns without writing anything: the contract's failure touches no
 // memory, but the caller sees stale outputs rather than an error. Sizes

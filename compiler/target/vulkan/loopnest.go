@@ -3,6 +3,7 @@ package vulkan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -22,20 +23,31 @@ import (
 const LoopNestWorkgroupSize = 128
 
 // elemKind is how a tensor element type lives in a storage buffer and in
-// shader values. Types narrower than 32 bits are packed into uint words
-// (perWord elements each, low bytes first, as the host lays them out),
-// because 8- and 16-bit storage are device features the target does not
-// assume; they are read with bitfieldExtract and written with atomics on
-// their word, since neighbouring elements may belong to other invocations.
+// shader values. f32, i32 and index are 32-bit words. f64 and i64 are
+// doubles and 64-bit integers (the Float64 and Int64 capabilities,
+// shaderFloat64 and shaderInt64). f16 and bf16 live in 16-bit storage
+// (uint16_t elements, the StorageBuffer16BitAccess capability) and in f32
+// values that hold exactly the type's values: loads widen them exactly,
+// each op computes in f32 and rounds its result to the type to nearest
+// even in integer code, and stores narrow exactly. For +, -, *, / and sqrt
+// that equals the IEEE op of the narrow type, since f32 has more than
+// twice their precision plus two bits, and it needs no Float16 capability
+// (shaderFloat16), whose arithmetic a device may run at higher precision.
+// Integers narrower than 32 bits are packed into uint words (perWord
+// elements each, low bytes first, as the host lays them out), so that they
+// run on devices without 8- and 16-bit storage; they are read with
+// bitfieldExtract and written with atomics on their word, since
+// neighbouring elements may belong to other invocations.
 type elemKind struct {
 	buf     string // element type of the buffer's runtime array
-	value   string // GLSL type of values: float, int or bool
+	value   string // GLSL type of values: float, double, int, int64_t or bool
 	bits    int    // width of the IR type (1 for i1, stored in a byte)
 	perWord int    // elements per buffer element: 1, 2 or 4
+	// half is "f16" or "bf16" for the 16-bit floats held in f32 values.
+	half string
 }
 
-// loopNestKind maps an IR scalar type to its storage and value form, or
-// explains which device feature a type would need.
+// loopNestKind maps an IR scalar type to its storage and value form.
 func loopNestKind(t ir.Type) (elemKind, error) {
 	switch t := t.(type) {
 	case ir.FloatType:
@@ -43,12 +55,14 @@ func loopNestKind(t ir.Type) (elemKind, error) {
 		case "f32":
 			return elemKind{buf: "float", value: "float", bits: 32, perWord: 1}, nil
 		case "f64":
-			return elemKind{}, fmt.Errorf("element type 'f64' needs the Vulkan device feature shaderFloat64 (Float64 capability), which generated vulkan-spirv dispatches do not require of devices; use f32")
-		case "f16":
-			return elemKind{}, fmt.Errorf("element type 'f16' needs the Vulkan device features shaderFloat16 and storageBuffer16BitAccess (Float16 and StorageBuffer16BitAccess capabilities), which generated vulkan-spirv dispatches do not require of devices; use f32")
+			return elemKind{buf: "double", value: "double", bits: 64, perWord: 1}, nil
+		case "f16", "bf16":
+			return elemKind{buf: "uint16_t", value: "float", bits: 16, perWord: 1, half: t.Name}, nil
 		}
 	case ir.IntegerType:
 		switch t.Width {
+		case 64:
+			return elemKind{buf: "int64_t", value: "int64_t", bits: 64, perWord: 1}, nil
 		case 32:
 			return elemKind{buf: "int", value: "int", bits: 32, perWord: 1}, nil
 		case 16:
@@ -57,19 +71,289 @@ func loopNestKind(t ir.Type) (elemKind, error) {
 			return elemKind{buf: "uint", value: "int", bits: 8, perWord: 4}, nil
 		case 1:
 			return elemKind{buf: "uint", value: "bool", bits: 1, perWord: 4}, nil
-		case 64:
-			return elemKind{}, fmt.Errorf("element type '%s' needs the Vulkan device feature shaderInt64 (Int64 capability), which generated vulkan-spirv dispatches do not require of devices; use i32", ir.TypeString(t))
 		}
 	case ir.IndexType:
 		// Shader indices are 32-bit, as IREE's SPIR-V path uses them.
 		return elemKind{buf: "int", value: "int", bits: 32, perWord: 1}, nil
 	}
-	return elemKind{}, fmt.Errorf("element type '%s' is not supported by vulkan-spirv code generation (f32, i32, i16, i8, i1 and index are)", ir.TypeString(t))
+	return elemKind{}, fmt.Errorf("element type '%s' is not supported by vulkan-spirv code generation (f64, f32, f16, bf16, i64, i32, i16, i8, i1 and index are)", ir.TypeString(t))
 }
 
 // narrow reports whether values of the kind are integers narrower than 32
 // bits, kept sign-extended in an int.
 func (k elemKind) narrow() bool { return k.value == "int" && k.bits < 32 }
+
+// glslNeeds collects the GLSL extensions and type helper functions a
+// shader uses, so that its SPIR-V declares only the capabilities its
+// element types need: an f32 kernel runs on any device.
+type glslNeeds struct {
+	exts    map[string]bool
+	helpers map[string]bool // keys of typeHelpers
+	types   map[string]bool // element types that need a device feature
+}
+
+func newGLSLNeeds() *glslNeeds {
+	return &glslNeeds{exts: map[string]bool{}, helpers: map[string]bool{}, types: map[string]bool{}}
+}
+
+// kind is loopNestKind, recording what the kind needs.
+func (n *glslNeeds) kind(t ir.Type) (elemKind, error) {
+	k, err := loopNestKind(t)
+	if err == nil {
+		n.use(k)
+	}
+	return k, err
+}
+
+func (n *glslNeeds) use(k elemKind) {
+	switch k.buf {
+	case "uint16_t":
+		n.exts["GL_EXT_shader_16bit_storage"] = true
+	case "int64_t":
+		n.exts["GL_EXT_shader_explicit_arithmetic_types_int64"] = true
+		n.types["i64"] = true
+	case "double":
+		n.types["f64"] = true
+	}
+	if k.half != "" {
+		n.helpers[k.half] = true
+		n.types[k.half] = true
+	}
+}
+
+// typeFeatures are the element types whose shaders need a device
+// feature: the feature, the SPIR-V capability, and the entry of IREE's
+// #iree_gpu.target wgp (compute or storage) that says a device has it.
+var typeFeatures = []struct{ typ, feature, capability, field, has string }{
+	{"f64", "shaderFloat64", "Float64", "compute", "fp64"},
+	{"i64", "shaderInt64", "Int64", "compute", "int64"},
+	{"f16", "storageBuffer16BitAccess", "StorageBuffer16BitAccess", "storage", "b16"},
+	{"bf16", "storageBuffer16BitAccess", "StorageBuffer16BitAccess", "storage", "b16"},
+}
+
+// check refuses, at compile time, an element type whose device feature
+// the target's device description (--iree-vulkan-target or an
+// iree_codegen.target_info entry) says the device lacks. Without a
+// description (dev.Arch empty) nothing is refused here: the runtime
+// refuses the executable on a device without the feature when it is
+// prepared, naming the feature.
+func (n *glslNeeds) check(dev Device) error {
+	if dev.Arch == "" {
+		return nil
+	}
+	for _, f := range typeFeatures {
+		if !n.types[f.typ] {
+			continue
+		}
+		list := dev.Compute
+		if f.field == "storage" {
+			list = dev.Storage
+		}
+		if !slices.Contains(strings.Split(list, "|"), f.has) {
+			return fmt.Errorf("element type '%s' needs the Vulkan device feature %s (%s capability), which the target device %q does not have (its %s = %s has no %s)", f.typ, f.feature, f.capability, dev.Arch, f.field, list, f.has)
+		}
+	}
+	return nil
+}
+
+// header is the shader's first lines: the version, a comment and the
+// extensions, in order.
+func (n *glslNeeds) header(comment string) string {
+	var b strings.Builder
+	b.WriteString("#version 450\n" + comment)
+	var exts []string
+	for e := range n.exts {
+		exts = append(exts, e)
+	}
+	sort.Strings(exts)
+	for _, e := range exts {
+		fmt.Fprintf(&b, "#extension %s : require\n", e)
+	}
+	return b.String()
+}
+
+// helperText is the GLSL of the type helpers the shader uses.
+func (n *glslNeeds) helperText() string {
+	var b strings.Builder
+	for _, h := range typeHelpers {
+		if n.helpers[h.name] {
+			b.WriteString(h.text)
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// typeHelpers are the conversion functions of the 16-bit floats, in the
+// order they are written. f16 and bf16 results are rounded from f32
+// (gi_rf16, gi_rbf16); a value that is already rounded to odd in f32
+// (gi_*_odd: wider integers and f64, whose direct rounding to f32 and then
+// to 16 bits could round twice the wrong way) rounds correctly that way.
+var typeHelpers = []struct{ name, text string }{
+	{"f16", `// gi_f16 is the value of f16 bits h (exact, subnormals included).
+float gi_f16(uint h) {
+  uint s = (h & 0x8000u) << 16;
+  uint e = (h >> 10) & 0x1fu;
+  uint m = h & 0x3ffu;
+  if (e == 0u) {
+    return uintBitsToFloat(s | floatBitsToUint(float(m) * 5.9604644775390625e-8));
+  }
+  if (e == 31u) {
+    return uintBitsToFloat(s | 0x7f800000u | (m << 13));
+  }
+  return uintBitsToFloat(s | ((e + 112u) << 23) | (m << 13));
+}
+
+// gi_f16bits rounds f to the nearest f16, ties to even, as bits: above
+// the largest finite value (65504) from 65520 on to infinity, below the
+// smallest normal to subnormals; NaN stays NaN.
+uint gi_f16bits(float f) {
+  uint x = floatBitsToUint(f);
+  uint s = (x >> 16) & 0x8000u;
+  uint a = x & 0x7fffffffu;
+  if (a > 0x7f800000u) {
+    return s | 0x7e00u | ((a >> 13) & 0x3ffu);
+  }
+  if (a >= 0x477ff000u) {
+    return s | 0x7c00u;
+  }
+  if (a >= 0x38800000u) {
+    uint r = a - 0x38000000u;
+    return s | ((r + 0xfffu + ((r >> 13) & 1u)) >> 13);
+  }
+  if (a < 0x33000000u) {
+    return s;
+  }
+  uint m = (a & 0x7fffffu) | 0x800000u;
+  uint sh = 126u - (a >> 23);
+  uint q = m >> sh;
+  uint rem = m & ((1u << sh) - 1u);
+  uint halfway = 1u << (sh - 1u);
+  if (rem > halfway || (rem == halfway && (q & 1u) != 0u)) {
+    q++;
+  }
+  return s | q;
+}
+
+float gi_rf16(float f) {
+  return gi_f16(gi_f16bits(f));
+}
+`},
+	{"bf16", `// gi_bf16bits rounds f to the nearest bf16, ties to even, as bits;
+// NaN stays NaN (quiet).
+uint gi_bf16bits(float f) {
+  uint x = floatBitsToUint(f);
+  if ((x & 0x7fffffffu) > 0x7f800000u) {
+    return (x >> 16) | 0x40u;
+  }
+  return (x + 0x7fffu + ((x >> 16) & 1u)) >> 16;
+}
+
+float gi_rbf16(float f) {
+  return uintBitsToFloat(gi_bf16bits(f) << 16);
+}
+`},
+	{"odd32", `// gi_u2f_odd is u rounded to f32 to odd: the 24 leading bits, the
+// last set when any bit below them is.
+float gi_u2f_odd(uint u) {
+  int msb = findMSB(u);
+  if (msb < 24) {
+    return float(u);
+  }
+  int sh = msb - 23;
+  uint v = (u >> uint(sh)) | ((u & ((1u << uint(sh)) - 1u)) != 0u ? 1u : 0u);
+  return ldexp(float(v), sh);
+}
+
+float gi_i2f_odd(int i) {
+  float r = gi_u2f_odd(uint(abs(i)));
+  return i < 0 ? -r : r;
+}
+`},
+	{"odd64", `float gi_u64f_odd(uint64_t u) {
+  if (u < 0x1000000ul) {
+    return float(uint(u));
+  }
+  uvec2 w = unpackUint2x32(u);
+  int msb = w.y != 0u ? 32 + findMSB(w.y) : findMSB(w.x);
+  int sh = msb - 23;
+  uint v = uint(u >> uint(sh)) | ((u & ((1ul << uint(sh)) - 1ul)) != 0ul ? 1u : 0u);
+  return ldexp(float(v), sh);
+}
+
+float gi_i64f_odd(int64_t i) {
+  float r = gi_u64f_odd(uint64_t(i < 0l ? -i : i));
+  return i < 0l ? -r : r;
+}
+`},
+	{"d2f", `// gi_d2f_odd is d rounded to f32 to odd: an inexact conversion that
+// landed on an even neighbour moves to the odd one on d's other side.
+float gi_d2f_odd(double d) {
+  float t = float(d);
+  if (isnan(d) || isinf(t) || double(t) == d) {
+    return t;
+  }
+  uint b = floatBitsToUint(t);
+  if ((b & 1u) == 0u) {
+    b = abs(double(t)) > abs(d) ? b - 1u : b + 1u;
+  }
+  return uintBitsToFloat(b);
+}
+`},
+}
+
+// roundExpr rounds the f32 value e to kind k's type (f16 or bf16).
+func roundExpr(k elemKind, e string) string {
+	switch k.half {
+	case "f16":
+		return "gi_rf16(" + e + ")"
+	case "bf16":
+		return "gi_rbf16(" + e + ")"
+	}
+	return e
+}
+
+// loadElem is the value of element off of buffer buf (b0, in1, ...).
+func loadElem(k elemKind, buf, off string) string {
+	if k.perWord == 1 {
+		e := fmt.Sprintf("%s.v[%s]", buf, off)
+		switch k.half {
+		case "f16":
+			return "gi_f16(uint(" + e + "))"
+		case "bf16":
+			return "uintBitsToFloat(uint(" + e + ") << 16)"
+		}
+		return e
+	}
+	word := fmt.Sprintf("%s.v[(%s) >> %du]", buf, off, log2(k.perWord))
+	pos := fmt.Sprintf("int(((%s) & %du) * %du)", off, k.perWord-1, 32/k.perWord)
+	if k.value == "bool" {
+		return fmt.Sprintf("(bitfieldExtract(%s, %s, 8) != 0u)", word, pos)
+	}
+	return fmt.Sprintf("bitfieldExtract(int(%s), %s, %d)", word, pos, 32/k.perWord)
+}
+
+// storeElem writes v to element off of buffer buf.
+func storeElem(indent string, k elemKind, buf, off, v string) string {
+	if k.perWord == 1 {
+		switch k.half {
+		case "f16":
+			v = "uint16_t(gi_f16bits(" + v + "))"
+		case "bf16":
+			v = "uint16_t(gi_bf16bits(" + v + "))"
+		}
+		return fmt.Sprintf("%s%s.v[%s] = %s;\n", indent, buf, off, v)
+	}
+	bits := 32 / k.perWord
+	mask := fmt.Sprintf("0x%xu", uint32(1)<<bits-1)
+	val := fmt.Sprintf("(uint(%s) & %s)", v, mask)
+	if k.value == "bool" {
+		val = fmt.Sprintf("(%s ? 1u : 0u)", v)
+	}
+	word := fmt.Sprintf("%s.v[(%s) >> %du]", buf, off, log2(k.perWord))
+	shift := fmt.Sprintf("(((%s) & %du) * %du)", off, k.perWord-1, bits)
+	return fmt.Sprintf("%[1]satomicAnd(%[2]s, ~(%[3]s << %[4]s));\n%[1]satomicOr(%[2]s, %[5]s << %[4]s);\n", indent, word, mask, shift, val)
+}
 
 // lnGen writes one loop-nest shader.
 type lnGen struct {
@@ -95,6 +379,8 @@ type lnGen struct {
 	// mm is the shape of a matmul-shaped kernel, tiled in shared memory,
 	// or nil.
 	mm *matmulShape
+	// needs are the extensions and helpers the shader uses.
+	needs *glslNeeds
 }
 
 // matmulShape is a matmul-shaped kernel and its block layout.
@@ -125,22 +411,32 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 	if ft == nil || len(ft.Inputs) != nl+ni+no || len(ft.Results) != no {
 		return "", ir.OpErrorf(body, "loop-nest body must take %d indices, %d inputs and %d accumulators and return %d values", nl, ni, no, no)
 	}
-	g := &lnGen{k: k, bindings: k.Bindings(), scalars: map[int]string{}, opts: opts}
+	g := &lnGen{k: k, bindings: k.Bindings(), scalars: map[int]string{}, opts: opts, needs: newGLSLNeeds()}
 	for _, b := range g.bindings {
-		kind, err := loopNestKind(b.Type.Elem)
+		kind, err := g.needs.kind(b.Type.Elem)
 		if err != nil {
 			return "", ir.OpErrorf(fn, "%s #%d: %v", roleName(b.Role), b.Index, err)
 		}
 		g.kinds = append(g.kinds, kind)
 	}
 	w := &g.w
-	w.WriteString("#version 450\n// Generated by goiree's vulkan-spirv target: a linalg loop nest.\n")
 	if g.red = reductionOf(k, body); g.red != nil && !opts.NoSubgroups {
 		// Shared reductions cross subgroup lanes (GroupNonUniform and
 		// GroupNonUniformShuffle capabilities, Vulkan 1.1).
-		w.WriteString("#extension GL_KHR_shader_subgroup_basic : require\n#extension GL_KHR_shader_subgroup_shuffle : require\n")
+		g.needs.exts["GL_KHR_shader_subgroup_basic"] = true
+		g.needs.exts["GL_KHR_shader_subgroup_shuffle"] = true
 	}
 	g.mm = matmulOf(k, opts.Device)
+	// splitOf gives a matmul-shaped kernel column groups in z whether or
+	// not it is tiled here; the untiled kernel leaves every group but the
+	// first idle.
+	zGuard := g.mm != nil
+	for _, kind := range g.kinds {
+		if kind.bits == 64 {
+			// The tiles hold 32-bit vec4s.
+			g.mm = nil
+		}
+	}
 	fmt.Fprintf(w, "layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;\n", g.localSize())
 	for bi, b := range g.bindings {
 		q := "readonly "
@@ -173,6 +469,9 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 	}
 	w.WriteString(mulSatGLSL)
 	w.WriteString("void main() {\n")
+	if zGuard && g.mm == nil {
+		w.WriteString("  if (gl_WorkGroupID.z != 0u) {\n    return;\n  }\n")
+	}
 	if err := g.prologue(); err != nil {
 		return "", ir.OpErrorf(fn, "%v", err)
 	}
@@ -180,7 +479,10 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 		return "", ir.OpErrorf(fn, "%v", err)
 	}
 	w.WriteString("}\n")
-	return w.String(), nil
+	if err := g.needs.check(opts.Device); err != nil {
+		return "", ir.OpErrorf(fn, "%v", err)
+	}
+	return g.needs.header("// Generated by goiree's vulkan-spirv target: a linalg loop nest.\n") + w.String(), nil
 }
 
 func roleName(role string) string {
@@ -221,14 +523,21 @@ func (g *lnGen) prologue() error {
 		if o.Scalar == nil {
 			continue
 		}
-		kind, err := loopNestKind(o.Scalar)
+		kind, err := g.needs.kind(o.Scalar)
 		if err != nil {
 			return fmt.Errorf("scalar input #%d: %v", i, err)
+		}
+		if kind.bits == 64 {
+			return fmt.Errorf("scalar input #%d of type %s cannot come from a 32-bit push constant", i, ir.TypeString(o.Scalar))
 		}
 		c := fmt.Sprintf("pc.c[%d]", g.nconst)
 		g.nconst++
 		var v string
 		switch {
+		case kind.half == "f16":
+			v = "gi_f16(" + c + " & 0xffffu)"
+		case kind.half == "bf16":
+			v = "uintBitsToFloat(" + c + " << 16)"
 		case kind.value == "float":
 			v = "uintBitsToFloat(" + c + ")"
 		case kind.value == "bool":
@@ -384,34 +693,12 @@ func (g *lnGen) dim(l int) string {
 
 // load is the value of binding bi's element at offset off.
 func (g *lnGen) load(bi int, off string) string {
-	k := g.kinds[bi]
-	if k.perWord == 1 {
-		return fmt.Sprintf("b%d.v[%s]", bi, off)
-	}
-	shift := log2(k.perWord)
-	word := fmt.Sprintf("b%d.v[(%s) >> %du]", bi, off, shift)
-	pos := fmt.Sprintf("int(((%s) & %du) * %du)", off, k.perWord-1, 32/k.perWord)
-	if k.value == "bool" {
-		return fmt.Sprintf("(bitfieldExtract(%s, %s, 8) != 0u)", word, pos)
-	}
-	return fmt.Sprintf("bitfieldExtract(int(%s), %s, %d)", word, pos, 32/k.perWord)
+	return loadElem(g.kinds[bi], "b"+strconv.Itoa(bi), off)
 }
 
 // store writes v to binding bi's element at offset off.
 func (g *lnGen) store(indent string, bi int, off, v string) string {
-	k := g.kinds[bi]
-	if k.perWord == 1 {
-		return fmt.Sprintf("%sb%d.v[%s] = %s;\n", indent, bi, off, v)
-	}
-	bits := 32 / k.perWord
-	mask := fmt.Sprintf("0x%xu", uint32(1)<<bits-1)
-	val := fmt.Sprintf("(uint(%s) & %s)", v, mask)
-	if k.value == "bool" {
-		val = fmt.Sprintf("(%s ? 1u : 0u)", v)
-	}
-	word := fmt.Sprintf("b%d.v[(%s) >> %du]", bi, off, log2(k.perWord))
-	shift := fmt.Sprintf("(((%s) & %du) * %du)", off, k.perWord-1, bits)
-	return fmt.Sprintf("%[1]satomicAnd(%[2]s, ~(%[3]s << %[4]s));\n%[1]satomicOr(%[2]s, %[5]s << %[4]s);\n", indent, word, mask, shift, val)
+	return storeElem(indent, g.kinds[bi], "b"+strconv.Itoa(bi), off, v)
 }
 
 func log2(n int) int {
@@ -663,9 +950,12 @@ func zero(k elemKind) string {
 func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	var text strings.Builder
 	w := &text
-	sg := &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{}}, helpers: map[string]bool{}}
+	sg := newScalarGen(g.needs)
 	defer func() {
-		// The math helpers the body calls go before it.
+		// The type and math helpers the body calls go before it (the
+		// bindings' kinds are known by now, so the loads in main find
+		// theirs here too).
+		g.w.WriteString(g.needs.helperText())
 		g.w.WriteString(sg.helperText())
 		g.w.WriteString(text.String())
 	}()
@@ -675,18 +965,17 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	}
 	var params []string
 	for i, a := range blk.Args {
-		kind, err := loopNestKind(ft.Inputs[i])
+		kind, err := g.needs.kind(ft.Inputs[i])
 		if err != nil {
 			return ir.OpErrorf(body, "argument %d: %v", i, err)
 		}
 		n := "a" + strconv.Itoa(i)
 		sg.names[a] = n
-		sg.kinds = append(sg.kinds, kind)
 		params = append(params, kind.value+" "+n)
 	}
 	var rkinds []elemKind
 	for i, t := range ft.Results {
-		kind, err := loopNestKind(t)
+		kind, err := g.needs.kind(t)
 		if err != nil {
 			return ir.OpErrorf(body, "result %d: %v", i, err)
 		}
@@ -723,16 +1012,22 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	return nil
 }
 
-// scalarGen translates the scalar ops of a loop-nest body. It extends the
-// elementwise translation with index values (32-bit ints), index casts
-// and integers narrower than 32 bits, which live sign-extended in ints:
-// results are re-extended from their width after every op, and unsigned
-// ops see their operands zero-extended.
+// scalarGen translates the scalar ops of a loop-nest or elementwise body:
+// arithmetic, comparisons, casts and math on every element kind. Index
+// values are 32-bit ints; integers narrower than 32 bits live
+// sign-extended in ints: results are re-extended from their width after
+// every op, and unsigned ops see their operands zero-extended. f16 and
+// bf16 results are rounded to their type after every op that can leave
+// it.
 type scalarGen struct {
 	glslGen
-	kinds []elemKind
+	needs *glslNeeds
 	// helpers are the math helper functions the body calls (mathglsl.go).
 	helpers map[string]bool
+}
+
+func newScalarGen(needs *glslNeeds) *scalarGen {
+	return &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{}}, needs: needs, helpers: map[string]bool{}}
 }
 
 var unsignedOperands = map[string]bool{
@@ -740,16 +1035,25 @@ var unsignedOperands = map[string]bool{
 	"arith.minui": true, "arith.uitofp": true, "arith.extui": true, "arith.index_castui": true,
 }
 
+// exactOps are the float ops whose result is one of their operands'
+// values or an integer value of their magnitude: no rounding to f16 or
+// bf16 is needed after them.
+var exactOps = map[string]bool{
+	"arith.select": true, "arith.negf": true, "math.absf": true, "math.copysign": true,
+	"arith.maximumf": true, "arith.minimumf": true, "arith.maxnumf": true, "arith.minnumf": true,
+	"math.floor": true, "math.ceil": true, "math.trunc": true, "math.roundeven": true, "math.round": true,
+}
+
 func (g *scalarGen) op(op *ir.Operation) (string, error) {
 	if len(op.Results) != 1 {
 		return "", ir.OpErrorf(op, "'%s' is not supported by vulkan-spirv code generation", op.Name)
 	}
-	rk, err := loopNestKind(arith.ElementType(op.Results[0].Type))
+	rk, err := g.needs.kind(arith.ElementType(op.Results[0].Type))
 	if err != nil {
 		return "", ir.OpErrorf(op, "%v", err)
 	}
 	if op.Name == "arith.constant" {
-		lit, err := constant(op, arith.ElementType(op.Results[0].Type), rk.value)
+		lit, err := constant(op, rk)
 		if err != nil {
 			return "", err
 		}
@@ -764,7 +1068,7 @@ func (g *scalarGen) op(op *ir.Operation) (string, error) {
 		if a[i], err = g.use(op, v); err != nil {
 			return "", err
 		}
-		k, err := loopNestKind(arith.ElementType(v.Type))
+		k, err := g.needs.kind(arith.ElementType(v.Type))
 		if err != nil {
 			return "", ir.OpErrorf(op, "%v", err)
 		}
@@ -778,39 +1082,195 @@ func (g *scalarGen) op(op *ir.Operation) (string, error) {
 	var expr string
 	switch op.Name {
 	case "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci":
-		if err := arity(op, 1, a); err != nil {
-			return "", err
-		}
-		switch {
-		case ak.value == "bool" && rk.value == "int":
-			expr = map[bool]string{true: "(%s ? 1 : 0)", false: "(%s ? -1 : 0)"}[op.Name == "arith.extui"]
-			expr = fmt.Sprintf(expr, a[0])
-		case ak.value == "int" && rk.value == "bool":
-			expr = fmt.Sprintf("((%s & 1) != 0)", a[0])
-		case ak.value == "int" && rk.value == "int":
-			expr = a[0]
-		default:
-			return "", ir.OpErrorf(op, "'%s' from %s to %s is not supported by vulkan-spirv code generation", op.Name, ir.TypeString(op.Operands[0].Type), ir.TypeString(op.Results[0].Type))
-		}
+		expr, err = intCast(op, ak, rk, a)
+	case "arith.extf", "arith.truncf":
+		expr, err = g.floatCast(op, ak, rk, a)
+	case "arith.sitofp", "arith.uitofp":
+		expr, err = g.toFloat(op, ak, rk, a)
+	case "arith.fptosi", "arith.fptoui":
+		expr, err = toInt(op, ak, rk, a)
+	case "arith.bitcast":
+		expr, err = bitcast(op, ak, rk, a)
 	default:
-		if e, ok, err := g.mathOp(op, rk, ak, a); ok || err != nil {
-			if err != nil {
-				return "", err
-			}
-			expr = e
-			break
+		var ok bool
+		if expr, ok, err = g.mathOp(op, rk, ak, a); !ok && err == nil {
+			// Wrapping int arithmetic agrees with every narrower width
+			// up to the re-extension below.
+			expr, err = expression(op, rk, ak, a)
 		}
-		// Wrapping int arithmetic agrees with every narrower width up to
-		// the re-extension below.
-		expr, err = expression(op, rk.value, ak.value, a)
-		if err != nil {
-			return "", err
+		if err == nil && rk.half != "" && !exactOps[op.Name] {
+			expr = roundExpr(rk, expr)
 		}
+	}
+	if err != nil {
+		return "", err
 	}
 	if rk.narrow() {
 		expr = fmt.Sprintf("bitfieldExtract(int(%s), 0, %d)", expr, rk.bits)
 	}
 	return fmt.Sprintf("%s %s = %s;", rk.value, g.define(op.Results[0]), expr), nil
+}
+
+// unsupportedCast is the error of a cast between kinds the target does
+// not convert.
+func unsupportedCast(op *ir.Operation) error {
+	return ir.OpErrorf(op, "'%s' from %s to %s is not supported by vulkan-spirv code generation", op.Name, ir.TypeString(arith.ElementType(op.Operands[0].Type)), ir.TypeString(arith.ElementType(op.Results[0].Type)))
+}
+
+// intCast converts between the integer kinds (i1, narrow, 32-bit, i64,
+// index).
+func intCast(op *ir.Operation, ak, rk elemKind, a []string) (string, error) {
+	if err := arity(op, 1, a); err != nil {
+		return "", err
+	}
+	x := a[0]
+	unsigned := op.Name == "arith.extui" || op.Name == "arith.index_castui"
+	switch {
+	case ak.value == "bool" && (rk.value == "int" || rk.value == "int64_t"):
+		if unsigned {
+			return fmt.Sprintf("%s(%s ? 1 : 0)", rk.value, x), nil
+		}
+		return fmt.Sprintf("%s(%s ? -1 : 0)", rk.value, x), nil
+	case ak.value == "int" && rk.value == "bool":
+		return fmt.Sprintf("((%s & 1) != 0)", x), nil
+	case ak.value == "int64_t" && rk.value == "bool":
+		return fmt.Sprintf("((int(%s) & 1) != 0)", x), nil
+	case ak.value == rk.value && rk.value != "bool":
+		return x, nil
+	case ak.value == "int" && rk.value == "int64_t":
+		if unsigned {
+			return "int64_t(uint(" + x + "))", nil
+		}
+		return "int64_t(" + x + ")", nil
+	case ak.value == "int64_t" && rk.value == "int":
+		// Truncation keeps the low 32 bits.
+		return "int(" + x + ")", nil
+	}
+	return "", unsupportedCast(op)
+}
+
+// floatCast is extf and truncf between f16, bf16, f32 and f64.
+func (g *scalarGen) floatCast(op *ir.Operation, ak, rk elemKind, a []string) (string, error) {
+	if err := arity(op, 1, a); err != nil {
+		return "", err
+	}
+	x := a[0]
+	switch {
+	case ak.value == "double" && rk.value == "double":
+		return x, nil
+	case rk.value == "double" && ak.value == "float":
+		return "double(" + x + ")", nil
+	case ak.value == "double" && rk.value == "float" && rk.half == "":
+		return "float(" + x + ")", nil
+	case ak.value == "double" && rk.value == "float":
+		// f64 to f32 to odd, then to 16 bits: one correct rounding.
+		g.needs.helpers["d2f"] = true
+		return roundExpr(rk, "gi_d2f_odd("+x+")"), nil
+	case ak.value == "float" && rk.value == "float":
+		if rk.half != "" && rk.half != ak.half {
+			return roundExpr(rk, x), nil
+		}
+		return x, nil
+	}
+	return "", unsupportedCast(op)
+}
+
+// toFloat is sitofp and uitofp. A conversion to f16 or bf16 goes through
+// f32 rounded to odd, so that it rounds once.
+func (g *scalarGen) toFloat(op *ir.Operation, ak, rk elemKind, a []string) (string, error) {
+	if err := arity(op, 1, a); err != nil {
+		return "", err
+	}
+	signed := op.Name == "arith.sitofp"
+	x := a[0]
+	if ak.value == "bool" {
+		// i1's one bit is -1 signed, 1 unsigned.
+		if signed {
+			x = "(" + x + " ? -1 : 0)"
+		} else {
+			x = "(" + x + " ? 1 : 0)"
+		}
+		ak = elemKind{value: "int", bits: 32}
+	}
+	if ak.value != "int" && ak.value != "int64_t" || rk.value != "float" && rk.value != "double" {
+		return "", unsupportedCast(op)
+	}
+	wide := ak.value == "int64_t"
+	if !signed {
+		if wide {
+			x = "uint64_t(" + x + ")"
+		} else {
+			x = "uint(" + x + ")"
+		}
+	}
+	if rk.half == "" {
+		return rk.value + "(" + x + ")", nil
+	}
+	fn := map[[2]bool]string{{true, false}: "gi_i2f_odd", {false, false}: "gi_u2f_odd", {true, true}: "gi_i64f_odd", {false, true}: "gi_u64f_odd"}[[2]bool{signed, wide}]
+	if wide {
+		g.needs.helpers["odd64"] = true
+	} else {
+		g.needs.helpers["odd32"] = true
+	}
+	return roundExpr(rk, fn+"("+x+")"), nil
+}
+
+// toInt is fptosi and fptoui (out-of-range values are undefined, as in
+// MLIR).
+func toInt(op *ir.Operation, ak, rk elemKind, a []string) (string, error) {
+	if err := arity(op, 1, a); err != nil {
+		return "", err
+	}
+	x := a[0]
+	if ak.value != "float" && ak.value != "double" {
+		return "", unsupportedCast(op)
+	}
+	signed := op.Name == "arith.fptosi"
+	switch rk.value {
+	case "int":
+		if signed {
+			return "int(" + x + ")", nil
+		}
+		return "int(uint(" + x + "))", nil
+	case "int64_t":
+		if signed {
+			return "int64_t(" + x + ")", nil
+		}
+		return "int64_t(uint64_t(" + x + "))", nil
+	case "bool":
+		return "(int(" + x + ") != 0)", nil
+	}
+	return "", unsupportedCast(op)
+}
+
+// bitcast reinterprets bits between a float kind and the integer kind of
+// its width.
+func bitcast(op *ir.Operation, ak, rk elemKind, a []string) (string, error) {
+	if err := arity(op, 1, a); err != nil {
+		return "", err
+	}
+	x := a[0]
+	switch {
+	case ak == rk:
+		return x, nil
+	case rk.value == "float" && rk.half == "" && ak.value == "int" && ak.bits == 32:
+		return "intBitsToFloat(" + x + ")", nil
+	case ak.value == "float" && ak.half == "" && rk.value == "int" && rk.bits == 32:
+		return "floatBitsToInt(" + x + ")", nil
+	case rk.value == "double" && ak.value == "int64_t":
+		return "int64BitsToDouble(" + x + ")", nil
+	case ak.value == "double" && rk.value == "int64_t":
+		return "doubleBitsToInt64(" + x + ")", nil
+	case rk.half == "f16" && ak.value == "int" && ak.bits == 16:
+		return "gi_f16(uint(" + x + ") & 0xffffu)", nil
+	case rk.half == "bf16" && ak.value == "int" && ak.bits == 16:
+		return "uintBitsToFloat((uint(" + x + ") & 0xffffu) << 16)", nil
+	case ak.half == "f16" && rk.value == "int" && rk.bits == 16:
+		return "int(gi_f16bits(" + x + "))", nil
+	case ak.half == "bf16" && rk.value == "int" && rk.bits == 16:
+		return "int(gi_bf16bits(" + x + "))", nil
+	}
+	return "", unsupportedCast(op)
 }
 
 func isUnsignedCmp(op *ir.Operation) bool {
@@ -845,17 +1305,37 @@ const ReductionUnroll = 4
 // -0, infinities and NaN.
 func identity(r *gpuloops.Reduction, kind elemKind) string {
 	f, i, _ := r.Identity()
-	if kind.value == "float" {
+	switch kind.value {
+	case "float":
 		return fmt.Sprintf("uintBitsToFloat(0x%08xu)", math.Float32bits(float32(f)))
+	case "double":
+		return doubleLiteral(f)
+	case "int64_t":
+		return fmt.Sprintf("int64_t(0x%xul)", uint64(i))
 	}
 	return fmt.Sprintf("int(0x%08xu)", uint32(i))
+}
+
+// shuffleXor is x from lane gl_SubgroupInvocationID ^ o. 64-bit values
+// cross as two 32-bit words: subgroup operations on 64-bit integers need
+// the device feature shaderSubgroupExtendedTypes, on words only the
+// shuffle itself.
+func shuffleXor(k elemKind, x, o string) string {
+	switch k.value {
+	case "double":
+		return fmt.Sprintf("packDouble2x32(subgroupShuffleXor(unpackDouble2x32(%s), %s))", x, o)
+	case "int64_t":
+		return fmt.Sprintf("int64_t(packUint2x32(subgroupShuffleXor(unpackUint2x32(uint64_t(%s)), %s)))", x, o)
+	}
+	return fmt.Sprintf("subgroupShuffleXor(%s, %s)", x, o)
 }
 
 // combineFunction writes combine(a, b), the reduction's combiner alone
 // with a and b in the places of its operands.
 func (g *lnGen) combineFunction(kind elemKind) error {
 	c := g.red.Combiner
-	sg := &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{c.Operands[0]: "a", c.Operands[1]: "b"}}, helpers: map[string]bool{}}
+	sg := newScalarGen(g.needs)
+	sg.names[c.Operands[0]], sg.names[c.Operands[1]] = "a", "b"
 	line, err := sg.op(c)
 	if err != nil {
 		return err
@@ -968,7 +1448,7 @@ func (g *lnGen) sharedReduction() error {
 		w.WriteString("    }\n    barrier();\n  }\n")
 		return nil
 	}
-	w.WriteString("    for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n      p = combine(p, subgroupShuffleXor(p, o));\n    }\n")
+	fmt.Fprintf(w, "    for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n      p = combine(p, %s);\n    }\n", shuffleXor(kind, "p", "o"))
 	if g.warpRows {
 		fmt.Fprintf(w, "    if (gl_SubgroupInvocationID == 0u) {\n      %s acc = %s;\n      acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, "p"))
 		w.WriteString(g.store("      ", out, outOff, "acc"))
@@ -979,7 +1459,7 @@ func (g *lnGen) sharedReduction() error {
 	w.WriteString("    if (gl_SubgroupID == 0u) {\n")
 	fmt.Fprintf(w, "      %s q = %s;\n", kind.value, id)
 	w.WriteString("      for (uint s = gl_SubgroupInvocationID; s < gl_NumSubgroups; s += gl_SubgroupSize) {\n        q = combine(q, part[s]);\n      }\n")
-	w.WriteString("      for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n        q = combine(q, subgroupShuffleXor(q, o));\n      }\n")
+	fmt.Fprintf(w, "      for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n        q = combine(q, %s);\n      }\n", shuffleXor(kind, "q", "o"))
 	fmt.Fprintf(w, "      if (gl_SubgroupInvocationID == 0u) {\n        %s acc = %s;\n        acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, "q"))
 	w.WriteString(g.store("        ", out, outOff, "acc"))
 	w.WriteString("      }\n    }\n    barrier();\n  }\n")

@@ -95,26 +95,57 @@ func localSize(code []uint32) [3]uint32 {
 	return [3]uint32{}
 }
 
-// TestLoopNestBadTypes: element types the target does not generate name
-// the device feature they would need, at the linalg op.
+// TestLoopNestBadTypes: element types and ops the target does not
+// generate, and element types whose device feature the target device
+// (--iree-vulkan-target) lacks, are refused at compile time, naming the
+// type, op or feature and where.
 func TestLoopNestBadTypes(t *testing.T) {
 	glslc(t)
-	for _, tc := range []struct{ ty, want string }{
-		{"f64", "bad.mlir:3:8: error: 'func.func' op input #0: element type 'f64' needs the Vulkan device feature shaderFloat64"},
-		{"f16", "bad.mlir:3:8: error: 'func.func' op input #0: element type 'f16' needs the Vulkan device features shaderFloat16 and storageBuffer16BitAccess"},
-		{"i64", "bad.mlir:3:8: error: 'func.func' op input #0: element type 'i64' needs the Vulkan device feature shaderInt64"},
-		{"bf16", "bad.mlir:3:8: error: 'func.func' op input #0: element type 'bf16' is not supported by vulkan-spirv code generation"},
-	} {
-		t.Run(tc.ty, func(t *testing.T) {
-			src := strings.ReplaceAll(`func.func @f(%x: tensor<4xT>) -> tensor<4xT> {
+	copyOf := func(ty string) string {
+		return strings.ReplaceAll(`func.func @f(%x: tensor<4xT>) -> tensor<4xT> {
   %e = tensor.empty() : tensor<4xT>
   %r = linalg.copy ins(%x : tensor<4xT>) outs(%e : tensor<4xT>) -> tensor<4xT>
   return %r : tensor<4xT>
-}`, "T", tc.ty)
-			_, err := pipeline.Compile("bad.mlir", []byte(src), vulkanOptions, "vm")
+}`, "T", ty)
+	}
+	expF64 := `#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<4xf64>) -> tensor<4xf64> {
+  %e = tensor.empty() : tensor<4xf64>
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<4xf64>) outs(%e : tensor<4xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %y = math.exp %a : f64
+    linalg.yield %y : f64
+  } -> tensor<4xf64>
+  return %r : tensor<4xf64>
+}`
+	for _, tc := range []struct{ name, src, target, want string }{
+		{"i4", copyOf("i4"), "", "bad.mlir:3:8: error: 'func.func' op input #0: element type 'i4' is not supported by vulkan-spirv code generation (f64, f32, f16, bf16, i64, i32, i16, i8, i1 and index are)"},
+		{"f64 exp", expF64, "", "bad.mlir:6:10: error: 'math.exp' op f64 operands are not supported by vulkan-spirv code generation: GLSL has no double-precision exp"},
+		{"f64 on valhall", copyOf("f64"), "valhall", `bad.mlir:3:8: error: 'func.func' op element type 'f64' needs the Vulkan device feature shaderFloat64 (Float64 capability), which the target device "valhall1" does not have (its compute = fp32|fp16|int32|int16|int8 has no fp64)`},
+		{"i64 on adreno", copyOf("i64"), "adreno-740", `element type 'i64' needs the Vulkan device feature shaderInt64 (Int64 capability), which the target device "adreno" does not have`},
+		{"f16 on the baseline", copyOf("f16"), "vp_android_baseline_2022", `element type 'f16' needs the Vulkan device feature storageBuffer16BitAccess (StorageBuffer16BitAccess capability), which the target device "vp_android_baseline_2022" does not have (its storage = b32 has no b16)`},
+		{"bf16 on the baseline", copyOf("bf16"), "vp_android_baseline_2022", `element type 'bf16' needs the Vulkan device feature storageBuffer16BitAccess`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := vulkanOptions
+			if tc.target != "" {
+				opts.TargetFlags = map[string]string{"iree-vulkan-target": tc.target}
+			}
+			_, err := pipeline.Compile("bad.mlir", []byte(tc.src), opts, "vm")
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Fatalf("got %v\nwant %q", err, tc.want)
 			}
 		})
+	}
+	// The same programs compile for devices with the features, and for
+	// targets that do not describe their device (the runtime checks).
+	for _, tc := range []struct{ ty, target string }{{"f64", "ampere"}, {"i64", "rdna3"}, {"f16", "valhall"}, {"bf16", ""}, {"f64", ""}} {
+		opts := vulkanOptions
+		if tc.target != "" {
+			opts.TargetFlags = map[string]string{"iree-vulkan-target": tc.target}
+		}
+		if _, err := pipeline.Compile("good.mlir", []byte(copyOf(tc.ty)), opts, "vm"); err != nil {
+			t.Errorf("%s for %q: %v", tc.ty, tc.target, err)
+		}
 	}
 }

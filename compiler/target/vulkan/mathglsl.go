@@ -16,9 +16,12 @@ import (
 // into the shader when used:
 // log1p and expm1 with the classic corrections for small arguments, erf
 // from a series near zero and a rational approximation elsewhere (within
-// a few units in the last place of f32), and powers that give the C
+// a few units in the last place of f32), powers that give the C
 // results for negative bases and zeros, which GLSL's pow leaves
-// undefined.
+// undefined, and arith.remf as C's fmod, exactly (GLSL's mod floors and
+// rounds). f16 and bf16 operands compute in f32 (their results are then
+// rounded to the type); f64 has only remf and the builtins GLSL defines
+// for doubles (sqrt, floor, fma, ...), the rest are refused.
 
 // mathBuiltins are unary float ops that are one GLSL expression.
 var mathBuiltins = map[string]string{
@@ -63,7 +66,9 @@ var mathHelpers = map[string]struct{ call, text string }{
   return sign(x) * (1.0 - t * exp(p));
 }
 `},
-	"math.atan": {"gi_atan(%s)", atanGLSL},
+	"math.atan":      {"gi_atan(%s)", atanGLSL},
+	"arith.remf":     {"gi_fmod(%s, %s)", strings.NewReplacer("T", "float", "S(", "(").Replace(fmodGLSL)},
+	"arith.remf.f64": {"gi_fmod_d(%s, %s)", strings.NewReplacer("T", "double", "S(", "_d(").Replace(fmodGLSL)},
 	"math.atan2": {"gi_atan2(%s, %s)", atanGLSL + `float gi_atan2(float y, float x) {
   const float pi = 3.14159265358979;
   if (isnan(x) || isnan(y)) {
@@ -111,6 +116,35 @@ var mathHelpers = map[string]struct{ call, text string }{
 `},
 }
 
+// fmodGLSL is gi_fmod (C's fmod, arith.remf) for T: |x| less the
+// largest |y| * 2^k not above it, repeatedly; each subtraction is exact
+// (Sterbenz: t <= r < 2t), so the remainder is exact, with x's sign. NaN
+// for an infinite x, a zero y or a NaN; x for an infinite y.
+const fmodGLSL = `T gi_fmodS(T x, T y) {
+  T ax = abs(x);
+  T ay = abs(y);
+  if (isnan(x) || isnan(y) || isinf(x) || ay == T(0.0)) {
+    return T(uintBitsToFloat(0x7fc00000u));
+  }
+  if (ax < ay || isinf(y)) {
+    return x;
+  }
+  int ey;
+  frexp(ay, ey);
+  T r = ax;
+  while (r >= ay) {
+    int er;
+    frexp(r, er);
+    T t = ldexp(ay, er - ey);
+    if (t > r) {
+      t = ldexp(ay, er - ey - 1);
+    }
+    r -= t;
+  }
+  return x < T(0.0) ? -r : r;
+}
+`
+
 // atanGLSL is gi_atan, Cephes' atanf: the argument is reduced to
 // [0, tan(pi/8)] by atan(a) = pi/2 - atan(1/a) and pi/4 + atan((a-1)/(a+1)),
 // then an odd polynomial; within 2 ulp of f32. GLSL's atan may be far
@@ -134,9 +168,20 @@ const atanGLSL = `float gi_atan(float x) {
 // mathOp translates the math ops above; ok is false for other ops.
 func (g *scalarGen) mathOp(op *ir.Operation, rk, ak elemKind, a []string) (string, bool, error) {
 	name := op.Name
+	if name == "arith.remf" {
+		if len(a) != 2 || ak.value != "float" && ak.value != "double" {
+			return "", true, ir.OpErrorf(op, "'%s' takes two float operands", name)
+		}
+		h := "arith.remf"
+		if ak.value == "double" {
+			h = "arith.remf.f64"
+		}
+		g.helpers[h] = true
+		return fmt.Sprintf(mathHelpers[h].call, a[0], a[1]), true, nil
+	}
 	if f, ok := mathBuiltins[name]; ok || mathHelpers[name].call != "" {
 		if ak.value != "float" || len(a) != mathArity(name) {
-			return "", true, ir.OpErrorf(op, "'%s' takes %d f32 operand(s) in vulkan-spirv code generation", name, mathArity(name))
+			return "", true, ir.OpErrorf(op, "'%s' takes %d f16, bf16 or f32 operand(s) in vulkan-spirv code generation (GLSL has no double-precision version)", name, mathArity(name))
 		}
 		if h, ok := mathHelpers[name]; ok {
 			g.helpers[name] = true
@@ -151,7 +196,7 @@ func (g *scalarGen) mathOp(op *ir.Operation, rk, ak elemKind, a []string) (strin
 	switch name {
 	case "math.copysign":
 		if len(a) != 2 || ak.value != "float" {
-			return "", true, ir.OpErrorf(op, "'%s' takes two f32 operands", name)
+			return "", true, ir.OpErrorf(op, "'%s' takes two f16, bf16 or f32 operands", name)
 		}
 		return fmt.Sprintf("uintBitsToFloat((floatBitsToUint(%s) & 0x7fffffffu) | (floatBitsToUint(%s) & 0x80000000u))", a[0], a[1]), true, nil
 	case "math.ctpop", "math.ctlz", "math.cttz":
@@ -166,7 +211,7 @@ func (g *scalarGen) mathOp(op *ir.Operation, rk, ak elemKind, a []string) (strin
 		return fmt.Sprintf(f, a[0]), true, nil
 	case "math.fpowi":
 		if len(a) != 2 || ak.value != "float" {
-			return "", true, ir.OpErrorf(op, "'%s' takes an f32 and an i32 operand", name)
+			return "", true, ir.OpErrorf(op, "'%s' takes an f16, bf16 or f32 and an i32 operand", name)
 		}
 		g.helpers["math.powf"] = true
 		return fmt.Sprintf("gi_pow(%s, float(%s))", a[0], a[1]), true, nil

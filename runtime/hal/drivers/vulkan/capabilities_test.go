@@ -64,6 +64,13 @@ func TestCapabilityChecks(t *testing.T) {
 		{"16-bit storage missing", spv(capability(4433)), without(featStorage16, 0), "StorageBuffer16BitAccess, which needs the device feature storageBuffer16BitAccess"},
 		{"8-bit storage missing", spv(capability(4448)), without(featStorage8, 0), "StorageBuffer8BitAccess, which needs the device feature storageBuffer8BitAccess"},
 		{"8-bit push constants missing", spv(capability(4450)), without(featPush8, 0), "StoragePushConstant8, which needs the device feature storagePushConstant8"},
+		{"16-bit push constants missing", spv(capability(4435)), without(featPush16, 0), "StoragePushConstant16, which needs the device feature storagePushConstant16"},
+		{"16-bit uniforms missing", spv(capability(4434)), without(featUniform16, 0), "UniformAndStorageBuffer16BitAccess, which needs the device feature uniformAndStorageBuffer16BitAccess"},
+		{"8-bit uniforms missing", spv(capability(4449)), without(featUniform8, 0), "UniformAndStorageBuffer8BitAccess, which needs the device feature uniformAndStorageBuffer8BitAccess"},
+		{"i64 atomics missing", spv(capability(12)), without(featInt64Atomics, 0), "Int64Atomics, which needs the device feature shaderBufferInt64Atomics"},
+		// What goiree's generated f16 and bf16 kernels declare: 16-bit
+		// storage without 16-bit arithmetic.
+		{"16-bit storage alone", spv(capability(1), capability(4433)), without(featFloat16|featInt16, 0), ""},
 		{"the first missing one", spv(capability(11), capability(10)), without(featFloat64|featInt64, 0), "capability Int64"},
 		{"subgroups offered", spv(capability(61), capability(65)), without(0, subgroupArithmetic), ""},
 		{"subgroup shuffle missing", spv(capability(61), capability(65)), without(0, subgroupShuffle|subgroupQuad), "GroupNonUniformShuffle, which needs shuffle subgroup operations in compute shaders; device \"test device\" supports basic, vote, arithmetic, ballot, shuffle_relative, clustered"},

@@ -240,16 +240,16 @@ func (f *fngen) intToBF16(h, src, st string) {
 func (f *fngen) halfOp(op *ir.Operation, rk ptxKind) (bool, error) {
 	ks := make([]ptxKind, len(op.Operands))
 	regs := make([]string, len(op.Operands))
-	any := isHalf(rk)
+	half := isHalf(rk)
 	for i, v := range op.Operands {
 		r, k, err := f.value(v)
 		if err != nil {
 			return true, ir.OpErrorf(op, "%v", err)
 		}
 		regs[i], ks[i] = r, k
-		any = any || isHalf(k)
+		half = half || isHalf(k)
 	}
-	if !any {
+	if !half {
 		return false, nil
 	}
 	res := op.Results[0]

@@ -110,8 +110,14 @@ func (a FloatAttr) PrintAttr(w *AsmWriter) {
 // printed as the hex bit pattern of t.
 func FormatFloat(v float64, t Type) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		if ft, ok := t.(FloatType); ok && ft.Name == "f32" {
+		ft, _ := t.(FloatType)
+		switch ft.Name {
+		case "f32":
 			return fmt.Sprintf("0x%08X", math.Float32bits(float32(v)))
+		case "f16":
+			return fmt.Sprintf("0x%04X", encodeMinifloat(v, 5, 10))
+		case "bf16":
+			return fmt.Sprintf("0x%04X", encodeMinifloat(v, 8, 7))
 		}
 		return fmt.Sprintf("0x%016X", math.Float64bits(v))
 	}

@@ -44,3 +44,28 @@ func encodeMinifloat(v float64, expBits, mantBits uint) uint64 {
 	}
 	return sign | uint64(exp+bias)<<mantBits | m
 }
+
+// decodeMinifloat is the value of the low 1+expBits+mantBits bits of b as
+// such a float (exact in float64): hex literals of f16 and bf16 are their
+// bit patterns.
+func decodeMinifloat(b uint64, expBits, mantBits uint) float64 {
+	expAll := uint64(1)<<expBits - 1
+	bias := int(1)<<(expBits-1) - 1
+	e := b >> mantBits & expAll
+	m := float64(b & (1<<mantBits - 1))
+	var v float64
+	switch {
+	case e == expAll && m != 0:
+		return math.NaN()
+	case e == expAll:
+		v = math.Inf(1)
+	case e == 0:
+		v = math.Ldexp(m, 1-bias-int(mantBits))
+	default:
+		v = math.Ldexp(m+float64(uint64(1)<<mantBits), int(e)-bias-int(mantBits))
+	}
+	if b>>(expBits+mantBits)&1 != 0 {
+		v = -v
+	}
+	return v
+}

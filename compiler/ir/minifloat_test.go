@@ -67,3 +67,37 @@ func TestRawBytesHalf(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfHexLiterals: hex literals of f16 and bf16 are their bit
+// patterns (MLIR writes infinities and NaNs of every float type so), and
+// their infinities and NaNs print back as such.
+func TestHalfHexLiterals(t *testing.T) {
+	for _, c := range []struct {
+		text  string
+		value float64
+		print string
+	}{
+		{"0xFC00 : f16", math.Inf(-1), "0xFC00 : f16"},
+		{"0x7C00 : f16", math.Inf(1), "0x7C00 : f16"},
+		{"0x7E00 : f16", math.NaN(), "0x7E00 : f16"},
+		{"0x3C00 : f16", 1, "1.0 : f16"},
+		{"0x0001 : f16", math.Ldexp(1, -24), "5.960464477539063e-08 : f16"},
+		{"0x83FF : f16", -math.Ldexp(1023, -24), "-6.097555160522461e-05 : f16"},
+		{"0xFF80 : bf16", math.Inf(-1), "0xFF80 : bf16"},
+		{"0x7FC0 : bf16", math.NaN(), "0x7FC0 : bf16"},
+		{"0x3F80 : bf16", 1, "1.0 : bf16"},
+		{"0x0001 : bf16", math.Ldexp(1, -133), "9.183549615799121e-41 : bf16"},
+	} {
+		a, err := ParseAttribute(c.text, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.text, err)
+		}
+		f, ok := a.(FloatAttr)
+		if !ok || !(f.Value == c.value || math.IsNaN(f.Value) && math.IsNaN(c.value)) {
+			t.Errorf("%s = %#v, want %v", c.text, a, c.value)
+		}
+		if got := AttrString(a); got != c.print {
+			t.Errorf("%s prints as %q, want %q", c.text, got, c.print)
+		}
+	}
+}

@@ -1326,8 +1326,13 @@ func makeNumber(tok token, neg bool, t Type, pos Pos) (Attribute, error) {
 	case FloatType:
 		if strings.HasPrefix(tok.text, "0x") {
 			u := uint64(v)
-			if tt.Name == "f32" {
+			switch tt.Name {
+			case "f32":
 				return FloatAttr{Value: float64(float32frombits(uint32(u))), Type: t}, nil
+			case "f16":
+				return FloatAttr{Value: decodeMinifloat(u, 5, 10), Type: t}, nil
+			case "bf16":
+				return FloatAttr{Value: decodeMinifloat(u, 8, 7), Type: t}, nil
 			}
 			return FloatAttr{Value: float64frombits(u), Type: t}, nil
 		}

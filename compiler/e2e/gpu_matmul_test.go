@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -219,4 +220,77 @@ func invokeErr(dev rhal.Device, module []byte, fn string, inputs ...string) erro
 	res, err := ctx.Invoke(f, args)
 	vm.ReleaseValues(res)
 	return err
+}
+
+// f16Arg is the --input spelling of an f16 tensor of values exact in f16.
+func f16Arg(shape []int, v []float32) string {
+	var b strings.Builder
+	b.WriteString(shapeString(shape) + "f16=")
+	for i, x := range v {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatFloat(float64(x), 'g', -1, 32))
+	}
+	return b.String()
+}
+
+// eighths returns n random multiples of 1/8 in [-2, 2], exact in f16, so
+// that products and their sums over a few hundred steps are exact in
+// f32 whatever the order.
+func eighths(r *rand.Rand, n int) []float32 {
+	v := make([]float32, n)
+	for i := range v {
+		v[i] = float32(r.Intn(33)-16) / 8
+	}
+	return v
+}
+
+// matmulsF16 runs gpu_matmul_f16.mlir's functions on dev, checked
+// against a Go loop.
+func matmulsF16(t *testing.T, dev rhal.Device, module []byte) {
+	r := rand.New(rand.NewSource(16))
+	run := func(fn string, m, n, k int, withC bool) {
+		a, b, c := eighths(r, m*k), eighths(r, k*n), eighths(r, m*n)
+		want, scale := mmRef(m, n, k, func(i, l int) float32 { return a[i*k+l] }, func(l, j int) float32 { return b[l*n+j] }, 0)
+		args := []string{f16Arg([]int{m, k}, a), f16Arg([]int{k, n}, b)}
+		if withC {
+			args = append(args, f32s{shape: []int{m, n}, v: c}.arg())
+			for i := range want {
+				want[i] += float64(c[i])
+				scale[i] += math.Abs(float64(c[i]))
+			}
+		}
+		_, data := invoke(t, dev, module, fn, args...)
+		checkMM(t, fmt.Sprintf("%s %dx%dx%d", fn, m, n, k), data[0], want, scale, k)
+	}
+	run("mm16_256", 256, 256, 256, false)
+	run("mm16_odd", 200, 131, 77, false)
+	for _, sh := range [][3]int{{128, 128, 32}, {129, 257, 33}, {5, 300, 17}, {300, 7, 0}} {
+		run("mm16_dyn", sh[0], sh[1], sh[2], true)
+	}
+}
+
+// TestGPUMatmulF16Vulkan runs f16 matmuls (f32 accumulators) on the
+// Vulkan device: compiled for lavapipe (llvmpipe) in the tiled kernel,
+// with f16 staged as f32; compiled for NVIDIA (h200) on cooperative
+// matrices, which run on a device with VK_NV_cooperative_matrix and are
+// refused, naming it, by one without (lavapipe).
+func TestGPUMatmulF16Vulkan(t *testing.T) {
+	t.Run("llvmpipe", func(t *testing.T) {
+		matmulsF16(t, vulkanDeviceWith(t, vkdriver.DeviceOptions{}), compileVulkanFor(t, "gpu_matmul_f16.mlir", "llvmpipe"))
+	})
+	t.Run("h200", func(t *testing.T) {
+		dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{})
+		module := compileVulkanFor(t, "gpu_matmul_f16.mlir", "h200")
+		if strings.Contains(strings.Join(dev.(*vkdriver.Device).Features(), " "), "VK_NV_cooperative_matrix") {
+			matmulsF16(t, dev, module)
+			return
+		}
+		err := invokeErr(dev, module, "mm16_256", "256x256xf16=1", "256x256xf16=1")
+		want := "declares capability CooperativeMatrixNV, which needs the device feature cooperativeMatrix (VK_NV_cooperative_matrix)"
+		if status.CodeOf(err) != status.Unimplemented || err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("cooperative matrices on a device without them: error %v, want UNIMPLEMENTED containing %q", err, want)
+		}
+	})
 }

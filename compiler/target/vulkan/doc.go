@@ -50,7 +50,13 @@
 // choose (iree_codegen.target_info = #iree_gpu.target<...>), and without
 // it the target has Vulkan's least limits (128 invocations, 16 KiB of
 // shared memory), which every device meets; a device short of a module's
-// workgroup size or shared memory refuses it when it is prepared. Bindings and push
+// workgroup size or shared memory refuses it when it is prepared. On a
+// target with cooperative matrices and 32-wide subgroups (NVIDIA's), a
+// matmul of f16 operands into f32 with linalg.matmul's multiply-add runs
+// on them instead (GL_NV_cooperative_matrix 16 x 16 x 16 multiply-adds,
+// the reduction summed in steps of 16 in the hardware's order;
+// coopmatmul.go), which a device without VK_NV_cooperative_matrix
+// refuses, naming it. Bindings and push
 // constants follow the loop-nest contract.
 //
 // Element types, in loop nests and elementwise dispatches alike: f32, i32

@@ -387,6 +387,8 @@ type lnGen struct {
 type matmulShape struct {
 	*gpuloops.Matmul
 	gpuloops.Layout
+	// coop marks an f16 matmul on cooperative matrices (coopmatmul.go).
+	coop bool
 }
 
 // generateLoopNest returns the compute shader of a loop-nest entry
@@ -426,7 +428,7 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 		g.needs.exts["GL_KHR_shader_subgroup_basic"] = true
 		g.needs.exts["GL_KHR_shader_subgroup_shuffle"] = true
 	}
-	g.mm = matmulOf(k, opts.Device)
+	g.mm = matmulOf(k, body, opts.Device)
 	// splitOf gives a matmul-shaped kernel column groups in z whether or
 	// not it is tiled here; the untiled kernel leaves every group but the
 	// first idle.

@@ -16,7 +16,9 @@ import (
 // returns nil: 256 invocations in 128 x 128 blocks (cuda's) where the
 // device runs that many with their tiles' shared memory, else 128 in
 // 128 x 64 blocks, which every Vulkan device runs (gpuloops.MatmulThreads).
-func matmulOf(k *loopnest.Kernel, dev Device) *matmulShape {
+// An f16 matmul with body on a device with cooperative matrices uses them
+// (coopOf); body may be nil where only the layout matters.
+func matmulOf(k *loopnest.Kernel, body *ir.Operation, dev Device) *matmulShape {
 	m := gpuloops.MatmulOf(k)
 	if m == nil {
 		return nil
@@ -32,7 +34,9 @@ func matmulOf(k *loopnest.Kernel, dev Device) *matmulShape {
 	// The tiles hold 4-byte elements.
 	shared := gpuloops.MatmulShared(dev.MaxSharedBytes / 4)
 	threads := gpuloops.MatmulThreads(min(dev.MaxInvocations, dev.MaxWorkgroupSize[0]), shared)
-	return &matmulShape{Matmul: m, Layout: m.Layout(k, threads, shared)}
+	mm := &matmulShape{Matmul: m, Layout: m.Layout(k, threads, shared)}
+	mm.coop = mm.Threads() == coopThreads && mm.TM() == coopBlock && mm.TN() == coopBlock && coopOf(k, body, dev)
+	return mm
 }
 
 // splitOf is vulkan-spirv's target.Target.LoopNestSplit: a tiled
@@ -50,7 +54,7 @@ func splitOf(t *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
 	if err != nil {
 		dev = Portable
 	}
-	if m := matmulOf(k, dev); m != nil {
+	if m := matmulOf(k, nil, dev); m != nil {
 		return m.ColumnGroups(k, m.Layout)
 	}
 	return 1
@@ -80,6 +84,9 @@ func (g *lnGen) localSize() int {
 // columns; the last, shorter one checks the reduction index too. Rows and
 // columns past the matrix read zeros and are never stored.
 func (g *lnGen) tiledMatmul(m *matmulShape) error {
+	if m.coop {
+		return g.coopMatmul(m)
+	}
 	w := &g.w
 	k := g.k
 	l := m.Layout
@@ -318,6 +325,9 @@ func vec4Of(k elemKind) string {
 // sharedTiles declares the two pairs of shared A and B tiles of a tiled
 // matmul, as vectors of 4 elements.
 func (g *lnGen) sharedTiles(m *matmulShape) string {
+	if m.coop {
+		return g.coopSharedTiles()
+	}
 	ka, kb := g.kinds[g.find("in", 0)], g.kinds[g.find("in", 1)]
 	return fmt.Sprintf("shared %s sa[%d];\nshared %s sb[%d];\n\n", vec4Of(ka), 2*m.ATile()/4, vec4Of(kb), 2*m.BTile()/4)
 }

@@ -227,3 +227,62 @@ func TestTargetLayouts(t *testing.T) {
 		t.Errorf("unknown target: error %v", err)
 	}
 }
+
+// TestCoopMatmul: f16 matmuls with linalg.matmul's multiply-add run on
+// cooperative matrices for targets that have them (NVIDIA's, 32-wide
+// subgroups), with and without an f32 input to add onto, and their SPIR-V
+// declares CooperativeMatrixNV and validates; other targets, and a body
+// that is not a multiply-add, keep the tiled kernel.
+func TestCoopMatmul(t *testing.T) {
+	tool := glslc(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "target_matmul_f16.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		target string
+		coop   bool
+	}{{"ampere", true}, {"h200", true}, {"turing", true}, {"pascal", false}, {"rdna3", false}, {"llvmpipe", false}, {"", false}} {
+		dir := t.TempDir()
+		_, err := pipeline.Compile("target_matmul_f16.mlir", src, pipeline.Options{
+			Targets:     transforms.TargetOptions{Backends: []string{"vulkan-spirv"}},
+			TargetFlags: map[string]string{"iree-vulkan-target": tc.target}, DumpSourcesTo: dir,
+		}, "end")
+		if err != nil {
+			t.Fatalf("%q: %v", tc.target, err)
+		}
+		for exe, coop := range map[string]bool{"mm16_linalg_0": tc.coop, "mm16_onto_linalg_0": tc.coop, "maxplus16_linalg_0": false} {
+			glsl, err := os.ReadFile(filepath.Join(dir, exe+"_vulkan_spirv_fb.glsl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(string(glsl), "coopMatMulAddNV"); got != coop {
+				t.Errorf("%q: %s uses cooperative matrices: %v, want %v", tc.target, exe, got, coop)
+			}
+			if !coop {
+				continue
+			}
+			code, err := vulkan.CompileGLSL(tool, string(glsl))
+			if err != nil {
+				t.Fatalf("%q: %s: %v", tc.target, exe, err)
+			}
+			spirvVal(t, code)
+			if ws := localSize(code); ws != [3]uint32{256, 1, 1} {
+				t.Errorf("%q: %s: LocalSize %v, want 256 x 1 x 1", tc.target, exe, ws)
+			}
+			if !hasCapability(code, 5357) {
+				t.Errorf("%q: %s: no CooperativeMatrixNV capability", tc.target, exe)
+			}
+		}
+	}
+}
+
+// hasCapability reports whether SPIR-V code declares a capability.
+func hasCapability(code []uint32, c uint32) bool {
+	for i := 5; i < len(code) && code[i]>>16 > 0; i += int(code[i] >> 16) {
+		if code[i] == 2<<16|17 && code[i+1] == c { // OpCapability
+			return true
+		}
+	}
+	return false
+}

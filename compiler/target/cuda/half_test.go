@@ -140,8 +140,9 @@ func TestHalfFormat(t *testing.T) {
 	}
 }
 
-// halfDispatch is one dispatch of testdata/half.mlir compiled for an
-// arch: its PTX and the contract it implements.
+// halfDispatch is one dispatch of a testdata program (half.mlir,
+// narrow.mlir) compiled for an arch: its PTX and the contract it
+// implements.
 type halfDispatch struct {
 	kernel *simKernel
 	nest   *loopnest.Kernel // a loop nest's contract, or nil
@@ -154,11 +155,18 @@ type halfDispatch struct {
 // dispatch's PTX for arch, by kernel name.
 func halfDispatches(t *testing.T, arch string) map[string]halfDispatch {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", "half.mlir"))
+	return simDispatches(t, "half.mlir", arch)
+}
+
+// simDispatches compiles a testdata program for cuda and generates each
+// dispatch's PTX for arch, by kernel name, decoded for the interpreter.
+func simDispatches(t *testing.T, file, arch string) map[string]halfDispatch {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := pipeline.Compile("half.mlir", src, cudaOptions, "")
+	s, err := pipeline.Compile(file, src, cudaOptions, "")
 	if err != nil {
 		t.Fatal(err)
 	}

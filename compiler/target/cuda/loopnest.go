@@ -705,12 +705,12 @@ var unsignedOperand = map[string]bool{
 	"arith.minui": true, "arith.uitofp": true,
 }
 
-// loopNestOp emits one scalar op of a loop-nest body: casts involving
-// index and narrow integers here, everything else through op, with narrow
-// results re-extended.
+// loopNestOp emits one scalar op of a loop-nest or elementwise body: casts
+// involving index and narrow integers here, everything else through op,
+// with narrow results re-extended.
 func (f *fngen) loopNestOp(op *ir.Operation) error {
 	if len(op.Results) != 1 {
-		return ir.OpErrorf(op, "'%s' cannot be used in a cuda loop-nest body", op.Name)
+		return ir.OpErrorf(op, "'%s' cannot be used in a cuda %s body", op.Name, f.bodyKind())
 	}
 	rk, err := loopNestKind(op.Results[0].Type)
 	if err != nil {

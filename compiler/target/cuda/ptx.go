@@ -168,12 +168,11 @@ func (f *fngen) bodyKind() string {
 	return "elementwise"
 }
 
-// kind maps a scalar type to its PTX kind for this function.
+// kind maps a scalar type to its PTX kind for this function: elementwise
+// bodies and loop-nest bodies alike keep i8 and i16 sign-extended in 32
+// bits (loopNestKind).
 func (f *fngen) kind(t ir.Type) (ptxKind, error) {
-	k, err := kindOf(t)
-	if f.loopNest {
-		k, err = loopNestKind(t)
-	}
+	k, err := loopNestKind(t)
 	if f.wide && isHalf(k) {
 		return kindF32, nil
 	}
@@ -338,9 +337,9 @@ func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, erro
 		return a
 	}
 	for k, a := range body.Body().Args {
-		kind, err := kindOf(a.Type)
+		kind, err := f.kind(a.Type)
 		if err != nil {
-			return Kernel{}, ir.OpErrorf(body, "input %d: %v", k, err)
+			return Kernel{}, variantError(ex.ParentOp(), fmt.Errorf("input %d of the elementwise body: %v", k, err))
 		}
 		p := addr(k, kind.size)
 		r := f.define(a, kind)
@@ -363,17 +362,20 @@ func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, erro
 					return Kernel{}, ir.OpErrorf(op, "%v", err)
 				}
 				p := addr(len(ft.Inputs)+k, kind.size)
-				if kind.typ == "pred" {
+				switch {
+				case kind.typ == "pred":
 					h := f.reg("%rs")
 					f.line("selp.u16 \t%s, 1, 0, %s;", h, src)
 					f.line("st.global.u8 \t[%s], %s;", p, h)
-				} else {
+				case narrowBits(kind) > 0:
+					f.line("st.global.u%d \t[%s], %s;", narrowBits(kind), p, src)
+				default:
 					f.line("st.global.%s \t[%s], %s;", kind.mem, p, src)
 				}
 			}
 			continue
 		}
-		if err := f.op(op); err != nil {
+		if err := f.loopNestOp(op); err != nil {
 			return Kernel{}, err
 		}
 	}

@@ -72,6 +72,11 @@
 // element by element. A 16-bit output is accumulated in f32 and rounded
 // once at the store, as IREE's GPU pipelines and cuBLAS do, rather than
 // at every step of the reduction as the body written in that type says.
+// An f32 multiply-add matmul takes the same kernel in TF32 (m16n8k8,
+// operands rounded with cvt.rna.tf32.f32, 16 steps at a time) only where
+// its executable target says allow_tf32 = true, which
+// --iree-cuda-allow-tf32=true records in the targets flags choose;
+// otherwise f32 matmuls keep their exact fma chains.
 //
 // f16 and bf16 (half.go) live in .b16 registers and 16 bits of memory, and
 // every op rounds to its type as IEEE arithmetic in that type does. The

@@ -39,7 +39,7 @@ func matmulLayout(m *gpuloops.Matmul, k *loopnest.Kernel) gpuloops.Layout {
 // (mmaOf: f16 or bf16 multiply-adds from sm_80) goes to mmaMatmul
 // instead; 16-bit elements that cannot are staged here one at a time.
 func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
-	if s, why := mmaOf(n.f.g.arch.Number(), n.k, n.body); why == "" {
+	if s, why := mmaOf(n.f.g.arch.Number(), n.k, n.body, tf32Allowed(n.body)); why == "" {
 		return n.mmaMatmul(m, s)
 	}
 	f := n.f

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
@@ -11,18 +12,21 @@ import (
 
 // The tensor-core matmul (mmaMatmul): a block of mmaThreads threads owns
 // mmaBM x mmaBN outputs; its eight warps, two down and four across, own
-// 64 x 32 each as 4 x 4 tiles of m16n8k16 mma.sync fragments (64 f32
-// accumulators a thread). The reduction advances mmaBK at a time through
-// mmaStages shared-memory stages filled with cp.async, so that two steps
-// are in flight while the block computes a third.
+// 64 x 32 each as 4 x 4 tiles of mma.sync fragments (m16n8k16 for 16-bit
+// operands, m16n8k8 for tf32; 64 f32 accumulators a thread). The
+// reduction advances 64 bytes of A's rows at a time (mmaSpec.bk: 32
+// 16-bit elements or 16 f32) through mmaStages shared-memory stages
+// filled with cp.async, so that two steps are in flight while the block
+// computes a third.
 const (
-	mmaBM, mmaBN, mmaBK = 128, 128, 32
-	mmaStages           = 3
-	mmaThreads          = LoopNestBlockSize
-	// A stage holds the A tile (mmaBM rows of mmaBK 16-bit elements, 64
-	// bytes a row) and then the B tile (mmaBK rows of mmaBN, 256 bytes).
-	mmaABytes     = mmaBM * mmaBK * 2
-	mmaBBytes     = mmaBK * mmaBN * 2
+	mmaBM, mmaBN = 128, 128
+	mmaStages    = 3
+	mmaThreads   = LoopNestBlockSize
+	// A stage holds the A tile (mmaBM rows of 64 bytes) and then the B
+	// tile (a step's rows of mmaBN elements: 32 of 256 bytes, or 16 of
+	// 512).
+	mmaABytes     = mmaBM * 64
+	mmaBBytes     = 8192
 	mmaStageBytes = mmaABytes + mmaBBytes
 	// mmaShared is the block's shared memory: 48 KiB, the most a kernel
 	// may declare statically, so no launch attribute is needed.
@@ -30,22 +34,55 @@ const (
 )
 
 // mmaMinArch is the first architecture with mma.sync.m16n8k16 for f16
-// and bf16, ldmatrix and cp.async.
+// and bf16, m16n8k8 for tf32, ldmatrix and cp.async.
 const mmaMinArch = 80
 
+// TF32Key is the cuda executable target's configuration entry that lets
+// f32 matmuls use tensor cores in TF32 (allow_tf32 = true; the flag
+// --iree-cuda-allow-tf32 sets it in the targets that flags choose): their
+// operands are rounded to TF32's 10-bit significand (cvt.rna.tf32.f32)
+// and the products accumulated in f32, as cuBLAS does with TF32 allowed,
+// so results are no longer those of the f32 loop; without it f32 matmuls
+// stay exact f32 fma chains.
+const TF32Key = "allow_tf32"
+
 // mmaSpec is what the tensor-core path computes: A and B elements of
-// type in ("f16" or "bf16"), accumulated in f32 and stored as out ("f32",
-// or in itself: rounded once, at the store).
+// type in ("f16", "bf16", or "tf32": f32 in memory), accumulated in f32
+// and stored as out ("f32", or the 16-bit input type: rounded once, at
+// the store).
 type mmaSpec struct {
 	in, out string
 }
 
+// elem is A's and B's element type in memory.
+func (s mmaSpec) elem() string {
+	if s.in == "tf32" {
+		return "f32"
+	}
+	return s.in
+}
+
+// size is the bytes of an A or B element.
+func (s mmaSpec) size() int {
+	if s.in == "tf32" {
+		return 4
+	}
+	return 2
+}
+
+// bk is the reduction's step: 64 bytes of A's rows.
+func (s mmaSpec) bk() int { return 64 / s.size() }
+
+// kmma is the reduction length of one mma.sync.
+func (s mmaSpec) kmma() int { return s.bk() / 2 }
+
 // mmaOf returns the tensor-core plan for a matmul-shaped nest, or "" and
-// why not: the arch must have the instructions, A and B must be f16 or
-// bf16 (both alike), the output f32 or their type, and the body a plain
-// multiply-add (of the inputs extended to f32 for an f32 output, or in
-// the 16-bit type for a 16-bit one).
-func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation) (mmaSpec, string) {
+// why not: the arch must have the instructions; A and B must be f16 or
+// bf16 (both alike) with an f32 output or one of their type, or f32 with
+// an f32 output where tf32 allows TF32; and the body must be a plain
+// multiply-add (of the inputs extended to f32 for 16-bit inputs and an
+// f32 output, else in the output's type).
+func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation, tf32 bool) (mmaSpec, string) {
 	if arch < mmaMinArch {
 		return mmaSpec{}, fmt.Sprintf("tensor cores need sm_%d", mmaMinArch)
 	}
@@ -56,16 +93,39 @@ func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation) (mmaSpec, string) {
 		return ir.TypeString(t)
 	}
 	s := mmaSpec{in: name(k.Inputs[0].Type.Elem), out: name(k.Outputs[0].Type.Elem)}
-	if s.in != "f16" && s.in != "bf16" || name(k.Inputs[1].Type.Elem) != s.in {
-		return mmaSpec{}, "A and B are not both f16 or both bf16"
+	if name(k.Inputs[1].Type.Elem) != s.in {
+		return mmaSpec{}, "A and B differ in type"
 	}
-	if s.out != "f32" && s.out != s.in {
+	switch {
+	case s.in == "f32" && s.out == "f32" && tf32:
+		s.in = "tf32"
+	case s.in == "f32":
+		return mmaSpec{}, "f32 matmuls use tensor cores only with " + TF32Key
+	case s.in != "f16" && s.in != "bf16":
+		return mmaSpec{}, "A and B are not f16, bf16 or f32"
+	case s.out != "f32" && s.out != s.in:
 		return mmaSpec{}, "the output is neither f32 nor the inputs' type"
 	}
 	if !mmaBody(k, body, s) {
 		return mmaSpec{}, "the body is not a multiply-add"
 	}
 	return s, ""
+}
+
+// tf32Allowed reports whether the executable target of the variant that
+// holds op allows TF32 (TF32Key).
+func tf32Allowed(op *ir.Operation) bool {
+	for ; op != nil; op = op.ParentOp() {
+		if op.Name == "hal.executable.variant" {
+			t := hal.VariantTarget(op)
+			if t == nil || t.Config == nil {
+				return false
+			}
+			b, ok := t.Config.Get(TF32Key).(ir.BoolAttr)
+			return ok && b.Value
+		}
+	}
+	return false
 }
 
 // mmaBody reports whether a matmul body is acc + x * y: in f32 of the
@@ -81,16 +141,17 @@ func mmaBody(k *loopnest.Kernel, body *ir.Operation, s mmaSpec) bool {
 	}
 	x, y, acc := blk.Args[nl], blk.Args[nl+1], blk.Args[nl+2]
 	// from maps a value to the input it is (through an extension to
-	// f32 when the output is f32).
+	// f32 when the inputs are 16-bit and the output f32).
 	from := map[*ir.Value]*ir.Value{}
-	if s.out == s.in {
+	widen := s.elem() != s.out
+	if !widen {
 		from[x], from[y] = x, y
 	}
 	var prod, sum *ir.Value
 	one := func(op *ir.Operation) bool { return len(op.Results) == 1 && len(op.Regions) == 0 }
 	for i, op := range blk.Ops {
 		switch {
-		case op.Name == "arith.extf" && s.out == "f32" && one(op) && len(op.Operands) == 1 &&
+		case op.Name == "arith.extf" && widen && one(op) && len(op.Operands) == 1 &&
 			(op.Operands[0] == x || op.Operands[0] == y) && ir.TypeString(op.Results[0].Type) == "f32":
 			from[op.Results[0]] = op.Operands[0]
 		case op.Name == "arith.mulf" && prod == nil && one(op) && len(op.Operands) == 2:
@@ -114,28 +175,30 @@ func mmaBody(k *loopnest.Kernel, body *ir.Operation, s mmaSpec) bool {
 // mmaMatmul emits a matmul-shaped nest on tensor cores (see mmaOf for
 // which). The block walks its tile like tiledMatmul, in blocks of mmaBM
 // x mmaBN outputs taking every nctaid.z-th column block from its
-// ctaid.z-th. For each block, the reduction runs in steps of mmaBK
+// ctaid.z-th. For each block, the reduction runs in steps of s.bk()
 // through a ring of mmaStages shared stages: step s+2 is copied (16-byte
 // cp.async.cg, whose source size zero-fills what is past the matrix)
 // while step s is computed, with one barrier a step. A warp reads its A
 // fragments with ldmatrix.x4 and its B fragments with ldmatrix.x4.trans
-// (B is stored k-major), from tiles whose 16-byte chunks are XOR-swizzled
-// so that the eight rows one ldmatrix phase reads fall in different
-// banks, and accumulates in f32 with mma.sync.m16n8k16. Outputs are
-// stored from the accumulators (rounded to a 16-bit output once).
+// (B is stored k-major; TF32 B fragments, 32-bit, one ld.shared a
+// register), from tiles whose 16-byte chunks are XOR-swizzled so that
+// the rows one ldmatrix phase reads fall in different banks, and
+// accumulates in f32 with mma.sync. Outputs are stored from the
+// accumulators (rounded to a 16-bit output once).
 //
 // The asynchronous 16-byte copies need A's and B's rows to start 16-byte
-// aligned: both bases aligned and K and N multiples of 8 (checked when
-// the kernel runs, since bases and dynamic sizes are only known then).
-// Otherwise each thread fills the same chunks element by element with
-// bounds checks, and the outputs are stored one at a time.
+// aligned: both bases aligned and K and N multiples of 16 bytes (checked
+// when the kernel runs, since bases and dynamic sizes are only known
+// then). Otherwise each thread fills the same chunks element by element
+// with bounds checks, and the outputs are stored one at a time.
 func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 	f := n.f
 	ia, ib, io := n.find("in", 0), n.find("in", 1), n.find("out", 0)
 	I, J, R := m.I, m.J, m.R
 	f.perf = append(f.perf, ".minnctapersm 2")
 	fmt.Fprintf(&f.body, "\t// Tensor-core matmul (%s x %s -> %s, f32 accumulators): blocks of %dx%d outputs, 8 warps of 64x32,\n", s.in, s.in, s.out, mmaBM, mmaBN)
-	fmt.Fprintf(&f.body, "\t// steps of %d along the reduction through %d cp.async stages of A %dx%d and B %dx%d.\n", mmaBK, mmaStages, mmaBM, mmaBK, mmaBK, mmaBN)
+	esz, bk := s.size(), s.bk()
+	fmt.Fprintf(&f.body, "\t// steps of %d along the reduction through %d cp.async stages of A %dx%d and B %dx%d.\n", bk, mmaStages, mmaBM, bk, bk, mmaBN)
 	decl := func(typ string, names ...string) {
 		f.decls = append(f.decls, fmt.Sprintf(".reg %s \t%s;", typ, strings.Join(names, ", ")))
 	}
@@ -156,8 +219,8 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 	f.line("and.b32 \t%%wn, %s, 3;", warp)
 	f.line("cvt.u32.u64 \t%%K, %s;", n.ranges[R])
 	f.line("cvt.u32.u64 \t%%N, %s;", n.ranges[J])
-	f.line("add.s32 \t%%nkt, %%K, %d;", mmaBK-1)
-	f.line("shr.u32 \t%%nkt, %%nkt, %d;", log2(mmaBK))
+	f.line("add.s32 \t%%nkt, %%K, %d;", bk-1)
+	f.line("shr.u32 \t%%nkt, %%nkt, %d;", log2(bk))
 	if n.outer == I {
 		f.line("cvt.u32.u64 \t%%rowlo, %s;", n.lo)
 		f.line("cvt.u32.u64 \t%%rowhi, %s;", n.hi)
@@ -190,6 +253,9 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 		f.line("shl.b32 \t%s, %s, 4;", c, c)
 		f.line("mad.lo.u32 \t%%abase%d, %s, 64, %s;", ks, row, c)
 		f.line("add.s32 \t%%abase%d, %%abase%d, %%sm;", ks, ks)
+		if esz == 4 {
+			continue
+		}
 		kr := f.reg("%r")
 		f.line("shr.u32 \t%s, %%lane, 3;", kr)
 		f.line("and.b32 \t%s, %s, 1;", kr, kr)
@@ -206,9 +272,36 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 			f.line("add.s32 \t%s, %s, %%sm;", b, b)
 		}
 	}
+	if esz == 4 {
+		// TF32 B fragments are read one element a lane: b0 at k-row
+		// t = lane%4 (b1 at t + 4) of fragment ni's column g = lane/4,
+		// that is, chunk 8*wn + 2*ni + g/4, element g%4. B's chunk c of
+		// k-row r is stored at c ^ 2*(r%4), which for these rows is
+		// 8*wn + g/4 + 2*(ni ^ t): the 32 lanes hit 32 banks.
+		t, g := f.reg("%r"), f.reg("%r")
+		f.line("and.b32 \t%s, %%lane, 3;", t)
+		f.line("shr.u32 \t%s, %%lane, 2;", g)
+		for ni := 0; ni < 4; ni++ {
+			c, e := f.reg("%r"), f.reg("%r")
+			f.line("xor.b32 \t%s, %s, %d;", c, t, ni)
+			f.line("shl.b32 \t%s, %s, 1;", c, c)
+			f.line("shr.u32 \t%s, %s, 2;", e, g)
+			f.line("add.s32 \t%s, %s, %s;", c, c, e)
+			f.line("mad.lo.u32 \t%s, %%wn, 8, %s;", c, c)
+			f.line("shl.b32 \t%s, %s, 4;", c, c)
+			f.line("and.b32 \t%s, %s, 3;", e, g)
+			f.line("mad.lo.u32 \t%s, %s, 4, %s;", c, e, c)
+			b := fmt.Sprintf("%%bbase%d", ni)
+			f.line("mad.lo.u32 \t%s, %s, %d, %s;", b, t, mmaBN*esz, c)
+			f.line("add.s32 \t%s, %s, %d;", b, b, mmaABytes)
+			f.line("add.s32 \t%s, %s, %%sm;", b, b)
+		}
+	}
 	// The chunks this thread copies: A rows tid/4 and tid/4 + 64 at
-	// chunk tid%4, B k-rows tid/16 and tid/16 + 16 at chunk tid%16
-	// (neighbouring threads read neighbouring 16 bytes).
+	// chunk tid%4, B k-rows tid/cpr and tid/cpr + 256/cpr at chunk
+	// tid%cpr, with cpr B's chunks a row (neighbouring threads read
+	// neighbouring 16 bytes). A chunk holds per elements.
+	per, cpr := 16/esz, mmaBN*esz/16
 	type chunk struct {
 		a        bool
 		row, col string // A: row in the block, element column; B: k-row, element column in the block
@@ -225,21 +318,28 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 		f.line("shl.b32 \t%s, %s, 4;", d, d)
 		f.line("mad.lo.u32 \t%%cdst%d, %s, 64, %s;", j, row, d)
 		col := f.reg("%r")
-		f.line("shl.b32 \t%s, %s, 3;", col, c)
+		f.line("shl.b32 \t%s, %s, %d;", col, c, log2(per))
 		chunks[j] = chunk{a: true, row: row, col: col}
 	}
 	for j := 0; j < 2; j++ {
 		row, c, d := f.reg("%r"), f.reg("%r"), f.reg("%r")
-		f.line("shr.u32 \t%s, %s, 4;", row, tid)
-		f.line("add.s32 \t%s, %s, %d;", row, row, 16*j)
-		f.line("and.b32 \t%s, %s, 15;", c, tid)
-		f.line("and.b32 \t%s, %s, 7;", d, row)
+		f.line("shr.u32 \t%s, %s, %d;", row, tid, log2(cpr))
+		f.line("add.s32 \t%s, %s, %d;", row, row, mmaThreads/cpr*j)
+		f.line("and.b32 \t%s, %s, %d;", c, tid, cpr-1)
+		// The swizzles the reads expect: chunk c of k-row r at c ^
+		// (r % 8) for 16-bit elements, c ^ 2*(r % 4) for tf32.
+		if esz == 2 {
+			f.line("and.b32 \t%s, %s, 7;", d, row)
+		} else {
+			f.line("and.b32 \t%s, %s, 3;", d, row)
+			f.line("shl.b32 \t%s, %s, 1;", d, d)
+		}
 		f.line("xor.b32 \t%s, %s, %s;", d, d, c)
 		f.line("shl.b32 \t%s, %s, 4;", d, d)
-		f.line("mad.lo.u32 \t%%cdst%d, %s, %d, %s;", 2+j, row, mmaBN*2, d)
+		f.line("mad.lo.u32 \t%%cdst%d, %s, %d, %s;", 2+j, row, mmaBN*esz, d)
 		f.line("add.s32 \t%%cdst%d, %%cdst%d, %d;", 2+j, 2+j, mmaABytes)
 		col := f.reg("%r")
-		f.line("shl.b32 \t%s, %s, 3;", col, c)
+		f.line("shl.b32 \t%s, %s, %d;", col, c, log2(per))
 		chunks[2+j] = chunk{row: row, col: col}
 	}
 
@@ -296,7 +396,7 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 		f.line("and.b64 \t%s, %s, 15;", t, t)
 		f.line("setp.eq.u64 \t%%fast, %s, 0;", t)
 		f.line("or.b32 \t%s, %%K, %%N;", t32)
-		f.line("and.b32 \t%s, %s, 7;", t32, t32)
+		f.line("and.b32 \t%s, %s, %d;", t32, t32, 16/esz-1)
 		f.line("setp.eq.u32 \t%s, %s, 0;", q, t32)
 		f.line("and.pred \t%%fast, %%fast, %s;", q)
 	}
@@ -321,12 +421,12 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 			row := f.reg("%r")
 			f.line("add.s32 \t%s, %%row0, %s;", row, c.row)
 			f.line("setp.lt.u32 \t%s, %s, %%rowhi;", ok, row)
-			n.rowAddr(src, "%pa0", row, "%K", c.col, 2)
+			n.rowAddr(src, "%pa0", row, "%K", c.col, esz)
 		} else {
 			col := f.reg("%r")
 			f.line("add.s32 \t%s, %%col0, %s;", col, c.col)
 			f.line("setp.lt.u32 \t%s, %s, %%N;", ok, col)
-			n.rowAddr(src, "%pb0", c.row, "%N", col, 2)
+			n.rowAddr(src, "%pb0", c.row, "%N", col, esz)
 		}
 	}
 	for mi := 0; mi < 4; mi++ {
@@ -336,10 +436,10 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 			}
 		}
 	}
-	// fill copies step %kfill/mmaBK into the stage at byte offset %lst
+	// fill copies step %kfill/bk into the stage at byte offset %lst
 	// and advances the sources a step.
 	bstep := f.reg("%rd")
-	f.line("mul.wide.u32 \t%s, %%N, %d;", bstep, mmaBK*2)
+	f.line("mul.wide.u32 \t%s, %%N, %d;", bstep, bk*esz)
 	fill := func() {
 		for j, c := range chunks {
 			k := f.reg("%r")
@@ -371,7 +471,7 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 			f.body.WriteString(slowL + ":\n")
 			// Element by element, each checked against the matrix.
 			var w [4]string
-			for e := 0; e < 8; e++ {
+			for e := 0; e < per; e++ {
 				v, pe := f.reg("%r"), f.reg("%p")
 				f.line("mov.u32 \t%s, 0;", v)
 				if c.a {
@@ -385,6 +485,11 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 					f.line("setp.lt.u32 \t%s, %s, %%N;", pe, ce)
 				}
 				f.line("and.pred \t%s, %s, %s;", pe, pe, ok)
+				if esz == 4 {
+					f.line("@%s ld.global.b32 \t%s, [%s+%d];", pe, v, src, 4*e)
+					w[e] = v
+					continue
+				}
 				f.line("@%s ld.global.u16 \t%s, [%s+%d];", pe, v, src, 2*e)
 				if e%2 == 0 {
 					w[e/2] = v
@@ -395,12 +500,12 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 			f.line("st.shared.v4.b32 \t[%s], {%s, %s, %s, %s};", dst, w[0], w[1], w[2], w[3])
 			f.body.WriteString(doneL + ":\n")
 			if c.a {
-				f.line("add.s64 \t%s, %s, %d;", src, src, mmaBK*2)
+				f.line("add.s64 \t%s, %s, %d;", src, src, bk*esz)
 			} else {
 				f.line("add.s64 \t%s, %s, %s;", src, src, bstep)
 			}
 		}
-		f.line("add.s32 \t%%kfill, %%kfill, %d;", mmaBK)
+		f.line("add.s32 \t%%kfill, %%kfill, %d;", bk)
 	}
 	// next advances a stage offset around the ring.
 	next := func(r string) {
@@ -442,21 +547,45 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 	next("%lst")
 	ma := func(mi, r int) string { return fmt.Sprintf("%%ma%d", mi*4+r) }
 	mb := func(ni, r int) string { return fmt.Sprintf("%%mb%d", ni*2+r) }
-	ty := s.in
+	mma := fmt.Sprintf("mma.sync.aligned.m16n8k%d.row.col.f32.%s.%s.f32", s.kmma(), s.in, s.in)
+	var bs [4]string
+	if esz == 4 {
+		for ni := range bs {
+			bs[ni] = f.reg("%r")
+			f.line("add.s32 \t%s, %%bbase%d, %%cst;", bs[ni], ni)
+		}
+	}
 	for ks := 0; ks < 2; ks++ {
-		a, b := f.reg("%r"), [2]string{f.reg("%r"), f.reg("%r")}
+		// A's fragments: for tf32, ldmatrix's 8x8 16-bit matrices are
+		// 8x4 f32 ones, in the places of m16n8k8's A fragment.
+		a := f.reg("%r")
 		f.line("add.s32 \t%s, %%abase%d, %%cst;", a, ks)
 		for mi := 0; mi < 4; mi++ {
-			f.line("ldmatrix.sync.aligned.m8n8.x4.shared.b16 \t{%s, %s, %s, %s}, [%s+%d];", ma(mi, 0), ma(mi, 1), ma(mi, 2), ma(mi, 3), a, mi*16*mmaBK*2)
+			f.line("ldmatrix.sync.aligned.m8n8.x4.shared.b16 \t{%s, %s, %s, %s}, [%s+%d];", ma(mi, 0), ma(mi, 1), ma(mi, 2), ma(mi, 3), a, mi*16*64)
+			if esz == 4 {
+				for r := 0; r < 4; r++ {
+					f.line("cvt.rna.tf32.f32 \t%s, %s;", ma(mi, r), ma(mi, r))
+				}
+			}
 		}
-		for p := 0; p < 2; p++ {
-			f.line("add.s32 \t%s, %%bbase%d, %%cst;", b[p], 2*ks+p)
-			f.line("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 \t{%s, %s, %s, %s}, [%s];", mb(2*p, 0), mb(2*p, 1), mb(2*p+1, 0), mb(2*p+1, 1), b[p])
+		if esz == 4 {
+			for ni := 0; ni < 4; ni++ {
+				for h := 0; h < 2; h++ {
+					f.line("ld.shared.b32 \t%s, [%s+%d];", mb(ni, h), bs[ni], (8*ks+4*h)*mmaBN*esz)
+					f.line("cvt.rna.tf32.f32 \t%s, %s;", mb(ni, h), mb(ni, h))
+				}
+			}
+		} else {
+			for p := 0; p < 2; p++ {
+				b := f.reg("%r")
+				f.line("add.s32 \t%s, %%bbase%d, %%cst;", b, 2*ks+p)
+				f.line("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 \t{%s, %s, %s, %s}, [%s];", mb(2*p, 0), mb(2*p, 1), mb(2*p+1, 0), mb(2*p+1, 1), b)
+			}
 		}
 		for mi := 0; mi < 4; mi++ {
 			for ni := 0; ni < 4; ni++ {
 				d := fmt.Sprintf("{%s, %s, %s, %s}", acc(mi, ni, 0), acc(mi, ni, 1), acc(mi, ni, 2), acc(mi, ni, 3))
-				f.line("mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 \t%s, {%s, %s, %s, %s}, {%s, %s}, %s;", ty, ty, d,
+				f.line("%s \t%s, {%s, %s, %s, %s}, {%s, %s}, %s;", mma, d,
 					ma(mi, 0), ma(mi, 1), ma(mi, 2), ma(mi, 3), mb(ni, 0), mb(ni, 1), d)
 			}
 		}

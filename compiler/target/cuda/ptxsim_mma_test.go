@@ -99,6 +99,14 @@ func (k *simKernel) stepMore(tid int, in simInst, r []uint64, shared []byte, glo
 		return shared[addr : addr+n], nil
 	}
 	switch op := in.op; op {
+	case "cvt.rna.tf32.f32":
+		// To 10 significand bits, ties away from zero: add half of the
+		// dropped part's range to the magnitude; Inf and NaN stay.
+		b := uint32(val(a[1]))
+		if b&0x7f800000 != 0x7f800000 {
+			b = (b + 0x1000) &^ 0x1fff
+		}
+		r[a[0].reg] = uint64(b)
 	case "cp.async.cg.shared.global", "cp.async.ca.shared.global":
 		dst, n, size := sharedAddr(a[0]), int(val(a[2])), int(val(a[2]))
 		if len(a) > 3 {
@@ -249,6 +257,43 @@ func (k *simKernel) warpMore(in simInst, regs []*[]uint64) error {
 				row, col := g+8*(i/2), 2*t+i%2
 				v := C[row][col]
 				for kk := 0; kk < 16; kk++ {
+					v += A[row][kk] * B[kk][col]
+				}
+				(*r)[d] = uint64(math.Float32bits(float32(v)))
+			}
+		}
+	case "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32":
+		if len(a) != 4 || len(reg(a[0])) != 4 || len(reg(a[1])) != 4 || len(reg(a[2])) != 2 || len(reg(a[3])) != 4 {
+			return fmt.Errorf("%s: operands are not {d x4}, {a x4}, {b x2}, {c x4}", in.text)
+		}
+		// The tensor core reads a TF32 register's upper 19 bits.
+		tf32 := func(b uint64) float64 { return float64(math.Float32frombits(uint32(b) &^ 0x1fff)) }
+		var A [16][8]float64
+		var B [8][8]float64
+		var C [16][8]float64
+		// A's element i (register i) is at row g + 8*(i%2), column t +
+		// 4*(i/2); B's element i at row t + 4*i, column g; C as for
+		// m16n8k16.
+		for l, r := range regs {
+			g, t := l/4, l%4
+			ra, rb, rc := reg(a[1]), reg(a[2]), reg(a[3])
+			for i := 0; i < 4; i++ {
+				A[g+8*(i%2)][t+4*(i/2)] = tf32((*r)[ra[i]])
+			}
+			for i := 0; i < 2; i++ {
+				B[t+4*i][g] = tf32((*r)[rb[i]])
+			}
+			for i := 0; i < 4; i++ {
+				C[g+8*(i/2)][2*t+i%2] = float64(math.Float32frombits(uint32((*r)[rc[i]])))
+			}
+		}
+		// Products of 11-bit significands are exact in float64.
+		for l, r := range regs {
+			g, t := l/4, l%4
+			for i, d := range reg(a[0]) {
+				row, col := g+8*(i/2), 2*t+i%2
+				v := C[row][col]
+				for kk := 0; kk < 8; kk++ {
 					v += A[row][kk] * B[kk][col]
 				}
 				(*r)[d] = uint64(math.Float32bits(float32(v)))

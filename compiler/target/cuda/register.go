@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"fmt"
+
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
@@ -15,11 +17,48 @@ func DefaultExecutableTarget() *hal.ExecutableTargetAttr {
 	}}}
 }
 
+// tf32Flag lets f32 matmuls use tensor cores in TF32 (TF32Key). IREE has
+// no such flag (its LLVMGPU mma.sync pipeline always lowers f32 to TF32);
+// the name follows torch.backends.cuda.matmul.allow_tf32, and the default
+// keeps f32 matmuls exact.
+const tf32Flag = "iree-cuda-allow-tf32"
+
+// configureTarget records --iree-cuda-allow-tf32=true in an executable
+// target that flags chose (allow_tf32 = true), unless it says already.
+func configureTarget(t *hal.ExecutableTargetAttr, flags map[string]string) error {
+	v, ok := flags[tf32Flag]
+	if !ok {
+		return nil
+	}
+	var on bool
+	switch v {
+	case "true", "1":
+		on = true
+	case "false", "0":
+	default:
+		return fmt.Errorf("--%s=%s: the value must be true or false", tf32Flag, v)
+	}
+	if !on || t.Config.Get(TF32Key) != nil {
+		return nil
+	}
+	if t.Config == nil {
+		t.Config = &ir.DictAttr{}
+	}
+	t.Config.Entries = append(t.Config.Entries, ir.NamedAttr{Name: TF32Key, Value: ir.BoolAttr{Value: true}})
+	return nil
+}
+
 func init() {
 	target.Register(target.Target{
 		Name:                    Backend,
 		Device:                  "cuda",
 		DefaultExecutableTarget: DefaultExecutableTarget,
+		Flags: []target.Flag{
+			{Name: tf32Flag, Value: "true|false", Help: "f32 matmuls run on tensor cores in TF32 from sm_80 (operands rounded to 10-bit significands, sums in f32; as allow_tf32 = true in the target's configuration); default false: f32 matmuls stay exact"},
+		},
+		// --iree-cuda-allow-tf32 goes into the executable targets that
+		// flags choose.
+		ConfigureExecutableTarget: configureTarget,
 		// Loop-nest kernels become PTX (loopnest.go).
 		LoopNests: true,
 		// Many workgroups, a grid split into rows past 65,535 (the

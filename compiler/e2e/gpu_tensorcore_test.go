@@ -5,9 +5,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/transforms"
 )
 
 // TestGPUTensorCoreMatmul runs testdata/gpu_tensorcore.mlir on the CUDA
@@ -23,13 +28,26 @@ import (
 // nearest, twice the error) once per step; over K products that is at
 // most about K * 2^-23 of the sum of their magnitudes (scale), and we
 // allow (K + 16) * 2^-22 of it. A 16-bit output is that f32 value
-// rounded once, so it may also be one ulp of its type off.
+// rounded once, so it may also be one ulp of its type off. The f32
+// matmul, compiled with --iree-cuda-allow-tf32=true, runs in TF32: the
+// reference multiplies its inputs rounded to TF32 (10-bit significands,
+// to nearest, ties away), whose products are exact in f32 too.
 func TestGPUTensorCoreMatmul(t *testing.T) {
 	g := gpuTargets[1]
 	if g.backend != "cuda" {
 		t.Fatalf("gpuTargets[1] is %s, not cuda", g.backend)
 	}
 	module := compileGPU(t, "gpu_tensorcore.mlir", "cuda")
+	src, err := os.ReadFile(filepath.Join("testdata", "gpu_tensorcore.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.Compile("gpu_tensorcore.mlir", src, pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{"cuda"}},
+		TargetFlags: map[string]string{"iree-cuda-allow-tf32": "true"}}, "vm")
+	if err != nil {
+		t.Fatalf("compiling with TF32: %v", err)
+	}
+	tf32Module := s.Output
 	dev := g.device(t)
 	r := rand.New(rand.NewSource(31))
 	types := map[string]floatType{}
@@ -38,6 +56,7 @@ func TestGPUTensorCoreMatmul(t *testing.T) {
 	}
 	// run computes fn on nb random m x k and k x n matrices of type in,
 	// onto a random init of type out (withInit) or zero.
+	var tf32 bool // run calls tf32Module
 	run := func(fn, in, out string, nb, m, n, k int, withInit bool) {
 		ti, to := types[in], types[out]
 		rnd := func(ft floatType, count int) []float64 {
@@ -65,7 +84,16 @@ func TestGPUTensorCoreMatmul(t *testing.T) {
 		if withInit {
 			args = append(args, arg(to, shape(m, n), c))
 		}
-		_, data := invoke(t, dev, module, fn, args...)
+		mod := module
+		if tf32 {
+			mod = tf32Module
+			for _, x := range [][]float64{a, b} {
+				for i := range x {
+					x[i] = float64(math.Float32frombits((math.Float32bits(float32(x[i])) + 0x1000) &^ 0x1fff))
+				}
+			}
+		}
+		_, data := invoke(t, dev, mod, fn, args...)
 		what := fmt.Sprintf("%s %dx%dx%dx%d", fn, nb, m, n, k)
 		if len(data[0]) != to.bytes*nb*m*n {
 			t.Fatalf("%s: %d bytes, want %d", what, len(data[0]), to.bytes*nb*m*n)
@@ -117,4 +145,8 @@ func TestGPUTensorCoreMatmul(t *testing.T) {
 	}
 	run("f16_bmm", "f16", "f32", 3, 48, 40, 64, true)
 	run("f16_bmm", "f16", "f32", 3, 20, 12, 9, true)
+	tf32 = true
+	for _, sh := range [][3]int{{256, 256, 256}, {130, 70, 96}, {33, 40, 37}, {300, 8, 1000}} {
+		run("f32_dyn", "f32", "f32", 1, sh[0], sh[1], sh[2], true)
+	}
 }

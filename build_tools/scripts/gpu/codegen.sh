@@ -6,7 +6,7 @@
 # with bias and relu) checked once and benchmarked through
 # iree-benchmark-module, beside torch on the same GPU in the same run
 # (codegen/torch_ref.py: f32 with TF32 off, f16 on tensor cores, and f32
-# with TF32 on for reference).
+# with TF32 on beside ours compiled with --iree-cuda-allow-tf32=true).
 #
 #   build_tools/scripts/gpu/codegen.sh build   # here: into .gpu-codegen/
 #   build_tools/scripts/gpu/codegen.sh run     # there: results under $OUT
@@ -34,7 +34,7 @@ else
   root="$(cd "$here/../../.." && pwd)"
 fi
 dir="$root/.gpu-codegen"
-programs=(matmul matmul_f16 softmax dense)
+programs=(matmul matmul_f16 matmul_tf32 softmax dense)
 
 build() {
   cd "$root"
@@ -54,6 +54,7 @@ build() {
   cp "$glslc" "$dir/glslc/"
   cp "$(ldd "$glslc" | awk '/libshaderc/ {print $3}')" "$dir/glslc/"
   for p in "${programs[@]}"; do
+    [ -f "$here/codegen/$p.mlir" ] || continue # matmul_tf32: below
     for b in cuda vulkan-spirv; do
       # A program a backend cannot compile yet is reported at run time
       # (its module is missing) rather than stopping the build.
@@ -61,6 +62,10 @@ build() {
         echo "compiling $p for $b failed"
     done
   done
+  # The f32 matmul with TF32 allowed (cuda only): tensor cores at TF32's
+  # precision, beside torch's TF32 figure.
+  "$dir/bin/iree-compile" --iree-hal-target-backends=cuda --iree-cuda-allow-tf32=true "$here/codegen/matmul.mlir" \
+    -o "$dir/modules/matmul_tf32.cuda.vmfb" || echo "compiling matmul with TF32 failed"
   cp "$here/codegen/torch_ref.py" "$0" "$dir/"
   du -sh "$dir"
 }
@@ -68,7 +73,7 @@ build() {
 # inputs and the expected result of each program (all-ones inputs).
 args() {
   case "$1" in
-    matmul) echo "--input=4096x4096xf32=1 --input=4096x4096xf32=1" ;;
+    matmul | matmul_tf32) echo "--input=4096x4096xf32=1 --input=4096x4096xf32=1" ;;
     matmul_f16) echo "--input=4096x4096xf16=1 --input=4096x4096xf16=1" ;;
     softmax) echo "--input=8192x8192xf32=1" ;;
     dense) echo "--input=4096x4096xf32=1 --input=4096x4096xf32=1 --input=4096xf32=1" ;;
@@ -76,7 +81,7 @@ args() {
 }
 expected() {
   case "$1" in
-    matmul | matmul_f16) echo "--expected_output=4096x4096xf32=4096" ;;
+    matmul | matmul_f16 | matmul_tf32) echo "--expected_output=4096x4096xf32=4096" ;;
     softmax) echo "--expected_output=8192x8192xf32=0.0001220703125" ;;
     dense) echo "--expected_output=4096x4096xf32=4097" ;;
   esac
@@ -111,6 +116,7 @@ run() {
   for p in "${programs[@]}"; do
     for d in $devices; do
       b=$([ "$d" = cuda ] && echo cuda || echo vulkan-spirv)
+      [ "$p.$d" = matmul_tf32.vulkan ] && continue # a cuda flag
       # shellcheck disable=SC2046
       if timeout 60 bin/iree-run-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") $(expected "$p") --output_max_element_count=4 >"$out/check.$p.$d.txt" 2>&1; then
         echo "$p on $d: matches"
@@ -123,6 +129,7 @@ run() {
   for p in "${programs[@]}"; do
     for d in $devices; do
       b=$([ "$d" = cuda ] && echo cuda || echo vulkan-spirv)
+      [ "$p.$d" = matmul_tf32.vulkan ] && continue
       # shellcheck disable=SC2046
       timeout 90 bin/iree-benchmark-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") \
         --benchmark_repetitions=5 --benchmark_report_aggregates_only --benchmark_min_time=3x 2>&1 | grep -E 'median|error|ERROR' | sed "s/^/$p $d: /" || status=1

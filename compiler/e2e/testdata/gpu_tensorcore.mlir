@@ -28,3 +28,8 @@ func.func @f16_bmm(%a: tensor<3x?x?xf16>, %b: tensor<3x?x?xf16>, %c: tensor<3x?x
   %r = linalg.batch_matmul ins(%a, %b : tensor<3x?x?xf16>, tensor<3x?x?xf16>) outs(%c : tensor<3x?x?xf32>) -> tensor<3x?x?xf32>
   return %r : tensor<3x?x?xf32>
 }
+// f32: on tensor cores in TF32 when compiled with --iree-cuda-allow-tf32.
+func.func @f32_dyn(%a: tensor<?x?xf32>, %b: tensor<?x?xf32>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<?x?xf32>, tensor<?x?xf32>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}

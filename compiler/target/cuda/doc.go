@@ -29,7 +29,16 @@
 // arch and every instruction used; ops whose instruction is newer than the
 // arch (maximumf and minimumf use max.NaN/min.NaN from sm_80, tanh uses
 // tanh.approx from sm_75) become sequences of older instructions there. No
-// CUDA toolkit is needed; the driver JIT-compiles the PTX.
+// CUDA toolkit is needed; the driver JIT-compiles the PTX. Elementwise and
+// loop-nest bodies take the same scalar types (i8 and i16 sign-extended in
+// 32-bit registers, f16 and bf16 as below) and ops. Of the math dialect,
+// floor, ceil, trunc, roundeven, round, copysign, sqrt, absf, fma and
+// isfinite are exact in f32 and f64 (and, through f32, in f16 and bf16);
+// exp, exp2, log, log2, log10, sin, cos, rsqrt and tanh use the hardware's
+// f32 approximations (ex2, lg2, sin, cos, rsqrt .approx; exp, log and
+// log10 scale their arguments or results by a rounded constant) and are
+// refused on f64, as are the math ops not named here (atan, erf, powf,
+// ...), at the op; ctpop and ctlz take i32 and i64.
 //
 // Linalg loop nests (functions marked with loopnest.Attr) become entries of
 // LoopNestBlockSize threads (loopnest.go) taking the binding pointers and

@@ -633,7 +633,7 @@ func (f *fngen) op(op *ir.Operation) error {
 		opc := map[string]string{"arith.shli": "shl." + rk.bits, "arith.shrsi": "shr." + rk.typ, "arith.shrui": "shr." + rk.unsigned()}[name]
 		f.line("%s \t%s, %s, %s;", opc, f.define(op.Results[0], rk), a[0], amt)
 		return nil
-	case "arith.negf", "math.absf", "math.sqrt", "math.rsqrt", "math.floor", "math.ceil", "math.trunc":
+	case "arith.negf", "math.absf", "math.sqrt", "math.rsqrt", "math.floor", "math.ceil", "math.trunc", "math.roundeven":
 		a, ks, err := f.operands(op, 1)
 		if err != nil {
 			return err
@@ -643,14 +643,78 @@ func (f *fngen) op(op *ir.Operation) error {
 		}
 		opc := map[string]string{
 			"arith.negf": "neg", "math.absf": "abs", "math.sqrt": "sqrt.rn", "math.rsqrt": "rsqrt.approx",
-			"math.floor": "cvt.rmi", "math.ceil": "cvt.rpi", "math.trunc": "cvt.rzi",
+			"math.floor": "cvt.rmi", "math.ceil": "cvt.rpi", "math.trunc": "cvt.rzi", "math.roundeven": "cvt.rni",
 		}[name]
 		if strings.HasPrefix(opc, "cvt.") {
 			opc += "." + rk.typ
 		}
 		f.line("%s.%s \t%s, %s;", opc, rk.typ, f.define(op.Results[0], rk), a[0])
 		return nil
-	case "math.exp", "math.log", "math.tanh":
+	case "math.round":
+		// Half away from zero: the truncation, plus the sign of x
+		// where the part it dropped (exact) is at least a half. An
+		// infinity or NaN leaves that part NaN, and itself.
+		a, ks, err := f.operands(op, 1)
+		if err != nil {
+			return err
+		}
+		if !ks[0].float || ks[0] != rk {
+			return ir.OpErrorf(op, "'%s' needs a float operand", name)
+		}
+		r, t, one := f.define(op.Results[0], rk), f.reg(rk.reg), f.reg(rk.reg)
+		f.line("cvt.rzi.%s.%s \t%s, %s;", rk.typ, rk.typ, r, a[0])
+		f.line("sub.rn.%s \t%s, %s, %s;", rk.typ, t, a[0], r)
+		f.line("abs.%s \t%s, %s;", rk.typ, t, t)
+		half, unit := f32Lit(0.5), f32Lit(1)
+		if rk == kindF64 {
+			half, unit = f64Lit(0.5), f64Lit(1)
+		}
+		f.line("mov.%s \t%s, %s;", rk.typ, one, unit)
+		f.line("copysign.%s \t%s, %s, %s;", rk.typ, one, a[0], one)
+		p := f.reg("%p")
+		f.line("setp.ge.%s \t%s, %s, %s;", rk.typ, p, t, half)
+		f.line("@%s add.rn.%s \t%s, %s, %s;", p, rk.typ, r, r, one)
+		return nil
+	case "math.copysign":
+		a, ks, err := f.operands(op, 2)
+		if err != nil {
+			return err
+		}
+		if !ks[0].float || ks[0] != rk || ks[1] != rk {
+			return ir.OpErrorf(op, "'%s' needs float operands of its result type", name)
+		}
+		// PTX's copysign takes the sign from its first source.
+		f.line("copysign.%s \t%s, %s, %s;", rk.typ, f.define(op.Results[0], rk), a[1], a[0])
+		return nil
+	case "math.isfinite":
+		a, ks, err := f.operands(op, 1)
+		if err != nil {
+			return err
+		}
+		if ks[0] != kindF32 && ks[0] != kindF64 {
+			return ir.OpErrorf(op, "'%s' needs a float operand", name)
+		}
+		f.line("testp.finite.%s \t%s, %s;", ks[0].typ, f.define(op.Results[0], kindPred), a[0])
+		return nil
+	case "math.ctpop", "math.ctlz":
+		a, ks, err := f.operands(op, 1)
+		if err != nil {
+			return err
+		}
+		if ks[0] != kindI32 && ks[0] != kindI64 || rk != ks[0] {
+			return ir.OpErrorf(op, "'%s' is supported on i32 and i64 in cuda code generation", name)
+		}
+		opc := map[string]string{"math.ctpop": "popc", "math.ctlz": "clz"}[name]
+		r := f.define(op.Results[0], rk)
+		if rk == kindI32 {
+			f.line("%s.b32 \t%s, %s;", opc, r, a[0])
+			return nil
+		}
+		c := f.reg("%r")
+		f.line("%s.b64 \t%s, %s;", opc, c, a[0])
+		f.line("cvt.u64.u32 \t%s, %s;", r, c)
+		return nil
+	case "math.exp", "math.log", "math.tanh", "math.exp2", "math.log2", "math.log10", "math.sin", "math.cos":
 		a, ks, err := f.operands(op, 1)
 		if err != nil {
 			return err
@@ -667,6 +731,15 @@ func (f *fngen) op(op *ir.Operation) error {
 		case "math.log": // ln x = log2(x)*ln(2)
 			f.line("lg2.approx.f32 \t%s, %s;", t, a[0])
 			f.line("mul.rn.f32 \t%s, %s, %s;", r, t, f32Lit(math.Ln2))
+		case "math.log10": // log10 x = log2(x)*log10(2)
+			f.line("lg2.approx.f32 \t%s, %s;", t, a[0])
+			f.line("mul.rn.f32 \t%s, %s, %s;", r, t, f32Lit(math.Log10(2)))
+		case "math.exp2", "math.log2", "math.sin", "math.cos":
+			// The hardware's approximations: ex2 within 2 ulp, lg2 within
+			// 2^-22 absolute, sin and cos within 2^-20.9 absolute on
+			// [-100 pi, 100 pi].
+			opc := map[string]string{"math.exp2": "ex2", "math.log2": "lg2", "math.sin": "sin", "math.cos": "cos"}[name]
+			f.line("%s.approx.f32 \t%s, %s;", opc, r, a[0])
 		case "math.tanh":
 			if f.g.arch.Number() < 75 {
 				f.tanh(r, a[0])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	mathbits "math/bits"
 	"regexp"
 	"strconv"
 	"strings"
@@ -646,14 +647,28 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 			r[a[0].reg] = simFloatBits(typ, simArith[parts[0]](simFloat(typ, val(a[1])), simFloat(typ, val(a[2]))))
 		case (op == "fma.rn.f16" || op == "fma.rn.bf16" || op == "fma.rn.f64"):
 			r[a[0].reg] = simFMA(typ, simFloat(typ, val(a[1])), simFloat(typ, val(a[2])), simFloat(typ, val(a[3])))
-		case op == "ex2.approx.f32" || op == "lg2.approx.f32":
+		case op == "ex2.approx.f32" || op == "lg2.approx.f32" || op == "sin.approx.f32" || op == "cos.approx.f32":
 			// The exact function: the hardware's is within 2 ulps of
-			// it (ex2) or 2^-22 absolute (lg2).
-			fn := math.Exp2
-			if parts[0] == "lg2" {
-				fn = math.Log2
-			}
+			// it (ex2) or a small absolute error (lg2, sin, cos).
+			fn := map[string]func(float64) float64{"ex2": math.Exp2, "lg2": math.Log2, "sin": math.Sin, "cos": math.Cos}[parts[0]]
 			setf(float32(fn(float64(f32(a[1])))))
+		case op == "abs.f32" || op == "abs.f64":
+			r[a[0].reg] = simFloatBits(typ, math.Abs(simFloat(typ, val(a[1]))))
+		case op == "copysign.f32" || op == "copysign.f64":
+			// The sign of the first source on the second.
+			r[a[0].reg] = simFloatBits(typ, math.Copysign(simFloat(typ, val(a[2])), simFloat(typ, val(a[1]))))
+		case op == "testp.finite.f32" || op == "testp.finite.f64":
+			v := simFloat(typ, val(a[1]))
+			r[a[0].reg] = 0
+			if !math.IsInf(v, 0) && !math.IsNaN(v) {
+				r[a[0].reg] = 1
+			}
+		case op == "popc.b32" || op == "popc.b64":
+			r[a[0].reg] = uint64(mathbits.OnesCount64(mask(val(a[1]))))
+		case op == "clz.b32":
+			r[a[0].reg] = uint64(mathbits.LeadingZeros32(uint32(val(a[1]))))
+		case op == "clz.b64":
+			r[a[0].reg] = uint64(mathbits.LeadingZeros64(val(a[1])))
 		case op == "sqrt.rn.f32" || op == "sqrt.rn.f64":
 			r[a[0].reg] = simFloatBits(typ, math.Sqrt(simFloat(typ, val(a[1]))))
 		case (parts[0] == "max" || parts[0] == "min") && simFloatTypes[typ]:

@@ -1,0 +1,104 @@
+package cuda_test
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"math/rand"
+	"testing"
+)
+
+// TestMathOpsPTX runs testdata/math.mlir in the interpreter for sm_52 and
+// sm_90 against Go: round (half away from zero), roundeven and copysign
+// bit for bit in f32 and f64, isfinite, ctpop and ctlz exactly, and the
+// f32 approximations (which the interpreter computes exactly) to within
+// the rounding of their scaling.
+func TestMathOpsPTX(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	const n = 300
+	negZero := math.Copysign(0, -1)
+	specials := []float64{0.5, -0.5, 1.5, 2.5, -2.5, 0.49999997, 0.49999999999999994, -0.49999997, negZero, 0, math.Inf(1), math.Inf(-1),
+		math.NaN(), 1e30, 8388608.5, 4503599627370495.5, -7.5, 1, 8, 0.125, 1e-40}
+	x, y, d, e := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	is, js := make([]uint32, n), make([]uint64, n)
+	for k := 0; k < n; k++ {
+		x[k] = float64(float32(r.NormFloat64() * 100))
+		y[k] = float64(float32(r.NormFloat64() * 10))
+		d[k], e[k] = r.NormFloat64()*1e3, r.NormFloat64()
+		if k < len(specials) {
+			x[k], d[k] = float64(float32(specials[k])), specials[k]
+			y[k], e[k] = []float64{-1, 1, negZero, 0, math.NaN()}[k%5], []float64{1, -1, 0, negZero, -3}[k%5]
+		}
+		is[k], js[k] = r.Uint32()>>uint(r.Intn(32)), r.Uint64()>>uint(r.Intn(64))
+	}
+	is[0], is[1], js[0], js[1] = 0, math.MaxUint32, 0, math.MaxUint64
+	enc := func(size int, put func(b []byte, k int)) []byte {
+		b := make([]byte, size*n)
+		for k := 0; k < n; k++ {
+			put(b[size*k:], k)
+		}
+		return b
+	}
+	in := map[string][]byte{
+		"in0": enc(4, func(b []byte, k int) { binary.LittleEndian.PutUint32(b, math.Float32bits(float32(x[k]))) }),
+		"in1": enc(4, func(b []byte, k int) { binary.LittleEndian.PutUint32(b, math.Float32bits(float32(y[k]))) }),
+		"in2": enc(8, func(b []byte, k int) { binary.LittleEndian.PutUint64(b, math.Float64bits(d[k])) }),
+		"in3": enc(8, func(b []byte, k int) { binary.LittleEndian.PutUint64(b, math.Float64bits(e[k])) }),
+		"in4": enc(4, func(b []byte, k int) { binary.LittleEndian.PutUint32(b, is[k]) }),
+		"in5": enc(8, func(b []byte, k int) { binary.LittleEndian.PutUint64(b, js[k]) }),
+	}
+	f32At := func(b []byte, k int) float64 {
+		return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*k:])))
+	}
+	f64At := func(b []byte, k int) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b[8*k:])) }
+	same := func(g, w float64) bool {
+		return g == w && math.Signbit(g) == math.Signbit(w) || math.IsNaN(g) && math.IsNaN(w)
+	}
+	near := func(g, w float64) bool {
+		return same(g, w) || math.Abs(g-w) <= 1e-6*math.Max(1, math.Abs(w))
+	}
+	for _, arch := range []string{"sm_52", "sm_90"} {
+		t.Run(arch, func(t *testing.T) {
+			out := runNest(t, find(t, simDispatches(t, "math.mlir", arch), "math"), in)
+			bad := 0
+			check := func(ok bool, format string, args ...any) {
+				if !ok {
+					if bad++; bad <= 10 {
+						t.Errorf(format, args...)
+					}
+				}
+			}
+			for k := 0; k < n; k++ {
+				for _, c := range []struct {
+					name      string
+					got, want float64
+					exact     bool
+				}{
+					{"round f32", f32At(out["out0"], k), math.Round(x[k]), true},
+					{"roundeven f32", f32At(out["out1"], k), math.RoundToEven(x[k]), true},
+					{"copysign f32", f32At(out["out2"], k), math.Copysign(x[k], y[k]), true},
+					{"round f64", f64At(out["out3"], k), math.Round(d[k]), true},
+					{"roundeven f64", f64At(out["out4"], k), math.RoundToEven(d[k]), true},
+					{"copysign f64", f64At(out["out5"], k), math.Copysign(d[k], e[k]), true},
+					{"exp2", f32At(out["out11"], k), float64(float32(math.Exp2(y[k]))), false},
+					{"log2", f32At(out["out12"], k), float64(float32(math.Log2(x[k]))), false},
+					{"log10", f32At(out["out13"], k), float64(float32(math.Log10(x[k]))), false},
+					{"sin", f32At(out["out14"], k), math.Sin(y[k]), false},
+					{"cos", f32At(out["out15"], k), math.Cos(y[k]), false},
+				} {
+					if c.exact {
+						check(same(c.got, c.want), "%s of element %d (%v, %v): got %v, want %v", c.name, k, x[k], d[k], c.got, c.want)
+					} else {
+						check(near(c.got, c.want), "%s of element %d (%v, %v): got %v, want %v", c.name, k, x[k], y[k], c.got, c.want)
+					}
+				}
+				fin := !math.IsInf(x[k], 0) && !math.IsNaN(x[k])
+				check((out["out6"][k] != 0) == fin, "isfinite(%v) = %d", x[k], out["out6"][k])
+				check(binary.LittleEndian.Uint32(out["out7"][4*k:]) == uint32(bits.OnesCount32(is[k])), "ctpop(%#x)", is[k])
+				check(binary.LittleEndian.Uint32(out["out8"][4*k:]) == uint32(bits.LeadingZeros32(is[k])), "ctlz(%#x)", is[k])
+				check(binary.LittleEndian.Uint64(out["out9"][8*k:]) == uint64(bits.OnesCount64(js[k])), "ctpop(%#x)", js[k])
+				check(binary.LittleEndian.Uint64(out["out10"][8*k:]) == uint64(bits.LeadingZeros64(js[k])), "ctlz(%#x)", js[k])
+			}
+		})
+	}
+}

@@ -129,10 +129,10 @@ func tf32Allowed(op *ir.Operation) bool {
 }
 
 // mmaBody reports whether a matmul body is acc + x * y: in f32 of the
-// inputs extended (arith.extf) for an f32 output, in the 16-bit type
-// otherwise (computed in f32 and rounded once at the store instead of at
-// every step, as IREE's GPU pipelines and cuBLAS do with 16-bit
-// outputs).
+// inputs extended (arith.extf) for 16-bit inputs and an f32 output, else
+// in the output's type (for a 16-bit output computed in f32 and rounded
+// once at the store instead of at every step, as IREE's GPU pipelines
+// and cuBLAS do with 16-bit outputs).
 func mmaBody(k *loopnest.Kernel, body *ir.Operation, s mmaSpec) bool {
 	blk := body.Body()
 	nl := len(k.Ranges)
@@ -234,11 +234,12 @@ func (n *nest) mmaMatmul(m *gpuloops.Matmul, s mmaSpec) error {
 		}
 	}
 	// The shared addresses a lane's ldmatrix reads (less the stage's
-	// offset): A rows wm*64 + lane%16 (+16 per fragment row), chunk
-	// 2*ks + lane/16; B k-rows 16*ks + lane%8 + 8*(lane/8%2), chunk
-	// 4*wn + 2*p + lane/16 for fragment pair p. A's chunk c of row r
-	// is stored at chunk c ^ (r/2 % 4), B's chunk c of k-row r at c ^
-	// (r % 8): the swizzles the copies apply.
+	// offset) for each half ks of a step: A rows wm*64 + lane%16 (+16
+	// per fragment row), chunk 2*ks + lane/16; for 16-bit B, k-rows
+	// 16*ks + lane%8 + 8*(lane/8%2), chunk 4*wn + 2*p + lane/16 for
+	// fragment pair p. A's chunk c of row r is stored at chunk c ^ (r/2
+	// % 4), 16-bit B's chunk c of k-row r at c ^ (r % 8): the swizzles
+	// the copies apply.
 	l16, l8, lh, sw := f.reg("%r"), f.reg("%r"), f.reg("%r"), f.reg("%r")
 	f.line("and.b32 \t%s, %%lane, 15;", l16)
 	f.line("and.b32 \t%s, %%lane, 7;", l8)

@@ -4,10 +4,14 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/ir"
+	"github.com/goiree/goiree/compiler/pipeline"
 	rhal "github.com/goiree/goiree/runtime/hal"
 	localsync "github.com/goiree/goiree/runtime/hal/drivers/local_sync"
 	checkmodule "github.com/goiree/goiree/runtime/modules/check"
@@ -294,4 +298,59 @@ func TestHostGlobalAddresses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRepeatedLayers compiles thirteen layers alternating two ops, which
+// form thirteen dispatches of two distinct executables: the flow phase
+// keeps two (executable deduplication), every dispatch still computes its
+// own layer on both CPU drivers and the GPU devices, checked against a Go
+// loop.
+func TestRepeatedLayers(t *testing.T) {
+	tools(t)
+	src, err := os.ReadFile(filepath.Join("testdata", "repeated_layers.mlir"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.Compile("repeated_layers.mlir", src, pipeline.Options{}, "flow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flowText := ir.PrintModule(s.Module, s.Registry, ir.PrintOptions{})
+	if n := strings.Count(flowText, "hal.executable private"); n != 2 {
+		t.Errorf("flow phase has %d executables, want 2:\n%s", n, flowText)
+	}
+	if n := strings.Count(flowText, "flow.dispatch @"); n != 13 {
+		t.Errorf("flow phase has %d dispatches, want 13", n)
+	}
+	x := []float32{1, -2, 0.5, 3}
+	want := slices.Clone(x)
+	for i := range 13 {
+		for j := range want {
+			if i%2 == 0 {
+				want[j] *= 2
+			} else {
+				want[j]++
+			}
+		}
+	}
+	check := func(t *testing.T, dev rhal.Device, module []byte) {
+		if got := callF32(t, dev, module, "layers", fmtF32("4xf32", x)); !slices.Equal(got, want) {
+			t.Errorf("layers = %v, want %v", got, want)
+		}
+	}
+	module, err := compile("repeated_layers.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range devices {
+		t.Run(d.name, func(t *testing.T) {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Close()
+			check(t, dev, module)
+		})
+	}
+	forGPUs(t, "repeated_layers.mlir", check)
 }

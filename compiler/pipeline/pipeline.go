@@ -43,7 +43,10 @@
 //	                     executables and hal.dispatch.extern ops into
 //	                     hal.executables, each dispatched with flow.dispatch
 //	                     (IREE's OutlineDispatchExterns and
-//	                     OutlineDispatchRegions, both in its flow phase).
+//	                     OutlineDispatchRegions, both in its flow phase);
+//	                     private executables that differ only in their
+//	                     names are merged (transforms.DeduplicateExecutables),
+//	                     so a model's repeated layers build once.
 //	stream:              empty: there is no stream scheduling; the VM
 //	                     lowering orders the dispatches of each function.
 //	executable-sources:  hal.executable.source and stream.executable become
@@ -175,6 +178,7 @@ var Passes = []Pass{
 	{Name: "form-linalg-dispatches", Phase: "dispatch-creation", Run: func(s *State) error { return s.withTargets(loopnest.Form) }},
 	{Name: "outline-dispatch-regions", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchRegions(s.Module.Op, s.Registry) }},
 	{Name: "outline-dispatch-externs", Phase: "flow", Run: func(s *State) error { return transforms.OutlineDispatchExterns(s.Module.Op) }},
+	{Name: "deduplicate-executables", Phase: "flow", Run: func(s *State) error { transforms.DeduplicateExecutables(s.Module.Op, s.Registry); return nil }},
 	{Name: "verify-flow", Phase: "flow", Run: verifyFlow},
 	{Name: "materialize-executable-sources", Phase: "executable-sources", Run: func(s *State) error {
 		ts, err := s.targets()

@@ -139,6 +139,22 @@ func TestMMAMatmulPTX(t *testing.T) {
 	}
 }
 
+// TestMMAFallbackPTX runs 16-bit matmuls compiled for sm_75, which has
+// no mma.sync m16n8k16, in the interpreter: they take the register-blocked
+// tiled kernel with 16-bit elements staged one at a time, which must give
+// the same results (exact, from inputs whose sums are exact).
+func TestMMAFallbackPTX(t *testing.T) {
+	ks, _ := mmaKernels(t, "sm_75", nil)
+	r := rand.New(rand.NewSource(29))
+	for _, fn := range []string{"f16_f32_dyn", "f16_f16_dyn", "bf16_f32_dyn"} {
+		for _, sh := range [][4]int{{130, 70, 40, 1}, {7, 300, 9, 2}} {
+			t.Run(fmt.Sprintf("%s/%dx%dx%d", fn, sh[0], sh[1], sh[2]), func(t *testing.T) {
+				simMMACase(t, ks[fn], r, 1, sh[0], sh[1], sh[2], sh[3], 0, false, nil)
+			})
+		}
+	}
+}
+
 // simElem reads and writes one element type in memory.
 type simElem struct {
 	size int

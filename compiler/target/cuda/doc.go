@@ -34,12 +34,12 @@
 // 32-bit registers, f16 and bf16 as below) and ops. Of the math dialect,
 // floor, ceil, trunc, roundeven, round, copysign, sqrt, absf, fma and
 // isfinite are exact in f32 and f64 (and, through f32, in f16 and bf16);
-// rsqrt is rsqrt.approx in both; exp, exp2, log, log2, log10, sin, cos
-// and tanh use the hardware's f32 approximations (ex2, lg2, sin, cos,
+// rsqrt is rsqrt.approx in both; exp, exp2, log, log2, log10, sin, cos,
+// tanh and powf use the hardware's f32 approximations (ex2, lg2, sin, cos,
 // tanh .approx; exp, log and log10 scale their arguments or results by a
-// rounded constant) and are refused on f64, as are the math ops not named
-// here (atan, erf, powf, ...), at the op; ctpop and ctlz take i32 and
-// i64.
+// rounded constant; powf is 2^(y*log2|x|) with C's special cases) and are
+// refused on f64, as are the math ops not named here (atan, erf, ...), at
+// the op; ctpop and ctlz take i32 and i64.
 //
 // Linalg loop nests (functions marked with loopnest.Attr) become entries of
 // LoopNestBlockSize threads (loopnest.go) taking the binding pointers and

@@ -102,3 +102,55 @@ func TestMathOpsPTX(t *testing.T) {
 		})
 	}
 }
+
+// TestPowfPTX runs math.powf of testdata/math.mlir in the interpreter for
+// sm_52 and sm_90 against Go's math.Pow (C's pow): its special cases (zero
+// and infinite operands, negative bases with integer and other exponents,
+// NaNs, x = 1 and y = 0: results 0, 1, infinite or NaN) exactly, the
+// others (signs included) within 1e-5 relative, in f32 and, rounded from
+// f32, in f16.
+func TestPowfPTX(t *testing.T) {
+	inf, nan, negZero := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	pairs := [][2]float64{{-2, 3}, {-2, 0.5}, {0, -1}, {negZero, -1}, {negZero, -2}, {negZero, 3}, {2, 0}, {nan, 0}, {1, nan}, {-1, inf},
+		{inf, -2}, {-inf, 3}, {-inf, 2}, {-8, 1.0 / 3}, {0.5, inf}, {2, inf}, {2, -inf}, {nan, 1}, {3, nan}, {-3, -3}, {-1.5, 4},
+		{10, 5}, {0.3, 2.5}, {7, -0.25}, {-2, 25}, {-2, 1 << 25}, {1, -inf}}
+	r := rand.New(rand.NewSource(8))
+	const n = 64
+	x, y := make([]float64, n), make([]float64, n)
+	for k := range x {
+		x[k], y[k] = float64(float32(10*r.Float64())), float64(float32(-6+12*r.Float64()))
+		if k < len(pairs) {
+			x[k], y[k] = pairs[k][0], pairs[k][1]
+		}
+	}
+	h := f16Format
+	in := map[string][]byte{"in0": make([]byte, 4*n), "in1": make([]byte, 4*n)}
+	var hx, hy []float64
+	for k := range x {
+		binary.LittleEndian.PutUint32(in["in0"][4*k:], math.Float32bits(float32(x[k])))
+		binary.LittleEndian.PutUint32(in["in1"][4*k:], math.Float32bits(float32(y[k])))
+		hx, hy = append(hx, h.value(h.round(x[k]/4))), append(hy, h.value(h.round(y[k])))
+	}
+	in["in2"], in["in3"] = halves(h, hx), halves(h, hy)
+	for _, arch := range []string{"sm_52", "sm_90"} {
+		t.Run(arch, func(t *testing.T) {
+			out := runNest(t, find(t, simDispatches(t, "math.mlir", arch), "pow"), in)
+			for k := 0; k < n; k++ {
+				want := float64(float32(math.Pow(x[k], y[k])))
+				got := float64(math.Float32frombits(binary.LittleEndian.Uint32(out["out0"][4*k:])))
+				exact := math.IsNaN(want) || math.IsInf(want, 0) || want == 0 || math.Abs(want) == 1
+				ok := got == want && math.Signbit(got) == math.Signbit(want) || math.IsNaN(got) && math.IsNaN(want)
+				if !ok && !exact {
+					ok = math.Abs(got-want) <= 1e-5*math.Abs(want)
+				}
+				if !ok {
+					t.Errorf("powf(%v, %v) = %v, want %v", x[k], y[k], got, want)
+				}
+				hw := h.round(math.Pow(hx[k], hy[k]))
+				if g := halfAt(out["out1"], k); !sameHalf(h, g, hw) && math.Abs(h.value(g)-h.value(hw)) > 1e-3*math.Abs(h.value(hw)) {
+					t.Errorf("f16 powf(%v, %v) = %#04x, want %#04x", hx[k], hy[k], g, hw)
+				}
+			}
+		})
+	}
+}

@@ -463,6 +463,52 @@ func (f *fngen) tanh(r, x string) {
 	f.line("copysign.f32 \t%s, %s, %s;", r, x, mag)
 }
 
+// powf emits math.powf on f32 as C's pow: 2^(y*log2|x|) with the
+// hardware's ex2 and lg2 approximations (which give 0 and infinity at the
+// ends, and NaN for NaN operands), negated where x is negative (or -0)
+// and y an odd integer; 1 where |x| is 1 and y infinite; NaN where x is
+// negative and y finite and not an integer; 1 where y is 0 or x is 1, NaN
+// operands included.
+func (f *fngen) powf(r, x, y string) {
+	ax, l, t := f.reg("%f"), f.reg("%f"), f.reg("%f")
+	f.line("abs.f32 \t%s, %s;", ax, x)
+	f.line("lg2.approx.f32 \t%s, %s;", l, ax)
+	f.line("mul.rn.f32 \t%s, %s, %s;", t, y, l)
+	f.line("ex2.approx.f32 \t%s, %s;", r, t)
+	// y is an integer when it equals its truncation, odd when half of
+	// it is not (every f32 from 2^24 on is even).
+	ty, h, th := f.reg("%f"), f.reg("%f"), f.reg("%f")
+	f.line("cvt.rzi.f32.f32 \t%s, %s;", ty, y)
+	f.line("mul.rn.f32 \t%s, %s, 0f3F000000;", h, y)
+	f.line("cvt.rzi.f32.f32 \t%s, %s;", th, h)
+	integer, odd, neg, p := f.reg("%p"), f.reg("%p"), f.reg("%p"), f.reg("%p")
+	f.line("setp.eq.f32 \t%s, %s, %s;", integer, ty, y)
+	f.line("setp.ne.f32 \t%s, %s, %s;", odd, th, h)
+	f.line("and.pred \t%s, %s, %s;", odd, odd, integer)
+	sign := f.reg("%r")
+	f.line("mov.b32 \t%s, %s;", sign, x)
+	f.line("setp.lt.s32 \t%s, %s, 0;", neg, sign)
+	f.line("and.pred \t%s, %s, %s;", p, neg, odd)
+	f.line("@%s neg.f32 \t%s, %s;", p, r, r)
+	// |x| = 1 with an infinite y: 1 (where y*log2|x| is NaN).
+	fin, inf := f.reg("%p"), f.reg("%p")
+	f.line("testp.finite.f32 \t%s, %s;", fin, y)
+	f.line("not.pred \t%s, %s;", inf, fin)
+	f.line("setp.eq.f32 \t%s, %s, 0f3F800000;", p, ax)
+	f.line("and.pred \t%s, %s, %s;", p, p, inf)
+	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
+	// Negative x (not -0) with a finite y that is not an integer.
+	f.line("setp.lt.f32 \t%s, %s, 0f00000000;", neg, x)
+	f.line("not.pred \t%s, %s;", integer, integer)
+	f.line("and.pred \t%s, %s, %s;", p, neg, integer)
+	f.line("and.pred \t%s, %s, %s;", p, p, fin)
+	f.line("@%s mov.f32 \t%s, 0f7FFFFFFF;", p, r)
+	f.line("setp.eq.f32 \t%s, %s, 0f00000000;", p, y)
+	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
+	f.line("setp.eq.f32 \t%s, %s, 0f3F800000;", p, x)
+	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
+}
+
 func log2(n int) int {
 	s := 0
 	for 1<<s < n {
@@ -674,6 +720,16 @@ func (f *fngen) op(op *ir.Operation) error {
 		p := f.reg("%p")
 		f.line("setp.ge.%s \t%s, %s, %s;", rk.typ, p, t, half)
 		f.line("@%s add.rn.%s \t%s, %s, %s;", p, rk.typ, r, r, one)
+		return nil
+	case "math.powf":
+		a, ks, err := f.operands(op, 2)
+		if err != nil {
+			return err
+		}
+		if ks[0] != kindF32 || ks[1] != kindF32 || rk != kindF32 {
+			return ir.OpErrorf(op, "'%s' is supported only on f32 in cuda code generation", name)
+		}
+		f.powf(f.define(op.Results[0], rk), a[0], a[1])
 		return nil
 	case "math.copysign":
 		a, ks, err := f.operands(op, 2)

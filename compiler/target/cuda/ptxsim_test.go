@@ -652,6 +652,10 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 			// it (ex2) or a small absolute error (lg2, sin, cos).
 			fn := map[string]func(float64) float64{"ex2": math.Exp2, "lg2": math.Log2, "sin": math.Sin, "cos": math.Cos}[parts[0]]
 			setf(float32(fn(float64(f32(a[1])))))
+		case op == "neg.f32" || op == "neg.f64":
+			r[a[0].reg] = simFloatBits(typ, -simFloat(typ, val(a[1])))
+		case op == "not.pred":
+			r[a[0].reg] = val(a[1]) ^ 1
 		case op == "abs.f32" || op == "abs.f64":
 			r[a[0].reg] = simFloatBits(typ, math.Abs(simFloat(typ, val(a[1]))))
 		case op == "copysign.f32" || op == "copysign.f64":

@@ -31,3 +31,16 @@ func.func @math(%x: tensor<300xf32>, %y: tensor<300xf32>, %d: tensor<300xf64>, %
   } -> (tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf64>, tensor<300xf64>, tensor<300xf64>, tensor<300xi1>, tensor<300xi32>, tensor<300xi32>, tensor<300xi64>, tensor<300xi64>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>)
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11, %r#12, %r#13, %r#14, %r#15 : tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf64>, tensor<300xf64>, tensor<300xf64>, tensor<300xi1>, tensor<300xi32>, tensor<300xi32>, tensor<300xi64>, tensor<300xi64>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>
 }
+
+// math.powf in f32, f16 (through f32) and its special cases.
+func.func @pow(%x: tensor<64xf32>, %y: tensor<64xf32>, %h: tensor<64xf16>, %k: tensor<64xf16>) -> (tensor<64xf32>, tensor<64xf16>) {
+  %ef = tensor.empty() : tensor<64xf32>
+  %eh = tensor.empty() : tensor<64xf16>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y, %h, %k : tensor<64xf32>, tensor<64xf32>, tensor<64xf16>, tensor<64xf16>) outs(%ef, %eh : tensor<64xf32>, tensor<64xf16>) {
+  ^bb0(%a: f32, %b: f32, %c: f16, %d: f16, %o0: f32, %o1: f16):
+    %p = math.powf %a, %b : f32
+    %q = math.powf %c, %d : f16
+    linalg.yield %p, %q : f32, f16
+  } -> (tensor<64xf32>, tensor<64xf16>)
+  return %r#0, %r#1 : tensor<64xf32>, tensor<64xf16>
+}

@@ -305,6 +305,9 @@ func checkI64Ops(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand, n i
 		if got := int32(binary.LittleEndian.Uint32(d[10][4*i:])); got != int32(x) {
 			t.Errorf("i64 trunci(%d) = %d", x, got)
 		}
+		if got, want := d[11][i] != 0, x <= y; got != want {
+			t.Errorf("i64 cmpi sle(%d, %d) = %v", x, y, got)
+		}
 	}
 }
 

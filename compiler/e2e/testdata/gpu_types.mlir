@@ -97,9 +97,9 @@ func.func @f64_ops(%a: tensor<?xf64>, %b: tensor<?xf64>) -> (tensor<?xf64>, tens
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9 : tensor<?xf64>, tensor<?xf64>, tensor<?xf64>, tensor<?xf64>, tensor<?xf32>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf64>, tensor<?xi1>, tensor<?xi64>
 }
 
-// i64 arithmetic (wrapping), unsigned ops, a comparison and conversions
+// i64 arithmetic (wrapping), unsigned ops, comparisons and conversions
 // to every float type and to i32.
-func.func @i64_ops(%a: tensor<?xi64>, %b: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>) {
+func.func @i64_ops(%a: tensor<?xi64>, %b: tensor<?xi64>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>, tensor<?xi1>) {
   %c0 = arith.constant 0 : index
   %n = tensor.dim %a, %c0 : tensor<?xi64>
   %e = tensor.empty(%n) : tensor<?xi64>
@@ -109,8 +109,8 @@ func.func @i64_ops(%a: tensor<?xi64>, %b: tensor<?xi64>) -> (tensor<?xi64>, tens
   %e32 = tensor.empty(%n) : tensor<?xf32>
   %e64 = tensor.empty(%n) : tensor<?xf64>
   %ei = tensor.empty(%n) : tensor<?xi32>
-  %r:11 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%a, %b : tensor<?xi64>, tensor<?xi64>) outs(%e, %e, %e, %e, %e, %e1, %eh, %eb, %e32, %e64, %ei : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>) {
-  ^bb0(%x: i64, %y: i64, %o0: i64, %o1: i64, %o2: i64, %o3: i64, %o4: i64, %o5: i1, %o6: f16, %o7: bf16, %o8: f32, %o9: f64, %o10: i32):
+  %r:12 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%a, %b : tensor<?xi64>, tensor<?xi64>) outs(%e, %e, %e, %e, %e, %e1, %eh, %eb, %e32, %e64, %ei, %e1 : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>, tensor<?xi1>) {
+  ^bb0(%x: i64, %y: i64, %o0: i64, %o1: i64, %o2: i64, %o3: i64, %o4: i64, %o5: i1, %o6: f16, %o7: bf16, %o8: f32, %o9: f64, %o10: i32, %o11: i1):
     %add = arith.addi %x, %y : i64
     %mul = arith.muli %x, %y : i64
     %div = arith.divsi %x, %y : i64
@@ -124,9 +124,10 @@ func.func @i64_ops(%a: tensor<?xi64>, %b: tensor<?xi64>) -> (tensor<?xi64>, tens
     %f = arith.uitofp %x : i64 to f32
     %d = arith.sitofp %x : i64 to f64
     %t = arith.trunci %x : i64 to i32
-    linalg.yield %add, %mul, %div, %rem, %shr, %lt, %h, %bf, %f, %d, %t : i64, i64, i64, i64, i64, i1, f16, bf16, f32, f64, i32
-  } -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>)
-  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10 : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>
+    %sle = arith.cmpi sle, %x, %y : i64
+    linalg.yield %add, %mul, %div, %rem, %shr, %lt, %h, %bf, %f, %d, %t, %sle : i64, i64, i64, i64, i64, i1, f16, bf16, f32, f64, i32, i1
+  } -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>, tensor<?xi1>)
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11 : tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi1>, tensor<?xf16>, tensor<?xbf16>, tensor<?xf32>, tensor<?xf64>, tensor<?xi32>, tensor<?xi1>
 }
 
 // i8 and i16 (wrapping at their widths), widened to i32 and i64,

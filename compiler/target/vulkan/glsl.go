@@ -3,6 +3,7 @@ package vulkan
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -232,6 +233,13 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 		if err := arity(op, 2, a); err != nil {
 			return "", err
 		}
+		// NEG(x) is x < 0; on 64 bits it reads the high word's sign, as
+		// Mesa 22.3's lavapipe gets 64-bit signed comparisons wrong.
+		neg := "(%s < 0)"
+		if ak.value == "int64_t" {
+			neg = "(unpackInt2x32(%s).y < 0)"
+		}
+		f = negRE.ReplaceAllStringFunc(f, func(m string) string { return fmt.Sprintf(neg, m[4:len(m)-1]) })
 		f = strings.NewReplacer("U(", u+"(", "S(", s+"(").Replace(f)
 		return fmt.Sprintf(f, a[0], a[1]), nil
 	}
@@ -264,20 +272,30 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 			return two("(%s " + ops[1] + " %s)")
 		}
 		return two("(%s " + ops[0] + " %s)")
+	// Division by zero and INT_MIN / -1, which GLSL leaves undefined,
+	// and shifts by the width or more give what llvm-cpu's kernels give:
+	// a zero quotient and the dividend as remainder, the wrapped negation
+	// (remainder 0), and all bits shifted out.
 	case "arith.divsi":
-		return two("(%s / %s)")
+		return two("(%[2]s == S(0) ? S(0) : (%[2]s == S(-1) ? -%[1]s : %[1]s / %[2]s))")
 	case "arith.remsi":
-		return two("(%[1]s - %[2]s * (%[1]s / %[2]s))")
+		return two("(%[2]s == S(0) ? %[1]s : (%[2]s == S(-1) ? S(0) : %[1]s - %[2]s * (%[1]s / %[2]s)))")
+	case "arith.floordivsi", "arith.ceildivsi":
+		// The truncated quotient, one less (floor) when inexact with
+		// the operands' signs apart, one more (ceil) when together.
+		rel := map[string]string{"arith.floordivsi": "!=", "arith.ceildivsi": "=="}[name]
+		adj := map[string]string{"arith.floordivsi": "-", "arith.ceildivsi": "+"}[name]
+		return two("(%[2]s == S(0) ? S(0) : (%[2]s == S(-1) ? -%[1]s : %[1]s / %[2]s " + adj + " ((%[1]s - (%[1]s / %[2]s) * %[2]s != S(0) && NEG(%[1]s) " + rel + " NEG(%[2]s)) ? S(1) : S(0))))")
 	case "arith.divui":
-		return two("S(U(%s) / U(%s))")
+		return two("(%[2]s == S(0) ? S(0) : S(U(%[1]s) / U(%[2]s)))")
 	case "arith.remui":
-		return two("S(U(%s) %% U(%s))")
+		return two("(%[2]s == S(0) ? %[1]s : S(U(%[1]s) %% U(%[2]s)))")
 	case "arith.shli":
-		return two("(%s << %s)")
+		return two(fmt.Sprintf("(U(%%[2]s) >= U(%d) ? S(0) : %%[1]s << %%[2]s)", ak.bits))
 	case "arith.shrsi":
-		return two("(%s >> %s)")
+		return two(fmt.Sprintf("(U(%%[2]s) >= U(%d) ? (NEG(%%[1]s) ? S(-1) : S(0)) : %%[1]s >> %%[2]s)", ak.bits))
 	case "arith.shrui":
-		return two("S(U(%s) >> U(%s))")
+		return two(fmt.Sprintf("(U(%%[2]s) >= U(%d) ? S(0) : S(U(%%[1]s) >> U(%%[2]s)))", ak.bits))
 	case "arith.maxsi":
 		return two("max(%s, %s)")
 	case "arith.minsi":
@@ -321,6 +339,9 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 	return "", ir.OpErrorf(op, "'%s' is not supported by vulkan-spirv code generation", name)
 }
 
+// negRE matches NEG(x) in expression templates.
+var negRE = regexp.MustCompile(`NEG\(%\[[12]\]s\)`)
+
 func cmpi(op *ir.Operation, ak elemKind, a []string) (string, error) {
 	if err := arity(op, 2, a); err != nil {
 		return "", err
@@ -337,6 +358,16 @@ func cmpi(op *ir.Operation, ak elemKind, a []string) (string, error) {
 			u = "uint64_t"
 		}
 		x, y = u+"("+x+")", u+"("+y+")"
+	}
+	if ak.value == "int64_t" && p != "eq" && p != "ne" {
+		// Ordered 64-bit compares on 32-bit words (gi_lt64s, gi_lt64u):
+		// Mesa 22.3's lavapipe gets 64-bit OpSLessThan wrong.
+		lt := "gi_lt64s"
+		if p[0] == 'u' {
+			lt = "gi_lt64u"
+		}
+		f := map[string]string{"lt": "%[1]s(%[2]s, %[3]s)", "le": "(!%[1]s(%[3]s, %[2]s))", "gt": "%[1]s(%[3]s, %[2]s)", "ge": "(!%[1]s(%[2]s, %[3]s))"}[p[1:]]
+		return fmt.Sprintf(f, lt, a[0], a[1]), nil
 	}
 	rel := map[string]string{"eq": "==", "ne": "!=", "slt": "<", "sle": "<=", "sgt": ">", "sge": ">=",
 		"ult": "<", "ule": "<=", "ugt": ">", "uge": ">="}[p]

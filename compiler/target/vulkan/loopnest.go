@@ -112,6 +112,7 @@ func (n *glslNeeds) use(k elemKind) {
 	case "int64_t":
 		n.exts["GL_EXT_shader_explicit_arithmetic_types_int64"] = true
 		n.types["i64"] = true
+		n.helpers["cmp64"] = true
 	case "double":
 		n.types["f64"] = true
 	}
@@ -271,10 +272,10 @@ float gi_i2f_odd(int i) {
 }
 `},
 	{"odd64", `float gi_u64f_odd(uint64_t u) {
-  if (u < 0x1000000ul) {
-    return float(uint(u));
-  }
   uvec2 w = unpackUint2x32(u);
+  if (w.y == 0u && w.x < 0x1000000u) {
+    return float(w.x);
+  }
   int msb = w.y != 0u ? 32 + findMSB(w.y) : findMSB(w.x);
   int sh = msb - 23;
   uint v = uint(u >> uint(sh)) | ((u & ((1ul << uint(sh)) - 1ul)) != 0ul ? 1u : 0u);
@@ -282,8 +283,24 @@ float gi_i2f_odd(int i) {
 }
 
 float gi_i64f_odd(int64_t i) {
-  float r = gi_u64f_odd(uint64_t(i < 0l ? -i : i));
-  return i < 0l ? -r : r;
+  bool neg = unpackInt2x32(i).y < 0;
+  float r = gi_u64f_odd(uint64_t(neg ? -i : i));
+  return neg ? -r : r;
+}
+`},
+	{"cmp64", `// gi_lt64s and gi_lt64u are a < b, signed and unsigned, on the
+// values' 32-bit words: Mesa 22.3's lavapipe gets 64-bit OpSLessThan
+// wrong.
+bool gi_lt64s(int64_t a, int64_t b) {
+  ivec2 x = unpackInt2x32(a);
+  ivec2 y = unpackInt2x32(b);
+  return x.y < y.y || (x.y == y.y && uint(x.x) < uint(y.x));
+}
+
+bool gi_lt64u(int64_t a, int64_t b) {
+  uvec2 x = unpackUint2x32(uint64_t(a));
+  uvec2 y = unpackUint2x32(uint64_t(b));
+  return x.y < y.y || (x.y == y.y && x.x < y.x);
 }
 `},
 	{"d2f", `// gi_d2f_odd is d rounded to f32 to odd: an inexact conversion that

@@ -67,8 +67,8 @@ var mathHelpers = map[string]struct{ call, text string }{
 }
 `},
 	"math.atan":      {"gi_atan(%s)", atanGLSL},
-	"arith.remf":     {"gi_fmod(%s, %s)", strings.NewReplacer("T", "float", "S(", "(").Replace(fmodGLSL)},
-	"arith.remf.f64": {"gi_fmod_d(%s, %s)", strings.NewReplacer("T", "double", "S(", "_d(").Replace(fmodGLSL)},
+	"arith.remf":     {"gi_fmod(%s, %s)", strings.NewReplacer("FT", "float", "gi_fmodS(", "gi_fmod(").Replace(fmodGLSL)},
+	"arith.remf.f64": {"gi_fmod_d(%s, %s)", strings.NewReplacer("FT", "double", "gi_fmodS(", "gi_fmod_d(").Replace(fmodGLSL)},
 	"math.atan2": {"gi_atan2(%s, %s)", atanGLSL + `float gi_atan2(float y, float x) {
   const float pi = 3.14159265358979;
   if (isnan(x) || isnan(y)) {
@@ -116,32 +116,32 @@ var mathHelpers = map[string]struct{ call, text string }{
 `},
 }
 
-// fmodGLSL is gi_fmod (C's fmod, arith.remf) for T: |x| less the
+// fmodGLSL is gi_fmod (C's fmod, arith.remf) for FT: |x| less the
 // largest |y| * 2^k not above it, repeatedly; each subtraction is exact
 // (Sterbenz: t <= r < 2t), so the remainder is exact, with x's sign. NaN
 // for an infinite x, a zero y or a NaN; x for an infinite y.
-const fmodGLSL = `T gi_fmodS(T x, T y) {
-  T ax = abs(x);
-  T ay = abs(y);
-  if (isnan(x) || isnan(y) || isinf(x) || ay == T(0.0)) {
-    return T(uintBitsToFloat(0x7fc00000u));
+const fmodGLSL = `FT gi_fmodS(FT x, FT y) {
+  FT ax = abs(x);
+  FT ay = abs(y);
+  if (isnan(x) || isnan(y) || isinf(x) || ay == FT(0.0)) {
+    return FT(uintBitsToFloat(0x7fc00000u));
   }
   if (ax < ay || isinf(y)) {
     return x;
   }
   int ey;
   frexp(ay, ey);
-  T r = ax;
+  FT r = ax;
   while (r >= ay) {
     int er;
     frexp(r, er);
-    T t = ldexp(ay, er - ey);
+    FT t = ldexp(ay, er - ey);
     if (t > r) {
       t = ldexp(ay, er - ey - 1);
     }
     r -= t;
   }
-  return x < T(0.0) ? -r : r;
+  return x < FT(0.0) ? -r : r;
 }
 `
 

@@ -1,6 +1,7 @@
 // Package linalg registers MLIR's linalg structured ops on tensors:
 // linalg.generic (with linalg.yield and linalg.index in its body) and the
-// named ops fill, matmul, batch_matmul, matvec, vecmat, dot, transpose,
+// named ops fill, matmul, batch_matmul, quantized_matmul,
+// quantized_batch_matmul, matvec, vecmat, dot, transpose,
 // broadcast, reduce, map and copy.
 //
 // Every structured op keeps its operands as ins followed by outs (with
@@ -24,6 +25,7 @@ import (
 var explicitResults = map[string]bool{
 	"linalg.generic": true, "linalg.fill": true, "linalg.matmul": true, "linalg.batch_matmul": true,
 	"linalg.matvec": true, "linalg.vecmat": true, "linalg.dot": true, "linalg.copy": true, "linalg.batch_matvec": true,
+	"linalg.quantized_matmul": true, "linalg.quantized_batch_matmul": true,
 	"linalg.conv_2d_nhwc_hwcf": true, "linalg.conv_2d_nchw_fchw": true, "linalg.depthwise_conv_2d_nhwc_hwc": true,
 	"linalg.pooling_nhwc_sum": true, "linalg.pooling_nhwc_max": true, "linalg.pooling_nhwc_min": true,
 	"linalg.pooling_nchw_sum": true, "linalg.pooling_nchw_max": true,
@@ -33,7 +35,7 @@ var explicitResults = map[string]bool{
 // linalg.generic.
 var NamedOps = []string{
 	"linalg.fill", "linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot",
-	"linalg.batch_matvec", "linalg.transpose", "linalg.broadcast", "linalg.reduce", "linalg.map", "linalg.copy",
+	"linalg.batch_matvec", "linalg.quantized_matmul", "linalg.quantized_batch_matmul", "linalg.transpose", "linalg.broadcast", "linalg.reduce", "linalg.map", "linalg.copy",
 	"linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nchw_fchw", "linalg.depthwise_conv_2d_nhwc_hwc",
 	"linalg.pooling_nhwc_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_min",
 	"linalg.pooling_nchw_sum", "linalg.pooling_nchw_max",

@@ -49,6 +49,15 @@ func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %v: tensor<8xf32>, %w: t
   %vm = linalg.vecmat ins(%w, %a : tensor<4xf32>, tensor<4x8xf32>) outs(%e8 : tensor<8xf32>) -> tensor<8xf32>
   %e0 = tensor.empty() : tensor<f32>
   %d = linalg.dot ins(%v, %v : tensor<8xf32>, tensor<8xf32>) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %qa = arith.constant dense<3> : tensor<4x8xi8>
+  %qb = arith.constant dense<-2> : tensor<8x16xi8>
+  %qzp = arith.constant 1 : i32
+  %qe = tensor.empty() : tensor<4x16xi32>
+  %q = linalg.quantized_matmul ins(%qa, %qb, %qzp, %qzp : tensor<4x8xi8>, tensor<8x16xi8>, i32, i32) outs(%qe : tensor<4x16xi32>) -> tensor<4x16xi32>
+  %qba = arith.constant dense<3> : tensor<2x4x8xi8>
+  %qbb = arith.constant dense<-2> : tensor<2x8x16xi8>
+  %qbe = tensor.empty() : tensor<2x4x16xi32>
+  %qb3 = linalg.quantized_batch_matmul ins(%qba, %qbb, %qzp, %qzp : tensor<2x4x8xi8>, tensor<2x8x16xi8>, i32, i32) outs(%qbe : tensor<2x4x16xi32>) -> tensor<2x4x16xi32>
   %et = tensor.empty() : tensor<8x4xf32>
   %t = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%et : tensor<8x4xf32>) permutation = [1, 0]
   %eb = tensor.empty() : tensor<4x3x8xf32>
@@ -156,17 +165,19 @@ func TestGeneralize(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"linalg.matmul":       `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
-		"linalg.batch_matmul": `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
-		"linalg.matvec":       `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
-		"linalg.vecmat":       `[affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
-		"linalg.dot":          `[affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>] ["reduction"]`,
-		"linalg.fill":         `[affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
-		"linalg.transpose":    `[affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
-		"linalg.broadcast":    `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel"]`,
-		"linalg.reduce":       `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
-		"linalg.map":          `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
-		"linalg.copy":         `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.matmul":                 `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+		"linalg.batch_matmul":           `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
+		"linalg.matvec":                 `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
+		"linalg.vecmat":                 `[affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
+		"linalg.quantized_matmul":       `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+		"linalg.quantized_batch_matmul": `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
+		"linalg.dot":                    `[affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>] ["reduction"]`,
+		"linalg.fill":                   `[affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.transpose":              `[affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.broadcast":              `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel"]`,
+		"linalg.reduce":                 `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
+		"linalg.map":                    `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.copy":                   `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
 	}
 	seen := map[string]bool{}
 	fn := m.Op.Body().Ops[0]

@@ -125,6 +125,23 @@ func DefinitionOf(op *ir.Operation) (*Definition, error) {
 			return nil, err
 		}
 		return explicitMaps(op, &Definition{Maps: []*ir.AffineMap{dimsMap(4, 0, 1, 3), dimsMap(4, 0, 3, 2), dimsMap(4, 0, 1, 2)}, Iterators: iterators("pppr")})
+	case "linalg.quantized_matmul":
+		if err := expectCounts(op, 4, 1); err != nil {
+			return nil, err
+		}
+		if err := expectRanks(op, 2, 2, 0, 0, 2); err != nil {
+			return nil, err
+		}
+		// (m, n, k): C(m, n) += (A(m, k) - azp) * (B(k, n) - bzp)
+		return &Definition{Maps: []*ir.AffineMap{dimsMap(3, 0, 2), dimsMap(3, 2, 1), dimsMap(3), dimsMap(3), dimsMap(3, 0, 1)}, Iterators: iterators("ppr")}, nil
+	case "linalg.quantized_batch_matmul":
+		if err := expectCounts(op, 4, 1); err != nil {
+			return nil, err
+		}
+		if err := expectRanks(op, 3, 3, 0, 0, 3); err != nil {
+			return nil, err
+		}
+		return &Definition{Maps: []*ir.AffineMap{dimsMap(4, 0, 1, 3), dimsMap(4, 0, 3, 2), dimsMap(4), dimsMap(4), dimsMap(4, 0, 1, 2)}, Iterators: iterators("pppr")}, nil
 	case "linalg.batch_matvec":
 		if err := expectCounts(op, 2, 1); err != nil {
 			return nil, err
@@ -525,6 +542,20 @@ func Generalize(op *ir.Operation) (*ir.Operation, error) {
 			combine = "arith.minsi"
 		}
 		y = emit(combine, outT, b.Args[2], a)
+	case "linalg.quantized_matmul", "linalg.quantized_batch_matmul":
+		// acc + (a - azp) * (b - bzp), every operand cast to the
+		// accumulator's type first (MLIR's QuantizedMatmulOp).
+		var cs [4]*ir.Value
+		for i := range cs {
+			if cs[i], err = convert(emit, b.Args[i], outT); err != nil {
+				return nil, ir.OpErrorf(op, "%v", err)
+			}
+		}
+		sub, mul, add := "arith.subi", "arith.muli", "arith.addi"
+		if _, ok := outT.(ir.FloatType); ok {
+			sub, mul, add = "arith.subf", "arith.mulf", "arith.addf"
+		}
+		y = emit(add, outT, b.Args[4], emit(mul, outT, emit(sub, outT, cs[0], cs[2]), emit(sub, outT, cs[1], cs[3])))
 	default: // matmul and convolution families: acc + a * b, in the accumulator's type
 		a, err := convert(emit, b.Args[0], outT)
 		if err != nil {

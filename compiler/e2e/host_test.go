@@ -354,3 +354,31 @@ func TestRepeatedLayers(t *testing.T) {
 	}
 	forGPUs(t, "repeated_layers.mlir", check)
 }
+
+// TestHostF16Constants compiles f16 scalar constants written in host code
+// (captured by a body, filling an accumulator) and checks the count of
+// positive elements plus one half, on every device.
+func TestHostF16Constants(t *testing.T) {
+	tools(t)
+	x := []float32{1, -2, 0.5, 3, 0, -7, 2, 9}
+	check := func(t *testing.T, dev rhal.Device, module []byte) {
+		if got := callF32(t, dev, module, "f16_constants", fmtF32("8xf32", x)); len(got) != 1 || got[0] != 5.5 {
+			t.Errorf("f16_constants = %v, want [5.5]", got)
+		}
+	}
+	module, err := compile("host_f16_constants.mlir", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range devices {
+		t.Run(d.name, func(t *testing.T) {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer dev.Close()
+			check(t, dev, module)
+		})
+	}
+	forGPUs(t, "host_f16_constants.mlir", check)
+}

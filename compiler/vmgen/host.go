@@ -1011,6 +1011,12 @@ func (fe *fnEmitter) scalarOp(op *ir.Operation) (bool, error) {
 	}
 	f := fe.f
 	k, ok := kindOf(r.Type)
+	if !ok && op.Name == "arith.constant" && !fe.used(r) {
+		// A constant of a type host code cannot hold (f16) that nothing on
+		// the host reads: dispatch formation cloned it into the kernels
+		// using it.
+		return true, nil
+	}
 	if !ok {
 		return true, ir.OpErrorf(op, "type '%s' is not supported in host code", ir.TypeString(r.Type))
 	}

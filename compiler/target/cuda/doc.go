@@ -37,9 +37,12 @@
 // rsqrt is rsqrt.approx in both; exp, exp2, log, log2, log10, sin, cos,
 // tanh and powf use the hardware's f32 approximations (ex2, lg2, sin, cos,
 // tanh .approx; exp, log and log10 scale their arguments or results by a
-// rounded constant; powf is 2^(y*log2|x|) with C's special cases) and are
-// refused on f64, as are the math ops not named here (atan, erf, ...), at
-// the op; ctpop and ctlz take i32 and i64.
+// rounded constant; powf is 2^(y*log2|x|) with C's special cases), as do
+// erf, expm1 and log1p, which use series near 0 (where the plain formulas
+// cancel) and Abramowitz and Stegun's erf, e^x - 1 and log(1+x) further
+// out. All of these are refused on f64, as are the math ops not named
+// here (atan, atan2, tan, ...), at the op; ctpop and ctlz take i32 and
+// i64.
 //
 // Linalg loop nests (functions marked with loopnest.Attr) become entries of
 // LoopNestBlockSize threads (loopnest.go) taking the binding pointers and

@@ -2,6 +2,7 @@ package cuda_test
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand"
@@ -149,6 +150,68 @@ func TestPowfPTX(t *testing.T) {
 				hw := h.round(math.Pow(hx[k], hy[k]))
 				if g := halfAt(out["out1"], k); !sameHalf(h, g, hw) && math.Abs(h.value(g)-h.value(hw)) > 1e-3*math.Abs(h.value(hw)) {
 					t.Errorf("f16 powf(%v, %v) = %#04x, want %#04x", hx[k], hy[k], g, hw)
+				}
+			}
+		})
+	}
+}
+
+// TestSpecialFunctionsPTX runs erf, expm1 and log1p of testdata/math.mlir
+// in the interpreter against Go's: within 4e-7 relative (erf: also 2e-7
+// absolute; expm1 beyond its series: also |x| 2^-23, the rounding of e^x's
+// scaled argument) over small, middling and large arguments, with the
+// special values exact.
+func TestSpecialFunctionsPTX(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	const n = 400
+	specials := []float64{0, math.Copysign(0, -1), 1e-8, -1e-8, 1e-30, 0.3499, 0.35, -0.35, 0.5, -0.5, 0.49999, 1, 1.0001, -0.9999, -1, -2,
+		2.5, 4, 10, -10, 88, -88, math.Inf(1), math.Inf(-1), math.NaN(), 1e-5, -1e-5}
+	x := make([]float64, n)
+	for k := range x {
+		switch k % 3 {
+		case 0:
+			x[k] = r.NormFloat64() * 0.3
+		case 1:
+			x[k] = -0.99 + 4*r.Float64()
+		default:
+			x[k] = math.Copysign(math.Pow(10, -12+14*r.Float64()), r.NormFloat64())
+		}
+		if k < len(specials) {
+			x[k] = specials[k]
+		}
+		x[k] = float64(float32(x[k]))
+	}
+	in := make([]byte, 4*n)
+	for k := range x {
+		binary.LittleEndian.PutUint32(in[4*k:], math.Float32bits(float32(x[k])))
+	}
+	for _, arch := range []string{"sm_52", "sm_90"} {
+		t.Run(arch, func(t *testing.T) {
+			out := runNest(t, find(t, simDispatches(t, "math.mlir", arch), "special"), map[string][]byte{"in0": in})
+			bad := 0
+			for k := range x {
+				for o, c := range []struct {
+					name string
+					fn   func(float64) float64
+					abs  float64
+				}{{"erf", math.Erf, 2e-7}, {"expm1", math.Expm1, 0}, {"log1p", math.Log1p, 0}} {
+					got := float64(math.Float32frombits(binary.LittleEndian.Uint32(out[fmt.Sprintf("out%d", o)][4*k:])))
+					want := c.fn(x[k])
+					ok := got == want && math.Signbit(got) == math.Signbit(want) || math.IsNaN(got) && math.IsNaN(want)
+					if !ok && !math.IsInf(want, 0) && !math.IsNaN(want) && want != 0 {
+						rel := 4e-7
+						if c.name == "expm1" {
+							// e^x's f32 argument x*log2(e) is rounded:
+							// a relative error of up to |x| 2^-23.
+							rel += math.Abs(x[k]) * math.Ldexp(1, -23)
+						}
+						ok = math.Abs(got-want) <= rel*math.Abs(want)+c.abs
+					}
+					if !ok {
+						if bad++; bad <= 10 {
+							t.Errorf("%s(%v) = %v, want %v", c.name, x[k], got, want)
+						}
+					}
 				}
 			}
 		})

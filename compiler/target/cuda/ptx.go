@@ -509,6 +509,93 @@ func (f *fngen) powf(r, x, y string) {
 	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
 }
 
+// horner evaluates the polynomial c[0] + c[1] x + ... (f32) at the f32 in
+// x with fma and returns its register.
+func (f *fngen) horner(x string, c []float64) string {
+	p := f.reg("%f")
+	f.line("mov.f32 \t%s, %s;", p, f32Lit(c[len(c)-1]))
+	for i := len(c) - 2; i >= 0; i-- {
+		f.line("fma.rn.f32 \t%s, %s, %s, %s;", p, p, x, f32Lit(c[i]))
+	}
+	return p
+}
+
+// erf emits math.erf on f32, odd, from |x|: below 0.5 its Maclaurin series
+// to x^13 (truncation below 2e-8 relative), from there Abramowitz and
+// Stegun's 7.1.26, 1 - t(a1 + ... a5 t^4) e^(-x^2) with t = 1/(1 + p x),
+// whose error is below 1.5e-7 (about 3e-7 relative, as erf >= 0.52
+// there); NaN stays NaN and the infinities give +-1.
+func (f *fngen) erf(r, x string) {
+	a := f.reg("%f")
+	f.line("abs.f32 \t%s, %s;", a, x)
+	// Small: x * (2/sqrt(pi)) * (1 - x^2/3 + x^4/10 - x^6/42 + ...).
+	x2 := f.reg("%f")
+	f.line("mul.rn.f32 \t%s, %s, %s;", x2, a, a)
+	k := 2 / math.Sqrt(math.Pi)
+	s := f.horner(x2, []float64{k, -k / 3, k / 10, -k / 42, k / 216, -k / 1320, k / 9360})
+	small := f.reg("%f")
+	f.line("mul.rn.f32 \t%s, %s, %s;", small, s, a)
+	// Large: 7.1.26.
+	t, d := f.reg("%f"), f.reg("%f")
+	f.line("fma.rn.f32 \t%s, %s, %s, %s;", d, a, f32Lit(0.3275911), f32Lit(1))
+	f.line("div.rn.f32 \t%s, %s, %s;", t, f32Lit(1), d)
+	q := f.horner(t, []float64{0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429})
+	f.line("mul.rn.f32 \t%s, %s, %s;", q, q, t)
+	e := f.reg("%f")
+	f.line("mul.rn.f32 \t%s, %s, %s;", e, x2, f32Lit(-math.Log2E))
+	f.line("ex2.approx.f32 \t%s, %s;", e, e)
+	big := f.reg("%f")
+	f.line("mul.rn.f32 \t%s, %s, %s;", q, q, e)
+	f.line("sub.rn.f32 \t%s, %s, %s;", big, f32Lit(1), q)
+	p := f.reg("%p")
+	f.line("setp.lt.f32 \t%s, %s, %s;", p, a, f32Lit(0.5))
+	m := f.reg("%f")
+	f.line("selp.f32 \t%s, %s, %s, %s;", m, small, big, p)
+	f.line("copysign.f32 \t%s, %s, %s;", r, x, m)
+}
+
+// expm1 emits math.expm1 on f32: below 0.35 in magnitude its Maclaurin
+// series to x^8 (truncation below 1e-8 relative), which keeps small
+// results' precision that e^x - 1 would cancel; elsewhere e^x - 1 with
+// ex2.approx.
+func (f *fngen) expm1(r, x string) {
+	s := f.horner(x, []float64{1, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320})
+	small := f.reg("%f")
+	f.line("mul.rn.f32 \t%s, %s, %s;", small, s, x)
+	e := f.reg("%f")
+	f.line("mul.rn.f32 \t%s, %s, %s;", e, x, f32Lit(math.Log2E))
+	f.line("ex2.approx.f32 \t%s, %s;", e, e)
+	f.line("sub.rn.f32 \t%s, %s, %s;", e, e, f32Lit(1))
+	a, p := f.reg("%f"), f.reg("%p")
+	f.line("abs.f32 \t%s, %s;", a, x)
+	f.line("setp.lt.f32 \t%s, %s, %s;", p, a, f32Lit(0.35))
+	f.line("selp.f32 \t%s, %s, %s, %s;", r, small, e, p)
+}
+
+// log1p emits math.log1p on f32: for x in [-0.5, 1] as 2 atanh(s) with
+// s = x/(2+x) (|s| <= 1/3) by its series to s^15 (truncation below 3e-8
+// relative), which keeps small results' precision that log(1+x) would
+// lose; elsewhere log(1+x) with lg2.approx (-1 gives -inf, below it NaN,
+// as lg2 does).
+func (f *fngen) log1p(r, x string) {
+	den, s, s2 := f.reg("%f"), f.reg("%f"), f.reg("%f")
+	f.line("add.rn.f32 \t%s, %s, %s;", den, x, f32Lit(2))
+	f.line("div.rn.f32 \t%s, %s, %s;", s, x, den)
+	f.line("mul.rn.f32 \t%s, %s, %s;", s2, s, s)
+	q := f.horner(s2, []float64{2, 2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13, 2.0 / 15})
+	small := f.reg("%f")
+	f.line("mul.rn.f32 \t%s, %s, %s;", small, q, s)
+	u, l := f.reg("%f"), f.reg("%f")
+	f.line("add.rn.f32 \t%s, %s, %s;", u, x, f32Lit(1))
+	f.line("lg2.approx.f32 \t%s, %s;", l, u)
+	f.line("mul.rn.f32 \t%s, %s, %s;", l, l, f32Lit(math.Ln2))
+	lo, hi := f.reg("%p"), f.reg("%p")
+	f.line("setp.ge.f32 \t%s, %s, %s;", lo, x, f32Lit(-0.5))
+	f.line("setp.le.f32 \t%s, %s, %s;", hi, x, f32Lit(1))
+	f.line("and.pred \t%s, %s, %s;", lo, lo, hi)
+	f.line("selp.f32 \t%s, %s, %s, %s;", r, small, l, lo)
+}
+
 func log2(n int) int {
 	s := 0
 	for 1<<s < n {
@@ -769,6 +856,24 @@ func (f *fngen) op(op *ir.Operation) error {
 		c := f.reg("%r")
 		f.line("%s.b64 \t%s, %s;", opc, c, a[0])
 		f.line("cvt.u64.u32 \t%s, %s;", r, c)
+		return nil
+	case "math.erf", "math.expm1", "math.log1p":
+		a, ks, err := f.operands(op, 1)
+		if err != nil {
+			return err
+		}
+		if ks[0] != kindF32 || rk != kindF32 {
+			return ir.OpErrorf(op, "'%s' is supported only on f32 in cuda code generation", name)
+		}
+		r := f.define(op.Results[0], rk)
+		switch name {
+		case "math.erf":
+			f.erf(r, a[0])
+		case "math.expm1":
+			f.expm1(r, a[0])
+		default:
+			f.log1p(r, a[0])
+		}
 		return nil
 	case "math.exp", "math.log", "math.tanh", "math.exp2", "math.log2", "math.log10", "math.sin", "math.cos":
 		a, ks, err := f.operands(op, 1)

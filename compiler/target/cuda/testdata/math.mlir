@@ -44,3 +44,16 @@ func.func @pow(%x: tensor<64xf32>, %y: tensor<64xf32>, %h: tensor<64xf16>, %k: t
   } -> (tensor<64xf32>, tensor<64xf16>)
   return %r#0, %r#1 : tensor<64xf32>, tensor<64xf16>
 }
+
+// erf, expm1 and log1p on f32.
+func.func @special(%x: tensor<400xf32>) -> (tensor<400xf32>, tensor<400xf32>, tensor<400xf32>) {
+  %e = tensor.empty() : tensor<400xf32>
+  %r:3 = linalg.generic {indexing_maps = [#id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x : tensor<400xf32>) outs(%e, %e, %e : tensor<400xf32>, tensor<400xf32>, tensor<400xf32>) {
+  ^bb0(%a: f32, %o0: f32, %o1: f32, %o2: f32):
+    %p = math.erf %a : f32
+    %q = math.expm1 %a : f32
+    %s = math.log1p %a : f32
+    linalg.yield %p, %q, %s : f32, f32, f32
+  } -> (tensor<400xf32>, tensor<400xf32>, tensor<400xf32>)
+  return %r#0, %r#1, %r#2 : tensor<400xf32>, tensor<400xf32>, tensor<400xf32>
+}

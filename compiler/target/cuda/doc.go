@@ -42,7 +42,8 @@
 // cancel) and Abramowitz and Stegun's erf, e^x - 1 and log(1+x) further
 // out. All of these are refused on f64, as are the math ops not named
 // here (atan, atan2, tan, ...), at the op; ctpop and ctlz take i32 and
-// i64.
+// i64. arith.remf is C's fmod, exact, on f32 (and f16 and bf16): a loop
+// in f64 subtracting |b| scaled to |a|'s binade.
 //
 // Linalg loop nests (functions marked with loopnest.Attr) become entries of
 // LoopNestBlockSize threads (loopnest.go) taking the binding pointers and

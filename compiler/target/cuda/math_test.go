@@ -217,3 +217,50 @@ func TestSpecialFunctionsPTX(t *testing.T) {
 		})
 	}
 }
+
+// TestRemfPTX runs arith.remf of testdata/math.mlir in the interpreter
+// against Go's math.Mod (C's fmod) bit for bit, in f32 and f16: quotients
+// from below 1 to 2^276, subnormal divisors, signs, zeros, infinities and
+// NaN.
+func TestRemfPTX(t *testing.T) {
+	inf, nan := math.Inf(1), math.NaN()
+	pairs := [][2]float64{{7.5, 2}, {-7.5, 2}, {7.5, -2}, {1e38, 3}, {3e38, 1e-45}, {1e-45, 3e38}, {5, 0}, {inf, 1}, {1, inf},
+		{nan, 1}, {1, nan}, {0, 1}, {math.Copysign(0, -1), 1}, {6, 3}, {-6, 3}, {1, 1e-40}, {0.1, 0.01}, {123456789, 0.3}}
+	r := rand.New(rand.NewSource(15))
+	const n = 200
+	x, y := make([]float64, n), make([]float64, n)
+	for k := range x {
+		x[k] = float64(math.Float32frombits(r.Uint32()))
+		y[k] = float64(math.Float32frombits(r.Uint32()))
+		if k%2 == 0 {
+			x[k], y[k] = float64(float32(r.NormFloat64()*1000)), float64(float32(r.NormFloat64()))
+		}
+		if k < len(pairs) {
+			x[k], y[k] = float64(float32(pairs[k][0])), float64(float32(pairs[k][1]))
+		}
+	}
+	h := f16Format
+	in := map[string][]byte{"in0": make([]byte, 4*n), "in1": make([]byte, 4*n)}
+	hx, hy := make([]float64, n), make([]float64, n)
+	for k := range x {
+		binary.LittleEndian.PutUint32(in["in0"][4*k:], math.Float32bits(float32(x[k])))
+		binary.LittleEndian.PutUint32(in["in1"][4*k:], math.Float32bits(float32(y[k])))
+		hx[k], hy[k] = h.value(h.round(x[k])), h.value(h.round(y[k]/8))
+	}
+	in["in2"], in["in3"] = halves(h, hx), halves(h, hy)
+	for _, arch := range []string{"sm_52", "sm_90"} {
+		t.Run(arch, func(t *testing.T) {
+			out := runNest(t, find(t, simDispatches(t, "math.mlir", arch), "remf"), in)
+			for k := 0; k < n; k++ {
+				want := math.Mod(x[k], y[k])
+				got := float64(math.Float32frombits(binary.LittleEndian.Uint32(out["out0"][4*k:])))
+				if !(got == want && math.Signbit(got) == math.Signbit(want) || math.IsNaN(got) && math.IsNaN(want)) {
+					t.Errorf("remf(%v, %v) = %v, want %v", x[k], y[k], got, want)
+				}
+				if g, w := halfAt(out["out1"], k), h.round(math.Mod(hx[k], hy[k])); !sameHalf(h, g, w) {
+					t.Errorf("f16 remf(%v, %v) = %#04x, want %#04x", hx[k], hy[k], g, w)
+				}
+			}
+		})
+	}
+}

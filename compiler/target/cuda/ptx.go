@@ -509,6 +509,50 @@ func (f *fngen) powf(r, x, y string) {
 	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
 }
 
+// remf emits arith.remf on f32 as C's fmod, exactly: a - n*b with n the
+// truncated quotient, which is an f32. In f64, where every f32 is a
+// normal number, |b| scaled by the power of two that brings it to |a|'s
+// binade (halved when that overshoots) is subtracted from |a| until what
+// remains is below |b| (each subtraction exact, at most 278 of them);
+// the remainder takes a's sign. A zero or NaN b, or an infinite or NaN a,
+// gives NaN; an infinite b gives a.
+func (f *fngen) remf(res, a, b string) {
+	loop, done := f.reg("$L__remf"), f.reg("$L__remf_done")
+	ax, ab := f.reg("%f"), f.reg("%f")
+	f.line("abs.f32 \t%s, %s;", ax, a)
+	f.line("abs.f32 \t%s, %s;", ab, b)
+	bad, q := f.reg("%p"), f.reg("%p")
+	f.line("testp.finite.f32 \t%s, %s;", bad, a)
+	f.line("not.pred \t%s, %s;", bad, bad)
+	f.line("setp.equ.f32 \t%s, %s, 0f00000000;", q, ab) // zero or NaN
+	f.line("or.pred \t%s, %s, %s;", bad, bad, q)
+	r, d := f.reg("%fd"), f.reg("%fd")
+	f.line("cvt.f64.f32 \t%s, %s;", r, ax)
+	f.line("cvt.f64.f32 \t%s, %s;", d, ab)
+	f.line("@%s bra \t%s;", bad, done)
+	db, de, rb, k := f.reg("%rd"), f.reg("%rd"), f.reg("%rd"), f.reg("%rd")
+	f.line("mov.b64 \t%s, %s;", db, d)
+	f.line("shr.u64 \t%s, %s, 52;", de, db)
+	f.body.WriteString(loop + ":\n")
+	f.line("setp.lt.f64 \t%s, %s, %s;", q, r, d)
+	f.line("@%s bra \t%s;", q, done)
+	t := f.reg("%fd")
+	f.line("mov.b64 \t%s, %s;", rb, r)
+	f.line("shr.u64 \t%s, %s, 52;", rb, rb)
+	f.line("sub.s64 \t%s, %s, %s;", k, rb, de)
+	f.line("shl.b64 \t%s, %s, 52;", k, k)
+	f.line("add.s64 \t%s, %s, %s;", k, k, db)
+	f.line("mov.b64 \t%s, %s;", t, k)
+	f.line("setp.gt.f64 \t%s, %s, %s;", q, t, r)
+	f.line("@%s mul.rn.f64 \t%s, %s, 0d3FE0000000000000;", q, t, t)
+	f.line("sub.rn.f64 \t%s, %s, %s;", r, r, t)
+	f.line("bra.uni \t%s;", loop)
+	f.body.WriteString(done + ":\n")
+	f.line("cvt.rn.f32.f64 \t%s, %s;", res, r)
+	f.line("copysign.f32 \t%s, %s, %s;", res, a, res)
+	f.line("@%s mov.f32 \t%s, 0f7FFFFFFF;", bad, res)
+}
+
 // horner evaluates the polynomial c[0] + c[1] x + ... (f32) at the f32 in
 // x with fma and returns its register.
 func (f *fngen) horner(x string, c []float64) string {
@@ -807,6 +851,16 @@ func (f *fngen) op(op *ir.Operation) error {
 		p := f.reg("%p")
 		f.line("setp.ge.%s \t%s, %s, %s;", rk.typ, p, t, half)
 		f.line("@%s add.rn.%s \t%s, %s, %s;", p, rk.typ, r, r, one)
+		return nil
+	case "arith.remf":
+		a, ks, err := f.operands(op, 2)
+		if err != nil {
+			return err
+		}
+		if ks[0] != kindF32 || ks[1] != kindF32 || rk != kindF32 {
+			return ir.OpErrorf(op, "'%s' is supported on f32, f16 and bf16 in cuda code generation", name)
+		}
+		f.remf(f.define(op.Results[0], rk), a[0], a[1])
 		return nil
 	case "math.powf":
 		a, ks, err := f.operands(op, 2)

@@ -654,6 +654,8 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 			setf(float32(fn(float64(f32(a[1])))))
 		case op == "neg.f32" || op == "neg.f64":
 			r[a[0].reg] = simFloatBits(typ, -simFloat(typ, val(a[1])))
+		case op == "or.pred":
+			r[a[0].reg] = (val(a[1]) | val(a[2])) & 1
 		case op == "not.pred":
 			r[a[0].reg] = val(a[1]) ^ 1
 		case op == "abs.f32" || op == "abs.f64":

@@ -57,3 +57,16 @@ func.func @special(%x: tensor<400xf32>) -> (tensor<400xf32>, tensor<400xf32>, te
   } -> (tensor<400xf32>, tensor<400xf32>, tensor<400xf32>)
   return %r#0, %r#1, %r#2 : tensor<400xf32>, tensor<400xf32>, tensor<400xf32>
 }
+
+// arith.remf (C's fmod) on f32 and f16.
+func.func @remf(%x: tensor<200xf32>, %y: tensor<200xf32>, %h: tensor<200xf16>, %k: tensor<200xf16>) -> (tensor<200xf32>, tensor<200xf16>) {
+  %ef = tensor.empty() : tensor<200xf32>
+  %eh = tensor.empty() : tensor<200xf16>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y, %h, %k : tensor<200xf32>, tensor<200xf32>, tensor<200xf16>, tensor<200xf16>) outs(%ef, %eh : tensor<200xf32>, tensor<200xf16>) {
+  ^bb0(%a: f32, %b: f32, %c: f16, %d: f16, %o0: f32, %o1: f16):
+    %p = arith.remf %a, %b : f32
+    %q = arith.remf %c, %d : f16
+    linalg.yield %p, %q : f32, f16
+  } -> (tensor<200xf32>, tensor<200xf16>)
+  return %r#0, %r#1 : tensor<200xf32>, tensor<200xf16>
+}

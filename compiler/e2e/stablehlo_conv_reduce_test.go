@@ -35,6 +35,7 @@ func TestStableHLOConvReduce(t *testing.T) {
 		checkRNGUniform(t, dev, module)
 		checkComplexOps(t, dev, module, r)
 		checkFFTs(t, dev, module, r)
+		checkIRFFTs(t, dev, module, r)
 		checkSelects(t, dev, module, r)
 		checkGatherScatter(t, dev, module, r)
 		checkSortRows(t, dev, module, r)
@@ -344,6 +345,26 @@ func checkFFTs(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
 		checkF32Rel(t, what, shapes[k], data[k], f32s{shape: shape, v: ref[off : off+n]}, 1e-5)
 		off += n
 	}
+}
+
+// checkIRFFTs checks IRFFT as the inverse of RFFT (even and odd lengths)
+// and the FFT of a complex constant against a direct DFT in complex128.
+func checkIRFFTs(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x, y := randF32(r, 3, 10), randF32(r, 9)
+	shapes, data := invoke(t, dev, module, "irffts", x.arg(), y.arg())
+	checkF32Rel(t, "irfft(rfft(x)) even", shapes[0], data[0], x, 1e-5)
+	checkF32Rel(t, "irfft(rfft(y)) odd", shapes[1], data[1], y, 1e-5)
+	z := []complex128{complex(1, 2), complex(3, -1), 0.5, complex(-2, 4)}
+	re, im := f32s{shape: []int{4}}, f32s{shape: []int{4}}
+	for k := range z {
+		var s complex128
+		for n, v := range z {
+			s += v * cmplx.Exp(complex(0, -2*math.Pi*float64(k*n)/4))
+		}
+		re.v, im.v = append(re.v, float32(real(s))), append(im.v, float32(imag(s)))
+	}
+	checkF32Rel(t, "fft(constant) real", shapes[2], data[2], re, 1e-6)
+	checkF32Rel(t, "fft(constant) imag", shapes[3], data[3], im, 1e-6)
 }
 
 func checkSelects(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {

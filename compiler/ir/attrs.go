@@ -319,6 +319,16 @@ func (a *DenseAttr) printNested(w *AsmWriter, depth int, idx *int) {
 }
 
 func (a *DenseAttr) printElem(w *AsmWriter, e Attribute) {
+	if c, ok := e.(ComplexAttr); ok {
+		ct, _ := a.Type.ElementType().(*ComplexType)
+		part := &DenseAttr{Type: &TensorType{Elem: ct.Elem}}
+		w.WriteString("(")
+		part.printElem(w, c.Re)
+		w.WriteString(",")
+		part.printElem(w, c.Im)
+		w.WriteString(")")
+		return
+	}
 	switch e := e.(type) {
 	case IntegerAttr:
 		if it, ok := a.Type.ElementType().(IntegerType); ok && it.Width == 1 {
@@ -331,6 +341,19 @@ func (a *DenseAttr) printElem(w *AsmWriter, e Attribute) {
 	case BoolAttr:
 		w.WriteString(strconv.FormatBool(e.Value))
 	}
+}
+
+// ComplexAttr is one element of a dense complex literal, (re, im): its
+// parts are FloatAttr or IntegerAttr of the complex type's element type.
+type ComplexAttr struct{ Re, Im Attribute }
+
+// PrintAttr implements Attribute.
+func (a ComplexAttr) PrintAttr(w *AsmWriter) {
+	w.WriteString("(")
+	a.Re.PrintAttr(w)
+	w.WriteString(",")
+	a.Im.PrintAttr(w)
+	w.WriteString(")")
 }
 
 // NumElements returns the static element count of the type, or -1 when

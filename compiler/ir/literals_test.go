@@ -1,6 +1,9 @@
 package ir
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestIntegerLiterals checks MLIR's integer literal grammar: decimal with
 // any leading zeros (IREE's tests write [05, 06, 07, 08]) or 0x hex, the
@@ -40,5 +43,35 @@ func TestIntegerLiterals(t *testing.T) {
 	}
 	if got := AttrString(m.Op.Body().Ops[0].Attr("v")); got != "dense<[5, 6, 7, 8]> : tensor<4xi32>" {
 		t.Errorf("dense with leading zeros reads as %s", got)
+	}
+}
+
+// TestComplexLiterals checks dense complex literals, (re, im) per element
+// as StableHLO programs write them (IREE's fft test), and their errors.
+func TestComplexLiterals(t *testing.T) {
+	cases := []struct{ in, want, err string }{
+		{in: `dense<[(0.5,-1.25), (2.0,0.0)]> : tensor<2xcomplex<f32>>`, want: `dense<[(0.5,-1.25), (2.0,0.0)]> : tensor<2xcomplex<f32>>`},
+		{in: `dense<(1.0, 2.0)> : tensor<3xcomplex<f64>>`, want: `dense<(1.0,2.0)> : tensor<3xcomplex<f64>>`},
+		{in: `dense<[[(1,2)], [(-3,4)]]> : tensor<2x1xcomplex<i32>>`, want: `dense<[[(1,2)], [(-3,4)]]> : tensor<2x1xcomplex<i32>>`},
+		{in: `dense<[1.0, 2.0]> : tensor<2xcomplex<f32>>`, err: "expected a complex literal (re, im) for element type 'complex<f32>'"},
+		{in: `dense<[(1.0,2.0)]> : tensor<1xf32>`, err: "complex literal for element type 'f32'"},
+		{in: `dense<[(1.0 2.0)]> : tensor<1xcomplex<f32>>`, err: "expected ','"},
+		{in: `dense<[((1.0,2.0),3.0)]> : tensor<1xcomplex<f32>>`, err: "complex literal parts must be numbers"},
+	}
+	for _, c := range cases {
+		m, err := Parse("t.mlir", []byte(`"t.c"() {v = `+c.in+`} : () -> ()`), NewRegistry())
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: got %v, want an error containing %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.in, err)
+			continue
+		}
+		if got := AttrString(m.Op.Body().Ops[0].Attr("v")); got != c.want {
+			t.Errorf("%s reads as %s, want %s", c.in, got, c.want)
+		}
 	}
 }

@@ -1427,6 +1427,9 @@ type denseLit struct {
 	neg   bool
 	boolV *bool
 	pos   Pos
+	// im is the imaginary part of a complex literal (re, im), whose real
+	// part is this literal.
+	im *denseLit
 }
 
 func (p *Parser) parseDense() (Attribute, error) {
@@ -1493,8 +1496,27 @@ func (p *Parser) parseDense() (Attribute, error) {
 		}
 	}
 	et := st.ElementType()
+	ct, isComplex := et.(*ComplexType)
 	for _, l := range lits {
 		var e Attribute
+		if isComplex != (l.im != nil) {
+			if isComplex {
+				return nil, Errorf(l.pos, "expected a complex literal (re, im) for element type '%s'", TypeString(et))
+			}
+			return nil, Errorf(l.pos, "complex literal for element type '%s'", TypeString(et))
+		}
+		if isComplex {
+			re, err := makeNumber(l.tok, l.neg, ct.Elem, l.pos)
+			if err != nil {
+				return nil, err
+			}
+			im, err := makeNumber(l.im.tok, l.im.neg, ct.Elem, l.im.pos)
+			if err != nil {
+				return nil, err
+			}
+			a.Elements = append(a.Elements, ComplexAttr{Re: re, Im: im})
+			continue
+		}
 		if l.boolV != nil {
 			v := int64(0)
 			if *l.boolV {
@@ -1513,6 +1535,25 @@ func (p *Parser) parseDense() (Attribute, error) {
 }
 
 func (p *Parser) parseDenseScalar() (denseLit, error) {
+	if p.Optional("(") {
+		// A complex element: (re, im).
+		re, err := p.parseDenseScalar()
+		if err != nil {
+			return re, err
+		}
+		if err := p.Expect(","); err != nil {
+			return re, err
+		}
+		im, err := p.parseDenseScalar()
+		if err != nil {
+			return re, err
+		}
+		if re.im != nil || im.im != nil {
+			return re, Errorf(re.pos, "complex literal parts must be numbers")
+		}
+		re.im = &im
+		return re, p.Expect(")")
+	}
 	l := denseLit{pos: p.Pos()}
 	if p.IsKeyword("true") || p.IsKeyword("false") {
 		v := p.tok.text == "true"

@@ -3,6 +3,7 @@ package stablehlotolinalg
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/goiree/goiree/compiler/dialect/stablehlo"
 	"github.com/goiree/goiree/compiler/ir"
@@ -12,13 +13,15 @@ import (
 // complex tensor a program builds as its real and imaginary parts, two
 // float tensors, and lowers the ops on it to linalg.generics on the parts:
 //
-//   - complex(re, im) is the pair itself, and real and imag pick a part;
+//   - complex(re, im) is the pair itself, a constant written as a dense
+//     complex literal is two constants of its parts, and real and imag
+//     pick a part;
 //   - add, subtract, multiply, negate, exponential, sine and cosine compute
 //     both parts in one linalg.generic with two outputs, and abs the
 //     modulus;
-//   - fft of one dimension (FFT, IFFT, and RFFT of a real input) is a
-//     discrete Fourier transform: a contraction of the last dimension with
-//     constant tables of cos and sin(2 pi k n / N).
+//   - fft of one dimension (FFT, IFFT, RFFT of a real input and IRFFT to
+//     a real result) is a discrete Fourier transform: a contraction of the
+//     last dimension with constant tables of cos and sin(2 pi k n / N).
 //
 // A complex value used by anything else (returned, or passed to another
 // op) is refused at that op.
@@ -29,20 +32,28 @@ type parts [2]*ir.Value
 // lowerComplex runs before the other lowerings, on the ops in program
 // order, so that a complex value's parts exist before its users.
 func lowerComplex(module *ir.Operation) error {
-	var ops []*ir.Operation
+	var ops, consts []*ir.Operation
 	ir.Walk(module, func(o *ir.Operation) bool {
+		if complexConstant(o) {
+			consts = append(consts, o)
+			return true
+		}
 		n, ok := opName(o)
 		if ok && touchesComplex(o) {
 			ops = append(ops, o)
 		}
 		return !hasBody[n]
 	})
-	if len(ops) == 0 {
+	if len(ops) == 0 && len(consts) == 0 {
 		return nil
 	}
 	pairs := map[*ir.Value]parts{}
+	for _, o := range consts {
+		pairs[o.Results[0]] = splitConstant(o)
+	}
+	ops = append(consts, ops...)
 	repl := replacements{}
-	for _, o := range ops {
+	for _, o := range ops[len(consts):] {
 		c := &converter{root: module, op: o, repl: repl}
 		if err := c.complexOp(pairs); err != nil {
 			return err
@@ -63,6 +74,38 @@ func lowerComplex(module *ir.Operation) error {
 		}
 	}
 	return nil
+}
+
+// complexConstant reports whether o is a constant (arith, StableHLO or
+// IREE's unfoldable one) of a complex tensor written as a dense literal.
+func complexConstant(o *ir.Operation) bool {
+	switch o.Name {
+	case "arith.constant", "util.unfoldable_constant", "stablehlo.constant", "mhlo.constant":
+	default:
+		return false
+	}
+	_, dense := o.Attr("value").(*ir.DenseAttr)
+	return dense && len(o.Results) == 1 && isComplex(o.Results[0].Type)
+}
+
+// splitConstant inserts before a complex constant two constants of the
+// same op, holding its real and its imaginary parts.
+func splitConstant(o *ir.Operation) parts {
+	d := o.Attr("value").(*ir.DenseAttr)
+	pt := partType(o.Results[0].Type)
+	var ps parts
+	for i := range ps {
+		part := &ir.DenseAttr{Type: pt, Nesting: d.Nesting, Splat: d.Splat}
+		for _, e := range d.Elements {
+			c, _ := e.(ir.ComplexAttr)
+			part.Elements = append(part.Elements, [2]ir.Attribute{c.Re, c.Im}[i])
+		}
+		n := ir.NewOp(o.Name, nil, []ir.Type{pt}, []ir.NamedAttr{{Name: "value", Value: part}})
+		n.Pos, n.Loc = o.Pos, o.Loc
+		o.Block.InsertBefore(o, n)
+		ps[i] = n.Results[0]
+	}
+	return ps
 }
 
 // firstUser returns an op under root that uses v, or nil.
@@ -265,6 +308,9 @@ func (c *converter) fft(ins []parts, pairs map[*ir.Value]parts) error {
 	if !ok || len(lengths) != 1 {
 		return c.errorf("only fft_length of one dimension is supported yet")
 	}
+	if kind == "IRFFT" {
+		return c.irfft(ins, lengths[0])
+	}
 	in, res := stablehlo.Ranked(c.op.Operands[0].Type), stablehlo.Ranked(c.op.Results[0].Type)
 	rank := len(in.Shape)
 	n := lengths[0]
@@ -274,8 +320,8 @@ func (c *converter) fft(ins []parts, pairs map[*ir.Value]parts) error {
 		k = n/2 + 1
 	}
 	switch {
-	case kind == "IRFFT" || kind != "RFFT" && kind != "FFT" && kind != "IFFT":
-		return c.errorf("fft_type %s is not supported yet (only FFT, IFFT and RFFT)", kind)
+	case kind != "RFFT" && kind != "FFT" && kind != "IFFT":
+		return c.errorf("fft_type %s is not supported yet (only FFT, IFFT, RFFT and IRFFT)", kind)
 	case real != (ins[0][1] == nil) || !isComplex(res):
 		return c.errorf("%s takes a %s operand and gives a complex result", kind, map[bool]string{true: "real", false: "complex"}[real])
 	case rank == 0 || in.Shape[rank-1] != n || len(res.Shape) != rank || res.Shape[rank-1] != k:
@@ -369,6 +415,78 @@ func (c *converter) fft(ins []parts, pairs map[*ir.Value]parts) error {
 		rs = scaled
 	}
 	pairs[c.op.Results[0]] = parts{rs[0], rs[1]}
+	return nil
+}
+
+// irfft lowers a one-dimensional IRFFT of length N along the last
+// dimension: the inverse of RFFT, whose operand holds the K = N/2 + 1
+// non-negative frequencies of a Hermitian spectrum, giving the real
+//
+//	x[n] = 1/N sum over k of w_k (Re X[k] cos t - Im X[k] sin t),  t = 2 pi k n / N
+//
+// where w_k = 2 counts X[N - k], the conjugate of X[k], except w_0 = 1
+// and, for even N, w_{N/2} = 1 (numpy's irfft: those imaginary parts
+// drop out, sin t being 0 there). A contraction with K x N tables.
+func (c *converter) irfft(ins []parts, n int64) error {
+	in, res := stablehlo.Ranked(c.op.Operands[0].Type), stablehlo.Ranked(c.op.Results[0].Type)
+	rank := len(in.Shape)
+	k := n/2 + 1
+	if ins[0][1] == nil || isComplex(res) {
+		return c.errorf("IRFFT takes a complex operand and gives a real result")
+	}
+	if rank == 0 || in.Shape[rank-1] != k || len(res.Shape) != rank || res.Shape[rank-1] != n || !slices.Equal(in.Shape[:rank-1], res.Shape[:rank-1]) {
+		return c.errorf("IRFFT of length %d of '%s' does not give '%s'", n, ir.TypeString(in), ir.TypeString(res))
+	}
+	pt := &ir.TensorType{Shape: res.Shape, Elem: res.Elem}
+	if ir.TypeString(pt.Elem) != "f32" && ir.TypeString(pt.Elem) != "f64" {
+		return c.errorf("'%s' elements are not supported here (only f32 and f64)", ir.TypeString(pt.Elem))
+	}
+	cosT, sinT := make([]ir.Attribute, 0, n*k), make([]ir.Attribute, 0, n*k)
+	for j := int64(0); j < k; j++ {
+		w := 2.0
+		if j == 0 || 2*j == n {
+			w = 1
+		}
+		w /= float64(n)
+		for i := int64(0); i < n; i++ {
+			sn, cs := sinCosTurn(i*j%n, n)
+			cosT, sinT = append(cosT, ir.FloatAttr{Value: w * cs}), append(sinT, ir.FloatAttr{Value: -w * sn})
+		}
+	}
+	tt := &ir.TensorType{Shape: []int64{k, n}, Elem: pt.Elem}
+	table := func(elems []ir.Attribute) *ir.Value {
+		d := &ir.DenseAttr{Type: tt, Elements: elems, Nesting: []int{int(k), int(n)}}
+		return c.emit(ir.NewOp("arith.constant", nil, []ir.Type{tt}, []ir.NamedAttr{{Name: "value", Value: d}})).Results[0]
+	}
+	cosV, sinV := table(cosT), table(sinT)
+	// Loops: the leading dimensions and n in parallel, then k.
+	loops := rank + 1
+	xMap := identity(rank)
+	xMap.NumDims = loops
+	xMap.Results[rank-1] = dim(rank)
+	tMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{dim(rank), dim(rank - 1)}}
+	oMap := identity(rank)
+	oMap.NumDims = loops
+	iters := make([]string, loops)
+	for i := range iters {
+		iters[i] = "parallel"
+	}
+	iters[rank] = "reduction"
+	e := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{pt}, nil)).Results[0]
+	z, err := c.genericOp(nil, []*ir.AffineMap{identity(rank)}, e, iters[:rank], func(x builder, _ []*ir.Value) (*ir.Value, error) {
+		return x.constant(pt.Elem, 0), nil
+	})
+	if err != nil {
+		return err
+	}
+	rs, err := c.genericOps([]*ir.Value{ins[0][0], ins[0][1], cosV, sinV}, []*ir.AffineMap{xMap, xMap, tMap, tMap, oMap}, []*ir.Value{z}, iters, func(x builder, a []*ir.Value) ([]*ir.Value, error) {
+		re, im, cs, sn, acc := a[0], a[1], a[2], a[3], a[4]
+		return []*ir.Value{x.bin("arith.addf", acc, x.bin("arith.addf", x.bin("arith.mulf", re, cs), x.bin("arith.mulf", im, sn)))}, nil
+	})
+	if err != nil {
+		return err
+	}
+	c.repl[c.op.Results[0]] = rs[0]
 	return nil
 }
 

@@ -235,11 +235,16 @@ func TestErrors(t *testing.T) {
   %r = stablehlo.real %l : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }`, "t.mlir:3:8: error: 'stablehlo.log' op complex operands are not supported here"},
-		{"fft-irfft", `func.func @f(%a: tensor<8xf32>) -> tensor<14xf32> {
+		{"fft-irfft-length", `func.func @f(%a: tensor<8xf32>) -> tensor<12xf32> {
   %z = stablehlo.complex %a, %a : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xcomplex<f32>>
-  %r = stablehlo.fft %z, type = IRFFT, length = [14] : (tensor<8xcomplex<f32>>) -> tensor<14xf32>
-  return %r : tensor<14xf32>
-}`, "t.mlir:3:8: error: 'stablehlo.fft' op fft_type IRFFT is not supported yet (only FFT, IFFT and RFFT)"},
+  %r = stablehlo.fft %z, type = IRFFT, length = [12] : (tensor<8xcomplex<f32>>) -> tensor<12xf32>
+  return %r : tensor<12xf32>
+}`, "t.mlir:3:8: error: 'stablehlo.fft' op IRFFT of length 12 of 'tensor<8xcomplex<f32>>' does not give 'tensor<12xf32>'"},
+		{"fft-irfft-complex-result", `func.func @f(%a: tensor<8xf32>) -> tensor<14xcomplex<f32>> {
+  %z = stablehlo.complex %a, %a : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  %r = stablehlo.fft %z, type = IRFFT, length = [14] : (tensor<8xcomplex<f32>>) -> tensor<14xcomplex<f32>>
+  return %r : tensor<14xcomplex<f32>>
+}`, "t.mlir:3:8: error: 'stablehlo.fft' op IRFFT takes a complex operand and gives a real result"},
 		{"fft-length", `func.func @f(%a: tensor<8xf32>) -> tensor<4xf32> {
   %f = stablehlo.fft %a, type = RFFT, length = [8] : (tensor<8xf32>) -> tensor<4xcomplex<f32>>
   %r = stablehlo.real %f : (tensor<4xcomplex<f32>>) -> tensor<4xf32>

@@ -149,6 +149,20 @@ func.func @ffts(%x: tensor<3x10xf32>, %re: tensor<8xf32>, %im: tensor<8xf32>) ->
   return %rr, %ri, %fr, %fi, %br, %bi : tensor<3x6xf32>, tensor<3x6xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
 
+// IRFFT back from RFFT, even (10) and odd (9) lengths; FFT of a complex
+// constant written as a dense literal.
+func.func @irffts(%x: tensor<3x10xf32>, %y: tensor<9xf32>) -> (tensor<3x10xf32>, tensor<9xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %r = stablehlo.fft %x, type = RFFT, length = [10] : (tensor<3x10xf32>) -> tensor<3x6xcomplex<f32>>
+  %a = stablehlo.fft %r, type = IRFFT, length = [10] : (tensor<3x6xcomplex<f32>>) -> tensor<3x10xf32>
+  %s = stablehlo.fft %y, type = RFFT, length = [9] : (tensor<9xf32>) -> tensor<5xcomplex<f32>>
+  %b = stablehlo.fft %s, type = IRFFT, length = [9] : (tensor<5xcomplex<f32>>) -> tensor<9xf32>
+  %z = stablehlo.constant dense<[(1.0,2.0), (3.0,-1.0), (0.5,0.0), (-2.0,4.0)]> : tensor<4xcomplex<f32>>
+  %f = stablehlo.fft %z, type = FFT, length = [4] : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  %fr = stablehlo.real %f : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  %fi = stablehlo.imag %f : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
+  return %a, %b, %fr, %fi : tensor<3x10xf32>, tensor<9xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
 // Data-dependent reads: torch_index_select with a batch dimension (and
 // dynamic shapes), reverse of two dimensions, dynamic_slice and
 // dynamic_update_slice with starts that are clamped.

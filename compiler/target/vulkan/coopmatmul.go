@@ -20,10 +20,15 @@ import (
 // memory (two pairs of tiles, the next step read from global memory while
 // the current one is multiplied, one barrier a step); subgroup s owns 32
 // rows (s / 2) by 64 columns (s % 2) of the block, as 2 x 4 f32
-// accumulator matrices. Tiles pass through shared memory both ways, so
-// any shape and alignment works: elements past the matrices are read as
-// zeros and never stored; results go out through a subgroup's 16 x 16 f32
-// scratch with bounds checks. The products of f16 values are exact in
+// accumulator matrices. The f16 elements move as bits, 8 to a uvec4: an
+// invocation copies 16 consecutive elements of a row of A and of B a
+// step, as two 16-byte loads (through a uvec4 view of the binding) where
+// the matrix starts at a multiple of 8 elements and its rows are a
+// multiple of 8 long and the 16 are inside it, else element by element.
+// Tiles pass through shared memory both ways, so any shape and alignment
+// works: elements past the matrices are read as zeros and never stored;
+// results go out through a subgroup's 16 x 16 f32 scratch with bounds
+// checks. The products of f16 values are exact in
 // f32, but the tensor cores sum each 16 of them in their own order, so
 // the reduction is reassociated in steps of 16 (as cuda's mma.sync
 // matmuls and IREE's cooperative-matrix pipeline do); the body must be
@@ -34,20 +39,20 @@ import (
 const coopMMA = "WMMA_F32_16x16x16_F16"
 
 // The cooperative-matrix kernel's shape: block, step, tile pitches (in
-// f16 elements; multiples of 8, so that rows start 16-byte aligned, and
-// not of 64, so that a subgroup's rows fall in different banks).
+// uvec4s of 8 f16 elements, a step's or a block's row and one more, so
+// that consecutive rows fall in different banks).
 const (
 	coopBlock   = 128
 	coopStep    = 32
 	coopThreads = 256
-	coopAPitch  = coopStep + 8
-	coopBPitch  = coopBlock + 8
+	coopAPitch  = coopStep/8 + 1
+	coopBPitch  = coopBlock/8 + 1
 	coopATile   = coopBlock * coopAPitch
 	coopBTile   = coopStep * coopBPitch
 	// coopScratch is a subgroup's 16 x 16 f32 matrix.
 	coopScratch = 256
 	// coopShared is the shared memory the kernel takes, in bytes.
-	coopShared = 2*2*(coopATile+coopBTile) + 4*coopScratch*coopThreads/32
+	coopShared = 2*16*(coopATile+coopBTile) + 4*coopScratch*coopThreads/32
 )
 
 // coopOf reports whether a matmul-shaped kernel with body runs on
@@ -94,13 +99,20 @@ func mulAddF16(k *loopnest.Kernel, body *ir.Operation) bool {
 		ret.Name == "func.return" && len(ret.Operands) == 1 && ret.Operands[0] == add.Results[0]
 }
 
-// coopShared declares the f16 tiles and the subgroups' f32 scratch.
+// coopSharedTiles declares the f16 tiles (as uvec4s), the subgroups'
+// f32 scratch, and uvec4 views of the two f16 bindings (Vulkan lets
+// variables of compatible types share a binding).
 func (g *lnGen) coopSharedTiles() string {
 	for _, e := range []string{"GL_NV_cooperative_matrix", "GL_KHR_memory_scope_semantics", "GL_KHR_shader_subgroup_basic",
-		"GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_explicit_arithmetic_types_int16", "GL_EXT_shader_16bit_storage"} {
+		"GL_EXT_shader_explicit_arithmetic_types_float16", "GL_EXT_shader_16bit_storage"} {
 		g.needs.exts[e] = true
 	}
-	return fmt.Sprintf("shared float16_t sa[%d];\nshared float16_t sb[%d];\nshared float sc[%d];\n\n", 2*coopATile, 2*coopBTile, coopScratch*coopThreads/32)
+	var b strings.Builder
+	for _, bi := range []int{g.find("in", 0), g.find("in", 1)} {
+		fmt.Fprintf(&b, "layout(set = 0, binding = %d) readonly restrict buffer BQ%d { uvec4 v[]; } bq%d;\n", bi, bi, bi)
+	}
+	fmt.Fprintf(&b, "shared uvec4 sa[%d];\nshared uvec4 sb[%d];\nshared float sc[%d];\n\n", 2*coopATile, 2*coopBTile, coopScratch*coopThreads/32)
+	return b.String()
 }
 
 // coopMatmul writes the body of main for a matmul on cooperative
@@ -127,7 +139,7 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	const acc = "fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>"
 	const frag = "fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>"
 	fmt.Fprintf(w, "  // Cooperative matrices: blocks of %dx%d outputs, 8 subgroups of 32 with 2x4 16x16 f32 accumulators each,\n", coopBlock, coopBlock)
-	fmt.Fprintf(w, "  // steps of %d along the reduction in f16; two pairs of shared tiles, A %dx%d (pitch %d) and B %dx%d (pitch %d).\n",
+	fmt.Fprintf(w, "  // steps of %d along the reduction in f16; two pairs of shared tiles, A %dx%d (pitch %d uvec4s) and B %dx%d (pitch %d).\n",
 		coopStep, coopBlock, coopStep, coopAPitch, coopStep, coopBlock, coopBPitch)
 	w.WriteString("  uint lid = gl_LocalInvocationID.x;\n  uint sg = gl_SubgroupID;\n  uint lane = gl_SubgroupInvocationID;\n")
 	w.WriteString("  uint wr = (sg >> 1u) * 32u;\n  uint wc = (sg & 1u) * 64u;\n  uint scr = sg * 256u;\n")
@@ -191,36 +203,52 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	}
 	// The copies: invocation lid reads 16 consecutive elements of a row
 	// of A (row lid / 2, half lid % 2 of the step) and of B (step row lid
-	// / 8, columns 16 (lid % 8) on) into registers, then writes them into
-	// a pair of tiles.
-	for j := 0; j < 16; j++ {
-		fmt.Fprintf(w, "      float16_t ra%d, rb%d;\n", j, j)
-	}
-	w.WriteString("      uint am = lid >> 1u;\n      uint akq = (lid & 1u) * 16u;\n      uint bkr = lid >> 3u;\n      uint bcc = (lid & 7u) * 16u;\n")
-	fetch := func(ind, k0 string) {
-		fmt.Fprintf(w, "%s{\n%s  uint row = r0 + am;\n%s  uint ap = aBase + row * %s + %s + akq;\n", ind, ind, ind, last(ia), k0)
-		fmt.Fprintf(w, "%s  uint kb = %s + bkr;\n%s  uint bp = bBase + kb * %s + c0 + bcc;\n", ind, k0, ind, last(ib))
+	// / 8, columns 16 (lid % 8) on) into two uvec4s each, then writes them
+	// into a pair of tiles.
+	fmt.Fprintf(w, "      uvec4 ua0, ua1, ub0, ub1;\n      uint am = lid >> 1u;\n      uint akq = (lid & 1u) * 16u;\n      uint bkr = lid >> 3u;\n      uint bcc = (lid & 7u) * 16u;\n")
+	fmt.Fprintf(w, "      bool vecA = (aBase & 7u) == 0u && (%s & 7u) == 0u;\n      bool vecB = (bBase & 7u) == 0u && (%s & 7u) == 0u;\n", last(ia), last(ib))
+	// copy16 reads the 16 elements of binding bi from p on into v0 and
+	// v1: two uvec4 loads when vec, else element by element where ok(j).
+	copy16 := func(ind string, bi int, p, vec, v0, v1 string, ok func(j int) string) {
+		fmt.Fprintf(w, "%sif (%s) {\n%s  %s = bq%d.v[%s >> 3];\n%s  %s = bq%d.v[(%s >> 3) + 1u];\n%s} else {\n", ind, vec, ind, v0, bi, p, ind, v1, bi, p, ind)
 		for j := 0; j < 16; j++ {
-			fmt.Fprintf(w, "%s  ra%d = (row < %s && %s + akq + %du < %s) ? uint16BitsToHalf(b%d.v[ap + %du]) : float16_t(0.0);\n", ind, j, rowHi, k0, j, K, ia, j)
-			fmt.Fprintf(w, "%s  rb%d = (kb < %s && c0 + bcc + %du < %s) ? uint16BitsToHalf(b%d.v[bp + %du]) : float16_t(0.0);\n", ind, j, K, j, N, ib, j)
+			fmt.Fprintf(w, "%s  uint h%d = %s ? uint(b%d.v[%s + %du]) : 0u;\n", ind, j, ok(j), bi, p, j)
 		}
+		for n, v := range []string{v0, v1} {
+			var words []string
+			for q := 0; q < 4; q++ {
+				words = append(words, fmt.Sprintf("h%d | (h%d << 16)", 8*n+2*q, 8*n+2*q+1))
+			}
+			fmt.Fprintf(w, "%s  %s = uvec4(%s);\n", ind, v, strings.Join(words, ", "))
+		}
+		fmt.Fprintf(w, "%s}\n", ind)
+	}
+	fetch := func(ind, k0 string) {
+		fmt.Fprintf(w, "%s{\n%s  uint row = r0 + am;\n%s  uint kq = %s + akq;\n%s  uint ap = aBase + row * %s + kq;\n", ind, ind, ind, k0, ind, last(ia))
+		copy16(ind+"  ", ia, "ap", fmt.Sprintf("vecA && row < %s && kq + 16u <= %s", rowHi, K), "ua0", "ua1", func(j int) string {
+			return fmt.Sprintf("(row < %s && kq + %du < %s)", rowHi, j, K)
+		})
+		fmt.Fprintf(w, "%s  uint kb = %s + bkr;\n%s  uint col = c0 + bcc;\n%s  uint bp = bBase + kb * %s + col;\n", ind, k0, ind, ind, last(ib))
+		copy16(ind+"  ", ib, "bp", fmt.Sprintf("vecB && kb < %s && col + 16u <= %s", K, N), "ub0", "ub1", func(j int) string {
+			return fmt.Sprintf("(kb < %s && col + %du < %s)", K, j, N)
+		})
 		fmt.Fprintf(w, "%s}\n", ind)
 	}
 	put := func(ind, buf string) {
-		fmt.Fprintf(w, "%s{\n%s  uint sp = %s * %du + am * %du + akq;\n%s  uint tp = %s * %du + bkr * %du + bcc;\n", ind, ind, buf, coopATile, coopAPitch, ind, buf, coopBTile, coopBPitch)
-		for j := 0; j < 16; j++ {
-			fmt.Fprintf(w, "%s  sa[sp + %du] = ra%d;\n%s  sb[tp + %du] = rb%d;\n", ind, j, j, ind, j, j)
-		}
-		fmt.Fprintf(w, "%s}\n", ind)
+		fmt.Fprintf(w, "%s{\n%s  uint sp = %s * %du + am * %du + (lid & 1u) * 2u;\n%s  uint tp = %s * %du + bkr * %du + (lid & 7u) * 2u;\n",
+			ind, ind, buf, coopATile, coopAPitch, ind, buf, coopBTile, coopBPitch)
+		fmt.Fprintf(w, "%s  sa[sp] = ua0;\n%s  sa[sp + 1u] = ua1;\n%s  sb[tp] = ub0;\n%s  sb[tp + 1u] = ub1;\n%s}\n", ind, ind, ind, ind, ind)
 	}
+	// step multiplies the step's tiles at buf, 16 along the reduction at
+	// a time (offsets and strides in uvec4s).
 	step := func(ind, buf string) {
 		fmt.Fprintf(w, "%sfor (uint kk = 0u; kk < %du; kk += 16u) {\n", ind, coopStep)
 		fmt.Fprintf(w, "%s  %s fa0, fa1, fb0, fb1, fb2, fb3;\n", ind, frag)
 		for i := 0; i < 2; i++ {
-			fmt.Fprintf(w, "%s  coopMatLoadNV(fa%d, sa, %s * %du + (wr + %du) * %du + kk, %du, false);\n", ind, i, buf, coopATile, 16*i, coopAPitch, coopAPitch)
+			fmt.Fprintf(w, "%s  coopMatLoadNV(fa%d, sa, %s * %du + (wr + %du) * %du + (kk >> 3), %du, false);\n", ind, i, buf, coopATile, 16*i, coopAPitch, coopAPitch)
 		}
 		for j := 0; j < 4; j++ {
-			fmt.Fprintf(w, "%s  coopMatLoadNV(fb%d, sb, %s * %du + kk * %du + wc + %du, %du, false);\n", ind, j, buf, coopBTile, coopBPitch, 16*j, coopBPitch)
+			fmt.Fprintf(w, "%s  coopMatLoadNV(fb%d, sb, %s * %du + kk * %du + ((wc + %du) >> 3), %du, false);\n", ind, j, buf, coopBTile, coopBPitch, 16*j, coopBPitch)
 		}
 		accs(func(i, j int) {
 			fmt.Fprintf(w, "%s  %s = coopMatMulAddNV(fa%d, fb%d, %s);\n", ind, accName(i, j), i, j, accName(i, j))

@@ -177,7 +177,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&o.softmaxN, "softmax_n", 4096, "size of the cpu-linalg softmax (n x n f32, along the rows)")
 	fs.IntVar(&o.gpuMatmulN, "gpu_matmul_n", 4096, "size of the gpu-codegen matmuls and dense layer (n x n times n x n)")
 	fs.IntVar(&o.gpuSoftmaxN, "gpu_softmax_n", 8192, "size of the gpu-codegen softmax (n x n f32, along the rows)")
-	fs.StringVar(&o.gpuVulkanTarget, "gpu_vulkan_target", "h200", "--iree-vulkan-target of the gpu-codegen vulkan rows: the GPU the rows run on, as a user who knows it compiles for it (empty: Vulkan's least limits, which every device meets)")
+	fs.StringVar(&o.gpuVulkanTarget, "gpu_vulkan_target", "h200", "--iree-vulkan-target of the gpu-codegen vulkan rows: the GPU the rows run on, as a user who knows it compiles for it (llvmpipe with --vulkan_cpu on lavapipe, which has no cooperative matrices for the f16 row; empty: Vulkan's least limits, which every device meets)")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return 0

@@ -63,6 +63,9 @@ func compile(file string, searchPaths []string) ([]byte, error) {
 }
 
 func compileSource(file string, src []byte, searchPaths []string) ([]byte, error) {
+	if gpuMode != "" {
+		return compileSourceForGPU(file, src, searchPaths)
+	}
 	s, err := pipeline.Compile(file, src, pipeline.Options{ObjectSearchPaths: searchPaths}, "")
 	if err != nil {
 		return nil, err

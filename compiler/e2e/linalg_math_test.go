@@ -349,7 +349,7 @@ func TestLinalgMathAccuracy(t *testing.T) {
 					inputs = append(inputs, sb.String())
 				}
 			}
-			dev, err := devices[0].make()
+			dev, err := testDevices(t)[0].make()
 			if err != nil {
 				t.Fatal(err)
 			}

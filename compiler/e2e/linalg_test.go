@@ -174,7 +174,7 @@ func compileLinalg(t *testing.T, file string) []byte {
 }
 
 func forDevices(t *testing.T, fn func(t *testing.T, dev rhal.Device)) {
-	for _, d := range devices {
+	for _, d := range testDevices(t) {
 		t.Run(d.name, func(t *testing.T) {
 			dev, err := d.make()
 			if err != nil {

@@ -24,6 +24,13 @@ var linalgextOps struct {
 func linalgextModule(t *testing.T) []byte {
 	t.Helper()
 	tools(t)
+	if gpuMode != "" {
+		module, err := compile("linalgext_ops.mlir", nil)
+		if err != nil {
+			t.Fatalf("compiling linalgext_ops.mlir for %s: %v", gpuMode, err)
+		}
+		return module
+	}
 	linalgextOps.once.Do(func() { linalgextOps.module, linalgextOps.err = compile("linalgext_ops.mlir", nil) })
 	if linalgextOps.err != nil {
 		t.Fatalf("compiling linalgext_ops.mlir: %v", linalgextOps.err)

@@ -46,6 +46,11 @@ build() {
   (cd compiler && go test -c -o "$dir/e2e/e2e.test" ./e2e && go test -c -o "$dir/cuda-target/cuda.test" ./target/cuda)
   cp -r compiler/e2e/testdata "$dir/e2e/"
   cp -r compiler/target/cuda/testdata "$dir/cuda-target/"
+  # The Vulkan driver's tests: device limits, features and the
+  # cooperative-matrix path checked against Go.
+  mkdir -p "$dir/vulkan-driver"
+  (cd runtime && go test -c -ldflags='-s -w' -o "$dir/vulkan-driver/vulkan.test" ./hal/drivers/vulkan)
+  [ -d runtime/hal/drivers/vulkan/testdata ] && cp -r runtime/hal/drivers/vulkan/testdata "$dir/vulkan-driver/"
   for t in iree-compile iree-run-module iree-benchmark-module; do
     (cd tools && go build -ldflags='-s -w' -o "$dir/bin/$t" "./$t")
   done
@@ -58,7 +63,11 @@ build() {
     for b in cuda vulkan-spirv; do
       # A program a backend cannot compile yet is reported at run time
       # (its module is missing) rather than stopping the build.
-      "$dir/bin/iree-compile" --iree-hal-target-backends="$b" "$here/codegen/$p.mlir" -o "$dir/modules/$p.$b.vmfb" ||
+      # Vulkan programs are compiled for the GPU they run on, as a user
+      # who knows their device passes --iree-vulkan-target.
+      flags=()
+      [ "$b" = vulkan-spirv ] && flags=(--iree-vulkan-target="${CODEGEN_VULKAN_TARGET:-h200}")
+      "$dir/bin/iree-compile" --iree-hal-target-backends="$b" "${flags[@]}" "$here/codegen/$p.mlir" -o "$dir/modules/$p.$b.vmfb" ||
         echo "compiling $p for $b failed"
     done
   done

@@ -120,6 +120,8 @@ run() {
     (cd e2e && timeout 240 ./e2e.test -test.run "$tests" -test.v 2>&1 | grep -E '^(=== RUN|--- |\s+---|ok|FAIL|PASS|panic)|_test.go' | grep -v '=== RUN' | tail -80) || status=1
     echo "== cuda target tests"
     (cd cuda-target && timeout 120 ./cuda.test -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go' | tail -30) || status=1
+    echo "== vulkan driver tests"
+    (cd vulkan-driver && timeout 120 ./vulkan.test -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go' | tail -40) || status=1
   fi
   echo "== programs, checked once"
   for p in "${programs[@]}"; do

@@ -59,11 +59,17 @@ var gpuOpFamilies = []struct {
 	{name: "LinalgExtReverse", test: TestLinalgExtReverse},
 	{name: "LinalgElementwiseNamed", test: TestLinalgElementwiseNamed},
 	{name: "LinalgMathAccuracy", test: TestLinalgMathAccuracy, skip: map[string]string{
-		// Its kernels bind 54 buffers; Mesa 22.3's lavapipe crashes on
-		// more than 32 (PIPE_MAX_SHADER_BUFFERS), and the runtime does
-		// not check maxPerStageDescriptorStorageBuffers. The f32 math
-		// runs on lavapipe in compiler/target/vulkan's TestMathOnDevice.
-		"vulkan-spirv": "54 storage buffers in one kernel crash lavapipe (more than 32)",
+		// Its kernels bind up to 60 buffers; Mesa 22.3's lavapipe crashes
+		// on more than 32 (the runtime does not check
+		// maxPerStageDescriptorStorageBuffers). Run in groups of at most
+		// 32 buffers, f16 passes; f32 does not meet the CPU's 1-2 ulp
+		// where GLSL's builtins are what Vulkan allows (lavapipe: exp,
+		// exp2, tan, pow within about 4 ulp, log off by 1e-8 near 1, tanh
+		// of tiny arguments, a non-fused fma), bf16 results below f32's
+		// normals are flushed, and GLSL has no f64 exp, log and the rest.
+		// compiler/target/vulkan's TestMathOnDevice holds the f32 ops to
+		// what the device promises.
+		"vulkan-spirv": "more than 32 storage buffers in one kernel crash lavapipe, and Vulkan's builtin precision is not the CPU's",
 	}},
 	{name: "LinalgIntegerOps", test: TestLinalgIntegerOps},
 	{name: "ElementwiseHalfAndDouble", test: TestElementwiseHalfAndDouble, skip: map[string]string{

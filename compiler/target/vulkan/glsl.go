@@ -304,14 +304,17 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 		return two("S(max(U(%s), U(%s)))")
 	case "arith.minui":
 		return two("S(min(U(%s), U(%s)))")
+	// -0 is below +0 for these ops, and GLSL's max and min may return
+	// either zero: equal zeros are summed instead (+0 unless both are
+	// -0), negated for the minimum.
 	case "arith.maximumf":
-		return two("((isnan(%[1]s) || isnan(%[2]s)) ? " + qnan + " : max(%[1]s, %[2]s))")
+		return two("((isnan(%[1]s) || isnan(%[2]s)) ? " + qnan + " : " + maxZeros + ")")
 	case "arith.minimumf":
-		return two("((isnan(%[1]s) || isnan(%[2]s)) ? " + qnan + " : min(%[1]s, %[2]s))")
+		return two("((isnan(%[1]s) || isnan(%[2]s)) ? " + qnan + " : " + minZeros + ")")
 	case "arith.maxnumf":
-		return two("(isnan(%[1]s) ? %[2]s : (isnan(%[2]s) ? %[1]s : max(%[1]s, %[2]s)))")
+		return two("(isnan(%[1]s) ? %[2]s : (isnan(%[2]s) ? %[1]s : " + maxZeros + "))")
 	case "arith.minnumf":
-		return two("(isnan(%[1]s) ? %[2]s : (isnan(%[2]s) ? %[1]s : min(%[1]s, %[2]s)))")
+		return two("(isnan(%[1]s) ? %[2]s : (isnan(%[2]s) ? %[1]s : " + minZeros + "))")
 	case "arith.negf":
 		return one("(-%s)")
 	case "arith.select":
@@ -338,6 +341,13 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 	}
 	return "", ir.OpErrorf(op, "'%s' is not supported by vulkan-spirv code generation", name)
 }
+
+// maxZeros and minZeros are max and min of non-NaN %[1]s and %[2]s with
+// -0 ordered below +0.
+const (
+	maxZeros = "((%[1]s == %[2]s && %[1]s == 0.0) ? %[1]s + %[2]s : max(%[1]s, %[2]s))"
+	minZeros = "((%[1]s == %[2]s && %[1]s == 0.0) ? -(-%[1]s - %[2]s) : min(%[1]s, %[2]s))"
+)
 
 // negRE matches NEG(x) in expression templates.
 var negRE = regexp.MustCompile(`NEG\(%\[[12]\]s\)`)

@@ -204,7 +204,7 @@ var glslBinary = map[string]string{
 
 var glslUnaryCall = map[string]string{
 	"math.sqrt": "sqrt", "math.rsqrt": "inversesqrt", "math.floor": "floor", "math.ceil": "ceil",
-	"math.trunc": "trunc", "math.exp": "exp", "math.log": "log", "math.absf": "abs", "math.absi": "abs",
+	"math.trunc": "trunc", "math.exp": "exp", "math.absf": "abs", "math.absi": "abs",
 }
 
 // doubleCalls are the GLSL functions of glslUnaryCall that take doubles;
@@ -329,11 +329,6 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 		return fmt.Sprintf("fma(%s, %s, %s)", a[0], a[1], a[2]), nil
 	case "math.round":
 		return one("(sign(%[1]s) * floor(abs(%[1]s) + 0.5))")
-	case "math.tanh":
-		if ak.value == "double" {
-			return "", ir.OpErrorf(op, "f64 operands are not supported by vulkan-spirv code generation: GLSL has no double-precision tanh (f16, bf16 and f32 are supported)")
-		}
-		return one("tanh(clamp(%s, -15.0, 15.0))")
 	case "arith.cmpi":
 		return cmpi(op, ak, a)
 	case "arith.cmpf":

@@ -147,3 +147,94 @@ func TestMathOnDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestMathNearOneAndZero holds log, log2, log10 and log1p near 1 and 0,
+// and tanh near 0, to 4 units in the last place of f32 relative to the
+// result, where GLSL's log and tanh lose most of their digits (lavapipe:
+// log(1 - 2^-23) 13% off, tanh(1e-9) = 3e-8).
+func TestMathNearOneAndZero(t *testing.T) {
+	glslc(t)
+	if err := vkdriver.Available(); err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	if infos, err := vkdriver.NewDriver().Devices(); err != nil || len(infos) == 0 {
+		t.Skipf("skipping: no Vulkan device (%v)", err)
+	}
+	const src = `#id = affine_map<(d0) -> (d0)>
+func.func @f(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  %e = tensor.empty() : tensor<16xf32>
+  %r:5 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y : tensor<16xf32>, tensor<16xf32>) outs(%e, %e, %e, %e, %e : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o0: f32, %o1: f32, %o2: f32, %o3: f32, %o4: f32):
+    %l = math.log %a : f32
+    %l2 = math.log2 %a : f32
+    %l10 = math.log10 %a : f32
+    %lp = math.log1p %b : f32
+    %th = math.tanh %b : f32
+    linalg.yield %l, %l2, %l10, %lp, %th : f32, f32, f32, f32, f32
+  } -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+}`
+	s, err := pipeline.Compile("near.mlir", []byte(src), vulkanOptions, "vm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := vkdriver.NewDevice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	ss, err := session.Open(dev, s.Output)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	// x near 1 (and a few far from it), y near 0 on both sides.
+	x := []float32{1 - 0x1p-24, 1 - 0x1p-23, 1 + 0x1p-23, 1 + 0x1p-20, 0.999, 1.001, 0.8, 1.2, 0.76, 1.24, 1.3, 0.7, 2, 0.5, 100, 1e-30}
+	y := []float32{1e-9, -1e-9, 1e-7, -1e-7, 0x1p-20, -0x1p-20, 1e-4, -1e-4, 0.01, -0.01, 0.2, -0.2, 0.3, -0.3, 0.6, -0.6}
+	arg := func(v []float32) string {
+		s := make([]string, len(v))
+		for i, f := range v {
+			s[i] = fmt.Sprint(f)
+		}
+		return "16xf32=" + strings.Join(s, " ")
+	}
+	res, err := ss.Call("f", arg(x), arg(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][]byte
+	for _, r := range res {
+		view, err := halmodule.BufferViewOf(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := functionio.ReadBufferView(view)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b.Data)
+	}
+	for i := range x {
+		a, b := float64(x[i]), float64(y[i])
+		for _, c := range []struct {
+			what      string
+			arg, want float64
+			got       []byte
+		}{
+			{"log", a, math.Log(a), out[0]},
+			{"log2", a, math.Log2(a), out[1]},
+			{"log10", a, math.Log10(a), out[2]},
+			{"log1p", b, math.Log1p(b), out[3]},
+			{"tanh", b, math.Tanh(b), out[4]},
+		} {
+			got := float64(math.Float32frombits(binary.LittleEndian.Uint32(c.got[4*i:])))
+			ulp := math.Abs(float64(math.Nextafter32(float32(c.want), float32(math.Inf(1)))) - float64(float32(c.want)))
+			if c.want == 0 {
+				ulp = math.SmallestNonzeroFloat32
+			}
+			if d := math.Abs(got - c.want); d > 4*ulp {
+				t.Errorf("%s(%v) = %v, want %v (%.1f ulp)", c.what, c.arg, got, c.want, d/ulp)
+			}
+		}
+	}
+}

@@ -26,8 +26,7 @@ import (
 // mathBuiltins are unary float ops that are one GLSL expression.
 var mathBuiltins = map[string]string{
 	"math.sin": "sin(%s)", "math.cos": "cos(%s)", "math.tan": "tan(%s)",
-	"math.exp2": "exp2(%s)", "math.log2": "log2(%s)", "math.roundeven": "roundEven(%s)",
-	"math.log10": "(log2(%s) * 0.30102999566398120)",
+	"math.exp2": "exp2(%s)", "math.roundeven": "roundEven(%s)",
 	"math.isnan": "isnan(%s)", "math.isinf": "isinf(%s)",
 	"math.isfinite": "(!isnan(%[1]s) && !isinf(%[1]s))",
 	"math.isnormal": "(!isnan(%[1]s) && !isinf(%[1]s) && abs(%[1]s) >= uintBitsToFloat(0x00800000u))",
@@ -35,9 +34,24 @@ var mathBuiltins = map[string]string{
 
 // mathHelpers are the helper functions by op, and their GLSL.
 var mathHelpers = map[string]struct{ call, text string }{
-	"math.log1p": {"gi_log1p(%s)", `float gi_log1p(float x) {
-  float u = 1.0 + x;
-  return u == 1.0 ? x : (isinf(u) ? u : log(u) * (x / (u - 1.0)));
+	"math.log1p": {"gi_log1p(%s)", log1pGLSL},
+	"math.log":   {"gi_log(%s)", log1pGLSL + nearOneGLSL},
+	"math.log2":  {"gi_log2(%s)", log1pGLSL + nearOneGLSL},
+	"math.log10": {"gi_log10(%s)", log1pGLSL + nearOneGLSL},
+	"math.tanh": {"gi_tanh(%s)", `// gi_tanh is Cephes' tanhf: an odd polynomial below 0.625, where
+// 1 - 2 / (exp(2|x|) + 1) would cancel (GLSL's tanh, built that way on
+// lavapipe, returns 3e-8 for tanh(1e-9)).
+float gi_tanh(float x) {
+  float a = abs(x);
+  if (a < 0.625) {
+    float z = x * x;
+    return ((((-5.70498872745e-3 * z + 2.06390887954e-2) * z - 5.37397155531e-2) * z + 1.33314422036e-1) * z - 3.33332819422e-1) * z * x + x;
+  }
+  if (a > 10.0) {
+    return sign(x);
+  }
+  float r = 1.0 - 2.0 / (exp(2.0 * a) + 1.0);
+  return x < 0.0 ? -r : r;
 }
 `},
 	"math.expm1": {"gi_expm1(%s)", `float gi_expm1(float x) {
@@ -142,6 +156,37 @@ const fmodGLSL = `FT gi_fmodS(FT x, FT y) {
     r -= t;
   }
   return x < FT(0.0) ? -r : r;
+}
+`
+
+// log1pGLSL is gi_log1p: near zero (|x| < 0.25) the series of
+// 2 atanh(s), s = x / (2 + x), to the s^10 term (the next is below f32's
+// precision); elsewhere log(1 + x) scaled by x / ((1 + x) - 1), which
+// corrects the rounding of 1 + x. Not log(1 + x) alone: GLSL's log is
+// poor near 1 (lavapipe's log(1 - 2^-23) is 13% off).
+const log1pGLSL = `float gi_log1p(float x) {
+  if (abs(x) < 0.25) {
+    float s = x / (2.0 + x);
+    float z = s * s;
+    return 2.0 * s * (1.0 + z * (0.33333333333 + z * (0.2 + z * (0.14285714286 + z * (0.11111111111 + z * 0.09090909091)))));
+  }
+  float u = 1.0 + x;
+  return isinf(u) ? u : log(u) * (x / (u - 1.0));
+}
+`
+
+// nearOneGLSL is gi_log, gi_log2 and gi_log10: within a quarter of 1,
+// gi_log1p of x - 1 (exact there), GLSL's log2 scaled elsewhere.
+const nearOneGLSL = `float gi_log(float x) {
+  return abs(x - 1.0) < 0.25 ? gi_log1p(x - 1.0) : log(x);
+}
+
+float gi_log2(float x) {
+  return abs(x - 1.0) < 0.25 ? gi_log1p(x - 1.0) * 1.4426950408889634 : log2(x);
+}
+
+float gi_log10(float x) {
+  return abs(x - 1.0) < 0.25 ? gi_log1p(x - 1.0) * 0.43429448190325182 : log2(x) * 0.30102999566398120;
 }
 `
 

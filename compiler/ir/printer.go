@@ -286,6 +286,23 @@ func (p *Printer) ArgList(args []*Value) {
 	p.w.WriteString(")")
 }
 
+// ShadowArgs makes the entry arguments of r print with the names of like,
+// as MLIR does for an op whose custom form names the arguments of several
+// regions once (stablehlo.while's iteration arguments, shared by its cond
+// and do regions). Call it before printing r without its entry arguments.
+func (p *Printer) ShadowArgs(r *Region, like []*Value) {
+	if len(r.Blocks) == 0 {
+		return
+	}
+	for i, a := range r.Blocks[0].Args {
+		if i < len(like) {
+			if n, ok := p.names[like[i]]; ok {
+				p.names[a] = n
+			}
+		}
+	}
+}
+
 // DynamicDims prints `{%a, %b}` when vs is not empty.
 func (p *Printer) DynamicDims(vs []*Value) {
 	if len(vs) == 0 {

@@ -2,17 +2,40 @@
 // MHLO (the same ops spelled mhlo.*), which IREE accepts as input
 // dialects; package conversion/stablehlotolinalg lowers them.
 //
-// Each op parses in MLIR's generic form, as IREE's tests mostly write it,
-// and in the ops' default custom forms:
+// Each op parses in MLIR's generic form and, for the ops below, in the
+// custom forms StableHLO's printers write (as JAX, torch-mlir and IREE's
+// tests do):
 //
 //	%r = stablehlo.add %a, %b : tensor<4xf32>                  // one type for all
 //	%r = stablehlo.convert %a : (tensor<4xi32>) -> tensor<4xf32> // functional
+//	%s = stablehlo.select %p, %a, %b : tensor<i1>, tensor<f32>   // predicate type, type
 //	%c = stablehlo.constant dense<[1.0, 2.0]> : tensor<2xf32>
+//	%t = stablehlo.transpose %x, dims = [1, 0] : (tensor<1x5xf32>) -> tensor<5x1xf32>
+//	%y = stablehlo.slice %x [0:2, 1:3:2] : (tensor<4x4xf32>) -> tensor<2x1xf32>
+//	%d = stablehlo.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : ...
+//	%v = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {...} : ...
+//	%r = stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : ...
+//	%w:2 = stablehlo.while(%i = %0, %x = %1) : tensor<i32>, tensor<f32> cond { ... } do { ... }
 //
-// Ops print in the first (or functional, when the types differ) form.
+// The elementwise ops, compare, constant, return, rng, fft and
+// custom_call are in stablehlo.go; transpose, reshape, broadcast_in_dim,
+// broadcast, reverse, iota, slice, concatenate, pad, dynamic_slice,
+// dynamic_update_slice, dynamic_reshape, get_dimension_size, dot and
+// dot_general in forms.go; convolution in conv.go; reduce and while in
+// regions.go. The other ops (gather, scatter, sort, reduce_window, ...)
+// have no custom form in StableHLO either, or parse only generically
+// here. A clause parses into exactly the attribute the generic form holds
+// (dims = [1, 0] into permutation = array<i64: 1, 0>; dim_numbers into
+// #stablehlo.conv<raw ...>); attributes parsed with a custom form are
+// sorted by name, as MLIR's attribute dictionaries are.
+//
+// Ops print in their custom forms; a clause whose attribute has a form
+// the clause cannot spell (an MHLO dense<...> list, say) is left out and
+// the attribute printed in the dictionary, which the parsers also accept.
 package stablehlo
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -52,6 +75,8 @@ func Register(r *ir.Registry) {
 		r.RegisterOp(&ir.OpDef{Name: pre + "rng", Parse: parseRng, Print: printRng, Verify: verifyRng})
 		r.RegisterOp(&ir.OpDef{Name: pre + "fft", Parse: parseFft, Print: printFft, Verify: verifyFft})
 		r.RegisterOp(&ir.OpDef{Name: pre + "custom_call", Parse: parseCustomCall, Print: printCustomCall, Verify: verifyCustomCall})
+		registerForms(r, pre)
+		registerRegionOps(r, pre)
 		name := pre[:len(pre)-1]
 		r.RegisterAttr(name, func(p *ir.Parser) (ir.Attribute, error) { return parseEnumAttr(p, name) })
 	}
@@ -146,6 +171,16 @@ func parseElementwise(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	for i := range ts {
 		ts[i] = t
 	}
+	// select's `: pred-type, type` types its predicate apart from the
+	// other operands and the result.
+	if strings.HasSuffix(op.Name, ".select") && p.Optional(",") {
+		if t, err = p.ParseType(); err != nil {
+			return nil, err
+		}
+		for i := 1; i < len(ts); i++ {
+			ts[i] = t
+		}
+	}
 	if err := p.ResolveTypes(vs, ts, tpos); err != nil {
 		return nil, err
 	}
@@ -195,6 +230,13 @@ func printElementwise(p *ir.Printer, op *ir.Operation) {
 	if same {
 		p.Types([]ir.Type{op.Results[0].Type})
 		return
+	}
+	if strings.HasSuffix(op.Name, ".select") && len(op.Operands) == 3 && len(op.Results) == 1 {
+		rt := ir.TypeString(op.Results[0].Type)
+		if ir.TypeString(op.Operands[1].Type) == rt && ir.TypeString(op.Operands[2].Type) == rt {
+			p.Types([]ir.Type{op.Operands[0].Type, op.Results[0].Type})
+			return
+		}
 	}
 	var ins, outs []ir.Type
 	for _, v := range op.Operands {
@@ -604,7 +646,7 @@ func printFunctionTypeTail(p *ir.Printer, op *ir.Operation, elided ...string) {
 // custom_call): it types vs by the function type's inputs, makes them
 // op's operands and returns the result types.
 func parseFunctionTypeTail(p *ir.Parser, op *ir.Operation, vs []*ir.Value) ([]ir.Type, error) {
-	if err := p.ParseOptionalAttrDict(op); err != nil {
+	if err := parseAttrDictSorted(p, op); err != nil {
 		return nil, err
 	}
 	if err := p.Expect(":"); err != nil {
@@ -624,4 +666,18 @@ func parseFunctionTypeTail(p *ir.Parser, op *ir.Operation, vs []*ir.Value) ([]ir
 	}
 	op.Operands = vs
 	return f.Results, nil
+}
+
+// parseAttrDictSorted parses the optional attribute dictionary of a
+// custom form and sorts op's attributes by name, the order of MLIR's
+// attribute dictionaries: the clauses before the dictionary and the
+// dictionary then make one attribute list whatever the order written, so
+// that printing the custom form and reading it back keeps the op's
+// generic form.
+func parseAttrDictSorted(p *ir.Parser, op *ir.Operation) error {
+	if err := p.ParseOptionalAttrDict(op); err != nil {
+		return err
+	}
+	sort.SliceStable(op.Attrs, func(i, j int) bool { return op.Attrs[i].Name < op.Attrs[j].Name })
+	return nil
 }

@@ -124,15 +124,19 @@ run() {
     (cd vulkan-driver && timeout 120 ./vulkan.test -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go' | tail -40) || status=1
   fi
   echo "== programs, checked once"
+  # Each check's output stays on the machine (printed here when it fails),
+  # so that $OUT holds only the log.
+  local checks
+  checks="$(mktemp -d)"
   for p in "${programs[@]}"; do
     for d in $devices; do
       b=$([ "$d" = cuda ] && echo cuda || echo vulkan-spirv)
       [ "$p.$d" = matmul_tf32.vulkan ] && continue # a cuda flag
       # shellcheck disable=SC2046
-      if timeout 60 bin/iree-run-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") $(expected "$p") --output_max_element_count=4 >"$out/check.$p.$d.txt" 2>&1; then
+      if timeout 60 bin/iree-run-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") $(expected "$p") --output_max_element_count=4 >"$checks/$p.$d.txt" 2>&1; then
         echo "$p on $d: matches"
       else
-        echo "$p on $d: FAILED"; tail -5 "$out/check.$p.$d.txt"; status=1
+        echo "$p on $d: FAILED"; tail -5 "$checks/$p.$d.txt"; status=1
       fi
     done
   done

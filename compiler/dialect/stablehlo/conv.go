@@ -71,7 +71,7 @@ func parseConvLayout(p *ir.Parser, role int) (convLayout, error) {
 	l.spatial = make([]int64, len(spatial))
 	for n, i := range spatial {
 		if n >= int64(len(spatial)) {
-			return l, ir.Errorf(pos, "spatial dimension %d of %d is out of range in convolution dimension numbers", n, len(spatial))
+			return l, ir.Errorf(pos, "spatial dimension %d is out of range in convolution dimension numbers of %d spatial dimensions", n, len(spatial))
 		}
 		l.spatial[n] = int64(i)
 	}

@@ -174,3 +174,15 @@ func TestPrettyFallbacks(t *testing.T) {
 		"%s = stablehlo.slice %x {limit_indices = dense<[1, 3]> : tensor<2xi64>",
 		"%d = mhlo.dot_general %x, %t, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<1x5xf32>, tensor<5x1xf32>) -> tensor<1x1xf32>")
 }
+
+// TestEnumAttrWithString reads IREE's older spelling of a precision list,
+// whose string literal makes one attribute of what reads as two (MLIR
+// lexes a string inside a dialect attribute's brackets as one token).
+func TestEnumAttrWithString(t *testing.T) {
+	src := `func.func @f(%a: tensor<1x4xf32>, %b: tensor<4x2xf32>) -> tensor<1x2xf32> {
+  %r = "mhlo.dot"(%a, %b) {precision_config = [#mhlo<precision DEFAULT">, #mhlo<"precision DEFAULT>]} : (tensor<1x4xf32>, tensor<4x2xf32>) -> tensor<1x2xf32>
+  return %r : tensor<1x2xf32>
+}`
+	_, generic := dialecttest.RoundTrip(t, "enum.mlir", src)
+	dialecttest.ContainsAll(t, "generic form", generic, `{precision_config = [#mhlo<precision DEFAULT ">, #mhlo<" precision DEFAULT>]}`)
+}

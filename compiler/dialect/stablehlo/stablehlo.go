@@ -97,10 +97,27 @@ func parseEnumAttr(p *ir.Parser, dialect string) (ir.Attribute, error) {
 	if err != nil {
 		return nil, err
 	}
+	body := kind + " " + value
+	// MLIR reads a dialect attribute's body as balanced text in which a
+	// string literal is one token, brackets inside it included; so
+	// `#mhlo<precision DEFAULT">, #mhlo<"precision DEFAULT>`, as IREE's
+	// older tests write a list of two, is one attribute. Its trailing
+	// string and words are kept in the body.
+	for p.IsString() {
+		s, err := p.ParseString()
+		if err != nil {
+			return nil, err
+		}
+		body += " " + ir.QuoteString(s)
+		for k := p.PeekKeyword(); k != ""; k = p.PeekKeyword() {
+			p.ParseKeyword()
+			body += " " + k
+		}
+	}
 	if err := p.Expect(">"); err != nil {
 		return nil, err
 	}
-	return &ir.OpaqueAttr{Name: dialect, Body: kind + " " + value}, nil
+	return &ir.OpaqueAttr{Name: dialect, Body: body}, nil
 }
 
 // EnumCase returns the case of enum attribute kind (e.g.

@@ -328,7 +328,9 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 		}
 		return fmt.Sprintf("fma(%s, %s, %s)", a[0], a[1], a[2]), nil
 	case "math.round":
-		return one("(sign(%[1]s) * floor(abs(%[1]s) + 0.5))")
+		// Half away from zero. Not floor(|x| + 0.5): that sum rounds
+		// up for the f32 just below 0.5.
+		return one("(abs(%[1]s - trunc(%[1]s)) >= 0.5 ? trunc(%[1]s) + sign(%[1]s) : trunc(%[1]s))")
 	case "arith.cmpi":
 		return cmpi(op, ak, a)
 	case "arith.cmpf":

@@ -151,7 +151,8 @@ func TestMathOnDevice(t *testing.T) {
 // TestMathNearOneAndZero holds log, log2, log10 and log1p near 1 and 0,
 // and tanh near 0, to 4 units in the last place of f32 relative to the
 // result, where GLSL's log and tanh lose most of their digits (lavapipe:
-// log(1 - 2^-23) 13% off, tanh(1e-9) = 3e-8).
+// log(1 - 2^-23) 13% off, tanh(1e-9) = 3e-8), and math.round exactly,
+// 0.49999997 (whose sum with 0.5 rounds up to 1) included.
 func TestMathNearOneAndZero(t *testing.T) {
 	glslc(t)
 	if err := vkdriver.Available(); err != nil {
@@ -161,18 +162,19 @@ func TestMathNearOneAndZero(t *testing.T) {
 		t.Skipf("skipping: no Vulkan device (%v)", err)
 	}
 	const src = `#id = affine_map<(d0) -> (d0)>
-func.func @f(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+func.func @f(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
   %e = tensor.empty() : tensor<16xf32>
-  %r:5 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y : tensor<16xf32>, tensor<16xf32>) outs(%e, %e, %e, %e, %e : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
-  ^bb0(%a: f32, %b: f32, %o0: f32, %o1: f32, %o2: f32, %o3: f32, %o4: f32):
+  %r:6 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y : tensor<16xf32>, tensor<16xf32>) outs(%e, %e, %e, %e, %e, %e : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>) {
+  ^bb0(%a: f32, %b: f32, %o0: f32, %o1: f32, %o2: f32, %o3: f32, %o4: f32, %o5: f32):
     %l = math.log %a : f32
     %l2 = math.log2 %a : f32
     %l10 = math.log10 %a : f32
     %lp = math.log1p %b : f32
     %th = math.tanh %b : f32
-    linalg.yield %l, %l2, %l10, %lp, %th : f32, f32, f32, f32, f32
-  } -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
-  return %r#0, %r#1, %r#2, %r#3, %r#4 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
+    %rd = math.round %a : f32
+    linalg.yield %l, %l2, %l10, %lp, %th, %rd : f32, f32, f32, f32, f32, f32
+  } -> (tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>)
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5 : tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>
 }`
 	s, err := pipeline.Compile("near.mlir", []byte(src), vulkanOptions, "vm")
 	if err != nil {
@@ -189,7 +191,8 @@ func.func @f(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<
 	}
 	defer ss.Close()
 	// x near 1 (and a few far from it), y near 0 on both sides.
-	x := []float32{1 - 0x1p-24, 1 - 0x1p-23, 1 + 0x1p-23, 1 + 0x1p-20, 0.999, 1.001, 0.8, 1.2, 0.76, 1.24, 1.3, 0.7, 2, 0.5, 100, 1e-30}
+	// (0.49999997 and 2.5 also test math.round.)
+	x := []float32{1 - 0x1p-24, 1 - 0x1p-23, 1 + 0x1p-23, 1 + 0x1p-20, 0.999, 1.001, 0.8, 1.2, 0.76, 1.24, 1.3, 0.49999997, 2.5, 0.5, 100, 1e-30}
 	y := []float32{1e-9, -1e-9, 1e-7, -1e-7, 0x1p-20, -0x1p-20, 1e-4, -1e-4, 0.01, -0.01, 0.2, -0.2, 0.3, -0.3, 0.6, -0.6}
 	arg := func(v []float32) string {
 		s := make([]string, len(v))
@@ -226,6 +229,7 @@ func.func @f(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<
 			{"log10", a, math.Log10(a), out[2]},
 			{"log1p", b, math.Log1p(b), out[3]},
 			{"tanh", b, math.Tanh(b), out[4]},
+			{"round", a, math.Round(a), out[5]},
 		} {
 			got := float64(math.Float32frombits(binary.LittleEndian.Uint32(c.got[4*i:])))
 			ulp := math.Abs(float64(math.Nextafter32(float32(c.want), float32(math.Inf(1)))) - float64(float32(c.want)))

@@ -1,6 +1,7 @@
 package stablehlo
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -25,8 +26,11 @@ import (
 type clauseKind int
 
 const (
-	listClause clauseKind = iota // [1, 2]: an array<i64: ...> attribute
-	intClause                    // 3: an i64 integer attribute
+	listClause   clauseKind = iota // [1, 2]: an array<i64: ...> attribute
+	intClause                      // 3: an i64 integer attribute
+	boolClause                     // true: a bool attribute
+	stringClause                   // "ab,bc->ac": a string attribute
+	enumClause                     // PHILOX: the enum #stablehlo<attr PHILOX>, named by attr
 )
 
 // clause is one `keyword = value` clause of a custom form and the
@@ -46,17 +50,24 @@ type clauseForm struct {
 
 // clauseForms are the ops of that shape, by name without the dialect.
 var clauseForms = map[string]clauseForm{
-	"transpose":            {clauses: []clause{{"dims", "permutation", listClause}}},
-	"broadcast_in_dim":     {clauses: []clause{{"dims", "broadcast_dimensions", listClause}}},
-	"broadcast":            {clauses: []clause{{"sizes", "broadcast_sizes", listClause}}},
-	"reverse":              {clauses: []clause{{"dims", "dimensions", listClause}}, sameType: true},
-	"dynamic_slice":        {clauses: []clause{{"sizes", "slice_sizes", listClause}}},
-	"concatenate":          {clauses: []clause{{"dim", "dimension", intClause}}},
-	"get_dimension_size":   {clauses: []clause{{"dim", "dimension", intClause}}},
-	"pad":                  {clauses: []clause{{"low", "edge_padding_low", listClause}, {"high", "edge_padding_high", listClause}, {"interior", "interior_padding", listClause}}},
-	"reshape":              {},
-	"dynamic_update_slice": {},
-	"dynamic_reshape":      {},
+	"transpose":                {clauses: []clause{{"dims", "permutation", listClause}}},
+	"broadcast_in_dim":         {clauses: []clause{{"dims", "broadcast_dimensions", listClause}}},
+	"broadcast":                {clauses: []clause{{"sizes", "broadcast_sizes", listClause}}},
+	"reverse":                  {clauses: []clause{{"dims", "dimensions", listClause}}, sameType: true},
+	"dynamic_slice":            {clauses: []clause{{"sizes", "slice_sizes", listClause}}},
+	"concatenate":              {clauses: []clause{{"dim", "dimension", intClause}}},
+	"get_dimension_size":       {clauses: []clause{{"dim", "dimension", intClause}}},
+	"pad":                      {clauses: []clause{{"low", "edge_padding_low", listClause}, {"high", "edge_padding_high", listClause}, {"interior", "interior_padding", listClause}}},
+	"dynamic_iota":             {clauses: []clause{{"dim", "iota_dimension", intClause}}},
+	"set_dimension_size":       {clauses: []clause{{"dim", "dimension", intClause}}},
+	"dynamic_broadcast_in_dim": {clauses: []clause{{"dims", "broadcast_dimensions", listClause}}},
+	"cholesky":                 {clauses: []clause{{"lower", "lower", boolClause}}, sameType: true},
+	"einsum":                   {clauses: []clause{{"config", "einsum_config", stringClause}}},
+	"unary_einsum":             {clauses: []clause{{"config", "einsum_config", stringClause}}},
+	"rng_bit_generator":        {clauses: []clause{{"algorithm", "rng_algorithm", enumClause}}},
+	"reshape":                  {},
+	"dynamic_update_slice":     {},
+	"dynamic_reshape":          {},
 }
 
 // registerForms adds the ops of this file under prefix pre.
@@ -72,6 +83,7 @@ func registerForms(r *ir.Registry, pre string) {
 	r.RegisterOp(&ir.OpDef{Name: pre + "dot", Parse: parseDot, Print: printDot})
 	r.RegisterOp(&ir.OpDef{Name: pre + "dot_general", Parse: parseDot, Print: printDot})
 	r.RegisterOp(&ir.OpDef{Name: pre + "convolution", Parse: parseConvolution, Print: printConvolution})
+	registerMoreForms(r, pre)
 }
 
 // dialectOf returns the dialect of op's name ("stablehlo" or "mhlo").
@@ -179,6 +191,27 @@ func parseClause(p *ir.Parser, op *ir.Operation, c clause) error {
 			return err
 		}
 		a = ir.IntegerAttr{Value: n, Type: ir.I64}
+	case boolClause:
+		switch {
+		case p.OptionalKeyword("true"):
+			a = ir.BoolAttr{Value: true}
+		case p.OptionalKeyword("false"):
+			a = ir.BoolAttr{Value: false}
+		default:
+			return p.Errorf("expected true or false after '%s ='", c.keyword)
+		}
+	case stringClause:
+		str, err := p.ParseString()
+		if err != nil {
+			return err
+		}
+		a = ir.StringAttr{Value: str}
+	case enumClause:
+		k, err := p.ParseKeyword()
+		if err != nil {
+			return err
+		}
+		a = &ir.OpaqueAttr{Name: dialectOf(op), Body: c.attr + " " + k}
 	}
 	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: c.attr, Value: a})
 	return nil
@@ -195,6 +228,20 @@ func clauseText(op *ir.Operation, c clause) (string, bool) {
 	case intClause:
 		if n, ok := i64Int(op, c.attr); ok {
 			return c.keyword + " = " + strconv.FormatInt(n, 10), true
+		}
+	case boolClause:
+		if b, ok := op.Attr(c.attr).(ir.BoolAttr); ok {
+			return c.keyword + " = " + strconv.FormatBool(b.Value), true
+		}
+	case stringClause:
+		if str, ok := op.Attr(c.attr).(ir.StringAttr); ok {
+			return c.keyword + " = " + ir.QuoteString(str.Value), true
+		}
+	case enumClause:
+		if o, ok := op.Attr(c.attr).(*ir.OpaqueAttr); ok && o.Name == dialectOf(op) {
+			if k, ok := strings.CutPrefix(o.Body, c.attr+" "); ok && !strings.ContainsAny(k, " ,\"") {
+				return c.keyword + " = " + k, true
+			}
 		}
 	}
 	return "", false
@@ -604,6 +651,206 @@ func printDot(p *ir.Printer, op *ir.Operation) {
 	if t, ok := precisionText(op); ok {
 		p.WriteString(", precision = " + t)
 		elided = append(elided, "precision_config")
+	}
+	printFunctionTypeTail(p, op, elided...)
+}
+
+// registerMoreForms adds tuple, get_tuple_element, optimization_barrier
+// and reduce_precision under prefix pre.
+func registerMoreForms(r *ir.Registry, pre string) {
+	r.RegisterOp(&ir.OpDef{Name: pre + "tuple", Parse: parseTuple, Print: printTuple})
+	r.RegisterOp(&ir.OpDef{Name: pre + "get_tuple_element", Parse: parseGetTupleElement, Print: printGetTupleElement})
+	r.RegisterOp(&ir.OpDef{Name: pre + "optimization_barrier", Parse: parseBarrier, Print: printBarrier})
+	r.RegisterOp(&ir.OpDef{Name: pre + "reduce_precision", Parse: parseReducePrecision, Print: printReducePrecision})
+}
+
+// parseTuple parses `%a, ... attr-dict : tuple<...>`; the operands take
+// the tuple's element types.
+func parseTuple(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	vs, err := p.ParseOperandList()
+	if err != nil {
+		return nil, err
+	}
+	if err := parseAttrDictSorted(p, op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	t, err := p.ParseType()
+	if err != nil {
+		return nil, err
+	}
+	tt, ok := t.(*ir.TupleType)
+	if !ok {
+		return nil, ir.Errorf(tpos, "expected a tuple type, found '%s'", ir.TypeString(t))
+	}
+	if len(tt.Elems) != len(vs) {
+		return nil, ir.Errorf(tpos, "%d operands but a tuple of %d elements", len(vs), len(tt.Elems))
+	}
+	if err := p.ResolveTypes(vs, tt.Elems, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = vs
+	return []ir.Type{t}, nil
+}
+
+func printTuple(p *ir.Printer, op *ir.Operation) {
+	tt, ok := op.Results[0].Type.(*ir.TupleType)
+	same := ok && len(tt.Elems) == len(op.Operands)
+	for i := 0; same && i < len(op.Operands); i++ {
+		same = ir.TypeString(tt.Elems[i]) == ir.TypeString(op.Operands[i].Type)
+	}
+	if !same {
+		p.WriteString(" ")
+		p.Operands(op.Operands)
+		printFunctionTypeTail(p, op)
+		return
+	}
+	if len(op.Operands) > 0 {
+		p.WriteString(" ")
+		p.Operands(op.Operands)
+	}
+	p.AttrDict(op)
+	p.WriteString(" : ")
+	p.Type(tt)
+}
+
+// parseGetTupleElement parses `%t[i] attr-dict : (tuple<...>) -> t`,
+// storing i as the i32 attribute index.
+func parseGetTupleElement(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	v, err := p.ParseOperand()
+	if err != nil {
+		return nil, err
+	}
+	if p.Optional("[") {
+		i, err := p.ParseInteger()
+		if err != nil {
+			return nil, err
+		}
+		if err := p.Expect("]"); err != nil {
+			return nil, err
+		}
+		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "index", Value: ir.IntegerAttr{Value: i, Type: ir.IntegerType{Width: 32}}})
+	}
+	return parseFunctionTypeTail(p, op, []*ir.Value{v})
+}
+
+func printGetTupleElement(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operands(op.Operands)
+	var elided []string
+	if a, ok := op.Attr("index").(ir.IntegerAttr); ok && ir.TypeString(a.Type) == "i32" && len(op.Operands) == 1 {
+		p.WriteString("[" + strconv.FormatInt(a.Value, 10) + "]")
+		elided = append(elided, "index")
+	}
+	printFunctionTypeTail(p, op, elided...)
+}
+
+// parseBarrier parses optimization_barrier's `%a, ... attr-dict : t, ...`
+// (or `()` for none): each result has its operand's type.
+func parseBarrier(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	if p.Optional("(") {
+		if err := p.Expect(")"); err != nil {
+			return nil, err
+		}
+		return nil, parseAttrDictSorted(p, op)
+	}
+	vs, err := p.ParseOperandList()
+	if err != nil {
+		return nil, err
+	}
+	if err := parseAttrDictSorted(p, op); err != nil {
+		return nil, err
+	}
+	if err := p.Expect(":"); err != nil {
+		return nil, err
+	}
+	tpos := p.Pos()
+	ts, err := p.ParseTypeList()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.ResolveTypes(vs, ts, tpos); err != nil {
+		return nil, err
+	}
+	op.Operands = vs
+	return ts, nil
+}
+
+func printBarrier(p *ir.Printer, op *ir.Operation) {
+	same := len(op.Operands) == len(op.Results)
+	for i := 0; same && i < len(op.Operands); i++ {
+		same = ir.TypeString(op.Operands[i].Type) == ir.TypeString(op.Results[i].Type)
+	}
+	if !same {
+		// Not a barrier that verifies; printed so that it still reads
+		// as what it is.
+		printGenericTail(p, op)
+		return
+	}
+	if len(op.Operands) == 0 {
+		p.WriteString("()")
+		p.AttrDict(op)
+		return
+	}
+	p.WriteString(" ")
+	p.Operands(op.Operands)
+	p.AttrDict(op)
+	var ts []ir.Type
+	for _, v := range op.Operands {
+		ts = append(ts, v.Type)
+	}
+	p.WriteString(" : ")
+	p.Types(ts)
+}
+
+// parseReducePrecision parses `%x, format = eEmM attr-dict : type`,
+// storing E and M as the i32 attributes exponent_bits and mantissa_bits.
+func parseReducePrecision(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	vs, more, err := parseOperandsUntilClause(p)
+	if err != nil {
+		return nil, err
+	}
+	if more {
+		if err := p.ExpectKeyword("format"); err != nil {
+			return nil, err
+		}
+		if err := p.Expect("="); err != nil {
+			return nil, err
+		}
+		pos := p.Pos()
+		f, err := p.ParseKeyword()
+		if err != nil {
+			return nil, err
+		}
+		var e, m int64
+		if n, _ := fmt.Sscanf(f, "e%dm%d", &e, &m); n != 2 || f != fmt.Sprintf("e%dm%d", e, m) {
+			return nil, ir.Errorf(pos, "expected a format such as e8m10, found '%s'", f)
+		}
+		i32 := ir.IntegerType{Width: 32}
+		op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "exponent_bits", Value: ir.IntegerAttr{Value: e, Type: i32}},
+			ir.NamedAttr{Name: "mantissa_bits", Value: ir.IntegerAttr{Value: m, Type: i32}})
+	}
+	return parseSameOrFunctionalTail(p, op, vs)
+}
+
+func printReducePrecision(p *ir.Printer, op *ir.Operation) {
+	p.WriteString(" ")
+	p.Operands(op.Operands)
+	var elided []string
+	e, ok1 := op.Attr("exponent_bits").(ir.IntegerAttr)
+	m, ok2 := op.Attr("mantissa_bits").(ir.IntegerAttr)
+	if ok1 && ok2 && ir.TypeString(e.Type) == "i32" && ir.TypeString(m.Type) == "i32" && e.Value >= 0 && m.Value >= 0 {
+		p.WriteString(fmt.Sprintf(", format = e%dm%d", e.Value, m.Value))
+		elided = []string{"exponent_bits", "mantissa_bits"}
+	}
+	if len(op.Operands) == 1 && len(op.Results) == 1 && ir.TypeString(op.Operands[0].Type) == ir.TypeString(op.Results[0].Type) {
+		p.AttrDict(op, elided...)
+		p.WriteString(" : ")
+		p.Type(op.Results[0].Type)
+		return
 	}
 	printFunctionTypeTail(p, op, elided...)
 }

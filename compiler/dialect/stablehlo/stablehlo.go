@@ -17,14 +17,17 @@
 //	%r = stablehlo.reduce(%x init: %c) applies stablehlo.add across dimensions = [1] : ...
 //	%w:2 = stablehlo.while(%i = %0, %x = %1) : tensor<i32>, tensor<f32> cond { ... } do { ... }
 //
-// The elementwise ops, compare, constant, return, rng, fft and
-// custom_call are in stablehlo.go; transpose, reshape, broadcast_in_dim,
-// broadcast, reverse, iota, slice, concatenate, pad, dynamic_slice,
-// dynamic_update_slice, dynamic_reshape, get_dimension_size, dot and
-// dot_general in forms.go; convolution in conv.go; reduce and while in
-// regions.go. The other ops (gather, scatter, sort, reduce_window, ...)
-// have no custom form in StableHLO either, or parse only generically
-// here. A clause parses into exactly the attribute the generic form holds
+// The elementwise ops, compare (`LT, %a, %b, TOTALORDER`), constant,
+// return, rng, fft and custom_call are in stablehlo.go; transpose,
+// reshape, broadcast_in_dim, broadcast, dynamic_broadcast_in_dim,
+// reverse, iota, dynamic_iota, slice, concatenate, pad, dynamic_slice,
+// dynamic_update_slice, dynamic_reshape, get_dimension_size,
+// set_dimension_size, cholesky, einsum, unary_einsum, rng_bit_generator,
+// tuple, get_tuple_element, optimization_barrier, reduce_precision, dot
+// and dot_general in forms.go; convolution in conv.go; reduce and while
+// in regions.go. The others (gather, scatter, sort, reduce_window,
+// select_and_scatter, if, case, map, batch_norm_*, ...) are written in
+// the generic form by StableHLO's printers too, and parse only so here. A clause parses into exactly the attribute the generic form holds
 // (dims = [1, 0] into permutation = array<i64: 1, 0>; dim_numbers into
 // #stablehlo.conv<raw ...>); attributes parsed with a custom form are
 // sorted by name, as MLIR's attribute dictionaries are.
@@ -158,6 +161,11 @@ func parseElementwise(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	if err := p.ParseOptionalAttrDict(op); err != nil {
 		return nil, err
 	}
+	if strings.HasSuffix(op.Name, ".compare") {
+		// Sorted as MLIR's dictionaries are, so that the direction and
+		// type clauses read back in the dictionary's order.
+		sort.SliceStable(op.Attrs, func(i, j int) bool { return op.Attrs[i].Name < op.Attrs[j].Name })
+	}
 	if err := p.Expect(":"); err != nil {
 		return nil, err
 	}
@@ -235,10 +243,44 @@ func parseCompareOperands(p *ir.Parser, op *ir.Operation) ([]*ir.Value, error) {
 	return vs, nil
 }
 
+// compareClauses returns compare's `DIR` and `, TYPE` clause texts when
+// its enum attributes have the short forms the clauses parse into.
+func compareClauses(op *ir.Operation) (dir, typ string, elided []string, ok bool) {
+	dialect := dialectOf(op)
+	short := func(name, kind string) (string, bool) {
+		a, isOpaque := op.Attr(name).(*ir.OpaqueAttr)
+		if !isOpaque || a.Name != dialect {
+			return "", false
+		}
+		c, found := strings.CutPrefix(a.Body, kind+" ")
+		return c, found && c != "" && !strings.ContainsAny(c, " ,\"")
+	}
+	if dir, ok = short("comparison_direction", "comparison_direction"); !ok || len(op.Operands) != 2 {
+		return "", "", nil, false
+	}
+	elided = []string{"comparison_direction"}
+	if op.Attr("compare_type") != nil {
+		t, tok := short("compare_type", "comparison_type")
+		if !tok {
+			return "", "", nil, false
+		}
+		typ = ", " + t
+		elided = append(elided, "compare_type")
+	}
+	return dir, typ, elided, true
+}
+
 func printElementwise(p *ir.Printer, op *ir.Operation) {
 	p.WriteString(" ")
-	p.Operands(op.Operands)
-	p.AttrDict(op)
+	if dir, typ, elided, ok := compareClauses(op); ok && strings.HasSuffix(op.Name, ".compare") {
+		p.WriteString(dir + ", ")
+		p.Operands(op.Operands)
+		p.WriteString(typ)
+		p.AttrDict(op, elided...)
+	} else {
+		p.Operands(op.Operands)
+		p.AttrDict(op)
+	}
 	p.WriteString(" : ")
 	same := len(op.Results) == 1
 	for _, v := range op.Operands {

@@ -27,8 +27,8 @@ func TestRoundTrip(t *testing.T) {
 		"%f = stablehlo.convert %s : (tensor<4xi32>) -> tensor<4xf32>",
 		"%m = mhlo.constant dense<0.5> : tensor<f32>",
 		"%z = mhlo.clamp %m, %y, %m : (tensor<f32>, tensor<2x3xf32>, tensor<f32>) -> tensor<2x3xf32>",
-		"%e = stablehlo.compare %i, %k {comparison_direction = #stablehlo<comparison_direction EQ>, compare_type = #stablehlo<comparison_type SIGNED>} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>",
-		"%q = stablehlo.compare %a, %b {comparison_direction = #stablehlo<comparison_direction GT>} : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>")
+		"%e = stablehlo.compare EQ, %i, %k, SIGNED : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi1>",
+		"%q = stablehlo.compare GT, %a, %b : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xi1>")
 	dialecttest.ContainsAll(t, "generic form", generic,
 		`"stablehlo.add"(%i, %k) : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>`,
 		`"stablehlo.constant"() {value = dense<[1, 2, 3, 4]> : tensor<4xi32>} : () -> tensor<4xi32>`)

@@ -3,6 +3,7 @@ package e2e_test
 import (
 	"math"
 	"math/rand"
+	"strconv"
 	"testing"
 
 	rhal "github.com/goiree/goiree/runtime/hal"
@@ -17,6 +18,7 @@ func TestStableHLOPretty(t *testing.T) {
 		r := rand.New(rand.NewSource(17))
 		checkPrettyMLP(t, dev, module, r)
 		checkPrettyShapes(t, dev, module, r)
+		checkGatherRow(t, dev, module, r)
 	})
 }
 
@@ -75,4 +77,14 @@ func checkPrettyShapes(t *testing.T, dev rhal.Device, module []byte, r *rand.Ran
 		}
 	}
 	checkF32(t, "shapes", shapes[0], data[0], want)
+}
+
+func checkGatherRow(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) {
+	x := randF32(r, 5, 3)
+	for _, i := range []int{2, 0, 7} {
+		shapes, data := invoke(t, dev, module, "gather_row", x.arg(), "i64="+strconv.Itoa(i))
+		row := min(i, 4) // gather clamps the start so the slice fits
+		want := f32s{shape: []int{3}, v: append([]float32(nil), x.v[row*3:row*3+3]...)}
+		checkF32(t, "gather_row "+strconv.Itoa(i), shapes[0], data[0], want)
+	}
 }

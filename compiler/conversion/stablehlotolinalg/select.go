@@ -442,7 +442,10 @@ func (c *converter) gather(rt *ir.TensorType) error {
 	if err != nil {
 		return err
 	}
-	ivs := f["index_vector_dim"]
+	ivs, ok := f["index_vector_dim"]
+	if !ok {
+		ivs = []int64{0} // StableHLO's printer leaves out index_vector_dim = 0
+	}
 	if len(ivs) != 1 || intWidth(st.Elem) < 2 || !sameType(rt.Elem, in.Elem) {
 		return c.errorf("requires an integer index_vector_dim, integer start indices and a result of the operand's element type")
 	}
@@ -591,7 +594,10 @@ func (c *converter) scatter(rt *ir.TensorType) error {
 		return c.errorf("scatter with batching dimensions is not supported yet")
 	}
 	r, q, u := len(in.Shape), len(idx.Shape), len(up.Shape)
-	ivs := f["index_vector_dim"]
+	ivs, ok := f["index_vector_dim"]
+	if !ok {
+		ivs = []int64{0} // StableHLO's printer leaves out index_vector_dim = 0
+	}
 	if len(ivs) != 1 || intWidth(idx.Elem) < 2 || !sameType(rt, in) || !sameType(up.Elem, in.Elem) {
 		return c.errorf("requires an integer index_vector_dim, integer indices, an update and a result of the operand's type")
 	}

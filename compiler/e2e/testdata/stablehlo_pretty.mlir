@@ -41,3 +41,11 @@ func.func @shapes(%x: tensor<2x3xf32>) -> tensor<3x4xf32> {
   %o = stablehlo.select %g, %p, %f : tensor<3x4xi1>, tensor<3x4xf32>
   return %o : tensor<3x4xf32>
 }
+
+// Row i of x (clamped into range) by a gather whose dimension numbers
+// leave out index_vector_dim, as StableHLO's printer does when it is 0:
+// the scalar start index is then the whole index vector.
+func.func @gather_row(%x: tensor<5x3xf32>, %i: tensor<i64>) -> tensor<3xf32> {
+  %r = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0]>, slice_sizes = array<i64: 1, 3>} : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
+  return %r : tensor<3xf32>
+}

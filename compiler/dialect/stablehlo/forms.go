@@ -662,6 +662,64 @@ func registerMoreForms(r *ir.Registry, pre string) {
 	r.RegisterOp(&ir.OpDef{Name: pre + "get_tuple_element", Parse: parseGetTupleElement, Print: printGetTupleElement})
 	r.RegisterOp(&ir.OpDef{Name: pre + "optimization_barrier", Parse: parseBarrier, Print: printBarrier})
 	r.RegisterOp(&ir.OpDef{Name: pre + "reduce_precision", Parse: parseReducePrecision, Print: printReducePrecision})
+	r.RegisterOp(&ir.OpDef{Name: pre + "composite", Parse: parseComposite, Print: printComposite})
+	for _, n := range []string{"replica_id", "partition_id"} {
+		r.RegisterOp(&ir.OpDef{Name: pre + n, Parse: parseNullary, Print: printNullary})
+	}
+}
+
+// parseComposite parses `"name" %a, ... attr-dict : (types) -> results`,
+// storing the name as the string attribute name.
+func parseComposite(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	name, err := p.ParseString()
+	if err != nil {
+		return nil, err
+	}
+	vs, err := p.ParseOperandList()
+	if err != nil {
+		return nil, err
+	}
+	op.Attrs = append(op.Attrs, ir.NamedAttr{Name: "name", Value: ir.StringAttr{Value: name}})
+	return parseFunctionTypeTail(p, op, vs)
+}
+
+func printComposite(p *ir.Printer, op *ir.Operation) {
+	name, ok := op.Attr("name").(ir.StringAttr)
+	if !ok {
+		// Without its name the op does not verify; the dictionary keeps
+		// what it has.
+		printGenericTail(p, op)
+		return
+	}
+	p.WriteString(" " + ir.QuoteString(name.Value))
+	if len(op.Operands) > 0 {
+		p.WriteString(" ")
+		p.Operands(op.Operands)
+	}
+	printFunctionTypeTail(p, op, "name")
+}
+
+// parseNullary parses `attr-dict : type`, the form of the ops with no
+// operands and one result (replica_id, partition_id).
+func parseNullary(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
+	if err := parseAttrDictSorted(p, op); err != nil {
+		return nil, err
+	}
+	t, err := p.ParseColonType()
+	if err != nil {
+		return nil, err
+	}
+	return []ir.Type{t}, nil
+}
+
+func printNullary(p *ir.Printer, op *ir.Operation) {
+	if len(op.Operands) != 0 || len(op.Results) != 1 {
+		printGenericTail(p, op)
+		return
+	}
+	p.AttrDict(op)
+	p.WriteString(" : ")
+	p.Type(op.Results[0].Type)
 }
 
 // parseTuple parses `%a, ... attr-dict : tuple<...>`; the operands take

@@ -196,6 +196,15 @@ func parseElementwise(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	for i := range ts {
 		ts[i] = t
 	}
+	// complex's one type is its result's: the operands are its real and
+	// imaginary parts.
+	if strings.HasSuffix(op.Name, ".complex") {
+		if parts := complexParts(t); parts != nil {
+			for i := range ts {
+				ts[i] = parts
+			}
+		}
+	}
 	// select's `: pred-type, type` types its predicate apart from the
 	// other operands and the result.
 	if strings.HasSuffix(op.Name, ".select") && p.Optional(",") {
@@ -211,6 +220,21 @@ func parseElementwise(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	}
 	op.Operands = vs
 	return []ir.Type{t}, nil
+}
+
+// complexParts returns the type of the real and imaginary parts of a
+// tensor of complex numbers t (the same shape, the complex's element
+// type), or nil when t is not one.
+func complexParts(t ir.Type) ir.Type {
+	tt, ok := t.(*ir.TensorType)
+	if !ok {
+		return nil
+	}
+	c, ok := tt.Elem.(*ir.ComplexType)
+	if !ok {
+		return nil
+	}
+	return &ir.TensorType{Shape: tt.Shape, Elem: c.Elem, Unranked: tt.Unranked, Encoding: tt.Encoding}
 }
 
 // parseCompareOperands parses compare's own form, `DIR, %a, %b (, TYPE)?`,
@@ -289,6 +313,13 @@ func printElementwise(p *ir.Printer, op *ir.Operation) {
 	if same {
 		p.Types([]ir.Type{op.Results[0].Type})
 		return
+	}
+	if strings.HasSuffix(op.Name, ".complex") && len(op.Operands) == 2 && len(op.Results) == 1 {
+		if parts := complexParts(op.Results[0].Type); parts != nil &&
+			ir.TypeString(op.Operands[0].Type) == ir.TypeString(parts) && ir.TypeString(op.Operands[1].Type) == ir.TypeString(parts) {
+			p.Types([]ir.Type{op.Results[0].Type})
+			return
+		}
 	}
 	if strings.HasSuffix(op.Name, ".select") && len(op.Operands) == 3 && len(op.Results) == 1 {
 		rt := ir.TypeString(op.Results[0].Type)

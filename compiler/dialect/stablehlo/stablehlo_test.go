@@ -62,7 +62,7 @@ func TestComplexFftRoundTrip(t *testing.T) {
 	custom, _ := dialecttest.RoundTrip(t, "stablehlo.mlir", src)
 	dialecttest.ContainsAll(t, "custom form", custom,
 		"%0 = stablehlo.fft %x, type = RFFT, length = [32] : (tensor<4x32xf32>) -> tensor<4x17xcomplex<f32>>",
-		"%z = stablehlo.complex %y, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>",
+		"%z = stablehlo.complex %y, %y : tensor<4xcomplex<f32>>",
 		"%s = mhlo.fft %x {fft_length = dense<32> : tensor<i64>, fft_type = #mhlo<fft_type RFFT>} : (tensor<4x32xf32>) -> tensor<4x17xcomplex<f32>>")
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand"
 	"strconv"
+	"strings"
 	"testing"
 
 	rhal "github.com/goiree/goiree/runtime/hal"
@@ -86,5 +87,21 @@ func checkGatherRow(t *testing.T, dev rhal.Device, module []byte, r *rand.Rand) 
 		row := min(i, 4) // gather clamps the start so the slice fits
 		want := f32s{shape: []int{3}, v: append([]float32(nil), x.v[row*3:row*3+3]...)}
 		checkF32(t, "gather_row "+strconv.Itoa(i), shapes[0], data[0], want)
+	}
+}
+
+// TestStableHLOPrettyReversal checks that a convolution whose custom form
+// reverses a window dimension (window = {reverse = [true, false]}, an
+// array<i1> attribute) is refused, not lowered as if unreversed.
+func TestStableHLOPrettyReversal(t *testing.T) {
+	tools(t)
+	src := `func.func @f(%x: tensor<1x8x8x1xf32>, %k: tensor<3x3x1x1xf32>) -> tensor<1x6x6x1xf32> {
+  %r = stablehlo.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {reverse = [true, false]} : (tensor<1x8x8x1xf32>, tensor<3x3x1x1xf32>) -> tensor<1x6x6x1xf32>
+  return %r : tensor<1x6x6x1xf32>
+}`
+	_, err := compileSource("reversal.mlir", []byte(src), nil)
+	const want = "reversal.mlir:2:8: error: 'stablehlo.convolution' op window_reversal is not supported yet"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("got %v, want an error containing %q", err, want)
 	}
 }

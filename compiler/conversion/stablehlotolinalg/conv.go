@@ -2,6 +2,7 @@ package stablehlotolinalg
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -213,6 +214,10 @@ func (c *converter) convolution(rt *ir.TensorType) error {
 				return c.errorf("window_reversal is not supported yet")
 			}
 		}
+	}
+	// StableHLO's spelling, array<i1: ...>, which its custom form parses into.
+	if rev, ok := c.op.Attr("window_reversal").(*ir.DenseArrayAttr); ok && slices.Contains(rev.Values, 1) {
+		return c.errorf("window_reversal is not supported yet")
 	}
 	cin, cout := lt.Shape[d.inFeature], kt.Shape[d.kOut]
 	if groups < 1 || cin%groups != 0 || cout%groups != 0 {

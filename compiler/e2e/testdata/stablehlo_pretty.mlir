@@ -6,7 +6,9 @@
 
 // A two-layer perceptron: relu(x @ w1 + b1) @ w2, then per row the sum
 // (applies form) and the largest absolute value (reducer region form).
-func.func @mlp(%x: tensor<4x8xf32>, %w1: tensor<8x16xf32>, %b1: tensor<16xf32>, %w2: tensor<16x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>) {
+// The module and the signature carry the attributes JAX adds.
+module @jit_mlp attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+func.func public @mlp(%x: tensor<4x8xf32> {mhlo.layout_mode = "default"}, %w1: tensor<8x16xf32> {mhlo.layout_mode = "default"}, %b1: tensor<16xf32> {mhlo.layout_mode = "default"}, %w2: tensor<16x3xf32> {mhlo.layout_mode = "default"}) -> (tensor<4x3xf32> {jax.result_info = "[0]"}, tensor<4xf32> {jax.result_info = "[1]"}, tensor<4xf32> {jax.result_info = "[2]"}) {
   %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
   %0 = stablehlo.dot_general %x, %w1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
   %1 = stablehlo.broadcast_in_dim %b1, dims = [1] : (tensor<16xf32>) -> tensor<4x16xf32>
@@ -48,4 +50,5 @@ func.func @shapes(%x: tensor<2x3xf32>) -> tensor<3x4xf32> {
 func.func @gather_row(%x: tensor<5x3xf32>, %i: tensor<i64>) -> tensor<3xf32> {
   %r = "stablehlo.gather"(%x, %i) {dimension_numbers = #stablehlo.gather<offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0]>, slice_sizes = array<i64: 1, 3>} : (tensor<5x3xf32>, tensor<i64>) -> tensor<3xf32>
   return %r : tensor<3xf32>
+}
 }

@@ -23,6 +23,13 @@ import (
 func TestGPUOps(t *testing.T) {
 	for _, g := range gpuTargets {
 		t.Run(g.backend, func(t *testing.T) {
+			// Skip the whole target without its device or tools, before
+			// any family compiles for it.
+			func() {
+				gpuMode = g.backend
+				defer func() { gpuMode = "" }() // also when it skips
+				testDevices(t)
+			}()
 			for _, f := range gpuOpFamilies {
 				t.Run(f.name, func(t *testing.T) {
 					if why := f.skip[g.backend]; why != "" {

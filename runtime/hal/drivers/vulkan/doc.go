@@ -33,7 +33,8 @@
 // cooperative matrices in coopmatrix.go), a
 // workgroup beyond maxComputeWorkGroupSize or
 // maxComputeWorkGroupInvocations (capabilities.go), or shared (Workgroup)
-// variables beyond maxComputeSharedMemorySize (sharedmem.go) (both
+// variables beyond maxComputeSharedMemorySize (sharedmem.go), or more
+// bindings than maxPerStageDescriptorStorageBuffers (bindings.go) (all
 // OUT_OF_RANGE): a module compiled for a larger device than this one
 // (iree-compile's --iree-vulkan-target) fails there, not in the driver.
 //

@@ -78,6 +78,9 @@ func (c executableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Exe
 		if nc > hal.MaxConstants || nb > hal.MaxBindings {
 			return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable: export %q has %d constants and %d bindings (limits %d and %d)", ep.Name, nc, nb, hal.MaxConstants, hal.MaxBindings)
 		}
+		if err := checkStorageBuffers(ep.Name, nb, c.device.name, uint32(c.device.maxStorageBuffers())); err != nil {
+			return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable%s: %v", executableName(params.Name), err)
+		}
 		exports[i] = hal.ExportInfo{Name: ep.Name, ConstantCount: nc, BindingCount: nb}
 		consts[i], binds[i] = C.uint32_t(nc), C.uint32_t(nb)
 		names.WriteString(ep.Name)

@@ -327,6 +327,7 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
   memcpy(out->max_workgroup_size, props.limits.maxComputeWorkGroupSize, sizeof(out->max_workgroup_size));
   out->max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
   out->max_shared_memory = props.limits.maxComputeSharedMemorySize;
+  out->max_storage_buffers = props.limits.maxPerStageDescriptorStorageBuffers;
   VkResult r = vk.vkCreateDevice(pd, &dci, NULL, &out->device);
   if (r != VK_SUCCESS) {
     snprintf(err, err_len, "vkCreateDevice failed");

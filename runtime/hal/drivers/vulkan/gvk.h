@@ -44,6 +44,7 @@ typedef struct gvk_device {
   uint32_t max_workgroup_size[3];
   uint32_t max_workgroup_invocations;
   uint32_t max_shared_memory;  // maxComputeSharedMemorySize, in bytes
+  uint32_t max_storage_buffers;  // maxPerStageDescriptorStorageBuffers
   uint32_t features;         // GVK_FEATURE_* bits supported and enabled
   uint32_t subgroup_ops;     // VkSubgroupFeatureFlags in compute shaders (0: none)
   uint32_t subgroup_size;    // 0 when the device does not report it

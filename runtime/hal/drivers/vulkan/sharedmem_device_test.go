@@ -102,3 +102,24 @@ func TestPortableLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestStorageBufferLimit: an entry point declaring more bindings than the
+// device's maxPerStageDescriptorStorageBuffers is refused when prepared,
+// before any pipeline layout reaches the driver (lavapipe crashes on one).
+func TestStorageBufferLimit(t *testing.T) {
+	d := device(t)
+	cache, err := d.CreateExecutableCache("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := vulkan.MaxStorageBuffers(d)
+	if limit == 0 || limit >= hal.MaxBindings {
+		t.Skipf("skipping: the device allows %d storage buffers a stage, no fewer than the HAL's %d bindings", limit, hal.MaxBindings)
+	}
+	exe := &spirv.Executable{EntryPoints: []spirv.EntryPoint{{Name: "main", BindingCount: uint32(limit) + 1}}, Code: glslc(t, "shared_16k")}
+	_, err = cache.PrepareExecutable(hal.ExecutableParams{Name: "@many", Format: spirv.Format, Data: exe.Marshal()})
+	if status.CodeOf(err) != status.OutOfRange || err == nil || !strings.Contains(err.Error(), "maxPerStageDescriptorStorageBuffers") {
+		t.Fatalf("%d bindings: error %v, want OutOfRange naming maxPerStageDescriptorStorageBuffers", limit+1, err)
+	}
+	t.Log(err)
+}

@@ -16,43 +16,56 @@ import (
 // multiply-adds, which the driver lowers to mma instructions. The
 // workgroup's 256 invocations, 8 subgroups of 32, compute blocks of 128 x
 // 128 outputs like the tiled matmul (the same column split and row
-// tiles), in steps of 32 along the reduction staged as f16 in shared
-// memory (two pairs of tiles, the next step read from global memory while
-// the current one is multiplied, one barrier a step); subgroup s owns 32
-// rows (s / 2) by 64 columns (s % 2) of the block, as 2 x 4 f32
-// accumulator matrices. The f16 elements move as bits, 8 to a uvec4: an
-// invocation copies 16 consecutive elements of a row of A and of B a
-// step, as two 16-byte loads (through a uvec4 view of the binding) where
-// the matrix starts at a multiple of 8 elements and its rows are a
-// multiple of 8 long and the 16 are inside it, else element by element.
-// Tiles pass through shared memory both ways, so any shape and alignment
-// works: elements past the matrices are read as zeros and never stored;
-// results go out through a subgroup's 16 x 16 f32 scratch with bounds
-// checks. The products of f16 values are exact in
+// tiles), in steps of 64 along the reduction staged as f16 in shared
+// memory (one pair of tiles, 35 KiB of Vulkan's 48; the next step is read
+// from global memory into registers while the current one is
+// multiplied); subgroup s owns 64 rows (s / 4) by 32 columns (s % 4) of
+// the block, as 4 x 2 f32 accumulator matrices. The f16 elements move as
+// bits, 8 to a uvec4: neighbouring invocations copy neighbouring 16-byte
+// chunks of a row of A or B, each with one load (through a uvec4 view of
+// the binding) where the matrix starts at a multiple of 8 elements, its
+// rows are a multiple of 8 long and the chunk is inside it, else element
+// by element. Elements past the matrices are read as zeros, so any shape
+// and alignment works. An accumulator goes straight to the output
+// (coopMatStoreNV) where its 16 x 16 tile is inside the matrix and its
+// rows start 16-byte aligned, else through a subgroup's 16 x 16 f32
+// scratch with bounds checks. The products of f16 values are exact in
 // f32, but the tensor cores sum each 16 of them in their own order, so
 // the reduction is reassociated in steps of 16 (as cuda's mma.sync
 // matmuls and IREE's cooperative-matrix pipeline do); the body must be
 // the plain multiply-add linalg.matmul has.
+//
+// Measured on an H200 (4096^3, median of 5 x 10 calls): 0.94 ms, where
+// the first version (steps of 32 through two pairs of tiles, 2 x 4
+// accumulators a subgroup, results through the scratch) took 1.07 ms and
+// cuda's mma.sync kernel 0.39 ms. Reading two steps ahead through two
+// pairs of 32-long tiles (0.98 ms), one pair of 32 (0.96) and 2 x 4
+// accumulators with steps of 64 (0.96) were no better: the staging is not
+// what holds this kernel back.
 
 // coopMMA is the cooperative matrix operation the kernel needs of the
 // target (IREE's name).
 const coopMMA = "WMMA_F32_16x16x16_F16"
 
-// The cooperative-matrix kernel's shape: block, step, tile pitches (in
-// uvec4s of 8 f16 elements, a step's or a block's row and one more, so
-// that consecutive rows fall in different banks).
+// The cooperative-matrix kernel's shape: block, step, threads, a
+// subgroup's accumulators down and across (coopRows x coopCols of 16 x
+// 16), tile pitches (in uvec4s of 8 f16 elements: a step's or a block's
+// row and one more, so that the 8 rows of 16 bytes the driver reads from
+// shared memory at once fall in different banks), and a subgroup's 16 x
+// 16 f32 scratch.
 const (
 	coopBlock   = 128
-	coopStep    = 32
+	coopStep    = 64
 	coopThreads = 256
+	coopRows    = 4
+	coopCols    = 2
 	coopAPitch  = coopStep/8 + 1
 	coopBPitch  = coopBlock/8 + 1
 	coopATile   = coopBlock * coopAPitch
 	coopBTile   = coopStep * coopBPitch
-	// coopScratch is a subgroup's 16 x 16 f32 matrix.
 	coopScratch = 256
 	// coopShared is the shared memory the kernel takes, in bytes.
-	coopShared = 2*16*(coopATile+coopBTile) + 4*coopScratch*coopThreads/32
+	coopShared = 16*(coopATile+coopBTile) + 4*coopScratch*coopThreads/32
 )
 
 // coopOf reports whether a matmul-shaped kernel with body runs on
@@ -111,7 +124,7 @@ func (g *lnGen) coopSharedTiles() string {
 	for _, bi := range []int{g.find("in", 0), g.find("in", 1)} {
 		fmt.Fprintf(&b, "layout(set = 0, binding = %d) readonly restrict buffer BQ%d { uvec4 v[]; } bq%d;\n", bi, bi, bi)
 	}
-	fmt.Fprintf(&b, "shared uvec4 sa[%d];\nshared uvec4 sb[%d];\nshared float sc[%d];\n\n", 2*coopATile, 2*coopBTile, coopScratch*coopThreads/32)
+	fmt.Fprintf(&b, "shared uvec4 sa[%d];\nshared uvec4 sb[%d];\nshared float sc[%d];\n\n", coopATile, coopBTile, coopScratch*coopThreads/32)
 	return b.String()
 }
 
@@ -138,11 +151,12 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	}
 	const acc = "fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>"
 	const frag = "fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>"
-	fmt.Fprintf(w, "  // Cooperative matrices: blocks of %dx%d outputs, 8 subgroups of 32 with 2x4 16x16 f32 accumulators each,\n", coopBlock, coopBlock)
-	fmt.Fprintf(w, "  // steps of %d along the reduction in f16; two pairs of shared tiles, A %dx%d (pitch %d uvec4s) and B %dx%d (pitch %d).\n",
+	fmt.Fprintf(w, "  // Cooperative matrices: blocks of %dx%d outputs, 8 subgroups of 32 with %dx%d 16x16 f32 accumulators each,\n", coopBlock, coopBlock, coopRows, coopCols)
+	fmt.Fprintf(w, "  // steps of %d along the reduction in f16 through shared tiles A %dx%d (pitch %d uvec4s) and B %dx%d (pitch %d).\n",
 		coopStep, coopBlock, coopStep, coopAPitch, coopStep, coopBlock, coopBPitch)
 	w.WriteString("  uint lid = gl_LocalInvocationID.x;\n  uint sg = gl_SubgroupID;\n  uint lane = gl_SubgroupInvocationID;\n")
-	w.WriteString("  uint wr = (sg >> 1u) * 32u;\n  uint wc = (sg & 1u) * 64u;\n  uint scr = sg * 256u;\n")
+	across := coopBlock / (16 * coopCols)
+	fmt.Fprintf(w, "  uint wr = (sg / %du) * %du;\n  uint wc = (sg %% %du) * %du;\n  uint scr = sg * 256u;\n", across, 16*coopRows, across, 16*coopCols)
 	fmt.Fprintf(w, "  for (uint bt = 0u; bt < %s; bt++) {\n", nb)
 	if len(m.Batch) > 0 {
 		w.WriteString("    uint rest = bt;\n")
@@ -172,8 +186,8 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	fmt.Fprintf(w, "    for (uint r0 = %s; r0 < %s; r0 += %du) {\n", rowLo, rowHi, coopBlock)
 	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", coopBlock, N, coopBlock)
 	accs := func(fn func(i, j int)) {
-		for i := 0; i < 2; i++ {
-			for j := 0; j < 4; j++ {
+		for i := 0; i < coopRows; i++ {
+			for j := 0; j < coopCols; j++ {
 				fn(i, j)
 			}
 		}
@@ -201,79 +215,103 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 			fmt.Fprintf(w, "      coopMatLoadNV(%s, sc, scr, 16u, false);\n      subgroupBarrier();\n", accName(i, j))
 		})
 	}
-	// The copies: invocation lid reads 16 consecutive elements of a row
-	// of A (row lid / 2, half lid % 2 of the step) and of B (step row lid
-	// / 8, columns 16 (lid % 8) on) into two uvec4s each, then writes them
-	// into a pair of tiles.
-	fmt.Fprintf(w, "      uvec4 ua0, ua1, ub0, ub1;\n      uint am = lid >> 1u;\n      uint akq = (lid & 1u) * 16u;\n      uint bkr = lid >> 3u;\n      uint bcc = (lid & 7u) * 16u;\n")
+	// The copies: a tile of A (coopBlock rows of the step) or B (the
+	// step's rows of coopBlock) is a sequence of uvec4 chunks of 8
+	// elements, row by row; invocation lid copies chunks lid, lid + 256,
+	// ... of each (neighbouring invocations read neighbouring chunks of a
+	// row) into registers ga<n> and gb<n>, and from them into the tiles.
+	const per = coopStep / 16
+	for n := 0; n < per; n++ {
+		fmt.Fprintf(w, "      uvec4 ga%d, gb%d;\n", n, n)
+	}
 	fmt.Fprintf(w, "      bool vecA = (aBase & 7u) == 0u && (%s & 7u) == 0u;\n      bool vecB = (bBase & 7u) == 0u && (%s & 7u) == 0u;\n", last(ia), last(ib))
-	// copy16 reads the 16 elements of binding bi from p on into v0 and
-	// v1: two uvec4 loads when vec, else element by element where ok(j).
-	copy16 := func(ind string, bi int, p, vec, v0, v1 string, ok func(j int) string) {
-		fmt.Fprintf(w, "%sif (%s) {\n%s  %s = bq%d.v[%s >> 3];\n%s  %s = bq%d.v[(%s >> 3) + 1u];\n%s} else {\n", ind, vec, ind, v0, bi, p, ind, v1, bi, p, ind)
-		for j := 0; j < 16; j++ {
-			fmt.Fprintf(w, "%s  uint h%d = %s ? uint(b%d.v[%s + %du]) : 0u;\n", ind, j, ok(j), bi, p, j)
+	// copy8 reads the 8 elements of binding bi from q on into v: one
+	// uvec4 load when vec, else element by element where ok(j).
+	copy8 := func(ind string, bi int, q, vec, v string, ok func(j int) string) {
+		fmt.Fprintf(w, "%sif (%s) {\n%s  %s = bq%d.v[%s >> 3];\n%s} else {\n", ind, vec, ind, v, bi, q, ind)
+		for j := 0; j < 8; j++ {
+			fmt.Fprintf(w, "%s  uint h%d = %s ? uint(b%d.v[%s + %du]) : 0u;\n", ind, j, ok(j), bi, q, j)
 		}
-		for n, v := range []string{v0, v1} {
-			var words []string
-			for q := 0; q < 4; q++ {
-				words = append(words, fmt.Sprintf("h%d | (h%d << 16)", 8*n+2*q, 8*n+2*q+1))
-			}
-			fmt.Fprintf(w, "%s  %s = uvec4(%s);\n", ind, v, strings.Join(words, ", "))
-		}
-		fmt.Fprintf(w, "%s}\n", ind)
+		fmt.Fprintf(w, "%s  %s = uvec4(h0 | (h1 << 16), h2 | (h3 << 16), h4 | (h5 << 16), h6 | (h7 << 16));\n%s}\n", ind, v, ind)
 	}
+	const aRow, bRow = coopStep / 8, coopBlock / 8 // chunks a row
+	// fetch reads the step at reduction index k0 into the registers.
 	fetch := func(ind, k0 string) {
-		fmt.Fprintf(w, "%s{\n%s  uint row = r0 + am;\n%s  uint kq = %s + akq;\n%s  uint ap = aBase + row * %s + kq;\n", ind, ind, ind, k0, ind, last(ia))
-		copy16(ind+"  ", ia, "ap", fmt.Sprintf("vecA && row < %s && kq + 16u <= %s", rowHi, K), "ua0", "ua1", func(j int) string {
-			return fmt.Sprintf("(row < %s && kq + %du < %s)", rowHi, j, K)
-		})
-		fmt.Fprintf(w, "%s  uint kb = %s + bkr;\n%s  uint col = c0 + bcc;\n%s  uint bp = bBase + kb * %s + col;\n", ind, k0, ind, ind, last(ib))
-		copy16(ind+"  ", ib, "bp", fmt.Sprintf("vecB && kb < %s && col + 16u <= %s", K, N), "ub0", "ub1", func(j int) string {
-			return fmt.Sprintf("(kb < %s && col + %du < %s)", K, j, N)
-		})
-		fmt.Fprintf(w, "%s}\n", ind)
-	}
-	put := func(ind, buf string) {
-		fmt.Fprintf(w, "%s{\n%s  uint sp = %s * %du + am * %du + (lid & 1u) * 2u;\n%s  uint tp = %s * %du + bkr * %du + (lid & 7u) * 2u;\n",
-			ind, ind, buf, coopATile, coopAPitch, ind, buf, coopBTile, coopBPitch)
-		fmt.Fprintf(w, "%s  sa[sp] = ua0;\n%s  sa[sp + 1u] = ua1;\n%s  sb[tp] = ub0;\n%s  sb[tp + 1u] = ub1;\n%s}\n", ind, ind, ind, ind, ind)
-	}
-	// step multiplies the step's tiles at buf, 16 along the reduction at
-	// a time (offsets and strides in uvec4s).
-	step := func(ind, buf string) {
-		fmt.Fprintf(w, "%sfor (uint kk = 0u; kk < %du; kk += 16u) {\n", ind, coopStep)
-		fmt.Fprintf(w, "%s  %s fa0, fa1, fb0, fb1, fb2, fb3;\n", ind, frag)
-		for i := 0; i < 2; i++ {
-			fmt.Fprintf(w, "%s  coopMatLoadNV(fa%d, sa, %s * %du + (wr + %du) * %du + (kk >> 3), %du, false);\n", ind, i, buf, coopATile, 16*i, coopAPitch, coopAPitch)
+		for n := 0; n < per; n++ {
+			c := n * coopThreads
+			fmt.Fprintf(w, "%s{\n%s  uint row = r0 + (lid + %du) / %du;\n%s  uint kq = %s + ((lid + %du) %% %du) * 8u;\n%s  uint ap = aBase + row * %s + kq;\n",
+				ind, ind, c, aRow, ind, k0, c, aRow, ind, last(ia))
+			copy8(ind+"  ", ia, "ap", fmt.Sprintf("vecA && row < %s && kq + 8u <= %s", rowHi, K), fmt.Sprintf("ga%d", n), func(j int) string {
+				return fmt.Sprintf("(row < %s && kq + %du < %s)", rowHi, j, K)
+			})
+			fmt.Fprintf(w, "%s  uint kb = %s + (lid + %du) / %du;\n%s  uint col = c0 + ((lid + %du) %% %du) * 8u;\n%s  uint bp = bBase + kb * %s + col;\n",
+				ind, k0, c, bRow, ind, c, bRow, ind, last(ib))
+			copy8(ind+"  ", ib, "bp", fmt.Sprintf("vecB && kb < %s && col + 8u <= %s", K, N), fmt.Sprintf("gb%d", n), func(j int) string {
+				return fmt.Sprintf("(kb < %s && col + %du < %s)", K, j, N)
+			})
+			fmt.Fprintf(w, "%s}\n", ind)
 		}
-		for j := 0; j < 4; j++ {
-			fmt.Fprintf(w, "%s  coopMatLoadNV(fb%d, sb, %s * %du + kk * %du + ((wc + %du) >> 3), %du, false);\n", ind, j, buf, coopBTile, coopBPitch, 16*j, coopBPitch)
-		}
-		accs(func(i, j int) {
-			fmt.Fprintf(w, "%s  %s = coopMatMulAddNV(fa%d, fb%d, %s);\n", ind, accName(i, j), i, j, accName(i, j))
-		})
-		fmt.Fprintf(w, "%s}\n", ind)
 	}
-	w.WriteString("      uint cur = 0u;\n")
+	// put writes the registers into the tiles.
+	put := func(ind string) {
+		for n := 0; n < per; n++ {
+			c := n * coopThreads
+			fmt.Fprintf(w, "%ssa[((lid + %du) / %du) * %du + (lid + %du) %% %du] = ga%d;\n", ind, c, aRow, coopAPitch, c, aRow, n)
+			fmt.Fprintf(w, "%ssb[((lid + %du) / %du) * %du + (lid + %du) %% %du] = gb%d;\n", ind, c, bRow, coopBPitch, c, bRow, n)
+		}
+	}
+	// step multiplies the tiles, 16 along the reduction at a time
+	// (offsets and strides in uvec4s).
+	step := func(ind string) {
+		for kk := 0; kk < coopStep; kk += 16 {
+			fmt.Fprintf(w, "%s{\n", ind)
+			for i := 0; i < coopRows; i++ {
+				fmt.Fprintf(w, "%s  %s fa%d;\n", ind, frag, i)
+			}
+			for j := 0; j < coopCols; j++ {
+				fmt.Fprintf(w, "%s  %s fb%d;\n", ind, frag, j)
+			}
+			for i := 0; i < coopRows; i++ {
+				fmt.Fprintf(w, "%s  coopMatLoadNV(fa%d, sa, %du + (wr + %du) * %du, %du, false);\n", ind, i, kk/8, 16*i, coopAPitch, coopAPitch)
+			}
+			for j := 0; j < coopCols; j++ {
+				fmt.Fprintf(w, "%s  coopMatLoadNV(fb%d, sb, %du + ((wc + %du) >> 3), %du, false);\n", ind, j, kk*coopBPitch, 16*j, coopBPitch)
+			}
+			accs(func(i, j int) {
+				fmt.Fprintf(w, "%s  %s = coopMatMulAddNV(fa%d, fb%d, %s);\n", ind, accName(i, j), i, j, accName(i, j))
+			})
+			fmt.Fprintf(w, "%s}\n", ind)
+		}
+	}
+	// Each step waits for the workgroup to be done with the tiles, writes
+	// the step's registers into them, waits again, starts reading the
+	// next step into the registers and multiplies: the global reads have
+	// a step of multiplies to arrive in. (On the H200 this one pair of
+	// 64-long tiles beat two pairs of 32-long ones, reading two steps
+	// ahead, by 2%; both fit Vulkan's 48 KiB, two pairs of 64 do not.)
 	fetch("      ", "0u")
-	put("      ", "0u")
-	w.WriteString("      barrier();\n")
-	fmt.Fprintf(w, "      for (uint k0 = 0u; k0 < %s; k0 += %du) {\n", K, coopStep)
-	fmt.Fprintf(w, "        bool more = k0 + %du < %s;\n        if (more) {\n", coopStep, K)
+	fmt.Fprintf(w, "      for (uint k0 = 0u; k0 < %s; k0 += %du) {\n        barrier();\n", K, coopStep)
+	put("        ")
+	fmt.Fprintf(w, "        barrier();\n        if (k0 + %du < %s) {\n", coopStep, K)
 	fetch("          ", fmt.Sprintf("(k0 + %du)", coopStep))
 	w.WriteString("        }\n")
-	step("        ", "cur")
-	w.WriteString("        if (more) {\n")
-	put("          ", "(1u - cur)")
-	w.WriteString("        }\n        barrier();\n        cur = 1u - cur;\n      }\n")
+	step("        ")
+	w.WriteString("      }\n      barrier();\n")
+	// The accumulators go straight to the output where their 16 x 16
+	// tile is inside it and its rows start at multiples of 4 elements
+	// (coopMatStoreNV's 16-byte alignment), else through the subgroup's
+	// scratch with bounds checks.
+	direct := fmt.Sprintf("(cBase & 3u) == 0u && (%s & 3u) == 0u", last(io))
 	accs(func(i, j int) {
-		fmt.Fprintf(w, "      coopMatStoreNV(%s, sc, scr, 16u, false);\n      subgroupMemoryBarrierShared();\n      subgroupBarrier();\n", accName(i, j))
-		tileElems("      ", i, j, func(ind, row, col, e string) {
+		fmt.Fprintf(w, "      {\n        uint tr0 = r0 + wr + %du;\n        uint tc0 = c0 + wc + %du;\n", 16*i, 16*j)
+		fmt.Fprintf(w, "        if (%s && tr0 + 16u <= %s && tc0 + 16u <= %s) {\n", direct, rowHi, N)
+		fmt.Fprintf(w, "          coopMatStoreNV(%s, b%d.v, cBase + tr0 * %s + tc0, %s, false);\n        } else {\n", accName(i, j), io, last(io), last(io))
+		fmt.Fprintf(w, "          coopMatStoreNV(%s, sc, scr, 16u, false);\n          subgroupMemoryBarrierShared();\n          subgroupBarrier();\n", accName(i, j))
+		tileElems("          ", i, j, func(ind, row, col, e string) {
 			fmt.Fprintf(w, "%sif (%s < %s && %s < %s) {\n%s%s}\n", ind, row, rowHi, col, N,
 				g.store(ind+"  ", io, fmt.Sprintf("cBase + %s * %s + %s", row, last(io), col), "sc[scr + "+e+"]"), ind)
 		})
-		w.WriteString("      subgroupBarrier();\n")
+		w.WriteString("          subgroupBarrier();\n        }\n      }\n")
 	})
 	w.WriteString("    }\n    }\n  }\n")
 	return nil

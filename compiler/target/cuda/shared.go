@@ -19,25 +19,8 @@ import (
 func (n *nest) call(dims, ins, accs []string) ([]string, error) {
 	f := n.f
 	blk := n.body.Body()
-	nl := len(n.k.Ranges)
-	for l := 0; l < nl; l++ {
-		f.names[blk.Args[l]], f.kinds[blk.Args[l]] = dims[l], kindI64
-	}
-	for i, o := range n.k.Inputs {
-		a := blk.Args[nl+i]
-		if o.Scalar != nil {
-			sk, err := loopNestKind(o.Scalar)
-			if err != nil {
-				return nil, err
-			}
-			f.names[a], f.kinds[a] = n.scalars[i], sk
-			continue
-		}
-		f.names[a], f.kinds[a] = ins[i], n.kinds[n.find("in", i)]
-	}
-	for i := range n.k.Outputs {
-		a := blk.Args[nl+len(n.k.Inputs)+i]
-		f.names[a], f.kinds[a] = accs[i], n.kinds[n.find("out", i)]
+	if err := n.bind(dims, ins, accs); err != nil {
+		return nil, err
 	}
 	for _, op := range blk.Ops {
 		if op.Name == "func.return" {
@@ -59,6 +42,59 @@ func (n *nest) call(dims, ins, accs []string) ([]string, error) {
 		}
 	}
 	return nil, fmt.Errorf("the loop-nest body has no func.return")
+}
+
+// partValue emits a shared reduction's body but for its combiner and
+// returns the register of the value the combiner would fold into the
+// accumulator (in the body's type). The accumulator has no other use
+// (gpuloops.ReductionOf), so it needs no register.
+func (n *nest) partValue(red *gpuloops.Reduction, dims, ins []string) (string, error) {
+	f := n.f
+	if err := n.bind(dims, ins, nil); err != nil {
+		return "", err
+	}
+	for _, op := range n.body.Body().Ops {
+		if op == red.Combiner || op.Name == "func.return" {
+			continue
+		}
+		if err := f.loopNestOp(op); err != nil {
+			return "", err
+		}
+	}
+	r, _, err := f.value(red.Value)
+	return r, err
+}
+
+// bind names the body's arguments: the loop indices, the tensor inputs
+// (by input position; scalars come from the nest) and the accumulators
+// (left unnamed when accs is nil).
+func (n *nest) bind(dims, ins, accs []string) error {
+	f := n.f
+	blk := n.body.Body()
+	nl := len(n.k.Ranges)
+	for l := 0; l < nl; l++ {
+		f.names[blk.Args[l]], f.kinds[blk.Args[l]] = dims[l], kindI64
+	}
+	for i, o := range n.k.Inputs {
+		a := blk.Args[nl+i]
+		if o.Scalar != nil {
+			sk, err := loopNestKind(o.Scalar)
+			if err != nil {
+				return err
+			}
+			f.names[a], f.kinds[a] = n.scalars[i], sk
+			continue
+		}
+		f.names[a], f.kinds[a] = ins[i], n.kinds[n.find("in", i)]
+	}
+	if accs == nil {
+		return nil
+	}
+	for i := range n.k.Outputs {
+		a := blk.Args[nl+len(n.k.Inputs)+i]
+		f.names[a], f.kinds[a] = accs[i], n.kinds[n.find("out", i)]
+	}
+	return nil
 }
 
 // shared declares a block-shared array of bytes and returns a register
@@ -136,9 +172,21 @@ func (n *nest) identity(red *gpuloops.Reduction, reg string, kind ptxKind) {
 }
 
 // combine emits the reduction's combiner alone on registers a and b (in
-// the places of its operands) and returns the result's register.
+// the places of its operands) and returns the result's register. f32
+// registers of a reduction with wide parts (gpuloops.Reduction.WideParts)
+// combine with the f32 op, rounded once (.rn, which ptxas does not
+// contract into an fma), not with the combiner of the 16-bit type.
 func (n *nest) combine(red *gpuloops.Reduction, a, b string, kind ptxKind) (string, error) {
 	f, c := n.f, red.Combiner
+	if kind == kindF32 && red.WideParts() {
+		op := "add"
+		if c.Name == "arith.mulf" {
+			op = "mul"
+		}
+		r := f.reg("%f")
+		f.line("%s.rn.f32 \t%s, %s, %s;", op, r, a, b)
+		return r, nil
+	}
 	f.names[c.Operands[0]], f.kinds[c.Operands[0]] = a, kind
 	f.names[c.Operands[1]], f.kinds[c.Operands[1]] = b, kind
 	if err := f.loopNestOp(c); err != nil {
@@ -190,8 +238,13 @@ func (n *nest) butterfly(red *gpuloops.Reduction, p string, kind ptxKind, width 
 // block's element, lane 0 of each warp leaves the warp's total in shared
 // memory, warp 0 combines the totals the same way and thread 0 stores.
 // The combiner is the body's own op, so NaNs and signed zeros follow its
-// semantics. This is the GLSL of the vulkan-spirv target (there,
-// subgroups of any size) in PTX.
+// semantics; but an f16 or bf16 sum or product keeps its parts in f32
+// (gpuloops.Reduction.WideParts): the body but its combiner computes each
+// element's value in the 16-bit type, which is widened and folded into
+// the thread's f32 part; f32 crosses the shuffles and shared memory, and
+// the initial value, widened, plus the total is rounded once to the
+// 16-bit type when stored. This is the GLSL of the vulkan-spirv target
+// (there, subgroups of any size) in PTX.
 func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f := n.f
 	f.g.needISA(60) // shfl.sync
@@ -201,15 +254,21 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	r := red.Loop
 	out := n.find("out", 0)
 	kind := n.kinds[out]
+	// The parts' kind: f32 for wide parts, rounded to kind once, when
+	// the total is stored.
+	pk := kind
+	if red.WideParts() {
+		pk = kindF32
+	}
 	lane, warp := f.reg("%r"), f.reg("%r")
 	f.line("and.b32 \t%s, %s, 31;", lane, n.tid)
 	f.line("shr.u32 \t%s, %s, 5;", warp, n.tid)
 	var myPart, lanePart string
 	if !warpRows {
-		part := n.shared("part", warps*kind.size)
+		part := n.shared("part", warps*pk.size)
 		myPart, lanePart = f.reg("%r"), f.reg("%r")
-		f.line("mad.lo.u32 \t%s, %s, %d, %s;", myPart, warp, kind.size, part)
-		f.line("mad.lo.u32 \t%s, %s, %d, %s;", lanePart, lane, kind.size, part)
+		f.line("mad.lo.u32 \t%s, %s, %d, %s;", myPart, warp, pk.size, part)
+		f.line("mad.lo.u32 \t%s, %s, %d, %s;", lanePart, lane, pk.size, part)
 	}
 	// The threads sharing a row, and the output elements a block's
 	// threads (or a warp) step by.
@@ -237,8 +296,8 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, i, n.count)
 	f.line("@%s bra \t$L__exit;", n.bad)
 	n.decompose(i)
-	p := f.reg(kind.reg)
-	n.identity(red, p, kind)
+	p := f.reg(pk.reg)
+	n.identity(red, p, pk)
 	e := f.reg("%rd")
 	f.line("cvt.u64.u32 \t%s, %s;", e, first)
 	// fold loads the inputs at reduction indices e + j * width for j <
@@ -268,6 +327,18 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 		for j := range idx {
 			dims := append([]string(nil), n.dims...)
 			dims[r] = idx[j]
+			if pk != kind {
+				v, err := n.partValue(red, dims, ins[j])
+				if err != nil {
+					return err
+				}
+				t, err := n.combine(red, p, f.widen(v, kind), pk)
+				if err != nil {
+					return err
+				}
+				f.mov(p, t, pk)
+				continue
+			}
 			t, err := n.call(dims, ins[j], []string{p})
 			if err != nil {
 				return err
@@ -293,24 +364,24 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f.line("add.s64 \t%s, %s, %d;", e, e, width)
 	f.line("bra.uni \t$L__tail;")
 	f.body.WriteString("$L__tail_end:\n")
-	if err := n.butterfly(red, p, kind, 32); err != nil {
+	if err := n.butterfly(red, p, pk, 32); err != nil {
 		return err
 	}
 	total := p
 	if !warpRows {
 		q := f.reg("%p")
 		f.line("setp.eq.u32 \t%s, %s, 0;", q, lane)
-		f.line("@%s st.shared.%s \t[%s], %s;", q, kind.mem, myPart, p)
+		f.line("@%s st.shared.%s \t[%s], %s;", q, pk.mem, myPart, p)
 		f.line("bar.sync \t0;")
 		f.line("setp.ne.u32 \t%s, %s, 0;", n.bad, warp)
 		f.line("@%s bra \t$L__next;", n.bad)
 		// Warp 0: lane l < warps takes warp l's total, the others the
 		// identity.
-		total = f.reg(kind.reg)
-		n.identity(red, total, kind)
+		total = f.reg(pk.reg)
+		n.identity(red, total, pk)
 		f.line("setp.lt.u32 \t%s, %s, %d;", q, lane, warps)
-		f.line("@%s ld.shared.%s \t%s, [%s];", q, kind.mem, total, lanePart)
-		if err := n.butterfly(red, total, kind, warps); err != nil {
+		f.line("@%s ld.shared.%s \t%s, [%s];", q, pk.mem, total, lanePart)
+		if err := n.butterfly(red, total, pk, warps); err != nil {
 			return err
 		}
 	}
@@ -324,14 +395,22 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	} else {
 		f.zero(acc, kind)
 	}
+	if pk != kind {
+		acc = f.widen(acc, kind)
+	}
 	// The total folds into the accumulator in the body's operand order.
 	a, b := total, acc
 	if red.Value != red.Combiner.Operands[0] {
 		a, b = acc, total
 	}
-	res, err := n.combine(red, a, b, kind)
+	res, err := n.combine(red, a, b, pk)
 	if err != nil {
 		return err
+	}
+	if pk != kind {
+		h := f.reg(kind.reg)
+		f.narrow(h, res, kind)
+		res = h
 	}
 	if err := n.store(out, res); err != nil {
 		return err

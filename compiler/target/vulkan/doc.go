@@ -36,7 +36,14 @@
 // --iree-vulkan-subgroups=false the parts meet in shared memory alone.
 // This reassociates the reduction, which is exact for integers, min and
 // max, while float sums round in that order, as in IREE's GPU reductions
-// (the loop-nest contract allows it for such bodies). A matmul-shaped
+// (the loop-nest contract allows it for such bodies). Sums and products
+// of f16 and bf16 then keep their parts in f32 (gpuloops.Reduction.
+// WideParts), as IREE's GPU pipelines do: each element's value is
+// computed and rounded in the 16-bit type as the body says, but the
+// parts, the shuffles and shared memory hold f32 sums (products), and
+// the initial value plus the total is rounded once to the type when
+// stored; the in-order loop of one invocation per output rounds every
+// step. A matmul-shaped
 // kernel (inputs indexed (batch..., i, r) and (batch..., r, j), output
 // (batch..., i, j), 32-bit elements, any body) is tiled: the workgroup
 // walks its rows in blocks of up to 128 x 64 outputs (128 invocations),

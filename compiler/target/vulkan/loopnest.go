@@ -1028,6 +1028,28 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 		return ir.OpErrorf(body, "loop-nest body has no func.return")
 	}
 	w.WriteString("}\n\n")
+	if g.red == nil || !g.red.WideParts() {
+		return nil
+	}
+	// A reduction with wide parts folds the value the combiner would
+	// fold into its f32 part itself: bodyValue is the body but its
+	// combiner, from the same arguments (the accumulator unused).
+	fmt.Fprintf(w, "float bodyValue(%s) {\n", strings.Join(params[:len(blk.Args)], ", "))
+	for _, op := range blk.Ops {
+		if op == g.red.Combiner || op.Name == "func.return" {
+			continue
+		}
+		line, err := sg.op(op)
+		if err != nil {
+			return err
+		}
+		w.WriteString("  " + line + "\n")
+	}
+	v, err := sg.use(g.red.Combiner, g.red.Value)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "  return %s;\n}\n\n", v)
 	return nil
 }
 
@@ -1350,9 +1372,19 @@ func shuffleXor(k elemKind, x, o string) string {
 }
 
 // combineFunction writes combine(a, b), the reduction's combiner alone
-// with a and b in the places of its operands.
+// with a and b in the places of its operands. A reduction with wide parts
+// (gpuloops.Reduction.WideParts) combines its f16 or bf16 parts as the
+// f32 values they are held in, without rounding them to the type.
 func (g *lnGen) combineFunction(kind elemKind) error {
 	c := g.red.Combiner
+	if g.red.WideParts() {
+		op := "+"
+		if c.Name == "arith.mulf" {
+			op = "*"
+		}
+		fmt.Fprintf(&g.w, "float combine(float a, float b) {\n  return a %s b;\n}\n\n", op)
+		return nil
+	}
 	sg := newScalarGen(g.needs)
 	sg.names[c.Operands[0]], sg.names[c.Operands[1]] = "a", "b"
 	line, err := sg.op(c)
@@ -1376,7 +1408,11 @@ func (g *lnGen) combineFunction(kind elemKind) error {
 // the total into the accumulator's initial value and stores it. The
 // combiner runs through combine, the body's own op, so NaNs and signed
 // zeros follow its semantics rather than those of subgroupMax and the
-// like.
+// like. An f16 or bf16 sum or product keeps its parts in f32
+// (gpuloops.Reduction.WideParts): bodyValue computes each element's value
+// in the 16-bit type, combine adds or multiplies the f32 values without
+// rounding them to it, and the initial value plus the total is rounded
+// once when stored.
 func (g *lnGen) sharedReduction() error {
 	w := &g.w
 	k := g.k
@@ -1420,6 +1456,9 @@ func (g *lnGen) sharedReduction() error {
 			}
 			g.rename = nil
 			calls[c] = fmt.Sprintf("%sbody(%s, p, p);\n", indent, strings.Join(as, ", "))
+			if g.red.WideParts() {
+				calls[c] = fmt.Sprintf("%sp = combine(p, bodyValue(%s, p));\n", indent, strings.Join(as, ", "))
+			}
 		}
 		for _, c := range calls {
 			w.WriteString(c)
@@ -1453,10 +1492,14 @@ func (g *lnGen) sharedReduction() error {
 	if k.Outputs[0].Init {
 		init = g.load(g.find("init", 0), outOff)
 	}
-	// The total folds into the accumulator in the body's operand order.
+	// The total folds into the accumulator in the body's operand order;
+	// wide parts round once, here.
 	fold1 := "combine(%s, acc)"
 	if g.red.Value != g.red.Combiner.Operands[0] {
 		fold1 = "combine(acc, %s)"
+	}
+	if g.red.WideParts() {
+		fold1 = roundExpr(kind, fold1)
 	}
 	if g.opts.NoSubgroups {
 		// The parts meet pairwise in shared memory.

@@ -167,8 +167,20 @@ func (n *glslNeeds) header(comment string) string {
 		exts = append(exts, e)
 	}
 	sort.Strings(exts)
+	if n.types["bf16"] && !n.exts["GL_EXT_spirv_intrinsics"] {
+		exts = append(exts, "GL_EXT_spirv_intrinsics")
+		sort.Strings(exts)
+	}
 	for _, e := range exts {
 		fmt.Fprintf(&b, "#extension %s : require\n", e)
+	}
+	if n.types["bf16"] {
+		// bf16 has f32's exponent range, so its arithmetic, done in f32,
+		// reaches f32's subnormals, which devices may flush to zero by
+		// default (NVIDIA's do): the shader asks to keep them
+		// (SPV_KHR_float_controls' DenormPreserve for 32-bit floats, the
+		// device's shaderDenormPreserveFloat32).
+		b.WriteString("spirv_execution_mode(extensions = [\"SPV_KHR_float_controls\"], capabilities = [4464], 4459, 32);\n")
 	}
 	return b.String()
 }

@@ -51,6 +51,7 @@ const (
 	capGroupNonUnif  = 61
 	capGroupShuffle  = 65
 	capStorage16Bit  = 4433
+	capDenormKeep    = 4464 // DenormPreserve
 	capStorage8Bit   = 4448
 	capPushConstant8 = 4450
 )
@@ -85,7 +86,7 @@ func TestTypeCapabilities(t *testing.T) {
 	}{
 		{"f32", "arith.mulf", "arith.addf", "0.0", []int{capShader, capGroupNonUnif, capGroupShuffle}},
 		{"f16", "arith.mulf", "arith.addf", "0.0", []int{capShader, capGroupNonUnif, capGroupShuffle, capStorage16Bit}},
-		{"bf16", "arith.mulf", "arith.maximumf", "-1.0", []int{capShader, capGroupNonUnif, capGroupShuffle, capStorage16Bit}},
+		{"bf16", "arith.mulf", "arith.maximumf", "-1.0", []int{capShader, capGroupNonUnif, capGroupShuffle, capStorage16Bit, capDenormKeep}},
 		{"f64", "arith.mulf", "arith.addf", "0.0", []int{capShader, capFloat64, capGroupNonUnif, capGroupShuffle}},
 		{"i64", "arith.muli", "arith.addi", "0", []int{capShader, capInt64, capGroupNonUnif, capGroupShuffle}},
 		{"i32", "arith.muli", "arith.minsi", "7", []int{capShader, capGroupNonUnif, capGroupShuffle}},

@@ -249,6 +249,14 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 		}
 		return fmt.Sprintf(f, a[0]), nil
 	}
+	if name == "arith.divf" && rk.half == "bf16" {
+		// Vulkan bounds a float division's error only for divisors
+		// within [2^-126, 2^126], and bf16 reaches f32's whole range:
+		// NVIDIA's driver divides by multiplying with the reciprocal,
+		// which underflows to 0 past 2^126. Both operands are scaled by
+		// 1/4 there (exactly: the quotient does not change).
+		return two("(abs(%[2]s) >= 8.5070592e37 ? ((%[1]s) * 0.25) / ((%[2]s) * 0.25) : (%[1]s) / (%[2]s))")
+	}
 	if o := glslBinary[name]; o != "" {
 		if gt == "bool" {
 			return "", ir.OpErrorf(op, "'%s' on i1 is not supported by vulkan-spirv code generation", name)

@@ -79,8 +79,16 @@ func resultF32(t *testing.T, val vm.Value) []float32 {
 // TestHostLoops runs dispatches in loop bodies and branch arms on both
 // CPU drivers and, where present, the GPU devices, against Go loops.
 func TestHostLoops(t *testing.T) {
+	onEveryDevice(t, "host_loops.mlir", checkHostLoops)
+}
+
+// onEveryDevice compiles testdata file for the CPU drivers and runs check
+// with it on each of them, then on every GPU device with file compiled for
+// that device's target.
+func onEveryDevice(t *testing.T, file string, check func(t *testing.T, dev rhal.Device, module []byte)) {
+	t.Helper()
 	tools(t)
-	module, err := compile("host_loops.mlir", nil)
+	module, err := compile(file, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +99,10 @@ func TestHostLoops(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer dev.Close()
-			checkHostLoops(t, dev, module)
+			check(t, dev, module)
 		})
 	}
-	forGPUs(t, "host_loops.mlir", checkHostLoops)
+	forGPUs(t, file, check)
 }
 
 // checkHostLoops calls host_loops.mlir's functions on dev.
@@ -338,47 +346,18 @@ func TestRepeatedLayers(t *testing.T) {
 			t.Errorf("layers = %v, want %v", got, want)
 		}
 	}
-	module, err := compile("repeated_layers.mlir", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range devices {
-		t.Run(d.name, func(t *testing.T) {
-			dev, err := d.make()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dev.Close()
-			check(t, dev, module)
-		})
-	}
-	forGPUs(t, "repeated_layers.mlir", check)
+	onEveryDevice(t, "repeated_layers.mlir", check)
 }
 
 // TestHostF16Constants compiles f16 scalar constants written in host code
 // (captured by a body, filling an accumulator) and checks the count of
 // positive elements plus one half, on every device.
 func TestHostF16Constants(t *testing.T) {
-	tools(t)
 	x := []float32{1, -2, 0.5, 3, 0, -7, 2, 9}
 	check := func(t *testing.T, dev rhal.Device, module []byte) {
 		if got := callF32(t, dev, module, "f16_constants", fmtF32("8xf32", x)); len(got) != 1 || got[0] != 5.5 {
 			t.Errorf("f16_constants = %v, want [5.5]", got)
 		}
 	}
-	module, err := compile("host_f16_constants.mlir", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range devices {
-		t.Run(d.name, func(t *testing.T) {
-			dev, err := d.make()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dev.Close()
-			check(t, dev, module)
-		})
-	}
-	forGPUs(t, "host_f16_constants.mlir", check)
+	onEveryDevice(t, "host_f16_constants.mlir", check)
 }

@@ -14,7 +14,6 @@ import (
 // on the CPU drivers and the GPU devices, against a Go loop of
 // (a - azp) * (b - bzp) sums.
 func TestLinalgQuantizedMatmul(t *testing.T) {
-	tools(t)
 	r := rand.New(rand.NewSource(5))
 	const m, k, n = 5, 7, 3
 	a, b := make([]int8, m*k), make([]int8, k*n)
@@ -47,19 +46,5 @@ func TestLinalgQuantizedMatmul(t *testing.T) {
 			}
 		}
 	}
-	module, err := compile("quantized_matmul.mlir", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range devices {
-		t.Run(d.name, func(t *testing.T) {
-			dev, err := d.make()
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer dev.Close()
-			check(t, dev, module)
-		})
-	}
-	forGPUs(t, "quantized_matmul.mlir", check)
+	onEveryDevice(t, "quantized_matmul.mlir", check)
 }

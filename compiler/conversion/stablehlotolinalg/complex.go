@@ -344,25 +344,9 @@ func (c *converter) fft(ins []parts, pairs map[*ir.Value]parts) error {
 			cosT, sinT = append(cosT, ir.FloatAttr{Value: cs}), append(sinT, ir.FloatAttr{Value: sn})
 		}
 	}
-	tt := &ir.TensorType{Shape: []int64{n, k}, Elem: pt.Elem}
-	table := func(elems []ir.Attribute) *ir.Value {
-		d := &ir.DenseAttr{Type: tt, Elements: elems, Nesting: []int{int(n), int(k)}}
-		return c.emit(ir.NewOp("arith.constant", nil, []ir.Type{tt}, []ir.NamedAttr{{Name: "value", Value: d}})).Results[0]
-	}
-	cosV, sinV := table(cosT), table(sinT)
+	cosV, sinV := c.table(pt.Elem, n, k, cosT), c.table(pt.Elem, n, k, sinT)
 	// Loops: the leading dimensions and k in parallel, then n.
-	loops := rank + 1
-	xMap := identity(rank)
-	xMap.NumDims = loops
-	xMap.Results[rank-1] = dim(rank)
-	tMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{dim(rank), dim(rank - 1)}}
-	oMap := identity(rank)
-	oMap.NumDims = loops
-	iters := make([]string, loops)
-	for i := range iters {
-		iters[i] = "parallel"
-	}
-	iters[rank] = "reduction"
+	xMap, tMap, oMap, iters := contraction(rank)
 	flat := []*ir.Value{ins[0][0]}
 	maps := []*ir.AffineMap{xMap}
 	if !real {
@@ -453,25 +437,9 @@ func (c *converter) irfft(ins []parts, n int64) error {
 			cosT, sinT = append(cosT, ir.FloatAttr{Value: w * cs}), append(sinT, ir.FloatAttr{Value: -w * sn})
 		}
 	}
-	tt := &ir.TensorType{Shape: []int64{k, n}, Elem: pt.Elem}
-	table := func(elems []ir.Attribute) *ir.Value {
-		d := &ir.DenseAttr{Type: tt, Elements: elems, Nesting: []int{int(k), int(n)}}
-		return c.emit(ir.NewOp("arith.constant", nil, []ir.Type{tt}, []ir.NamedAttr{{Name: "value", Value: d}})).Results[0]
-	}
-	cosV, sinV := table(cosT), table(sinT)
+	cosV, sinV := c.table(pt.Elem, k, n, cosT), c.table(pt.Elem, k, n, sinT)
 	// Loops: the leading dimensions and n in parallel, then k.
-	loops := rank + 1
-	xMap := identity(rank)
-	xMap.NumDims = loops
-	xMap.Results[rank-1] = dim(rank)
-	tMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{dim(rank), dim(rank - 1)}}
-	oMap := identity(rank)
-	oMap.NumDims = loops
-	iters := make([]string, loops)
-	for i := range iters {
-		iters[i] = "parallel"
-	}
-	iters[rank] = "reduction"
+	xMap, tMap, oMap, iters := contraction(rank)
 	e := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{pt}, nil)).Results[0]
 	z, err := c.genericOp(nil, []*ir.AffineMap{identity(rank)}, e, iters[:rank], func(x builder, _ []*ir.Value) (*ir.Value, error) {
 		return x.constant(pt.Elem, 0), nil
@@ -488,6 +456,35 @@ func (c *converter) irfft(ins []parts, n int64) error {
 	}
 	c.repl[c.op.Results[0]] = rs[0]
 	return nil
+}
+
+// table emits a rows x cols constant of element type elem holding elems
+// row-major: a DFT's cos or sin table.
+func (c *converter) table(elem ir.Type, rows, cols int64, elems []ir.Attribute) *ir.Value {
+	tt := &ir.TensorType{Shape: []int64{rows, cols}, Elem: elem}
+	d := &ir.DenseAttr{Type: tt, Elements: elems, Nesting: []int{int(rows), int(cols)}}
+	return c.emit(ir.NewOp("arith.constant", nil, []ir.Type{tt}, []ir.NamedAttr{{Name: "value", Value: d}})).Results[0]
+}
+
+// contraction returns the maps and iterators of a DFT along the last of
+// rank dimensions: loops over the leading dimensions and the result's
+// last one (parallel), then the reduced one (d_rank); the input is read
+// at the reduced index, the table at (reduced, result) and the result
+// written at the parallel ones.
+func contraction(rank int) (xMap, tMap, oMap *ir.AffineMap, iters []string) {
+	loops := rank + 1
+	xMap = identity(rank)
+	xMap.NumDims = loops
+	xMap.Results[rank-1] = dim(rank)
+	tMap = &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{dim(rank), dim(rank - 1)}}
+	oMap = identity(rank)
+	oMap.NumDims = loops
+	iters = make([]string, loops)
+	for i := range iters {
+		iters[i] = "parallel"
+	}
+	iters[rank] = "reduction"
+	return xMap, tMap, oMap, iters
 }
 
 // sinCosTurn returns the sine and cosine of 2 pi r / n, exact at the

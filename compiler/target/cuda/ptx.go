@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -391,6 +392,11 @@ func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, erro
 // made (it has no source position), at the first op inside it that has
 // one: the source op whose code is being generated.
 func variantError(variant *ir.Operation, err error) error {
+	var located *ir.Error
+	if errors.As(err, &located) && located.Pos.Line > 0 {
+		// Already reported at the op it concerns.
+		return err
+	}
 	e := ir.OpErrorf(variant, "%v", err)
 	if e.Pos.Line > 0 {
 		return e
@@ -415,23 +421,27 @@ func (g *ptxgen) needISA(v int) {
 // which lack max.NaN/min.NaN: max (min) of the operands; when they compare
 // equal, the AND (OR) of their bits, so that +0 beats -0 for maximumf and
 // -0 beats +0 for minimumf; when either is NaN, their sum, a NaN.
-func (f *fngen) minMaxNaN(res *ir.Value, isMax bool, x, y string) {
-	r := f.define(res, kindF32)
+func (f *fngen) minMaxNaN(res *ir.Value, isMax bool, x, y string, k ptxKind) {
+	r := f.define(res, k)
 	base, combine := "min", "or"
 	if isMax {
 		base, combine = "max", "and"
 	}
-	f.line("%s.f32 \t%s, %s, %s;", base, r, x, y)
-	bx, by := f.reg("%r"), f.reg("%r")
-	f.line("mov.b32 \t%s, %s;", bx, x)
-	f.line("mov.b32 \t%s, %s;", by, y)
-	f.line("%s.b32 \t%s, %s, %s;", combine, bx, bx, by)
+	f.line("%s.%s \t%s, %s, %s;", base, k.typ, r, x, y)
+	ik := kindI32
+	if k == kindF64 {
+		ik = kindI64
+	}
+	bx, by := f.reg(ik.reg), f.reg(ik.reg)
+	f.line("mov.%s \t%s, %s;", k.bits, bx, x)
+	f.line("mov.%s \t%s, %s;", k.bits, by, y)
+	f.line("%s.%s \t%s, %s, %s;", combine, k.bits, bx, bx, by)
 	eq := f.reg("%p")
-	f.line("setp.eq.f32 \t%s, %s, %s;", eq, x, y)
-	f.line("@%s mov.b32 \t%s, %s;", eq, r, bx)
+	f.line("setp.eq.%s \t%s, %s, %s;", k.typ, eq, x, y)
+	f.line("@%s mov.%s \t%s, %s;", eq, k.bits, r, bx)
 	nan := f.reg("%p")
-	f.line("setp.nan.f32 \t%s, %s, %s;", nan, x, y)
-	f.line("@%s add.rn.f32 \t%s, %s, %s;", nan, r, x, y)
+	f.line("setp.nan.%s \t%s, %s, %s;", k.typ, nan, x, y)
+	f.line("@%s add.rn.%s \t%s, %s, %s;", nan, k.typ, r, x, y)
 }
 
 // tanh emits math.tanh on f32 for archs before sm_75, which lack
@@ -755,11 +765,13 @@ func (f *fngen) op(op *ir.Operation) error {
 			return ir.OpErrorf(op, "'%s' is not supported on %s in cuda code generation", name, ir.TypeString(arith.ElementType(op.Results[0].Type)))
 		}
 		if opc == "max.NaN" || opc == "min.NaN" {
-			if rk != kindF32 {
-				return ir.OpErrorf(op, "'%s' is supported only on f32 in cuda code generation", name)
+			if rk != kindF32 && rk != kindF64 {
+				return ir.OpErrorf(op, "'%s' is supported only on f32 and f64 in cuda code generation", name)
 			}
-			if f.g.arch.Number() < 80 {
-				f.minMaxNaN(op.Results[0], opc == "max.NaN", a[0], a[1])
+			// max.NaN and min.NaN exist for f32 from sm_80 only; f64 and
+			// older archs order -0 below +0 and propagate NaN by hand.
+			if rk == kindF64 || f.g.arch.Number() < 80 {
+				f.minMaxNaN(op.Results[0], opc == "max.NaN", a[0], a[1], rk)
 				return nil
 			}
 			f.g.needISA(70)
@@ -1043,10 +1055,25 @@ func (f *fngen) op(op *ir.Operation) error {
 		}
 		c := cmpiOps[p]
 		r := f.define(op.Results[0], kindPred)
-		if ks[0].typ == "pred" {
-			if p != "eq" && p != "ne" {
-				return ir.OpErrorf(op, "cmpi %s on i1 is not supported in cuda code generation", p)
+		if ks[0].typ == "pred" && p != "eq" && p != "ne" {
+			// i1 orders false below true unsigned and above it signed
+			// (true is -1): each order is x > y or x >= y, unsigned, for
+			// x and y the operands or their swap, that is x and not y,
+			// or x or not y.
+			x, y := a[0], a[1]
+			if p == "ult" || p == "ule" || p == "sgt" || p == "sge" {
+				x, y = y, x
 			}
+			ny := f.reg("%p")
+			f.line("not.pred \t%s, %s;", ny, y)
+			opc := "or"
+			if p == "ugt" || p == "ult" || p == "sgt" || p == "slt" {
+				opc = "and"
+			}
+			f.line("%s.pred \t%s, %s, %s;", opc, r, x, ny)
+			return nil
+		}
+		if ks[0].typ == "pred" {
 			opc := map[string]string{"eq": "xor", "ne": "xor"}[p]
 			f.line("%s.pred \t%s, %s, %s;", opc, r, a[0], a[1])
 			if p == "eq" {

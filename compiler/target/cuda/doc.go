@@ -27,8 +27,10 @@
 // count), where block b of ElementwiseBlockSize threads handles tile b of
 // the dispatch. The .version is the oldest PTX ISA that has the variant's
 // arch and every instruction used; ops whose instruction is newer than the
-// arch (maximumf and minimumf use max.NaN/min.NaN from sm_80, and a compare-and-select sequence on f64, which has neither, tanh uses
-// tanh.approx from sm_75) become sequences of older instructions there. No
+// arch (maximumf and minimumf use max.NaN/min.NaN from sm_80, tanh uses
+// tanh.approx from sm_75) become sequences of older instructions there
+// (as f64 maximumf and minimumf always do: PTX has no NaN-propagating f64
+// min and max). No
 // CUDA toolkit is needed; the driver JIT-compiles the PTX. Elementwise and
 // loop-nest bodies take the same scalar types (i8 and i16 sign-extended in
 // 32-bit registers, f16 and bf16 as below) and ops. Of the math dialect,

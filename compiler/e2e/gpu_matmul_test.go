@@ -130,18 +130,23 @@ func abs32(x float32) float32 {
 
 // compileVulkanFor compiles a testdata program for vulkan-spirv tuned for
 // a device (--iree-vulkan-target; "" for none).
-func compileVulkanFor(t *testing.T, file, device string) []byte {
+func compileVulkanFor(t *testing.T, file, device string, flags ...string) []byte {
 	t.Helper()
+	tf := map[string]string{"iree-vulkan-target": device}
+	for _, f := range flags {
+		k, v, _ := strings.Cut(strings.TrimPrefix(f, "--"), "=")
+		tf[k] = v
+	}
 	src, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, err := pipeline.Compile(file, src, pipeline.Options{
 		Targets:     transforms.TargetOptions{Backends: []string{"vulkan-spirv"}},
-		TargetFlags: map[string]string{"iree-vulkan-target": device},
+		TargetFlags: tf,
 	}, "vm")
 	if err != nil {
-		t.Fatalf("compiling %s for vulkan-spirv --iree-vulkan-target=%s: %v", file, device, err)
+		t.Fatalf("compiling %s for vulkan-spirv --iree-vulkan-target=%s %s: %v", file, device, strings.Join(flags, " "), err)
 	}
 	return s.Output
 }
@@ -274,23 +279,36 @@ func matmulsF16(t *testing.T, dev rhal.Device, module []byte) {
 // TestGPUMatmulF16Vulkan runs f16 matmuls (f32 accumulators) on the
 // Vulkan device: compiled for lavapipe (llvmpipe) in the tiled kernel,
 // with f16 staged as f32; compiled for NVIDIA (h200) on cooperative
-// matrices, which run on a device with VK_NV_cooperative_matrix and are
-// refused, naming it, by one without (lavapipe).
+// matrices, which run on a device with the cooperative matrix extension
+// they were compiled for and are refused, naming it, by one without
+// (lavapipe).
 func TestGPUMatmulF16Vulkan(t *testing.T) {
 	t.Run("llvmpipe", func(t *testing.T) {
 		matmulsF16(t, vulkanDeviceWith(t, vkdriver.DeviceOptions{}), compileVulkanFor(t, "gpu_matmul_f16.mlir", "llvmpipe"))
 	})
-	t.Run("h200", func(t *testing.T) {
-		dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{})
-		module := compileVulkanFor(t, "gpu_matmul_f16.mlir", "h200")
-		if strings.Contains(strings.Join(dev.(*vkdriver.Device).Features(), " "), "VK_NV_cooperative_matrix") {
-			matmulsF16(t, dev, module)
-			return
-		}
-		err := invokeErr(dev, module, "mm16_256", "256x256xf16=1", "256x256xf16=1")
-		want := "declares capability CooperativeMatrixNV, which needs the device feature cooperativeMatrix (VK_NV_cooperative_matrix)"
-		if status.CodeOf(err) != status.Unimplemented || err == nil || !strings.Contains(err.Error(), want) {
-			t.Fatalf("cooperative matrices on a device without them: error %v, want UNIMPLEMENTED containing %q", err, want)
-		}
-	})
+	// h200 runs them on VK_KHR_cooperative_matrix (the default), h200-nv
+	// on VK_NV_cooperative_matrix; a device without the extension refuses
+	// the module, naming it.
+	for _, c := range []struct{ name, flag, feature, capability string }{
+		{"h200", "", "VK_KHR_cooperative_matrix", "CooperativeMatrixKHR"},
+		{"h200-nv", "--iree-vulkan-cooperative-matrix=nv", "VK_NV_cooperative_matrix", "CooperativeMatrixNV"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{})
+			var flags []string
+			if c.flag != "" {
+				flags = append(flags, c.flag)
+			}
+			module := compileVulkanFor(t, "gpu_matmul_f16.mlir", "h200", flags...)
+			if strings.Contains(strings.Join(dev.(*vkdriver.Device).Features(), " "), c.feature) {
+				matmulsF16(t, dev, module)
+				return
+			}
+			err := invokeErr(dev, module, "mm16_256", "256x256xf16=1", "256x256xf16=1")
+			want := "declares capability " + c.capability + ", which needs the device feature cooperativeMatrix (" + c.feature + ")"
+			if status.CodeOf(err) != status.Unimplemented || err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("cooperative matrices on a device without them: error %v, want UNIMPLEMENTED containing %q", err, want)
+			}
+		})
+	}
 }

@@ -45,6 +45,10 @@ type Options struct {
 	// NoSubgroups generates shaders without subgroup operations
 	// (GLSLOptions.NoSubgroups).
 	NoSubgroups bool
+	// CoopMatrixNV keeps cooperative-matrix matmuls on
+	// VK_NV_cooperative_matrix instead of rewriting them to
+	// VK_KHR_cooperative_matrix (coopkhr.go).
+	CoopMatrixNV bool
 	// flagErr is a bad flag value the builder reports when it builds.
 	flagErr error
 }
@@ -280,6 +284,11 @@ func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, e
 	code, err := CompileGLSL(glslc, src)
 	if err != nil {
 		return nil, ir.OpErrorf(variant, "compiling the generated shader of @%s: %v", e.name, err)
+	}
+	if !opts.CoopMatrixNV && usesNVCoopMatrix(code) {
+		if code, err = coopKHR(code); err != nil {
+			return nil, ir.OpErrorf(variant, "rewriting the cooperative matrices of @%s to VK_KHR_cooperative_matrix: %v", e.name, err)
+		}
 	}
 	return RenameEntryPoint(code, "main", e.name)
 }

@@ -10,10 +10,12 @@ import (
 )
 
 // Matmuls of f16 operands accumulated in f32 on devices with cooperative
-// matrices (NVIDIA's, VK_NV_cooperative_matrix: the executable target's
-// mma list has WMMA_F32_16x16x16_F16 and its subgroups are 32 wide) run
-// on the tensor cores: GL_NV_cooperative_matrix's 16 x 16 x 16
-// multiply-adds, which the driver lowers to mma instructions. The
+// matrices (NVIDIA's: the executable target's mma list has
+// WMMA_F32_16x16x16_F16 and its subgroups are 32 wide) run on the tensor
+// cores: 16 x 16 x 16 multiply-adds, which the driver lowers to mma
+// instructions, written with GL_NV_cooperative_matrix (which the
+// installed glslang knows) and rewritten to VK_KHR_cooperative_matrix
+// after glslc unless the NV extension is asked for (coopkhr.go). The
 // workgroup's 256 invocations, 8 subgroups of 32, compute blocks of 128 x
 // 128 outputs like the tiled matmul (the same column split and row
 // tiles), in steps of 64 along the reduction staged as f16 in shared

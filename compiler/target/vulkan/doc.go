@@ -60,10 +60,12 @@
 // workgroup size or shared memory refuses it when it is prepared. On a
 // target with cooperative matrices and 32-wide subgroups (NVIDIA's), a
 // matmul of f16 operands into f32 with linalg.matmul's multiply-add runs
-// on them instead (GL_NV_cooperative_matrix 16 x 16 x 16 multiply-adds,
-// the reduction summed in steps of 16 in the hardware's order;
-// coopmatmul.go), which a device without VK_NV_cooperative_matrix
-// refuses, naming it. Bindings and push
+// on them instead (16 x 16 x 16 multiply-adds, the reduction summed in
+// steps of 16 in the hardware's order; coopmatmul.go), written with
+// GL_NV_cooperative_matrix and, unless
+// --iree-vulkan-cooperative-matrix=nv, rewritten to
+// VK_KHR_cooperative_matrix (coopkhr.go); a device without the extension
+// refuses the module, naming it. Bindings and push
 // constants follow the loop-nest contract.
 //
 // Element types, in loop nests and elementwise dispatches alike: f32, i32

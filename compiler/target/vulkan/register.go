@@ -17,6 +17,10 @@ var glslcFlag = strings.TrimSuffix(strings.TrimPrefix(GlslcPathFlag, "--"), "=")
 // (Options.NoSubgroups).
 const subgroupsFlag = "iree-vulkan-subgroups"
 
+// coopFlag picks the cooperative matrix extension of generated tensor-core
+// matmuls (Options.CoopMatrixNV).
+const coopFlag = "iree-vulkan-cooperative-matrix"
+
 // DefaultExecutableTarget is the executable target a program gets for
 // --iree-hal-target-backends=vulkan-spirv or the vulkan device.
 func DefaultExecutableTarget() *hal.ExecutableTargetAttr {
@@ -41,6 +45,7 @@ func init() {
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
 			{Name: targetFlag, Value: "<arch or product>", Help: "the Vulkan device generated code is tuned for (ampere, sm_90, h200, rtx4090, rdna3, valhall, adreno, llvmpipe, ...): its limits go into the executable target (iree_codegen.target_info) and size the tiled matmuls; a device that does not meet them refuses the module. Default: the limits every Vulkan device has"},
+			{Name: coopFlag, Value: "khr|nv", Help: "the extension of cooperative-matrix matmuls (on targets with them, e.g. --iree-vulkan-target=h200): khr, VK_KHR_cooperative_matrix (default, as IREE), or nv, VK_NV_cooperative_matrix for drivers without the KHR one"},
 			{Name: subgroupsFlag, Value: "true|false", Help: "generated reductions combine across subgroup lanes with shuffles (default true); false: through shared memory only, for devices without subgroup shuffles"},
 		},
 		DefaultExecutableTarget: DefaultExecutableTarget,
@@ -55,6 +60,13 @@ func init() {
 				o.NoSubgroups = true
 			default:
 				o.flagErr = fmt.Errorf("--%s=%s: the value must be true or false", subgroupsFlag, v)
+			}
+			switch v := env.Flags[coopFlag]; v {
+			case "", "khr":
+			case "nv":
+				o.CoopMatrixNV = true
+			default:
+				o.flagErr = fmt.Errorf("--%s=%s: the value must be khr or nv", coopFlag, v)
 			}
 			if env.Objects != nil {
 				o.Objects = env.Objects

@@ -3,18 +3,17 @@ package vulkan
 import "fmt"
 
 // Device features beyond the shader types and subgroup operations of
-// capabilities.go: cooperative matrices (VK_NV_cooperative_matrix, which
-// the compiler's tensor-core matmuls for NVIDIA use) and the Vulkan
+// capabilities.go: cooperative matrices (VK_KHR_cooperative_matrix, which
+// the compiler's tensor-core matmuls use, or VK_NV_cooperative_matrix,
+// which they use with --iree-vulkan-cooperative-matrix=nv) and the Vulkan
 // memory model their shaders declare. gvk_device_create enables them
 // where the device has them, and preparing a module that declares their
 // SPIR-V capabilities on a device without is refused, naming them.
 
 // Feature bits, as gvk.h's high GVK_FEATURE_* bits.
 const (
-	featVulkanMemoryModel   uint32 = 1 << 24
-	featCooperativeMatrixNV uint32 = 1 << 25
-	// featCooperativeMatrixKHR is never set: this driver does not enable
-	// VK_KHR_cooperative_matrix, so a module needing it is refused.
+	featVulkanMemoryModel    uint32 = 1 << 24
+	featCooperativeMatrixNV  uint32 = 1 << 25
 	featCooperativeMatrixKHR uint32 = 1 << 26
 )
 
@@ -22,7 +21,7 @@ const (
 var matrixNeeds = map[uint32]capabilityNeed{
 	5345: {name: "VulkanMemoryModel", feature: featVulkanMemoryModel, featName: "vulkanMemoryModel"},
 	5357: {name: "CooperativeMatrixNV", feature: featCooperativeMatrixNV, featName: "cooperativeMatrix (VK_NV_cooperative_matrix)"},
-	6022: {name: "CooperativeMatrixKHR", feature: featCooperativeMatrixKHR, featName: "cooperativeMatrix of VK_KHR_cooperative_matrix, which this driver does not enable"},
+	6022: {name: "CooperativeMatrixKHR", feature: featCooperativeMatrixKHR, featName: "cooperativeMatrix (VK_KHR_cooperative_matrix)"},
 }
 
 // matrixFeatureOrder lists matrixNeeds' capabilities in order.

@@ -23,9 +23,9 @@
 //
 // A device is created with the optional shader features it supports
 // enabled (shaderFloat64, shaderInt64, shaderInt16, shaderFloat16,
-// shaderInt8, 16- and 8-bit storage, vulkanMemoryModel, and
-// VK_NV_cooperative_matrix's cooperativeMatrix where the device has the
-// extension; Device.Features lists them with the subgroup operations of
+// shaderInt8, 16- and 8-bit storage, vulkanMemoryModel, and the
+// cooperativeMatrix of VK_KHR_cooperative_matrix and of
+// VK_NV_cooperative_matrix where the device has the extension; Device.Features lists them with the subgroup operations of
 // compute shaders). Preparing an executable reads
 // its SPIR-V's capabilities and its entry points' workgroup sizes and
 // refuses, naming what is missing and the executable, a module that needs

@@ -6,6 +6,20 @@
 #include <string.h>
 #include <time.h>
 
+// VK_KHR_cooperative_matrix (Vulkan 1.3.255) is newer than the headers
+// some systems build with; its feature struct and structure type, where
+// they lack them.
+#ifndef VK_KHR_cooperative_matrix
+#define VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME "VK_KHR_cooperative_matrix"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR ((VkStructureType)1000506000)
+typedef struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 cooperativeMatrix;
+  VkBool32 cooperativeMatrixRobustBufferAccess;
+} VkPhysicalDeviceCooperativeMatrixFeaturesKHR;
+#endif
+
 // How long gvk_submit polls a submission's fence on a GPU before it blocks.
 #define GVK_SPIN_NS 20000000LL
 
@@ -220,11 +234,13 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
   } else {
     vk.vkGetPhysicalDeviceFeatures(pd, &f2.features);
   }
-  // Cooperative matrices (VK_NV_cooperative_matrix, whose shaders also
-  // declare the Vulkan memory model, core in 1.2): queried only where the
-  // device has the extension.
+  // Cooperative matrices (VK_NV_cooperative_matrix and
+  // VK_KHR_cooperative_matrix, whose shaders also declare the Vulkan
+  // memory model, core in 1.2): queried only where the device has the
+  // extension.
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
-  int has_coop = 0;
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR kcoop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
+  int has_coop = 0, has_kcoop = 0;
   if (v11) {
     uint32_t next = 0;
     if (vk.vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS && next > 0) {
@@ -232,6 +248,7 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       if (exts && vk.vkEnumerateDeviceExtensionProperties(pd, NULL, &next, exts) == VK_SUCCESS) {
         for (uint32_t i = 0; i < next; i++) {
           if (strcmp(exts[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) has_coop = 1;
+          if (strcmp(exts[i].extensionName, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) has_kcoop = 1;
         }
       }
       free(exts);
@@ -239,8 +256,12 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
     if (has_coop) {
       coop.pNext = f2.pNext;
       f2.pNext = &coop;
-      vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
     }
+    if (has_kcoop) {
+      kcoop.pNext = f2.pNext;
+      f2.pNext = &kcoop;
+    }
+    if (has_coop || has_kcoop) vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
   }
   if (!v12) {
     f11.storageBuffer16BitAccess = s16.storageBuffer16BitAccess;
@@ -265,6 +286,7 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       {v12 && f12.shaderBufferInt64Atomics, GVK_FEATURE_INT64_ATOMICS},
       {v12 && f12.vulkanMemoryModel, GVK_FEATURE_VULKAN_MEMORY_MODEL},
       {has_coop && coop.cooperativeMatrix, GVK_FEATURE_COOPERATIVE_MATRIX_NV},
+      {has_kcoop && kcoop.cooperativeMatrix, GVK_FEATURE_COOPERATIVE_MATRIX_KHR},
   };
   for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
     if (feats[i].supported) out->features |= feats[i].bit;
@@ -305,15 +327,28 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       .pNext = e2.pNext,
       .cooperativeMatrix = VK_TRUE,
   };
-  const char* coop_ext = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
-  if (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) e2.pNext = &ecoop;
+  VkPhysicalDeviceCooperativeMatrixFeaturesKHR ekcoop = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
+      .cooperativeMatrix = VK_TRUE,
+  };
+  const char* coop_exts[2];
+  uint32_t ncoop_exts = 0;
+  if (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) {
+    e2.pNext = &ecoop;
+    coop_exts[ncoop_exts++] = VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME;
+  }
+  if (f & GVK_FEATURE_COOPERATIVE_MATRIX_KHR) {
+    ekcoop.pNext = e2.pNext;
+    e2.pNext = &ekcoop;
+    coop_exts[ncoop_exts++] = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
+  }
   VkDeviceCreateInfo dci = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
       .pNext = v11 ? &e2 : NULL,
       .queueCreateInfoCount = 1,
       .pQueueCreateInfos = &qci,
-      .enabledExtensionCount = (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) ? 1 : 0,
-      .ppEnabledExtensionNames = (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) ? &coop_ext : NULL,
+      .enabledExtensionCount = ncoop_exts,
+      .ppEnabledExtensionNames = ncoop_exts ? coop_exts : NULL,
       .pEnabledFeatures = v11 ? NULL : &e2.features,
   };
   // Subgroup operations in compute shaders (core in Vulkan 1.1).

@@ -79,6 +79,7 @@ enum {
   // High bits, apart from the shader-type features above.
   GVK_FEATURE_VULKAN_MEMORY_MODEL = 1 << 24,     // vulkanMemoryModel (Vulkan 1.2)
   GVK_FEATURE_COOPERATIVE_MATRIX_NV = 1 << 25,   // VK_NV_cooperative_matrix's cooperativeMatrix
+  GVK_FEATURE_COOPERATIVE_MATRIX_KHR = 1 << 26,  // VK_KHR_cooperative_matrix's cooperativeMatrix
 };
 
 // Queue family choices of gvk_device_create.

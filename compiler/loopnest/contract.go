@@ -87,6 +87,17 @@ import (
 // constants only, as a broadcast bias or a residual is; their bindings
 // follow the inputs' (inputs, epilogue inputs, inits, outputs), and their
 // dynamic dimensions are push constants like every binding's.
+//
+// An input marked indexed ({type = tensor<Nxelem>, indexed}, no map) is a
+// 1-D tensor that the body reads at offsets it computes (a gather's
+// table, flattened): it is a binding like any input, in input order, with
+// its dynamic size a push constant, but the body's argument for it has
+// the tensor type, and the body reads it only with tensor.extract %arg[%off]
+// at offsets in [0, N). The target loads that element directly (one load
+// per extract). A kernel with an indexed input fails the dispatch when
+// that input has no elements (there is no element to read; formation
+// clamps every offset into the tensor, see indexed.go). Only targets that
+// decode with DecodeIndexed compile such kernels; Decode refuses them.
 const Attr = "goiree.loop_nest"
 
 // Operand is one tensor a kernel reads or writes: its type and the
@@ -109,6 +120,9 @@ type Operand struct {
 	// kernel's epilogue turns it into another element type for storing
 	// (nil: the output's own; see AccElem).
 	Acc ir.Type
+	// Indexed is set on an input the body reads at computed offsets (see
+	// Attr); its Type is 1-D and its Map has no results.
+	Indexed bool
 }
 
 // AccElem returns the element type of an output's accumulator: Acc when
@@ -247,6 +261,12 @@ func operandDict(o Operand, output bool) *ir.DictAttr {
 	if o.Scalar != nil {
 		return &ir.DictAttr{Entries: []ir.NamedAttr{{Name: "scalar", Value: ir.TypeAttr{Type: o.Scalar}}}}
 	}
+	if o.Indexed {
+		return &ir.DictAttr{Entries: []ir.NamedAttr{
+			{Name: "type", Value: ir.TypeAttr{Type: o.Type}},
+			{Name: "indexed", Value: ir.UnitAttr{}},
+		}}
+	}
 	d := &ir.DictAttr{Entries: []ir.NamedAttr{
 		{Name: "type", Value: ir.TypeAttr{Type: o.Type}},
 		{Name: "map", Value: ir.AffineMapAttr{Map: o.Map}},
@@ -321,6 +341,13 @@ func decodeOperands(a ir.Attribute, what string, nloops int) ([]Operand, error) 
 		if !ok || tt.Unranked {
 			return nil, fmt.Errorf("%s #%d needs a ranked tensor type", what, i)
 		}
+		if d.Get("indexed") != nil {
+			if what != "input" || len(tt.Shape) != 1 || d.Get("map") != nil {
+				return nil, fmt.Errorf("%s #%d: only an input may be indexed, with a 1-D tensor type and no map", what, i)
+			}
+			out = append(out, Operand{Type: tt, Map: &ir.AffineMap{NumDims: nloops}, Indexed: true})
+			continue
+		}
 		m, ok := d.Get("map").(ir.AffineMapAttr)
 		if !ok || m.Map.NumDims != nloops || m.Map.NumSyms != 0 || len(m.Map.Results) != len(tt.Shape) {
 			return nil, fmt.Errorf("%s #%d needs an affine map from the %d loops to its %d indices", what, i, nloops, len(tt.Shape))
@@ -347,8 +374,32 @@ func scalarType(t ir.Type) bool {
 	return false
 }
 
-// Decode reads a kernel from its Attr dictionary.
+// Decode reads a kernel from its Attr dictionary, refusing one with an
+// indexed input (a target that compiles those uses DecodeIndexed).
 func Decode(d *ir.DictAttr) (*Kernel, error) {
+	k, err := DecodeIndexed(d)
+	if err != nil {
+		return nil, err
+	}
+	if i := k.FirstIndexed(); i >= 0 {
+		return nil, fmt.Errorf("input #%d is read at computed indices (a tensor.extract in the linalg body), which this target does not compile yet", i)
+	}
+	return k, nil
+}
+
+// FirstIndexed returns the position of the first indexed input, or -1.
+func (k *Kernel) FirstIndexed() int {
+	for i, o := range k.Inputs {
+		if o.Indexed {
+			return i
+		}
+	}
+	return -1
+}
+
+// DecodeIndexed reads a kernel from its Attr dictionary, indexed inputs
+// included.
+func DecodeIndexed(d *ir.DictAttr) (*Kernel, error) {
 	k := &Kernel{}
 	ref, ok := d.Get("body").(ir.SymbolRefAttr)
 	if !ok {
@@ -388,7 +439,7 @@ func Decode(d *ir.DictAttr) (*Kernel, error) {
 		return nil, err
 	}
 	for i, o := range k.Inputs {
-		if o.Scalar != nil {
+		if o.Scalar != nil || o.Indexed {
 			continue
 		}
 		// Kernels index inputs by loop indices, constants and sums of

@@ -89,6 +89,7 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 			// code, left to that region's outlining.
 			return true
 		})
+		flattenTensorReads(ops)
 		captureScalars(ops)
 		if nested != nil {
 			// Inside a flow.dispatch.region (or any other op) the linalg op
@@ -267,6 +268,13 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 		k.Inputs = append(k.Inputs, Operand{Scalar: v.Type})
 		scalarVals = append(scalarVals, v)
 	}
+	// Tensors the body reads at computed offsets (see indexed.go) follow
+	// the op's inputs.
+	indexed := indexedTensors(blk)
+	for _, v := range indexed {
+		k.Inputs = append(k.Inputs, Operand{Type: v.Type.(*ir.TensorType), Map: &ir.AffineMap{NumDims: len(ranges)}, Indexed: true})
+		inVals = append(inVals, v)
+	}
 	var initVals []*ir.Value
 	for j, v := range outs {
 		tt := v.Type.(*ir.TensorType)
@@ -285,7 +293,7 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 		}
 		k.Outputs = append(k.Outputs, o)
 	}
-	bodyFn, err := buildBody(g, k, scalarArg)
+	bodyFn, err := buildBody(g, k, scalarArg, indexed)
 	if err != nil {
 		return err
 	}
@@ -364,7 +372,7 @@ func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.Exec
 	// Every target decodes the kernel with Decode; a kernel it refuses
 	// (an index map the contract does not allow yet) is reported here, at
 	// the op, rather than when a target builds it.
-	if _, err := Decode(k.Dict()); err != nil {
+	if _, err := DecodeIndexed(k.Dict()); err != nil {
 		return ir.OpErrorf(op, "cannot be compiled as a loop nest yet: %v", err)
 	}
 	fns := []*ir.Operation{bodyFn}
@@ -507,8 +515,10 @@ func emitDispatch(module, fn, op *ir.Operation, name string, targets []*hal.Exec
 }
 
 // buildBody turns the generic's region into a private scalar function:
-// (loop indices..., input elements..., accumulators...) -> accumulators.
-func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir.Operation, error) {
+// (loop indices..., input elements..., indexed tensors..., accumulators...)
+// -> accumulators, where indexed are the tensors the body reads at
+// computed offsets (the kernel's last inputs).
+func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation, indexed []*ir.Value) (*ir.Operation, error) {
 	ins := linalg.Ins(g)
 	blk := g.Regions[0].Blocks[0]
 	if len(g.Regions[0].Blocks) != 1 {
@@ -519,9 +529,12 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 		ft.Inputs = append(ft.Inputs, ir.IndexType{})
 	}
 	for _, o := range k.Inputs {
-		if o.Scalar != nil {
+		switch {
+		case o.Scalar != nil:
 			ft.Inputs = append(ft.Inputs, o.Scalar)
-		} else {
+		case o.Indexed:
+			ft.Inputs = append(ft.Inputs, o.Type)
+		default:
 			ft.Inputs = append(ft.Inputs, o.Type.Elem)
 		}
 	}
@@ -549,6 +562,15 @@ func buildBody(g *ir.Operation, k *Kernel, scalarArg map[int]*ir.Operation) (*ir
 				fb.Append(n)
 				mapping[a] = n.Results[0]
 				continue
+			}
+		}
+		if i == len(ins) {
+			// The indexed tensors' arguments sit between the inputs' and
+			// the accumulators'.
+			for _, t := range indexed {
+				fb.Args[next].Name = t.Name
+				mapping[t] = fb.Args[next]
+				next++
 			}
 		}
 		fb.Args[next].Name = a.Name
@@ -585,25 +607,51 @@ func inlineBody(blk, fb *ir.Block, mapping map[*ir.Value]*ir.Value, index func(d
 		case o.Name == "linalg.index":
 			dim, _ := o.IntAttr("dim")
 			mapping[o.Results[0]] = index(int(dim))
-		case bodyOp(o):
-			for _, v := range o.Operands {
-				if _, ok := mapping[v]; !ok && !(v.Op != nil && v.Op.Block == blk) {
-					// A value from outside the body: only scalar constants
-					// can be carried into the kernel.
-					if !scalarConstant(v) {
-						return nil, nil, ir.OpErrorf(o, "the body uses %%%s from outside the linalg op; only scalar constants can be used so", v.Name)
-					}
-					n := ir.Clone(v.Op, nil)
-					fb.Append(n)
-					mapping[v] = n.Results[0]
-				}
+		case o.Name == "tensor.extract" && len(o.Operands) == 2 && isTensorArg(mapping[o.Operands[0]], fb):
+			// A computed-index read of an indexed input (see indexed.go).
+			if err := cloneOperands(o, blk, fb, mapping, 1); err != nil {
+				return nil, nil, err
 			}
 			fb.Append(ir.Clone(o, mapping))
+		case bodyOp(o):
+			if err := cloneOperands(o, blk, fb, mapping, 0); err != nil {
+				return nil, nil, err
+			}
+			fb.Append(ir.Clone(o, mapping))
+		case o.Name == "tensor.extract":
+			return nil, nil, ir.OpErrorf(o, "reads a tensor that is not defined outside the linalg op; only tensors from outside the op can be read at computed indices")
 		default:
-			return nil, nil, ir.OpErrorf(o, "is not supported in a linalg body (only arith and math ops, linalg.index and linalg.yield)")
+			return nil, nil, ir.OpErrorf(o, "is not supported in a linalg body (only arith and math ops, tensor.extract of a tensor from outside the op, linalg.index and linalg.yield)")
 		}
 	}
 	return nil, nil, ir.OpErrorf(blk.Region.Op, "the linalg body has no linalg.yield")
+}
+
+// cloneOperands makes the operands of o from skip on that come from
+// outside the body blk available in fb: only scalar constants can be
+// carried into the kernel, as copies.
+func cloneOperands(o *ir.Operation, blk, fb *ir.Block, mapping map[*ir.Value]*ir.Value, skip int) error {
+	for _, v := range o.Operands[skip:] {
+		if _, ok := mapping[v]; !ok && !(v.Op != nil && v.Op.Block == blk) {
+			if !scalarConstant(v) {
+				return ir.OpErrorf(o, "the body uses %%%s from outside the linalg op; only scalar constants can be used so", v.Name)
+			}
+			n := ir.Clone(v.Op, nil)
+			fb.Append(n)
+			mapping[v] = n.Results[0]
+		}
+	}
+	return nil
+}
+
+// isTensorArg reports whether v is a tensor-typed argument of fb (an
+// indexed input of the kernel body).
+func isTensorArg(v *ir.Value, fb *ir.Block) bool {
+	if v == nil || v.Block != fb || v.Op != nil {
+		return false
+	}
+	_, ok := v.Type.(*ir.TensorType)
+	return ok
 }
 
 // bodyOp reports whether a kernel body can hold a copy of o: an arith or

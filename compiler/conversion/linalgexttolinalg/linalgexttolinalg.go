@@ -7,18 +7,27 @@
 // output; scan into a reduction that recomputes each prefix in order;
 // sort into a stable sort by ranks; topk and topk_v2 into a merge of the
 // outputs and the input by ranks; gather, scatter and reverse into
-// searches over the positions they read or write; linalg's elementwise
+// searches over the positions they read or write; map_load into a
+// linalg.generic that reads its source at the indices its region computes
+// (one direct read per element) and map_store into a search like
+// scatter's; linalg's elementwise
 // named ops (linalg.add, linalg.exp, ...) into linalg.generics;
 // the Winograd F(6x6, 3x3) input and output transforms into contractions
 // with constant matrices. It runs before the tensor ops it emits are converted
 // (global-optimization). Any other iree_linalg_ext op is refused at its
 // location.
+//
+// Convert first expands affine.linearize_index and affine.delinearize_index
+// into arith ops everywhere in the module (affine.ExpandIndexOps), so that
+// the regions it inlines, linalg bodies, dispatch functions and host code
+// see plain index arithmetic.
 package linalgexttolinalg
 
 import (
 	"strings"
 
 	"github.com/goiree/goiree/compiler/conversion/internal/rewrite"
+	"github.com/goiree/goiree/compiler/dialect/affine"
 	"github.com/goiree/goiree/compiler/dialect/linalg"
 	"github.com/goiree/goiree/compiler/dialect/linalgext"
 	"github.com/goiree/goiree/compiler/ir"
@@ -27,6 +36,9 @@ import (
 // Convert lowers every op under root that the package lowers (see
 // above), and fails at the first iree_linalg_ext op it cannot lower.
 func Convert(root *ir.Operation) error {
+	if err := affine.ExpandIndexOps(root); err != nil {
+		return err
+	}
 	var ops []*ir.Operation
 	ir.Walk(root, func(o *ir.Operation) bool {
 		switch {
@@ -107,6 +119,10 @@ func Convert(root *ir.Operation) error {
 			v, err = b.scatter(op)
 		case "iree_linalg_ext.reverse":
 			v, err = b.reverse(op)
+		case "iree_linalg_ext.map_load":
+			v, err = b.mapLoad(op)
+		case "iree_linalg_ext.map_store":
+			v, err = b.mapStore(op)
 		case "iree_linalg_ext.winograd.input_transform":
 			v, err = b.winogradInput(op)
 		case "iree_linalg_ext.winograd.output_transform":

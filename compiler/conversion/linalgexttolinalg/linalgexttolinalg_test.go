@@ -21,14 +21,14 @@ func TestGolden(t *testing.T) {
 // op's file:line:col.
 func TestErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"map-store", `func.func @f(%x: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = iree_linalg_ext.map_store %x into %o {
+		{"map-store-memref", `func.func @f(%x: tensor<4xf32>, %o: memref<4xf32>) {
+  iree_linalg_ext.map_store %x into %o {
   ^bb0(%i: index):
     %t = arith.constant true
     iree_linalg_ext.yield %i, %t : index, i1
-  } : tensor<4xf32> into tensor<4xf32> -> tensor<4xf32>
-  return %0 : tensor<4xf32>
-}`, "bad.mlir:2:8: error: 'iree_linalg_ext.map_store' op lowering is not supported yet"},
+  } : tensor<4xf32> into memref<4xf32>
+  return
+}`, "bad.mlir:2:3: error: 'iree_linalg_ext.map_store' op lowering of map_store is supported on ranked tensors only"},
 		{"scatter-ranks", `func.func @f(%u: tensor<3x4xf32>, %i: tensor<2x1xi32>, %o: tensor<5x4xf32>) -> tensor<5x4xf32> {
   %0 = iree_linalg_ext.scatter dimension_map = [0] unique_indices(true) ins(%u, %i : tensor<3x4xf32>, tensor<2x1xi32>) outs(%o : tensor<5x4xf32>) {
   ^bb0(%a: f32, %b: f32):

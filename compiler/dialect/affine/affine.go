@@ -1,6 +1,11 @@
 // Package affine registers affine.apply, which evaluates an affine_map on
-// index values, and affine.min/affine.max, which take the least or greatest
-// of the map's results (IREE's ukernel samples clamp tile sizes with min).
+// index values, affine.min/affine.max, which take the least or greatest
+// of the map's results (IREE's ukernel samples clamp tile sizes with min),
+// and affine.linearize_index/affine.delinearize_index, which convert
+// between a multi-index and its row-major linear index over a basis of
+// constants and values (IREE's map_load and map_store regions use them).
+// ExpandIndexOps rewrites the latter two into arith ops for the passes
+// after the input phase.
 package affine
 
 import (
@@ -13,6 +18,7 @@ func Register(r *ir.Registry) {
 	for _, n := range []string{"affine.min", "affine.max"} {
 		r.RegisterOp(&ir.OpDef{Name: n, Parse: parseApply, Print: printApply, Verify: verifyMinMax})
 	}
+	registerIndexOps(r)
 }
 
 // Map returns the affine map of an affine.apply, or nil.

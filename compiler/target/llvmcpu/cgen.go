@@ -758,6 +758,15 @@ func (g *cgen) scalarFunc(fn *ir.Operation, cname string, ft *ir.FunctionType) e
 	s := &scalarEmitter{out: &hdr, names: map[*ir.Value]string{}, next: &next, helpers: g.helpers, indent: "  "}
 	var params []string
 	for _, a := range fn.Body().Args {
+		if tt, ok := a.Type.(*ir.TensorType); ok {
+			// An indexed input of a loop nest: the binding's elements.
+			st, err := storageType(tt.Elem)
+			if err != nil {
+				return ir.OpErrorf(fn, "%v", err)
+			}
+			params = append(params, "const "+st+"* restrict "+s.define(a))
+			continue
+		}
 		ct, err := cType(a.Type)
 		if err != nil {
 			return ir.OpErrorf(fn, "%v", err)
@@ -785,6 +794,24 @@ func (g *cgen) scalarFunc(fn *ir.Operation, cname string, ft *ir.FunctionType) e
 				}
 				fmt.Fprintf(&body, "  *r%d = %s;\n", i, n)
 			}
+			continue
+		}
+		if op.Name == "tensor.extract" && len(op.Operands) == 2 && len(op.Results) == 1 {
+			// A read of an indexed input at an offset the body computed
+			// (in bounds: see loopnest.Attr).
+			p, err := s.name(op.Operands[0])
+			if err != nil {
+				return ir.OpErrorf(op, "%v", err)
+			}
+			off, err := s.name(op.Operands[1])
+			if err != nil {
+				return ir.OpErrorf(op, "%v", err)
+			}
+			ct, err := cType(op.Results[0].Type)
+			if err != nil {
+				return ir.OpErrorf(op, "%v", err)
+			}
+			s.line("const %s %s = %s;", ct, s.define(op.Results[0]), loadValue(g.helpers, op.Results[0].Type, p+"["+off+"]"))
 			continue
 		}
 		ok, err := s.emit(op)

@@ -14,7 +14,7 @@ import (
 // loopNest emits a generated loop-nest kernel (the loopnest.Attr contract)
 // and its scalar body, returning the constant and binding counts.
 func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, int, error) {
-	k, err := loopnest.Decode(d)
+	k, err := loopnest.DecodeIndexed(d)
 	if err != nil {
 		return 0, 0, ir.OpErrorf(fn, "%v", err)
 	}
@@ -112,6 +112,11 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			need += " * (unsigned __int128)" + sz
 		}
 		fmt.Fprintf(w, "  if ((unsigned __int128)ds->binding_lengths[%d] < %s) return 1;\n", bi, need)
+		if b.Indexed {
+			// Computed offsets are clamped into the tensor, which needs
+			// an element to clamp to.
+			fmt.Fprintf(w, "  if (%s == 0) return 1;\n", sizes[bi][0])
+		}
 		q := ""
 		if b.Role != "out" {
 			q = "const "
@@ -294,6 +299,10 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	for i := range k.Inputs {
 		if n, ok := scalars[i]; ok {
 			args = append(args, n)
+			continue
+		}
+		if k.Inputs[i].Indexed {
+			args = append(args, fmt.Sprintf("in%d", i))
 			continue
 		}
 		off, err := offset(find("in", i))
@@ -547,7 +556,7 @@ var assocCombiners = map[string]bool{
 // chunk first keeps each output's reduction order and lets clang
 // vectorize f. It returns nil when the body has another shape.
 func (g *cgen) splitReduction(k *loopnest.Kernel, body *ir.Operation, bname string) (*splitBody, error) {
-	if len(k.Outputs) != 1 || len(reductions(k)) == 0 {
+	if len(k.Outputs) != 1 || len(reductions(k)) == 0 || k.FirstIndexed() >= 0 {
 		return nil, nil
 	}
 	b := body.Body()

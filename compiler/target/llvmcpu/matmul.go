@@ -171,7 +171,7 @@ func matchMatmul(k *loopnest.Kernel, body *ir.Operation) (matmulShape, bool) {
 	f32 := func(t ir.Type) bool { ft, ok := t.(ir.FloatType); return ok && ft.Name == "f32" }
 	// The accumulators are f32; the output too, unless an epilogue
 	// stores another element type.
-	if len(k.Inputs) != 2 || len(k.Outputs) != 1 || !f32(k.Outputs[0].AccElem()) {
+	if len(k.Inputs) != 2 || len(k.Outputs) != 1 || !f32(k.Outputs[0].AccElem()) || k.FirstIndexed() >= 0 {
 		return m, false
 	}
 	var reds []int

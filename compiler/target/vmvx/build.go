@@ -219,6 +219,15 @@ func (e *fn) inline(body *ir.Operation, args []vm.Reg) ([]vm.Reg, error) {
 		return nil, ir.OpErrorf(body, "kernel body takes %d arguments, the kernel passes %d", len(b.Args), len(args))
 	}
 	for i, a := range b.Args {
+		if _, ok := a.Type.(*ir.TensorType); ok {
+			// An indexed input of a loop nest: its binding's buffer,
+			// read by tensor.extract (see scalarOp).
+			if args[i].Kind() != vm.KindRef {
+				return nil, ir.OpErrorf(body, "argument %d of type '%s' does not match the kernel's operand", i, ir.TypeString(a.Type))
+			}
+			e.vals[a] = args[i]
+			continue
+		}
 		k, err := bank(a.Type)
 		if err != nil {
 			return nil, ir.OpErrorf(body, "argument %d: %v", i, err)
@@ -397,7 +406,7 @@ func (g *gen) elementwise(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc 
 // contract, compiler/loopnest/contract.go), with every check the contract
 // asks for failing the call.
 func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int) (*vm.FunctionBuilder, error) {
-	k, err := loopnest.Decode(d)
+	k, err := loopnest.DecodeIndexed(d)
 	if err != nil {
 		return nil, ir.OpErrorf(fn, "%v", err)
 	}
@@ -457,6 +466,11 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 		for r := rank - 1; r >= 0; r-- {
 			strides[bi][r] = total
 			total = e.emit(vm.KindI64, vm.OpMulI64, total, sizes[bi][r])
+		}
+		if b.Indexed {
+			// Computed offsets are clamped into the tensor, which needs
+			// an element to clamp to.
+			e.failIf(e.not1(e.emit(vm.KindI32, vm.OpCmpNzI64, sizes[bi][0])), fmt.Sprintf("binding %d (input #%d), read at computed indices, is empty", bi, b.Index))
 		}
 		es := elemSize(b.Type.Elem)
 		length := e.emit(vm.KindI64, vm.OpBufferLength, f.Arg(bi))
@@ -675,6 +689,10 @@ func (g *gen) loopNest(name string, fn *ir.Operation, d *ir.DictAttr, nb, nc int
 				continue
 			}
 			bi := find("in", i)
+			if o.Indexed {
+				args = append(args, f.Arg(bi))
+				continue
+			}
 			args = append(args, e.load(f.Arg(bi), cur[bi], o.Type.Elem))
 		}
 		args = append(args, accs...)
@@ -886,7 +904,7 @@ type split struct {
 // splitReduction returns the split of a reduction body, or nil when it
 // has another shape.
 func splitReduction(k *loopnest.Kernel, body *ir.Operation) *split {
-	if len(k.Outputs) != 1 {
+	if len(k.Outputs) != 1 || k.FirstIndexed() >= 0 {
 		return nil
 	}
 	b := body.Body()
@@ -1087,7 +1105,7 @@ type dotBody struct{ x, y int }
 
 // dotReduction returns the inputs of a dot-product body, or nil.
 func dotReduction(k *loopnest.Kernel, body *ir.Operation) *dotBody {
-	if len(k.Outputs) != 1 {
+	if len(k.Outputs) != 1 || k.FirstIndexed() >= 0 {
 		return nil
 	}
 	if n := floatName(k.Outputs[0].AccType().Elem); n != "f32" && n != "f64" {

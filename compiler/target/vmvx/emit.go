@@ -406,6 +406,8 @@ func (e *fn) scalarOp(op *ir.Operation) error {
 		return e.constantOp(op)
 	case "affine.apply", "affine.min", "affine.max":
 		return e.affineOp(op)
+	case "tensor.extract":
+		return e.indexedRead(op)
 	}
 	if !strings.HasPrefix(op.Name, "arith.") && !strings.HasPrefix(op.Name, "math.") {
 		return ir.OpErrorf(op, "is not supported in vmvx kernels (bodies are arith, math and affine ops)")
@@ -446,6 +448,30 @@ func (e *fn) scalarOp(op *ir.Operation) error {
 		return err
 	}
 	e.vals[op.Results[0]] = r
+	return nil
+}
+
+// indexedRead emits tensor.extract %t[%off] of a loop nest's indexed
+// input: a load at byte offset off * element size of its buffer (off is
+// inside the tensor; see loopnest.Attr).
+func (e *fn) indexedRead(op *ir.Operation) error {
+	if len(op.Operands) != 2 || len(op.Results) != 1 {
+		return ir.OpErrorf(op, "only reads of a loop nest's indexed input at one offset are supported in vmvx kernels")
+	}
+	buf, err := e.value(op, op.Operands[0])
+	if err != nil {
+		return err
+	}
+	off, err := e.value(op, op.Operands[1])
+	if err != nil {
+		return err
+	}
+	rt := op.Results[0].Type
+	if _, err := bank(rt); err != nil || buf.Kind() != vm.KindRef || off.Kind() != vm.KindI64 {
+		return ir.OpErrorf(op, "only reads of a loop nest's indexed input at one offset are supported in vmvx kernels")
+	}
+	bytes := e.emit(vm.KindI64, vm.OpMulI64, off, e.ci64(elemSize(rt)))
+	e.vals[op.Results[0]] = e.load(buf, bytes, rt)
 	return nil
 }
 

@@ -139,3 +139,23 @@ func.func @elementwise(%a: tensor<4x?xf16>, %b: tensor<4x?xf32>, %i: tensor<8xi8
   %3 = linalg.max ins(%i, %j : tensor<8xi8>, tensor<8xi32>) outs(%j : tensor<8xi32>) -> tensor<8xi32>
   return %1, %2, %3 : tensor<4x?xf32>, tensor<8xi32>, tensor<8xi32>
 }
+
+// map_load: a direct read at the index the region computes (linearized over
+// a dynamic basis), padding outside the source; map_store: a search over the
+// input for the element each output index receives (delinearized, masked).
+func.func @map_load_store(%src: tensor<?xf32>, %o: tensor<3x?xf32>, %n: index, %in: tensor<6xi32>, %dst: tensor<2x3xi32>) -> (tensor<3x?xf32>, tensor<2x3xi32>) {
+  %pad = arith.constant -1.0 : f32
+  %0 = iree_linalg_ext.map_load %src into %o {
+  ^bb0(%i: index, %j: index):
+    %l = affine.linearize_index disjoint [%i, %j] by (3, %n) : index
+    iree_linalg_ext.yield %l, %pad : index, f32
+  } : tensor<?xf32> into tensor<3x?xf32> -> tensor<3x?xf32>
+  %1 = iree_linalg_ext.map_store %in into %dst {
+  ^bb0(%k: index):
+    %r:2 = affine.delinearize_index %k into (3) : index, index
+    %c1 = arith.constant 1 : index
+    %m = arith.cmpi ne, %r#0, %c1 : index
+    iree_linalg_ext.yield %r#0, %r#1, %m : index, index, i1
+  } : tensor<6xi32> into tensor<2x3xi32> -> tensor<2x3xi32>
+  return %0, %1 : tensor<3x?xf32>, tensor<2x3xi32>
+}

@@ -4,7 +4,13 @@
 // target architecture (ptx_images, keyed by "sm_XY"; payloads written
 // before it have one ptx_image, which decodes as the image of its
 // .target), plus Executable, its Marshal/Unmarshal, and Arch, the
-// architecture names and which devices run their PTX.
+// architecture names and which devices run their PTX. Each image may
+// carry, per entry point, the code generation configuration the compiler
+// chose for that architecture (configs: pipeline, workgroup size,
+// subgroup size, tile sizes per level; package
+// runtime/schemas/kernelconfig), which differs between images where the
+// arch changes the kernel (tensor cores from sm_80); payloads written
+// before configs existed, and external PTX, have none.
 //
 // The generated accessors do no bounds checking and panic on malformed
 // input: verify a buffer with

@@ -6,6 +6,7 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/goiree/goiree/runtime/schemas/fbverify"
+	"github.com/goiree/goiree/runtime/schemas/kernelconfig"
 )
 
 // EntryPoint describes one kernel of a CUDA executable.
@@ -29,6 +30,10 @@ type Image struct {
 	Arch string
 	// PTX is the module text.
 	PTX string
+	// Configs is the code generation configuration of each entry point on
+	// this architecture, in entry point order, or empty (PTX the compiler
+	// did not generate, payloads written before configs existed).
+	Configs []kernelconfig.Config
 }
 
 // Executable is a decoded "cuda-nvptx-fb" payload: the kernels and one PTX
@@ -54,7 +59,8 @@ func (e *Executable) Archs() []string {
 }
 
 // Marshal encodes the executable as a FlatBuffer with identifier "CUDA",
-// the images in ptx_images (ptx_image stays empty). The output is
+// the images in ptx_images (ptx_image stays empty), each with its Configs
+// (one per entry point, or none). The output is
 // deterministic.
 func (e *Executable) Marshal() []byte {
 	size := 256
@@ -64,11 +70,15 @@ func (e *Executable) Marshal() []byte {
 	b := flatbuffers.NewBuilder(size)
 	images := make([]flatbuffers.UOffsetT, len(e.Images))
 	for i, im := range e.Images {
+		configs := buildConfigs(b, im.Configs)
 		ptx := b.CreateString(im.PTX)
 		arch := b.CreateString(im.Arch)
 		PTXImageStart(b)
 		PTXImageAddArch(b, arch)
 		PTXImageAddPtx(b, ptx)
+		if configs != 0 {
+			PTXImageAddConfigs(b, configs)
+		}
 		images[i] = PTXImageEnd(b)
 	}
 	CUDAExecutableDefStartPtxImagesVector(b, len(images))
@@ -124,7 +134,8 @@ func (e *Executable) Marshal() []byte {
 // empty or have one entry per entry point. The PTX is either ptx_images
 // (each with a valid, distinct arch and non-empty PTX) or, in payloads
 // written before those existed, ptx_image, which becomes one image whose
-// arch is its .target ("" when it has none).
+// arch is its .target ("" when it has none). An image's configs must be
+// empty or one per entry point, each valid (kernelconfig.Config.Validate).
 func Unmarshal(data []byte) (*Executable, error) {
 	if err := fbverify.CUDAExecutableDef(data); err != nil {
 		return nil, fmt.Errorf("decoding CUDA executable: %w", err)
@@ -167,6 +178,18 @@ func Unmarshal(data []byte) (*Executable, error) {
 				return nil, fmt.Errorf("decoding CUDA executable: two PTX images for %s", a)
 			}
 			seen[a.String()] = true
+			if c := im.ConfigsLength(); c != 0 && c != n {
+				return nil, fmt.Errorf("decoding CUDA executable: PTX image %d (%s) has %d configs for %d entry points", i, img.Arch, c, n)
+			}
+			var kc KernelConfig
+			for j := 0; j < im.ConfigsLength(); j++ {
+				im.Configs(&kc, j)
+				c, err := readConfig(&kc)
+				if err != nil {
+					return nil, fmt.Errorf("decoding CUDA executable: PTX image %d (%s): config %d: %w", i, img.Arch, j, err)
+				}
+				img.Configs = append(img.Configs, c)
+			}
 			e.Images = append(e.Images, img)
 		}
 	case legacy != "":

@@ -191,6 +191,7 @@ func TestRunsOn(t *testing.T) {
 func FuzzUnmarshal(f *testing.F) {
 	f.Add(sample().Marshal())
 	f.Add(legacyPayload(".version 7.0\n.target sm_80\n"))
+	f.Add(withConfigs().Marshal())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = Unmarshal(data)
 	})

@@ -107,20 +107,30 @@ var bytecodeModuleDefSchema = &schemaDef{
 
 // cudaExecutableDefSchema describes cuda_executable_def.fbs (namespace cuda).
 var cudaExecutableDefSchema = &schemaDef{
-	file: "cuda_executable_def.fbs", ident: "CUDA", root: 1,
+	file: "cuda_executable_def.fbs", ident: "CUDA", root: 3,
 	tables: []tableDef{
-		0: {name: "PTXImage", fields: []fieldDef{
+		0: {name: "TileLevel", fields: []fieldDef{
+			{name: "sizes", slot: 0, kind: kindInlineVector, size: 8},
+		}},
+		1: {name: "KernelConfig", fields: []fieldDef{
+			{name: "pipeline", slot: 0, kind: kindString},
+			{name: "workgroup_size", slot: 1, kind: kindInlineVector, size: 4},
+			{name: "subgroup_size", slot: 2, kind: kindInline, size: 4},
+			{name: "tile_sizes", slot: 3, kind: kindTableVector, ref: 0 /* TileLevel */},
+		}},
+		2: {name: "PTXImage", fields: []fieldDef{
 			{name: "arch", slot: 0, kind: kindString},
 			{name: "ptx", slot: 1, kind: kindString},
+			{name: "configs", slot: 2, kind: kindTableVector, ref: 1 /* KernelConfig */},
 		}},
-		1: {name: "CUDAExecutableDef", fields: []fieldDef{
+		3: {name: "CUDAExecutableDef", fields: []fieldDef{
 			{name: "entry_points", slot: 0, kind: kindStringVector},
 			{name: "block_sizes", slot: 1, kind: kindInlineVector, size: 12},
 			{name: "shared_memory_size", slot: 2, kind: kindInlineVector, size: 4},
 			{name: "ptx_image", slot: 3, kind: kindString},
 			{name: "constant_counts", slot: 4, kind: kindInlineVector, size: 4},
 			{name: "binding_counts", slot: 5, kind: kindInlineVector, size: 4},
-			{name: "ptx_images", slot: 6, kind: kindTableVector, ref: 0 /* PTXImage */},
+			{name: "ptx_images", slot: 6, kind: kindTableVector, ref: 2 /* PTXImage */},
 			{name: "name", slot: 7, kind: kindString},
 		}},
 	},
@@ -128,14 +138,24 @@ var cudaExecutableDefSchema = &schemaDef{
 
 // spirVExecutableDefSchema describes spirv_executable_def.fbs (namespace spirv).
 var spirVExecutableDefSchema = &schemaDef{
-	file: "spirv_executable_def.fbs", ident: "SPVE", root: 0,
+	file: "spirv_executable_def.fbs", ident: "SPVE", root: 2,
 	tables: []tableDef{
-		0: {name: "SpirVExecutableDef", fields: []fieldDef{
+		0: {name: "TileLevel", fields: []fieldDef{
+			{name: "sizes", slot: 0, kind: kindInlineVector, size: 8},
+		}},
+		1: {name: "KernelConfig", fields: []fieldDef{
+			{name: "pipeline", slot: 0, kind: kindString},
+			{name: "workgroup_size", slot: 1, kind: kindInlineVector, size: 4},
+			{name: "subgroup_size", slot: 2, kind: kindInline, size: 4},
+			{name: "tile_sizes", slot: 3, kind: kindTableVector, ref: 0 /* TileLevel */},
+		}},
+		2: {name: "SpirVExecutableDef", fields: []fieldDef{
 			{name: "entry_points", slot: 0, kind: kindStringVector},
 			{name: "subgroup_sizes", slot: 1, kind: kindInlineVector, size: 4},
 			{name: "code", slot: 2, kind: kindInlineVector, size: 4},
 			{name: "constant_counts", slot: 3, kind: kindInlineVector, size: 4},
 			{name: "binding_counts", slot: 4, kind: kindInlineVector, size: 4},
+			{name: "configs", slot: 5, kind: kindTableVector, ref: 1 /* KernelConfig */},
 		}},
 	},
 }

@@ -154,8 +154,28 @@ func (rcv *SpirVExecutableDef) MutateBindingCounts(j int, n uint32) bool {
 	return false
 }
 
+func (rcv *SpirVExecutableDef) Configs(obj *KernelConfig, j int) bool {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(14))
+	if o != 0 {
+		x := rcv._tab.Vector(o)
+		x += flatbuffers.UOffsetT(j) * 4
+		x = rcv._tab.Indirect(x)
+		obj.Init(rcv._tab.Bytes, x)
+		return true
+	}
+	return false
+}
+
+func (rcv *SpirVExecutableDef) ConfigsLength() int {
+	o := flatbuffers.UOffsetT(rcv._tab.Offset(14))
+	if o != 0 {
+		return rcv._tab.VectorLen(o)
+	}
+	return 0
+}
+
 func SpirVExecutableDefStart(builder *flatbuffers.Builder) {
-	builder.StartObject(5)
+	builder.StartObject(6)
 }
 func SpirVExecutableDefAddEntryPoints(builder *flatbuffers.Builder, entryPoints flatbuffers.UOffsetT) {
 	builder.PrependUOffsetTSlot(0, flatbuffers.UOffsetT(entryPoints), 0)
@@ -185,6 +205,12 @@ func SpirVExecutableDefAddBindingCounts(builder *flatbuffers.Builder, bindingCou
 	builder.PrependUOffsetTSlot(4, flatbuffers.UOffsetT(bindingCounts), 0)
 }
 func SpirVExecutableDefStartBindingCountsVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
+	return builder.StartVector(4, numElems, 4)
+}
+func SpirVExecutableDefAddConfigs(builder *flatbuffers.Builder, configs flatbuffers.UOffsetT) {
+	builder.PrependUOffsetTSlot(5, flatbuffers.UOffsetT(configs), 0)
+}
+func SpirVExecutableDefStartConfigsVector(builder *flatbuffers.Builder, numElems int) flatbuffers.UOffsetT {
 	return builder.StartVector(4, numElems, 4)
 }
 func SpirVExecutableDefEnd(builder *flatbuffers.Builder) flatbuffers.UOffsetT {

@@ -1,7 +1,10 @@
 // Package spirv holds the Go code flatc generates from
 // spirv_executable_def.fbs, the payload of a "vulkan-spirv-fb" executable:
-// entry points, optional subgroup sizes, per-entry layout counts and the
-// SPIR-V code words.
+// entry points, optional subgroup sizes, per-entry layout counts, the
+// SPIR-V code words and, for generated code, each entry point's code
+// generation configuration (configs: pipeline, workgroup size, subgroup
+// size, tile sizes per level; package runtime/schemas/kernelconfig;
+// absent in payloads written before configs existed).
 //
 // The generated accessors do no bounds checking and panic on malformed
 // input: verify a buffer with

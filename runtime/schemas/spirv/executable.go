@@ -6,6 +6,7 @@ import (
 	flatbuffers "github.com/google/flatbuffers/go"
 
 	"github.com/goiree/goiree/runtime/schemas/fbverify"
+	"github.com/goiree/goiree/runtime/schemas/kernelconfig"
 )
 
 // Magic is the first word of every SPIR-V module.
@@ -21,6 +22,10 @@ type EntryPoint struct {
 	// BindingCount the number of storage buffers in set 0 (0 when
 	// unknown).
 	ConstantCount, BindingCount uint32
+	// Config is the code generation configuration the compiler chose
+	// (zero for SPIR-V it did not generate and in payloads written before
+	// configs existed).
+	Config kernelconfig.Config
 }
 
 // Executable is a decoded "vulkan-spirv-fb" payload.
@@ -31,6 +36,7 @@ type Executable struct {
 }
 
 // Marshal encodes the executable as a FlatBuffer with identifier "SPVE".
+// The entry points' configs are written when every entry point has one.
 // The output is deterministic.
 func (e *Executable) Marshal() []byte {
 	b := flatbuffers.NewBuilder(4*len(e.Code) + 256)
@@ -58,19 +64,32 @@ func (e *Executable) Marshal() []byte {
 	subgroups := u32s(SpirVExecutableDefStartSubgroupSizesVector, func(ep EntryPoint) uint32 { return ep.SubgroupSize })
 	consts := u32s(SpirVExecutableDefStartConstantCountsVector, func(ep EntryPoint) uint32 { return ep.ConstantCount })
 	binds := u32s(SpirVExecutableDefStartBindingCountsVector, func(ep EntryPoint) uint32 { return ep.BindingCount })
+	var list []kernelconfig.Config
+	for _, ep := range e.EntryPoints {
+		if ep.Config.IsZero() {
+			list = nil
+			break
+		}
+		list = append(list, ep.Config)
+	}
+	configs := buildConfigs(b, list)
 	SpirVExecutableDefStart(b)
 	SpirVExecutableDefAddEntryPoints(b, entries)
 	SpirVExecutableDefAddSubgroupSizes(b, subgroups)
 	SpirVExecutableDefAddCode(b, code)
 	SpirVExecutableDefAddConstantCounts(b, consts)
 	SpirVExecutableDefAddBindingCounts(b, binds)
+	if configs != 0 {
+		SpirVExecutableDefAddConfigs(b, configs)
+	}
 	b.FinishWithFileIdentifier(SpirVExecutableDefEnd(b), []byte(FileIdentifier))
 	return append([]byte(nil), b.FinishedBytes()...)
 }
 
 // Unmarshal verifies and decodes a "vulkan-spirv-fb" payload: the code
 // must start with the SPIR-V magic number and the per-entry vectors must be
-// empty or have one entry per entry point.
+// empty or have one entry per entry point (configs each valid,
+// kernelconfig.Config.Validate).
 func Unmarshal(data []byte) (*Executable, error) {
 	if err := fbverify.SpirVExecutableDef(data); err != nil {
 		return nil, fmt.Errorf("decoding SPIR-V executable: %w", err)
@@ -86,7 +105,7 @@ func Unmarshal(data []byte) (*Executable, error) {
 	for _, v := range []struct {
 		name string
 		len  int
-	}{{"subgroup_sizes", def.SubgroupSizesLength()}, {"constant_counts", def.ConstantCountsLength()}, {"binding_counts", def.BindingCountsLength()}} {
+	}{{"subgroup_sizes", def.SubgroupSizesLength()}, {"constant_counts", def.ConstantCountsLength()}, {"binding_counts", def.BindingCountsLength()}, {"configs", def.ConfigsLength()}} {
 		if v.len != 0 && v.len != n {
 			return nil, fmt.Errorf("decoding SPIR-V executable: %s has %d entries for %d entry points", v.name, v.len, n)
 		}
@@ -106,6 +125,15 @@ func Unmarshal(data []byte) (*Executable, error) {
 		}
 		if def.BindingCountsLength() > 0 {
 			ep.BindingCount = def.BindingCounts(i)
+		}
+		if def.ConfigsLength() > 0 {
+			var kc KernelConfig
+			def.Configs(&kc, i)
+			c, err := readConfig(&kc)
+			if err != nil {
+				return nil, fmt.Errorf("decoding SPIR-V executable: config of entry point %d (%s): %w", i, ep.Name, err)
+			}
+			ep.Config = c
 		}
 	}
 	return e, nil

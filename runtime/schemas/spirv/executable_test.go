@@ -56,6 +56,7 @@ func TestUnmarshalErrors(t *testing.T) {
 // FuzzUnmarshal checks that verified payloads decode without panicking.
 func FuzzUnmarshal(f *testing.F) {
 	f.Add(sample().Marshal())
+	f.Add(withConfigs().Marshal())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		_, _ = Unmarshal(data)
 	})

@@ -161,6 +161,9 @@ func writeExecutables(b *strings.Builder, m *vm.BytecodeModule, load bool) error
 					line += "  " + d
 				}
 				fmt.Fprintln(b, line)
+				for _, c := range ep.Configs {
+					fmt.Fprintf(b, "        %s\n", c)
+				}
 			}
 		}
 		for _, n := range info.Notes {

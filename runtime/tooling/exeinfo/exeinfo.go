@@ -1,5 +1,7 @@
 // Package exeinfo recognises the executables embedded in a module's rodata
-// segments and describes them: format, size and entry points. It knows the
+// segments and describes them: format, size and entry points, with the
+// code generation configuration (pipeline, workgroup and subgroup sizes,
+// tile sizes) the compiler recorded for each, where the payload has one. It knows the
 // three payloads the toolkit produces: embedded ELF shared objects (CPU),
 // CUDA FlatBuffers (PTX) and SPIR-V FlatBuffers.
 //
@@ -36,6 +38,12 @@ type EntryPoint struct {
 	// Detail is format-specific: block size and shared memory for CUDA,
 	// subgroup size for SPIR-V, constant/binding counts for ELF.
 	Detail string
+	// Configs are the code generation configurations the compiler
+	// recorded for the entry point, in IREE's spelling
+	// (#iree_codegen.translation_info and lowering_config): one for
+	// SPIR-V, one per PTX image for CUDA, prefixed by its arch ("sm_80:
+	// ..."); none when the payload records none.
+	Configs []string
 }
 
 // Info describes one executable.
@@ -181,10 +189,16 @@ func describeCUDA(fb []byte) (*Info, error) {
 		return nil, fmt.Errorf("invalid CUDA executable: %w", err)
 	}
 	info := &Info{Format: FormatCUDA, Size: len(fb)}
-	for _, e := range exe.EntryPoints {
-		info.EntryPoints = append(info.EntryPoints, EntryPoint{Name: e.Name, Detail: fmt.Sprintf(
+	for i, e := range exe.EntryPoints {
+		ep := EntryPoint{Name: e.Name, Detail: fmt.Sprintf(
 			"block=%dx%dx%d shared_memory=%dB constants=%d bindings=%d",
-			e.BlockSize[0], e.BlockSize[1], e.BlockSize[2], e.SharedMemorySize, e.ConstantCount, e.BindingCount)})
+			e.BlockSize[0], e.BlockSize[1], e.BlockSize[2], e.SharedMemorySize, e.ConstantCount, e.BindingCount)}
+		for _, im := range exe.Images {
+			if len(im.Configs) > i { // Unmarshal checked: none or one per entry point
+				ep.Configs = append(ep.Configs, im.Arch+": "+im.Configs[i].String())
+			}
+		}
+		info.EntryPoints = append(info.EntryPoints, ep)
 	}
 	for _, im := range exe.Images {
 		arch := im.Arch
@@ -211,7 +225,11 @@ func describeSPIRV(fb []byte) (*Info, error) {
 		if e.SubgroupSize != 0 {
 			detail += fmt.Sprintf(" subgroup_size=%d", e.SubgroupSize)
 		}
-		info.EntryPoints = append(info.EntryPoints, EntryPoint{Name: e.Name, Detail: detail})
+		ep := EntryPoint{Name: e.Name, Detail: detail}
+		if !e.Config.IsZero() {
+			ep.Configs = []string{e.Config.String()}
+		}
+		info.EntryPoints = append(info.EntryPoints, ep)
 	}
 	info.Notes = append(info.Notes, fmt.Sprintf("SPIR-V: %d words", len(exe.Code)))
 	return info, nil

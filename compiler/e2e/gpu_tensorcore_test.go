@@ -17,7 +17,8 @@ import (
 
 // TestGPUTensorCoreMatmul runs testdata/gpu_tensorcore.mlir on the CUDA
 // device, whose f16 and bf16 matmuls the cuda target computes with
-// mma.sync from sm_80 (the default arch), at shapes that take its
+// mma.sync from sm_80 (the default arch; those accumulating in f16 or
+// bf16 compiled with --iree-cuda-accumulate-16bit-in-f32=true), at shapes that take its
 // asynchronous copies (rows of 8-element multiples) with whole and
 // partial blocks and steps, and the element-by-element ones (ragged K or
 // N), against a Go loop in float64 over the same 16-bit inputs.
@@ -37,17 +38,20 @@ func TestGPUTensorCoreMatmul(t *testing.T) {
 	if g.backend != "cuda" {
 		t.Fatalf("gpuTargets[1] is %s, not cuda", g.backend)
 	}
-	module := compileGPU(t, "gpu_tensorcore.mlir", "cuda")
 	src, err := os.ReadFile(filepath.Join("testdata", "gpu_tensorcore.mlir"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := pipeline.Compile("gpu_tensorcore.mlir", src, pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{"cuda"}},
-		TargetFlags: map[string]string{"iree-cuda-allow-tf32": "true"}}, "vm")
-	if err != nil {
-		t.Fatalf("compiling with TF32: %v", err)
+	compile := func(flags map[string]string) []byte {
+		s, err := pipeline.Compile("gpu_tensorcore.mlir", src, pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{"cuda"}},
+			TargetFlags: flags}, "vm")
+		if err != nil {
+			t.Fatalf("compiling with %v: %v", flags, err)
+		}
+		return s.Output
 	}
-	tf32Module := s.Output
+	module := compile(map[string]string{"iree-cuda-accumulate-16bit-in-f32": "true"})
+	tf32Module := compile(map[string]string{"iree-cuda-allow-tf32": "true"})
 	dev := g.device(t)
 	r := rand.New(rand.NewSource(31))
 	types := map[string]floatType{}

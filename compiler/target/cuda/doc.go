@@ -86,9 +86,12 @@
 // and read with ldmatrix (.trans for B), with zero-filled copies at the
 // edges; where the rows of A or B are not 16-byte aligned (K or N not a
 // multiple of 8, a misaligned binding) the same kernel fills the stages
-// element by element. A 16-bit output is accumulated in f32 and rounded
-// once at the store, as IREE's GPU pipelines and cuBLAS do, rather than
-// at every step of the reduction as the body written in that type says.
+// element by element. A matmul accumulating in f16 or bf16 (a 16-bit
+// output) takes it only where its executable target says
+// accumulate_16bit_in_f32 = true (--iree-cuda-accumulate-16bit-in-f32):
+// it is then summed in f32 and rounded once at the store, as cuBLAS
+// does; otherwise it rounds at every step as the body says, in the tiled
+// kernel, which is what the CPU targets compute and IREE's tests expect.
 // An f32 multiply-add matmul takes the same kernel in TF32 (m16n8k8,
 // operands rounded with cvt.rna.tf32.f32, 16 steps at a time) only where
 // its executable target says allow_tf32 = true, which

@@ -36,10 +36,10 @@ func matmulLayout(m *gpuloops.Matmul, k *loopnest.Kernel) gpuloops.Layout {
 // the GLSL; any other body runs as written once per element and step.
 // Indices within the matrices are 32-bit (dynamic sizes are 32-bit
 // constants), addresses 64-bit. A matmul that tensor cores can compute
-// (mmaOf: f16 or bf16 multiply-adds from sm_80) goes to mmaMatmul
+// (mmaOf: f16 or bf16 multiply-adds into f32 from sm_80) goes to mmaMatmul
 // instead; 16-bit elements that cannot are staged here one at a time.
 func (n *nest) tiledMatmul(m *gpuloops.Matmul, l gpuloops.Layout) error {
-	if s, why := mmaOf(n.f.g.arch.Number(), n.k, n.body, tf32Allowed(n.body)); why == "" {
+	if s, why := mmaOf(n.f.g.arch.Number(), n.k, n.body, mmaAllowed(n.body)); why == "" {
 		return n.mmaMatmul(m, s)
 	}
 	f := n.f

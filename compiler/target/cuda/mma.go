@@ -46,6 +46,24 @@ const mmaMinArch = 80
 // stay exact f32 fma chains.
 const TF32Key = "allow_tf32"
 
+// Accumulate16Key is the cuda executable target's configuration entry
+// (accumulate_16bit_in_f32 = true; --iree-cuda-accumulate-16bit-in-f32
+// sets it) that lets matmuls whose body accumulates in f16 or bf16 run
+// on tensor cores, summing in f32 and rounding once at the store. Without
+// it they keep the program's rounding at every step of the reduction, as
+// the CPU targets do and IREE's own tests expect (its
+// large_linalg_matmul sums 2048 products of 1 and 0.01 in f16 to 20.28,
+// where f32 sums give 20.48), in the tiled kernel.
+const Accumulate16Key = "accumulate_16bit_in_f32"
+
+// mmaAllow are the tensor-core uses an executable target allows beyond
+// f16 and bf16 multiply-adds into f32.
+type mmaAllow struct {
+	// tf32: f32 matmuls in TF32 (TF32Key); acc16: 16-bit accumulators
+	// summed in f32 (Accumulate16Key).
+	tf32, acc16 bool
+}
+
 // mmaSpec is what the tensor-core path computes: A and B elements of
 // type in ("f16", "bf16", or "tf32": f32 in memory), accumulated in f32
 // and stored as out ("f32", or the 16-bit input type: rounded once, at
@@ -78,11 +96,12 @@ func (s mmaSpec) kmma() int { return s.bk() / 2 }
 
 // mmaOf returns the tensor-core plan for a matmul-shaped nest, or "" and
 // why not: the arch must have the instructions; A and B must be f16 or
-// bf16 (both alike) with an f32 output or one of their type, or f32 with
-// an f32 output where tf32 allows TF32; and the body must be a plain
-// multiply-add (of the inputs extended to f32 for 16-bit inputs and an
-// f32 output, else in the output's type).
-func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation, tf32 bool) (mmaSpec, string) {
+// bf16 (both alike) with an f32 output, or one of their type where allow
+// lets 16-bit accumulators sum in f32, or f32 with an f32 output where
+// allow lets it use TF32; and the body must be a plain multiply-add (of
+// the inputs extended to f32 for 16-bit inputs and an f32 output, else in
+// the output's type).
+func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation, allow mmaAllow) (mmaSpec, string) {
 	if arch < mmaMinArch {
 		return mmaSpec{}, fmt.Sprintf("tensor cores need sm_%d", mmaMinArch)
 	}
@@ -97,7 +116,7 @@ func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation, tf32 bool) (mmaSpec
 		return mmaSpec{}, "A and B differ in type"
 	}
 	switch {
-	case s.in == "f32" && s.out == "f32" && tf32:
+	case s.in == "f32" && s.out == "f32" && allow.tf32:
 		s.in = "tf32"
 	case s.in == "f32":
 		return mmaSpec{}, "f32 matmuls use tensor cores only with " + TF32Key
@@ -105,6 +124,8 @@ func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation, tf32 bool) (mmaSpec
 		return mmaSpec{}, "A and B are not f16, bf16 or f32"
 	case s.out != "f32" && s.out != s.in:
 		return mmaSpec{}, "the output is neither f32 nor the inputs' type"
+	case s.out != "f32" && !allow.acc16:
+		return mmaSpec{}, "16-bit accumulators are summed in f32 on tensor cores only with " + Accumulate16Key
 	}
 	if !mmaBody(k, body, s) {
 		return mmaSpec{}, "the body is not a multiply-add"
@@ -112,27 +133,30 @@ func mmaOf(arch int, k *loopnest.Kernel, body *ir.Operation, tf32 bool) (mmaSpec
 	return s, ""
 }
 
-// tf32Allowed reports whether the executable target of the variant that
-// holds op allows TF32 (TF32Key).
-func tf32Allowed(op *ir.Operation) bool {
+// mmaAllowed returns what the executable target of the variant that
+// holds op allows (TF32Key, Accumulate16Key).
+func mmaAllowed(op *ir.Operation) mmaAllow {
 	for ; op != nil; op = op.ParentOp() {
 		if op.Name == "hal.executable.variant" {
 			t := hal.VariantTarget(op)
 			if t == nil || t.Config == nil {
-				return false
+				return mmaAllow{}
 			}
-			b, ok := t.Config.Get(TF32Key).(ir.BoolAttr)
-			return ok && b.Value
+			on := func(key string) bool {
+				b, ok := t.Config.Get(key).(ir.BoolAttr)
+				return ok && b.Value
+			}
+			return mmaAllow{tf32: on(TF32Key), acc16: on(Accumulate16Key)}
 		}
 	}
-	return false
+	return mmaAllow{}
 }
 
 // mmaBody reports whether a matmul body is acc + x * y: in f32 of the
 // inputs extended (arith.extf) for 16-bit inputs and an f32 output, else
 // in the output's type (for a 16-bit output computed in f32 and rounded
-// once at the store instead of at every step, as IREE's GPU pipelines
-// and cuBLAS do with 16-bit outputs).
+// once at the store instead of at every step, where Accumulate16Key
+// allows it).
 func mmaBody(k *loopnest.Kernel, body *ir.Operation, s mmaSpec) bool {
 	blk := body.Body()
 	nl := len(k.Ranges)

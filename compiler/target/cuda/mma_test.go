@@ -67,18 +67,22 @@ func mmaKernels(t *testing.T, arch string, flags map[string]string) (map[string]
 }
 
 // TestMMAPTX checks which matmuls take the tensor-core path: f16 and
-// bf16 multiply-adds on sm_80 and newer, not before, and not a body that
-// only has the matmul's shape.
+// bf16 multiply-adds into f32 on sm_80 and newer, not before, and not a
+// body that only has the matmul's shape; 16-bit accumulators only with
+// --iree-cuda-accumulate-16bit-in-f32=true.
 func TestMMAPTX(t *testing.T) {
+	acc16 := map[string]string{"iree-cuda-accumulate-16bit-in-f32": "true"}
 	for _, tc := range []struct {
-		arch string
-		want map[string]bool
+		arch  string
+		flags map[string]string
+		want  map[string]bool
 	}{
-		{"sm_80", map[string]bool{"f16_f32": true, "f16_f32_dyn": true, "f16_f16_dyn": true, "bf16_f32_dyn": true, "bf16_bf16_dyn": true, "f16_bmm": true, "f16_maxplus": false, "f32_dyn": false}},
-		{"sm_90", map[string]bool{"f16_f32": true, "bf16_bf16_dyn": true, "f16_maxplus": false}},
-		{"sm_75", map[string]bool{"f16_f32": false, "f16_f16_dyn": false, "f16_maxplus": false}},
+		{"sm_80", nil, map[string]bool{"f16_f32": true, "f16_f32_dyn": true, "f16_f16_dyn": false, "bf16_f32_dyn": true, "bf16_bf16_dyn": false, "f16_bmm": true, "f16_maxplus": false, "f32_dyn": false}},
+		{"sm_80", acc16, map[string]bool{"f16_f32": true, "f16_f16_dyn": true, "bf16_bf16_dyn": true, "f16_maxplus": false, "f32_dyn": false}},
+		{"sm_90", acc16, map[string]bool{"f16_f32": true, "bf16_bf16_dyn": true, "f16_maxplus": false}},
+		{"sm_75", acc16, map[string]bool{"f16_f32": false, "f16_f16_dyn": false, "f16_maxplus": false}},
 	} {
-		ks, _ := mmaKernels(t, tc.arch, nil)
+		ks, _ := mmaKernels(t, tc.arch, tc.flags)
 		for fn, want := range tc.want {
 			sm, ok := ks[fn]
 			if !ok {
@@ -106,7 +110,7 @@ func TestMMAPTX(t *testing.T) {
 // results must match exactly (16-bit outputs: the exact sum rounded
 // once).
 func TestMMAMatmulPTX(t *testing.T) {
-	ks, _ := mmaKernels(t, "sm_80", nil)
+	ks, _ := mmaKernels(t, "sm_80", map[string]string{"iree-cuda-accumulate-16bit-in-f32": "true"})
 	r := rand.New(rand.NewSource(17))
 	type shape struct{ b, m, n, k, z int }
 	for _, tc := range []struct {

@@ -23,28 +23,36 @@ func DefaultExecutableTarget() *hal.ExecutableTargetAttr {
 // keeps f32 matmuls exact.
 const tf32Flag = "iree-cuda-allow-tf32"
 
-// configureTarget records --iree-cuda-allow-tf32=true in an executable
-// target that flags chose (allow_tf32 = true), unless it says already.
+// acc16Flag lets matmuls with 16-bit accumulators sum in f32 on tensor
+// cores (Accumulate16Key); the default keeps the program's rounding.
+const acc16Flag = "iree-cuda-accumulate-16bit-in-f32"
+
+// configureTarget records --iree-cuda-allow-tf32=true and
+// --iree-cuda-accumulate-16bit-in-f32=true in an executable target that
+// flags chose (allow_tf32 = true, accumulate_16bit_in_f32 = true),
+// unless it says already.
 func configureTarget(t *hal.ExecutableTargetAttr, flags map[string]string) error {
-	v, ok := flags[tf32Flag]
-	if !ok {
-		return nil
+	for _, f := range []struct{ flag, key string }{{tf32Flag, TF32Key}, {acc16Flag, Accumulate16Key}} {
+		v, ok := flags[f.flag]
+		if !ok {
+			continue
+		}
+		var on bool
+		switch v {
+		case "true", "1":
+			on = true
+		case "false", "0":
+		default:
+			return fmt.Errorf("--%s=%s: the value must be true or false", f.flag, v)
+		}
+		if !on || t.Config.Get(f.key) != nil {
+			continue
+		}
+		if t.Config == nil {
+			t.Config = &ir.DictAttr{}
+		}
+		t.Config.Entries = append(t.Config.Entries, ir.NamedAttr{Name: f.key, Value: ir.BoolAttr{Value: true}})
 	}
-	var on bool
-	switch v {
-	case "true", "1":
-		on = true
-	case "false", "0":
-	default:
-		return fmt.Errorf("--%s=%s: the value must be true or false", tf32Flag, v)
-	}
-	if !on || t.Config.Get(TF32Key) != nil {
-		return nil
-	}
-	if t.Config == nil {
-		t.Config = &ir.DictAttr{}
-	}
-	t.Config.Entries = append(t.Config.Entries, ir.NamedAttr{Name: TF32Key, Value: ir.BoolAttr{Value: true}})
 	return nil
 }
 
@@ -55,9 +63,10 @@ func init() {
 		DefaultExecutableTarget: DefaultExecutableTarget,
 		Flags: []target.Flag{
 			{Name: tf32Flag, Value: "true|false", Help: "f32 matmuls run on tensor cores in TF32 from sm_80 (operands rounded to 10-bit significands, sums in f32; as allow_tf32 = true in the target's configuration); default false: f32 matmuls stay exact"},
+			{Name: acc16Flag, Value: "true|false", Help: "matmuls accumulating in f16 or bf16 run on tensor cores from sm_80, summing in f32 and rounding once (as accumulate_16bit_in_f32 = true in the target's configuration); default false: they round every step as written, in the tiled kernel"},
 		},
-		// --iree-cuda-allow-tf32 goes into the executable targets that
-		// flags choose.
+		// --iree-cuda-allow-tf32 and --iree-cuda-accumulate-16bit-in-f32
+		// go into the executable targets that flags choose.
 		ConfigureExecutableTarget: configureTarget,
 		// Loop-nest kernels become PTX (loopnest.go).
 		LoopNests: true,

@@ -191,7 +191,7 @@ func simDispatches(t *testing.T, file, arch string) map[string]halfDispatch {
 		}
 		for _, f := range funcs {
 			if a, ok := f.Attr(loopnest.Attr).(*ir.DictAttr); ok {
-				if d.nest, err = loopnest.Decode(a); err != nil {
+				if d.nest, err = loopnest.DecodeIndexed(a); err != nil {
 					t.Fatal(err)
 				}
 				d.body = funcs[d.nest.Body]

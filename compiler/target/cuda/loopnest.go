@@ -71,7 +71,7 @@ func narrowBits(k ptxKind) int {
 // dynamic dimension, the kernel returns without writing (CUDA has no
 // per-dispatch status either).
 func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) {
-	k, err := loopnest.Decode(d)
+	k, err := loopnest.DecodeIndexed(d)
 	if err != nil {
 		return Kernel{}, ir.OpErrorf(fn, "%v", err)
 	}
@@ -188,6 +188,12 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 	}
 	bad := f.reg("%p")
 	for bi, b := range bindings {
+		if b.Indexed {
+			// Computed offsets are clamped into the tensor, which needs
+			// an element to clamp to.
+			f.line("setp.eq.u64 \t%s, %s, 0;", bad, sizes[bi][0])
+			f.line("@%s bra \t$L__exit;", bad)
+		}
 		for r, e := range b.Map.Results {
 			dyn := b.Type.Shape[r] == ir.Dynamic
 			switch {
@@ -351,7 +357,7 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		}
 		return -1
 	}
-	n := &nest{f: f, k: k, body: body, bindings: bindings, kinds: kinds, ranges: ranges, dims: dims,
+	n := &nest{f: f, k: k, body: body, bindings: bindings, kinds: kinds, bases: bases, ranges: ranges, dims: dims,
 		lo: lo, hi: hi, count: count, tid: tid, bad: bad, outer: outer, pars: pars, scalars: scalars,
 		addr: addr, load: load, store: store, find: find}
 	if red := reductionOf(k, body, kinds[find("out", 0)]); red != nil {
@@ -418,6 +424,11 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 			continue
 		}
 		bi := find("in", i)
+		if o.Indexed {
+			// The body reads the binding at offsets it computes.
+			f.names[a], f.kinds[a] = bases[bi], kindI64
+			continue
+		}
 		r := f.define(a, kinds[bi])
 		if err := load(bi, r); err != nil {
 			return Kernel{}, ir.OpErrorf(fn, "%v", err)
@@ -478,6 +489,7 @@ type nest struct {
 	body     *ir.Operation
 	bindings []loopnest.Binding
 	kinds    []ptxKind
+	bases    []string // per binding: the register of its global address
 	ranges   []string // per loop: a register
 	// dims are the loop index registers, which addr reads when called:
 	// a caller may point an entry at another register first.
@@ -572,6 +584,10 @@ func (n *nest) unrolled(iter string) error {
 				continue
 			}
 			bi := n.find("in", i)
+			if o.Indexed {
+				ins[j][i] = n.bases[bi]
+				continue
+			}
 			ins[j][i] = f.reg(n.kinds[bi].reg)
 			if err := n.load(bi, ins[j][i]); err != nil {
 				return err
@@ -624,7 +640,7 @@ func sharedKind(k ptxKind) bool {
 // in shared memory (its A, B and C elements all of sharedKind), or nil.
 func tiledMatmulOf(k *loopnest.Kernel) *gpuloops.Matmul {
 	m := gpuloops.MatmulOf(k)
-	if m == nil {
+	if m == nil || k.FirstIndexed() >= 0 {
 		return nil
 	}
 	for _, o := range []loopnest.Operand{k.Inputs[0], k.Inputs[1], k.Outputs[0]} {
@@ -723,6 +739,8 @@ func (f *fngen) loopNestOp(op *ir.Operation) error {
 		}
 	}
 	switch op.Name {
+	case "tensor.extract":
+		return f.indexedRead(op, rk)
 	case "arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci":
 		if narrowBits(sk) > 0 || narrowBits(rk) > 0 || op.Name == "arith.index_cast" || op.Name == "arith.index_castui" {
 			return f.intCast(op, sk, rk)
@@ -748,6 +766,42 @@ func (f *fngen) loopNestOp(op *ir.Operation) error {
 		r := f.names[op.Results[0]]
 		f.line("bfe.s32 \t%s, %s, 0, %d;", r, r, n)
 	}
+	return nil
+}
+
+// indexedRead emits tensor.extract %t[%off] of a loop nest's indexed
+// input, whose argument names the binding's global address: a load of
+// element off (inside the tensor; see loopnest.Attr) of kind rk.
+func (f *fngen) indexedRead(op *ir.Operation, rk ptxKind) error {
+	if len(op.Operands) != 2 || !f.loopNest {
+		return ir.OpErrorf(op, "only reads of a loop nest's indexed input at one offset are supported by cuda code generation")
+	}
+	base, bk, err := f.value(op.Operands[0])
+	if err != nil {
+		return ir.OpErrorf(op, "%v", err)
+	}
+	off, ok, err := f.value(op.Operands[1])
+	if err != nil {
+		return ir.OpErrorf(op, "%v", err)
+	}
+	if bk != kindI64 || ok != kindI64 {
+		return ir.OpErrorf(op, "only reads of a loop nest's indexed input at one offset are supported by cuda code generation")
+	}
+	a := f.reg("%rd")
+	if s := rk.size; s > 1 {
+		f.line("shl.b64 \t%s, %s, %d;", a, off, log2(s))
+		f.line("add.s64 \t%s, %s, %s;", a, base, a)
+	} else {
+		f.line("add.s64 \t%s, %s, %s;", a, base, off)
+	}
+	dst := f.define(op.Results[0], rk)
+	if rk == kindPred {
+		h := f.reg("%rs")
+		f.line("ld.global.u8 \t%s, [%s];", h, a)
+		f.line("setp.ne.s16 \t%s, %s, 0;", dst, h)
+		return nil
+	}
+	f.line("ld.global.%s \t%s, [%s];", rk.mem, dst, a)
 	return nil
 }
 

@@ -85,6 +85,10 @@ func (n *nest) bind(dims, ins, accs []string) error {
 			f.names[a], f.kinds[a] = n.scalars[i], sk
 			continue
 		}
+		if o.Indexed {
+			f.names[a], f.kinds[a] = ins[i], kindI64 // the binding's address
+			continue
+		}
 		f.names[a], f.kinds[a] = ins[i], n.kinds[n.find("in", i)]
 	}
 	if accs == nil {
@@ -141,7 +145,7 @@ const memoryBoundBlocks = ".minnctapersm 4"
 // can pass through shuffles and shared memory (sharedKind, and 16-bit
 // floats, which cross a shuffle in the low half of a 32-bit register).
 func reductionOf(k *loopnest.Kernel, body *ir.Operation, out ptxKind) *gpuloops.Reduction {
-	if !sharedKind(out) && !isHalf(out) {
+	if (!sharedKind(out) && !isHalf(out)) || k.FirstIndexed() >= 0 {
 		return nil
 	}
 	r := gpuloops.ReductionOf(k, body)

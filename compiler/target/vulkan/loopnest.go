@@ -426,7 +426,7 @@ type matmulShape struct {
 // one tile of the first parallel loop, and every invocation runs the
 // reduction loops of its output elements in order.
 func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.DictAttr, opts GLSLOptions) (string, error) {
-	k, err := loopnest.Decode(d)
+	k, err := loopnest.DecodeIndexed(d)
 	if err != nil {
 		return "", ir.OpErrorf(fn, "%v", err)
 	}
@@ -625,6 +625,11 @@ func (g *lnGen) prologue() error {
 			need = fmt.Sprintf("((%s / %du) + (%s %% %du == 0u ? 0u : 1u))", need, per, need, per)
 		}
 		conds = append(conds, fmt.Sprintf("uint(b%d.v.length()) < %s", bi, need))
+		if b.Indexed {
+			// Computed offsets are clamped into the tensor, which needs
+			// an element to clamp to.
+			conds = append(conds, g.sizes[bi][0]+" == 0u")
+		}
 		for r, e := range b.Map.Results {
 			dyn := b.Type.Shape[r] == ir.Dynamic
 			switch {
@@ -839,6 +844,9 @@ func (g *lnGen) loops() error {
 			args = append(args, g.scalars[i])
 			continue
 		}
+		if o.Indexed {
+			continue // the body reads its binding itself
+		}
 		bi := g.find("in", i)
 		off, err := g.offset(bi)
 		if err != nil {
@@ -926,6 +934,9 @@ func (g *lnGen) unrolled(pars []int, outer int) error {
 				e.args = append(e.args, g.scalars[i])
 				continue
 			}
+			if o.Indexed {
+				continue // the body reads its binding itself
+			}
 			bi := g.find("in", i)
 			off, err := g.offset(bi)
 			if err != nil {
@@ -995,7 +1006,18 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 		return ir.OpErrorf(body, "loop-nest bodies must have a single block")
 	}
 	var params []string
+	// An indexed input's argument is not passed: the body reads the
+	// input's binding, a global, at the offsets it computes.
+	indexed := map[*ir.Value]int{}
 	for i, a := range blk.Args {
+		if _, ok := a.Type.(*ir.TensorType); ok {
+			in := i - len(g.k.Ranges)
+			if in < 0 || in >= len(g.k.Inputs) || !g.k.Inputs[in].Indexed {
+				return ir.OpErrorf(body, "argument %d of type '%s' is not an indexed input", i, ir.TypeString(a.Type))
+			}
+			indexed[a] = g.find("in", in)
+			continue
+		}
 		kind, err := g.needs.kind(ft.Inputs[i])
 		if err != nil {
 			return ir.OpErrorf(body, "argument %d: %v", i, err)
@@ -1028,6 +1050,14 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 				fmt.Fprintf(w, "  r%d = %s;\n", i, n)
 			}
 			returned = true
+			continue
+		}
+		if op.Name == "tensor.extract" {
+			line, err := g.indexedRead(sg, op, indexed)
+			if err != nil {
+				return err
+			}
+			w.WriteString("  " + line + "\n")
 			continue
 		}
 		line, err := sg.op(op)
@@ -1063,6 +1093,28 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	}
 	fmt.Fprintf(w, "  return %s;\n}\n\n", v)
 	return nil
+}
+
+// indexedRead translates tensor.extract %t[%off] of an indexed input (an
+// argument in indexed, mapped to its binding): a load of the binding's
+// element off, which the body computed inside the tensor.
+func (g *lnGen) indexedRead(sg *scalarGen, op *ir.Operation, indexed map[*ir.Value]int) (string, error) {
+	bi, ok := -1, false
+	if len(op.Operands) == 2 && len(op.Results) == 1 {
+		bi, ok = indexed[op.Operands[0]]
+	}
+	if !ok {
+		return "", ir.OpErrorf(op, "only reads of a loop nest's indexed input at one offset are supported by vulkan-spirv code generation")
+	}
+	off, err := sg.use(op, op.Operands[1])
+	if err != nil {
+		return "", err
+	}
+	rk, err := g.needs.kind(op.Results[0].Type)
+	if err != nil {
+		return "", ir.OpErrorf(op, "%v", err)
+	}
+	return fmt.Sprintf("%s %s = %s;", rk.value, sg.define(op.Results[0]), loadElem(g.kinds[bi], "b"+strconv.Itoa(bi), "uint("+off+")")), nil
 }
 
 // scalarGen translates the scalar ops of a loop-nest or elementwise body:
@@ -1335,6 +1387,9 @@ func isUnsignedCmp(op *ir.Operation) bool {
 // buffer word (f32, i32, index), whose parts live in shared memory and
 // cross subgroup lanes as values of that type.
 func reductionOf(k *loopnest.Kernel, body *ir.Operation) *gpuloops.Reduction {
+	if k.FirstIndexed() >= 0 {
+		return nil // the shared reduction passes every input to the body
+	}
 	if kind, err := loopNestKind(k.Outputs[0].Type.Elem); err != nil || kind.perWord != 1 {
 		return nil
 	}
@@ -1456,6 +1511,9 @@ func (g *lnGen) sharedReduction() error {
 				if o.Scalar != nil {
 					as = append(as, g.scalars[i])
 					continue
+				}
+				if o.Indexed {
+					continue // the body reads its binding itself
 				}
 				bi := g.find("in", i)
 				off, err := g.offset(bi)

@@ -20,7 +20,7 @@ import (
 // (coopOf); body may be nil where only the layout matters.
 func matmulOf(k *loopnest.Kernel, body *ir.Operation, dev Device) *matmulShape {
 	m := gpuloops.MatmulOf(k)
-	if m == nil {
+	if m == nil || k.FirstIndexed() >= 0 {
 		return nil
 	}
 	for _, o := range []loopnest.Operand{k.Inputs[0], k.Inputs[1], k.Outputs[0]} {

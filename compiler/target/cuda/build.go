@@ -11,6 +11,7 @@ import (
 	"github.com/goiree/goiree/compiler/objects"
 	"github.com/goiree/goiree/compiler/target"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
+	"github.com/goiree/goiree/runtime/schemas/kernelconfig"
 )
 
 // Backend is the target backend name this package builds.
@@ -196,7 +197,8 @@ func Images(variants []*ir.Operation, opts Options) (*cudafb.Executable, []strin
 }
 
 // image builds one variant's PTX image and entry points; src is the
-// generated PTX ("" for an external variant).
+// generated PTX ("" for an external variant). A generated image records
+// each kernel's configuration (config.go).
 func image(v *ir.Operation, opts Options) (img cudafb.Image, entries []cudafb.EntryPoint, src string, err error) {
 	t := hal.VariantTarget(v)
 	if hal.InnerModule(v) == nil {
@@ -207,14 +209,20 @@ func image(v *ir.Operation, opts Options) (img cudafb.Image, entries []cudafb.En
 	if err != nil {
 		return img, nil, "", err
 	}
+	var configs []kernelconfig.Config
 	for _, k := range m.Kernels {
 		entries = append(entries, cudafb.EntryPoint{
 			Name: k.Name, BlockSize: k.BlockSize,
 			ConstantCount: uint32(k.ConstantCount), BindingCount: uint32(k.BindingCount),
 		})
+		if k.Config.IsZero() || k.Config.WorkgroupSize != k.BlockSize {
+			// Either would record what the kernel does not do.
+			return img, nil, "", ir.OpErrorf(v, "internal error: kernel @%s has block size %v but its recorded configuration %q", k.Name, k.BlockSize, k.Config.String())
+		}
+		configs = append(configs, k.Config)
 	}
 	a, _ := cudafb.ParseArch(arch) // GeneratePTX checked it
-	return cudafb.Image{Arch: a.String(), PTX: m.PTX}, entries, m.PTX, nil
+	return cudafb.Image{Arch: a.String(), PTX: m.PTX, Configs: configs}, entries, m.PTX, nil
 }
 
 // sameEntries checks that variant v declares the entry points of the

@@ -14,6 +14,7 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
 	cudafb "github.com/goiree/goiree/runtime/schemas/cuda"
+	"github.com/goiree/goiree/runtime/schemas/kernelconfig"
 )
 
 // ElementwiseBlockSize is the thread block size of generated elementwise
@@ -29,6 +30,9 @@ type Kernel struct {
 	BlockSize     [3]uint32
 	ConstantCount int
 	BindingCount  int
+	// Config is the code generation configuration chosen for the kernel
+	// (config.go).
+	Config kernelconfig.Config
 }
 
 // Module is the PTX translation of one generated variant.
@@ -248,6 +252,7 @@ func GeneratePTX(variant *ir.Operation, arch string) (*Module, error) {
 		if err != nil {
 			return nil, err
 		}
+		k.Config = g.kernelConfig(fn)
 		k.Ordinal = ord
 		m.Kernels = append(m.Kernels, k)
 	}

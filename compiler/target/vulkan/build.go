@@ -191,6 +191,9 @@ func Build(variant *ir.Operation, opts Options) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if exe.EntryPoints[0].Config, err = generatedConfig(variant, inner, exps[0], opts, exe.Code); err != nil {
+			return nil, err
+		}
 	}
 	if opts.DumpBinariesTo != "" {
 		if err := target.Dump(opts.DumpBinariesTo, dumpName(variant)+".spv", wordBytes(exe.Code)); err != nil {

@@ -1,0 +1,4 @@
+package vulkan
+
+// LocalSize is localSize, for the external tests.
+var LocalSize = localSize

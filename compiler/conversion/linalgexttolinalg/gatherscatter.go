@@ -6,11 +6,12 @@ import (
 	"github.com/goiree/goiree/compiler/ir"
 )
 
-// The loop-nest kernels read operands only through affine maps, so the
-// data-dependent indexing of gather and scatter becomes a search: each
-// output element runs a reduction over the candidate positions and keeps
-// the one whose coordinates equal the indices read for it. The work is
-// the output's size times the searched extent.
+// Gather reads its source at the indices it computes (tensor.extract in
+// the generic's body, a direct read). Scatter writes at computed indices,
+// which loop-nest kernels cannot (each writes an output element at its
+// own index), so it becomes a search: each output element runs a
+// reduction over the updates and keeps those whose coordinates equal its
+// own. The work is the output's size times the searched extent.
 
 // indexReads returns the operands and maps that read index k of the
 // indices tensor for the batch loops batch (of a loop nest of numLoops),
@@ -45,8 +46,10 @@ func maskTrue(y body, m *ir.Value) *ir.Value {
 // dimension dimension_map[k] starts at indices[batch, k] (plus the slice
 // index when it is one of the trailing slice dimensions) and the other
 // trailing dimensions are the slice index; a false mask element keeps
-// the output's batch element. The kernel searches, for each output
-// element, the indexed source dimensions.
+// the output's batch element. It becomes a linalg.generic over the output
+// that reads the source directly at those indices (tensor.extract, one
+// read per element; dispatch formation clamps an index outside the
+// source into it, where IREE leaves the result undefined).
 func (b builder) gather(op *ir.Operation) (*ir.Value, error) {
 	ins, out := linalgext.Ins(op), linalgext.Outs(op)[0]
 	src, indices := ins[0], ins[1]
@@ -58,27 +61,19 @@ func (b builder) gather(op *ir.Operation) (*ir.Value, error) {
 	if sliceRank < 0 || batchRank < 0 {
 		return nil, ir.OpErrorf(op, "the output '%s' does not fit a source '%s' indexed %d deep", ir.TypeString(ot), ir.TypeString(st), depth)
 	}
-	// Loops: the output's dimensions, then one search loop per indexed
-	// source dimension.
 	nOut := len(ot.Shape)
-	search := map[int]int{} // source dimension -> its search loop
-	for _, d := range dimMap.Values {
+	indexOf := map[int]int{} // source dimension -> its position k in the indices
+	for k, d := range dimMap.Values {
 		if d < 0 || int(d) >= len(st.Shape) {
 			return nil, ir.OpErrorf(op, "dimension_map %v names a dimension outside the source '%s'", dimMap.Values, ir.TypeString(st))
 		}
-		if _, ok := search[int(d)]; ok {
+		if _, ok := indexOf[int(d)]; ok {
 			return nil, ir.OpErrorf(op, "dimension_map %v names a dimension twice", dimMap.Values)
 		}
-		search[int(d)] = nOut + len(search)
+		indexOf[int(d)] = k
 	}
-	numLoops := nOut + len(search)
-	srcMap := &ir.AffineMap{NumDims: numLoops}
-	for d := range st.Shape {
-		if l, ok := search[d]; ok {
-			srcMap.Results = append(srcMap.Results, dim(l))
-		} else if d >= depth {
-			srcMap.Results = append(srcMap.Results, dim(batchRank+d-depth))
-		} else {
+	for d := 0; d < depth; d++ {
+		if _, ok := indexOf[d]; !ok {
 			return nil, ir.OpErrorf(op, "source dimension %d is neither indexed nor a slice dimension", d)
 		}
 	}
@@ -86,32 +81,33 @@ func (b builder) gather(op *ir.Operation) (*ir.Value, error) {
 	for i := range batch {
 		batch[i] = i
 	}
-	idxV, idxM := indexReads(indices, numLoops, batch, depth)
-	gins := append([]*ir.Value{src}, idxV...)
-	maps := append([]*ir.AffineMap{srcMap}, idxM...)
+	gins, maps := indexReads(indices, nOut, batch, depth)
 	if len(ins) == 3 {
-		gins, maps = append(gins, ins[2]), append(maps, dimsMap(numLoops, batch...))
-	}
-	outMap := identity(nOut)
-	outMap.NumDims = numLoops
-	red := make([]bool, numLoops)
-	for l := nOut; l < numLoops; l++ {
-		red[l] = true
+		gins, maps = append(gins, ins[2]), append(maps, dimsMap(nOut, batch...))
 	}
 	et := arith.ElementType(out.Type)
-	return b.generic(gins, out, append(maps, outMap), red, func(y body, args []*ir.Value) *ir.Value {
-		hit := y.bool(true)
-		for k, d := range dimMap.Values {
-			want := castInt(y, args[1+k], ir.IndexType{})
-			if int(d) >= depth {
-				want = y.op("arith.addi", ir.IndexType{}, want, y.index(batchRank+int(d)-depth))
+	return b.generic(gins, out, append(maps, identity(nOut)), make([]bool, nOut), func(y body, args []*ir.Value) *ir.Value {
+		at := make([]*ir.Value, len(st.Shape))
+		for d := range st.Shape {
+			var slice *ir.Value
+			if d >= depth {
+				slice = y.index(batchRank + d - depth)
 			}
-			hit = y.op("arith.andi", ir.I1, hit, y.cmpi("eq", y.index(search[int(d)]), want))
+			k, indexed := indexOf[d]
+			switch {
+			case indexed && slice != nil:
+				at[d] = y.op("arith.addi", ir.IndexType{}, castInt(y, args[k], ir.IndexType{}), slice)
+			case indexed:
+				at[d] = castInt(y, args[k], ir.IndexType{})
+			default:
+				at[d] = slice
+			}
 		}
+		v := y.op("tensor.extract", et, append([]*ir.Value{src}, at...)...)
 		if len(ins) == 3 {
-			hit = y.op("arith.andi", ir.I1, hit, maskTrue(y, args[1+depth]))
+			return y.op("arith.select", et, maskTrue(y, args[depth]), v, args[len(args)-1])
 		}
-		return y.op("arith.select", et, hit, args[0], args[len(args)-1])
+		return v
 	}), nil
 }
 

@@ -19,24 +19,28 @@ func (x builder) loopIndex(d int, t ir.Type) *ir.Value {
 	return x.op("arith.index_cast", []*ir.Value{i}, t)
 }
 
-// gather computes out[n, w, c] = values[n, indices[n, w], c] as a
-// reduction over k of values[n, k, c] that keeps the entry with
-// k == indices[n, w].
+// index appends a linalg.index of loop d.
+func (x builder) index(d int) *ir.Value {
+	return x.op("linalg.index", nil, ir.IndexType{}, ir.NamedAttr{Name: "dim", Value: ir.IntegerAttr{Value: int64(d), Type: ir.I64}})
+}
+
+// gather computes out[n, w, c] = values[n, indices[n, w], c]: a generic
+// over the result whose body reads values directly at the index
+// (tensor.extract, one read per element; dispatch formation clamps an
+// index outside values into it, where TOSA makes it an error).
 func (c *converter) gather(rt *ir.TensorType) error {
 	vt, it := tosa.Ranked(c.op.Operands[0].Type), tosa.Ranked(c.op.Operands[1].Type)
 	if len(vt.Shape) != 3 || len(it.Shape) != 2 || len(rt.Shape) != 3 || it.Shape[0] != vt.Shape[0] ||
 		rt.Shape[0] != vt.Shape[0] || rt.Shape[1] != it.Shape[1] || rt.Shape[2] != vt.Shape[2] || intWidth(it.Elem) == 0 {
 		return c.errorf("expects values [N,K,C] and integer indices [N,W] giving [N,W,C]")
 	}
-	acc, err := c.fill(rt, 0)
-	if err != nil {
-		return err
-	}
-	// loops (n, w, c, k)
-	maps := []*ir.AffineMap{affineMap(4, dim(0), dim(3), dim(2)), affineMap(4, dim(0), dim(1)), affineMap(4, dim(0), dim(1), dim(2))}
-	g, err := c.generic(c.op.Operands[:2], acc, maps, iterators(4, 3), func(x builder, a []*ir.Value) (*ir.Value, error) {
-		hit := x.cmp("arith.cmpi", cmpiEQ, a[1], x.loopIndex(3, it.Elem))
-		return x.op("arith.select", []*ir.Value{hit, a[0], a[2]}, rt.Elem), nil
+	values := c.op.Operands[0]
+	out := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
+	// loops (n, w, c)
+	maps := []*ir.AffineMap{affineMap(3, dim(0), dim(1)), identity(3)}
+	g, err := c.generic(c.op.Operands[1:2], out, maps, iterators(3), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		k := x.cast("arith.index_cast", a[0], ir.IndexType{})
+		return x.op("tensor.extract", []*ir.Value{values, x.index(0), k, x.index(2)}, rt.Elem), nil
 	})
 	if err != nil {
 		return err
@@ -45,12 +49,12 @@ func (c *converter) gather(rt *ir.TensorType) error {
 	return nil
 }
 
-// table looks each input element up in a table. For i8 the table has 256
-// entries and out = table[x + 128]. For i16 it has 513 and the result
-// (i32) interpolates: with i = (x + 32768) >> 7 and f = (x + 32768) & 127,
-// out = table[i] * 128 + (table[i+1] - table[i]) * f, summed here as
-// table[i] * (128 - f) + table[i+1] * f over the entries k == i and
-// k == i+1.
+// table looks each input element up in a table, reading it directly at
+// the computed entries. For i8 the table has 256 entries and out =
+// table[x + 128]. For i16 it has 513 and the result (i32) interpolates:
+// with i = (x + 32768) >> 7 and f = (x + 32768) & 127, out = table[i] *
+// 128 + (table[i+1] - table[i]) * f, computed as table[i] * (128 - f) +
+// table[i+1] * f. Every entry read is inside the table.
 func (c *converter) table(rt *ir.TensorType) error {
 	in, tt := tosa.Ranked(c.op.Operands[0].Type), tosa.Ranked(c.op.Operands[1].Type)
 	w := intWidth(in.Elem)
@@ -58,30 +62,24 @@ func (c *converter) table(rt *ir.TensorType) error {
 		!(w == 8 && tt.Shape[0] == 256 && intWidth(rt.Elem) == 8) && !(w == 16 && tt.Shape[0] == 513 && intWidth(rt.Elem) == 32) {
 		return c.errorf("expects an i8 input with a 256-entry i8 table, or an i16 input with a 513-entry i16 table giving i32")
 	}
-	acc, err := c.fill(rt, 0)
-	if err != nil {
-		return err
-	}
+	table := c.op.Operands[1]
+	out := c.emit(ir.NewOp("tensor.empty", nil, []ir.Type{rt}, nil)).Results[0]
 	n := len(in.Shape)
-	maps := []*ir.AffineMap{identity(n + 1), affineMap(n+1, dim(n)), identity(n + 1)}
-	maps[0].Results = maps[0].Results[:n]
-	maps[2].Results = maps[2].Results[:n]
-	g, err := c.generic(c.op.Operands[:2], acc, maps, iterators(n+1, n), func(x builder, a []*ir.Value) (*ir.Value, error) {
+	g, err := c.generic(c.op.Operands[:1], out, []*ir.AffineMap{identity(n), identity(n)}, iterators(n), func(x builder, a []*ir.Value) (*ir.Value, error) {
 		i32 := ir.IntegerType{Width: 32}
-		k := x.loopIndex(n, i32)
 		v := x.cast("arith.extsi", a[0], i32)
+		entry := func(i *ir.Value) *ir.Value {
+			return x.op("tensor.extract", []*ir.Value{table, x.cast("arith.index_cast", i, ir.IndexType{})}, tt.Elem)
+		}
 		if w == 8 {
-			hit := x.cmp("arith.cmpi", cmpiEQ, x.bin("arith.addi", v, x.intConst(i32, 128)), k)
-			return x.op("arith.select", []*ir.Value{hit, a[1], a[2]}, rt.Elem), nil
+			return entry(x.bin("arith.addi", v, x.intConst(i32, 128))), nil
 		}
 		u := x.bin("arith.addi", v, x.intConst(i32, 32768))
 		i := x.bin("arith.shrsi", u, x.intConst(i32, 7))
 		f := x.bin("arith.andi", u, x.intConst(i32, 127))
-		t := x.cast("arith.extsi", a[1], i32)
-		zero := x.intConst(i32, 0)
-		lo := x.op("arith.select", []*ir.Value{x.cmp("arith.cmpi", cmpiEQ, k, i), x.bin("arith.subi", x.intConst(i32, 128), f), zero}, i32)
-		hi := x.op("arith.select", []*ir.Value{x.cmp("arith.cmpi", cmpiEQ, k, x.bin("arith.addi", i, x.intConst(i32, 1))), f, zero}, i32)
-		return x.bin("arith.addi", a[2], x.bin("arith.muli", t, x.bin("arith.addi", lo, hi))), nil
+		lo := x.cast("arith.extsi", entry(i), i32)
+		hi := x.cast("arith.extsi", entry(x.bin("arith.addi", i, x.intConst(i32, 1))), i32)
+		return x.bin("arith.addi", x.bin("arith.muli", lo, x.bin("arith.subi", x.intConst(i32, 128), f)), x.bin("arith.muli", hi, f)), nil
 	})
 	if err != nil {
 		return err

@@ -17,8 +17,9 @@
 //   - tosa.pad becomes a fill with the pad value and a
 //     tensor.insert_slice of the input at the low padding;
 //   - tosa.gather and tosa.table, whose reads depend on data, become
-//     reductions over the table's entries that keep the entry whose
-//     position equals the index (a one-hot selection; exact);
+//     linalg.generics whose bodies read the values or table directly at
+//     the computed index (tensor.extract: one read per element; an index
+//     outside the values is clamped into them by dispatch formation);
 //   - tosa.max_pool2d becomes a windowed max reduction (after a pad with
 //     the type's lowest value), float tosa.avg_pool2d a windowed sum
 //     divided by the number of unpadded elements in each window, and tosa.fully_connected, conv2d and

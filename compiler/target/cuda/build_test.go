@@ -80,7 +80,8 @@ func TestBuildErrors(t *testing.T) {
 		{"two variants for one arch", twoVariants("sm_80", "sm_80", 64, 64), "variants @a and @b both target sm_80; an executable has one cuda variant per architecture"},
 		{"variants disagree", twoVariants("sm_52", "sm_80", 64, 128),
 			"cuda variant @b exports @simple_mul (block 128x1x1, shared memory 0, 1 constants, 3 bindings) at ordinal 0 but @a exports @simple_mul (block 64x1x1, shared memory 0, 1 constants, 3 bindings)"},
-		{"unsupported op", strings.Replace(ew, "arith.subf %p, %b", "math.atan2 %p, %b", 1), "'math.atan2' cannot be used in a cuda elementwise body"},
+		{"unsupported op", strings.Replace(ew, "%bf = arith.sitofp %b : tensor<?xi32> to tensor<?xf32>",
+			"%bc = math.cttz %b : tensor<?xi32>\n    %bf = arith.sitofp %bc : tensor<?xi32> to tensor<?xf32>", 1), "'math.cttz' cannot be used in a cuda elementwise body"},
 		{"unsupported type", strings.ReplaceAll(strings.Split(ew, "func.func @relu_scale")[0], "f32", "f8E5M2") + "}\n", "element type 'f8E5M2' is not supported in elementwise dispatches"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

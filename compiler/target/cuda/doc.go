@@ -27,23 +27,30 @@
 // count), where block b of ElementwiseBlockSize threads handles tile b of
 // the dispatch. The .version is the oldest PTX ISA that has the variant's
 // arch and every instruction used; ops whose instruction is newer than the
-// arch (maximumf and minimumf use max.NaN/min.NaN from sm_80, tanh uses
-// tanh.approx from sm_75) become sequences of older instructions there
+// arch (maximumf and minimumf use max.NaN/min.NaN from sm_80) become
+// sequences of older instructions there
 // (as f64 maximumf and minimumf always do: PTX has no NaN-propagating f64
 // min and max). No
 // CUDA toolkit is needed; the driver JIT-compiles the PTX. Elementwise and
 // loop-nest bodies take the same scalar types (i8 and i16 sign-extended in
 // 32-bit registers, f16 and bf16 as below) and ops. Of the math dialect,
 // floor, ceil, trunc, roundeven, round, copysign, sqrt, absf, fma and
-// isfinite are exact in f32 and f64 (and, through f32, in f16 and bf16);
-// rsqrt is rsqrt.approx in both; exp, exp2, log, log2, log10, sin, cos,
-// tanh and powf use the hardware's f32 approximations (ex2, lg2, sin, cos,
-// tanh .approx; exp, log and log10 scale their arguments or results by a
-// rounded constant; powf is 2^(y*log2|x|) with C's special cases), as do
-// erf, expm1 and log1p, which use series near 0 (where the plain formulas
-// cancel) and Abramowitz and Stegun's erf, e^x - 1 and log(1+x) further
-// out. All of these are refused on f64, as are the math ops not named
-// here (atan, atan2, tan, ...), at the op; ctpop and ctlz take i32 and
+// isfinite are exact in f32 and f64 (and, through f32, in f16 and bf16),
+// and rsqrt is sqrt.rn then div.rn (below one ulp). exp, exp2, expm1, log,
+// log2, log10, log1p, sin, cos, tan, tanh, erf, atan, atan2 and powf come
+// from the math library of mathlib.go, accurate over their whole domain
+// (infinities, NaN, signed zeros, subnormals, huge arguments of sin, cos
+// and tan, C's special cases of pow and atan2) and without .approx
+// instructions: f32 exp and exp2 in f32 without branches (range
+// reduction, a degree-7 polynomial, two exact scalings), within 1 ulp;
+// every other f32 function computed by the f64 routine and rounded once,
+// within 1 ulp; f64 within 1 to 4 ulp (TestMathLibPTX holds each to its
+// bound against exact values); f16 and bf16 through f32, rounded once
+// more. The f64 routines take tens of f64 instructions (more on
+// branches: erf's continued fraction, up to about 200 divisions between 1
+// and 2; the Payne-Hanek reduction of sin, cos and tan from |x| = 2^20),
+// so f32 functions other than exp and exp2 run at the GPU's f64 rate.
+// Other math ops are refused at the op; ctpop and ctlz take i32 and
 // i64. arith.remf is C's fmod, exact, on f32 (and f16 and bf16): a loop
 // in f64 subtracting |b| scaled to |a|'s binade.
 //
@@ -112,8 +119,8 @@
 // rounding could land on a tie (f64 to bf16, integers to bf16), round to
 // odd in a wider type first, and bf16 rounding before sm_80 is integer
 // arithmetic on the f32's bits. Negation and absolute value flip or clear
-// the sign bit. exp, log, rsqrt and tanh are f32 approximations rounded to
-// the 16-bit type. A reduction of a 16-bit output run by one thread per
+// the sign bit. The math library's functions are computed in f32 (see
+// above) and rounded to the 16-bit type. A reduction of a 16-bit output run by one thread per
 // output combines in its type, rounding every step in order; one shared
 // by a block or a warp (shared.go) that sums or multiplies keeps its
 // parts in f32 (gpuloops.Reduction.WideParts): each thread computes the

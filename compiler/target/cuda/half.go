@@ -17,11 +17,11 @@ import (
 // rounded result for + - * / and sqrt: f32 has at least 2p+2 bits for both
 // types (p = 11 for f16, 8 for bf16), so rounding twice cannot differ from
 // rounding once; min, max, compares, floor/ceil/trunc and conversions to
-// integers are exact in f32; exp, log, rsqrt and tanh are approximations
-// in f32 already. fma is not among them (f32 fma then a second rounding
-// can miss a tie), so without the native instruction it runs in f64 with
-// round-to-odd (below), as do conversions whose first rounding could
-// otherwise land on a tie.
+// integers are exact in f32; the math library's functions (mathlib.go)
+// are within an ulp in f32 already. fma is not among them (f32 fma then
+// a second rounding can miss a tie), so without the native instruction it
+// runs in f64 with round-to-odd (below), as do conversions whose first
+// rounding could otherwise land on a tie.
 
 var (
 	kindF16  = ptxKind{reg: "%h", typ: "f16", bits: "b16", mem: "b16", size: 2, float: true}

@@ -199,7 +199,7 @@ func (f *fngen) line(format string, args ...any) {
 // generated elementwise kernels (see elementwise.Attr) into PTX for
 // arch (e.g. "sm_52", "sm_80"). The module's .version is the oldest PTX
 // ISA that has both the arch and every instruction used; ops whose
-// instruction needs a newer arch (maximumf/minimumf: sm_80, tanh: sm_75)
+// instruction needs a newer arch (maximumf/minimumf: sm_80)
 // are emitted as equivalent sequences of older instructions.
 func GeneratePTX(variant *ir.Operation, arch string) (*Module, error) {
 	a, isa, err := targetArch(arch)
@@ -449,81 +449,6 @@ func (f *fngen) minMaxNaN(res *ir.Value, isMax bool, x, y string, k ptxKind) {
 	f.line("@%s add.rn.%s \t%s, %s, %s;", nan, k.typ, r, x, y)
 }
 
-// tanh emits math.tanh on f32 for archs before sm_75, which lack
-// tanh.approx: with a = |x|, an odd Taylor polynomial to x^7 for a < 0.125
-// (error below 2e-9 relative), else (1-e)/(1+e) with e = 2^(-2a*log2(e));
-// the sign of x is copied onto the result (so tanh(-0) is -0).
-func (f *fngen) tanh(r, x string) {
-	a := f.reg("%f")
-	f.line("abs.f32 \t%s, %s;", a, x)
-	one := f.reg("%f")
-	f.line("mov.f32 \t%s, %s;", one, f32Lit(1))
-	t, e := f.reg("%f"), f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", t, a, f32Lit(-2*math.Log2E))
-	f.line("ex2.approx.f32 \t%s, %s;", e, t)
-	num, den, big := f.reg("%f"), f.reg("%f"), f.reg("%f")
-	f.line("sub.rn.f32 \t%s, %s, %s;", num, one, e)
-	f.line("add.rn.f32 \t%s, %s, %s;", den, one, e)
-	f.line("div.rn.f32 \t%s, %s, %s;", big, num, den)
-	a2, p, small := f.reg("%f"), f.reg("%f"), f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", a2, a, a)
-	f.line("fma.rn.f32 \t%s, %s, %s, %s;", p, a2, f32Lit(-17.0/315), f32Lit(2.0/15))
-	f.line("fma.rn.f32 \t%s, %s, %s, %s;", p, p, a2, f32Lit(-1.0/3))
-	f.line("mul.rn.f32 \t%s, %s, %s;", p, p, a2)
-	f.line("fma.rn.f32 \t%s, %s, %s, %s;", small, p, a, a)
-	lt := f.reg("%p")
-	f.line("setp.lt.f32 \t%s, %s, %s;", lt, a, f32Lit(0.125))
-	mag := f.reg("%f")
-	f.line("selp.f32 \t%s, %s, %s, %s;", mag, small, big, lt)
-	f.line("copysign.f32 \t%s, %s, %s;", r, x, mag)
-}
-
-// powf emits math.powf on f32 as C's pow: 2^(y*log2|x|) with the
-// hardware's ex2 and lg2 approximations (which give 0 and infinity at the
-// ends, and NaN for NaN operands), negated where x is negative (or -0)
-// and y an odd integer; 1 where |x| is 1 and y infinite; NaN where x is
-// negative and y finite and not an integer; 1 where y is 0 or x is 1, NaN
-// operands included.
-func (f *fngen) powf(r, x, y string) {
-	ax, l, t := f.reg("%f"), f.reg("%f"), f.reg("%f")
-	f.line("abs.f32 \t%s, %s;", ax, x)
-	f.line("lg2.approx.f32 \t%s, %s;", l, ax)
-	f.line("mul.rn.f32 \t%s, %s, %s;", t, y, l)
-	f.line("ex2.approx.f32 \t%s, %s;", r, t)
-	// y is an integer when it equals its truncation, odd when half of
-	// it is not (every f32 from 2^24 on is even).
-	ty, h, th := f.reg("%f"), f.reg("%f"), f.reg("%f")
-	f.line("cvt.rzi.f32.f32 \t%s, %s;", ty, y)
-	f.line("mul.rn.f32 \t%s, %s, 0f3F000000;", h, y)
-	f.line("cvt.rzi.f32.f32 \t%s, %s;", th, h)
-	integer, odd, neg, p := f.reg("%p"), f.reg("%p"), f.reg("%p"), f.reg("%p")
-	f.line("setp.eq.f32 \t%s, %s, %s;", integer, ty, y)
-	f.line("setp.ne.f32 \t%s, %s, %s;", odd, th, h)
-	f.line("and.pred \t%s, %s, %s;", odd, odd, integer)
-	sign := f.reg("%r")
-	f.line("mov.b32 \t%s, %s;", sign, x)
-	f.line("setp.lt.s32 \t%s, %s, 0;", neg, sign)
-	f.line("and.pred \t%s, %s, %s;", p, neg, odd)
-	f.line("@%s neg.f32 \t%s, %s;", p, r, r)
-	// |x| = 1 with an infinite y: 1 (where y*log2|x| is NaN).
-	fin, inf := f.reg("%p"), f.reg("%p")
-	f.line("testp.finite.f32 \t%s, %s;", fin, y)
-	f.line("not.pred \t%s, %s;", inf, fin)
-	f.line("setp.eq.f32 \t%s, %s, 0f3F800000;", p, ax)
-	f.line("and.pred \t%s, %s, %s;", p, p, inf)
-	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
-	// Negative x (not -0) with a finite y that is not an integer.
-	f.line("setp.lt.f32 \t%s, %s, 0f00000000;", neg, x)
-	f.line("not.pred \t%s, %s;", integer, integer)
-	f.line("and.pred \t%s, %s, %s;", p, neg, integer)
-	f.line("and.pred \t%s, %s, %s;", p, p, fin)
-	f.line("@%s mov.f32 \t%s, 0f7FFFFFFF;", p, r)
-	f.line("setp.eq.f32 \t%s, %s, 0f00000000;", p, y)
-	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
-	f.line("setp.eq.f32 \t%s, %s, 0f3F800000;", p, x)
-	f.line("@%s mov.f32 \t%s, 0f3F800000;", p, r)
-}
-
 // remf emits arith.remf on f32 as C's fmod, exactly: a - n*b with n the
 // truncated quotient, which is an f32. In f64, where every f32 is a
 // normal number, |b| scaled by the power of two that brings it to |a|'s
@@ -566,93 +491,6 @@ func (f *fngen) remf(res, a, b string) {
 	f.line("cvt.rn.f32.f64 \t%s, %s;", res, r)
 	f.line("copysign.f32 \t%s, %s, %s;", res, a, res)
 	f.line("@%s mov.f32 \t%s, 0f7FFFFFFF;", bad, res)
-}
-
-// horner evaluates the polynomial c[0] + c[1] x + ... (f32) at the f32 in
-// x with fma and returns its register.
-func (f *fngen) horner(x string, c []float64) string {
-	p := f.reg("%f")
-	f.line("mov.f32 \t%s, %s;", p, f32Lit(c[len(c)-1]))
-	for i := len(c) - 2; i >= 0; i-- {
-		f.line("fma.rn.f32 \t%s, %s, %s, %s;", p, p, x, f32Lit(c[i]))
-	}
-	return p
-}
-
-// erf emits math.erf on f32, odd, from |x|: below 0.5 its Maclaurin series
-// to x^13 (truncation below 2e-8 relative), from there Abramowitz and
-// Stegun's 7.1.26, 1 - t(a1 + ... a5 t^4) e^(-x^2) with t = 1/(1 + p x),
-// whose error is below 1.5e-7 (about 3e-7 relative, as erf >= 0.52
-// there); NaN stays NaN and the infinities give +-1.
-func (f *fngen) erf(r, x string) {
-	a := f.reg("%f")
-	f.line("abs.f32 \t%s, %s;", a, x)
-	// Small: x * (2/sqrt(pi)) * (1 - x^2/3 + x^4/10 - x^6/42 + ...).
-	x2 := f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", x2, a, a)
-	k := 2 / math.Sqrt(math.Pi)
-	s := f.horner(x2, []float64{k, -k / 3, k / 10, -k / 42, k / 216, -k / 1320, k / 9360})
-	small := f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", small, s, a)
-	// Large: 7.1.26.
-	t, d := f.reg("%f"), f.reg("%f")
-	f.line("fma.rn.f32 \t%s, %s, %s, %s;", d, a, f32Lit(0.3275911), f32Lit(1))
-	f.line("div.rn.f32 \t%s, %s, %s;", t, f32Lit(1), d)
-	q := f.horner(t, []float64{0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429})
-	f.line("mul.rn.f32 \t%s, %s, %s;", q, q, t)
-	e := f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", e, x2, f32Lit(-math.Log2E))
-	f.line("ex2.approx.f32 \t%s, %s;", e, e)
-	big := f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", q, q, e)
-	f.line("sub.rn.f32 \t%s, %s, %s;", big, f32Lit(1), q)
-	p := f.reg("%p")
-	f.line("setp.lt.f32 \t%s, %s, %s;", p, a, f32Lit(0.5))
-	m := f.reg("%f")
-	f.line("selp.f32 \t%s, %s, %s, %s;", m, small, big, p)
-	f.line("copysign.f32 \t%s, %s, %s;", r, x, m)
-}
-
-// expm1 emits math.expm1 on f32: below 0.35 in magnitude its Maclaurin
-// series to x^8 (truncation below 1e-8 relative), which keeps small
-// results' precision that e^x - 1 would cancel; elsewhere e^x - 1 with
-// ex2.approx.
-func (f *fngen) expm1(r, x string) {
-	s := f.horner(x, []float64{1, 1.0 / 2, 1.0 / 6, 1.0 / 24, 1.0 / 120, 1.0 / 720, 1.0 / 5040, 1.0 / 40320})
-	small := f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", small, s, x)
-	e := f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", e, x, f32Lit(math.Log2E))
-	f.line("ex2.approx.f32 \t%s, %s;", e, e)
-	f.line("sub.rn.f32 \t%s, %s, %s;", e, e, f32Lit(1))
-	a, p := f.reg("%f"), f.reg("%p")
-	f.line("abs.f32 \t%s, %s;", a, x)
-	f.line("setp.lt.f32 \t%s, %s, %s;", p, a, f32Lit(0.35))
-	f.line("selp.f32 \t%s, %s, %s, %s;", r, small, e, p)
-}
-
-// log1p emits math.log1p on f32: for x in [-0.5, 1] as 2 atanh(s) with
-// s = x/(2+x) (|s| <= 1/3) by its series to s^15 (truncation below 3e-8
-// relative), which keeps small results' precision that log(1+x) would
-// lose; elsewhere log(1+x) with lg2.approx (-1 gives -inf, below it NaN,
-// as lg2 does).
-func (f *fngen) log1p(r, x string) {
-	den, s, s2 := f.reg("%f"), f.reg("%f"), f.reg("%f")
-	f.line("add.rn.f32 \t%s, %s, %s;", den, x, f32Lit(2))
-	f.line("div.rn.f32 \t%s, %s, %s;", s, x, den)
-	f.line("mul.rn.f32 \t%s, %s, %s;", s2, s, s)
-	q := f.horner(s2, []float64{2, 2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9, 2.0 / 11, 2.0 / 13, 2.0 / 15})
-	small := f.reg("%f")
-	f.line("mul.rn.f32 \t%s, %s, %s;", small, q, s)
-	u, l := f.reg("%f"), f.reg("%f")
-	f.line("add.rn.f32 \t%s, %s, %s;", u, x, f32Lit(1))
-	f.line("lg2.approx.f32 \t%s, %s;", l, u)
-	f.line("mul.rn.f32 \t%s, %s, %s;", l, l, f32Lit(math.Ln2))
-	lo, hi := f.reg("%p"), f.reg("%p")
-	f.line("setp.ge.f32 \t%s, %s, %s;", lo, x, f32Lit(-0.5))
-	f.line("setp.le.f32 \t%s, %s, %s;", hi, x, f32Lit(1))
-	f.line("and.pred \t%s, %s, %s;", lo, lo, hi)
-	f.line("selp.f32 \t%s, %s, %s, %s;", r, small, l, lo)
 }
 
 func log2(n int) int {
@@ -757,6 +595,9 @@ func (f *fngen) op(op *ir.Operation) error {
 		return err
 	}
 	name := op.Name
+	if _, ok := libmOps[name]; ok {
+		return f.libm(op, rk) // mathlib.go
+	}
 	if b, ok := binaryOps[name]; ok {
 		a, ks, err := f.operands(op, 2)
 		if err != nil {
@@ -827,7 +668,25 @@ func (f *fngen) op(op *ir.Operation) error {
 		opc := map[string]string{"arith.shli": "shl." + rk.bits, "arith.shrsi": "shr." + rk.typ, "arith.shrui": "shr." + rk.unsigned()}[name]
 		f.line("%s \t%s, %s, %s;", opc, f.define(op.Results[0], rk), a[0], amt)
 		return nil
-	case "arith.negf", "math.absf", "math.sqrt", "math.rsqrt", "math.floor", "math.ceil", "math.trunc", "math.roundeven":
+	case "math.rsqrt":
+		// 1/sqrt(x) as sqrt.rn and div.rn: two roundings, below one
+		// ulp (rsqrt.approx is not, on f64 far from it).
+		a, ks, err := f.operands(op, 1)
+		if err != nil {
+			return err
+		}
+		if !ks[0].float || ks[0] != rk {
+			return ir.OpErrorf(op, "'%s' needs a float operand", name)
+		}
+		one := f32Lit(1)
+		if rk == kindF64 {
+			one = f64Lit(1)
+		}
+		s, r := f.reg(rk.reg), f.define(op.Results[0], rk)
+		f.line("sqrt.rn.%s \t%s, %s;", rk.typ, s, a[0])
+		f.line("div.rn.%s \t%s, %s, %s;", rk.typ, r, one, s)
+		return nil
+	case "arith.negf", "math.absf", "math.sqrt", "math.floor", "math.ceil", "math.trunc", "math.roundeven":
 		a, ks, err := f.operands(op, 1)
 		if err != nil {
 			return err
@@ -836,7 +695,7 @@ func (f *fngen) op(op *ir.Operation) error {
 			return ir.OpErrorf(op, "'%s' needs a float operand", name)
 		}
 		opc := map[string]string{
-			"arith.negf": "neg", "math.absf": "abs", "math.sqrt": "sqrt.rn", "math.rsqrt": "rsqrt.approx",
+			"arith.negf": "neg", "math.absf": "abs", "math.sqrt": "sqrt.rn",
 			"math.floor": "cvt.rmi", "math.ceil": "cvt.rpi", "math.trunc": "cvt.rzi", "math.roundeven": "cvt.rni",
 		}[name]
 		if strings.HasPrefix(opc, "cvt.") {
@@ -879,16 +738,6 @@ func (f *fngen) op(op *ir.Operation) error {
 		}
 		f.remf(f.define(op.Results[0], rk), a[0], a[1])
 		return nil
-	case "math.powf":
-		a, ks, err := f.operands(op, 2)
-		if err != nil {
-			return err
-		}
-		if ks[0] != kindF32 || ks[1] != kindF32 || rk != kindF32 {
-			return ir.OpErrorf(op, "'%s' is supported only on f32 in cuda code generation", name)
-		}
-		f.powf(f.define(op.Results[0], rk), a[0], a[1])
-		return nil
 	case "math.copysign":
 		a, ks, err := f.operands(op, 2)
 		if err != nil {
@@ -927,59 +776,6 @@ func (f *fngen) op(op *ir.Operation) error {
 		c := f.reg("%r")
 		f.line("%s.b64 \t%s, %s;", opc, c, a[0])
 		f.line("cvt.u64.u32 \t%s, %s;", r, c)
-		return nil
-	case "math.erf", "math.expm1", "math.log1p":
-		a, ks, err := f.operands(op, 1)
-		if err != nil {
-			return err
-		}
-		if ks[0] != kindF32 || rk != kindF32 {
-			return ir.OpErrorf(op, "'%s' is supported only on f32 in cuda code generation", name)
-		}
-		r := f.define(op.Results[0], rk)
-		switch name {
-		case "math.erf":
-			f.erf(r, a[0])
-		case "math.expm1":
-			f.expm1(r, a[0])
-		default:
-			f.log1p(r, a[0])
-		}
-		return nil
-	case "math.exp", "math.log", "math.tanh", "math.exp2", "math.log2", "math.log10", "math.sin", "math.cos":
-		a, ks, err := f.operands(op, 1)
-		if err != nil {
-			return err
-		}
-		if ks[0] != kindF32 || rk != kindF32 {
-			return ir.OpErrorf(op, "'%s' is supported only on f32 in cuda code generation", name)
-		}
-		r := f.define(op.Results[0], rk)
-		t := f.reg("%f")
-		switch name {
-		case "math.exp": // e^x = 2^(x*log2(e))
-			f.line("mul.rn.f32 \t%s, %s, %s;", t, a[0], f32Lit(math.Log2E))
-			f.line("ex2.approx.f32 \t%s, %s;", r, t)
-		case "math.log": // ln x = log2(x)*ln(2)
-			f.line("lg2.approx.f32 \t%s, %s;", t, a[0])
-			f.line("mul.rn.f32 \t%s, %s, %s;", r, t, f32Lit(math.Ln2))
-		case "math.log10": // log10 x = log2(x)*log10(2)
-			f.line("lg2.approx.f32 \t%s, %s;", t, a[0])
-			f.line("mul.rn.f32 \t%s, %s, %s;", r, t, f32Lit(math.Log10(2)))
-		case "math.exp2", "math.log2", "math.sin", "math.cos":
-			// The hardware's approximations: ex2 within 2 ulp, lg2 within
-			// 2^-22 absolute, sin and cos within 2^-20.9 absolute on
-			// [-100 pi, 100 pi].
-			opc := map[string]string{"math.exp2": "ex2", "math.log2": "lg2", "math.sin": "sin", "math.cos": "cos"}[name]
-			f.line("%s.approx.f32 \t%s, %s;", opc, r, a[0])
-		case "math.tanh":
-			if f.g.arch.Number() < 75 {
-				f.tanh(r, a[0])
-				break
-			}
-			f.g.needISA(70)
-			f.line("tanh.approx.f32 \t%s, %s;", r, a[0])
-		}
 		return nil
 	case "math.absi":
 		a, ks, err := f.operands(op, 1)

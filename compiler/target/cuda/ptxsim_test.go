@@ -227,6 +227,9 @@ func (k *simKernel) operand(p string) (simOperand, error) {
 	if v, err := strconv.ParseInt(p, 0, 64); err == nil {
 		return simOperand{kind: simImm, imm: uint64(v)}, nil
 	}
+	if v, err := strconv.ParseUint(p, 0, 64); err == nil { // beyond int64: PTX's .u64 literals
+		return simOperand{kind: simImm, imm: v}, nil
+	}
 	if _, ok := k.shared[p]; ok {
 		return simOperand{kind: simImm, sym: p}, nil
 	}
@@ -554,6 +557,13 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 			set(val(a[1]) * val(a[2]))
 		case op == "mad.lo.s32" || op == "mad.lo.u32" || op == "mad.lo.s64":
 			set(val(a[1])*val(a[2]) + val(a[3]))
+		case op == "mul.hi.u64":
+			hi, _ := mathbits.Mul64(val(a[1]), val(a[2]))
+			set(hi)
+		case op == "neg.s32":
+			set(-val(a[1]))
+		case op == "xor.pred":
+			r[a[0].reg] = (val(a[1]) ^ val(a[2])) & 1
 		case op == "mul.wide.u32":
 			r[a[0].reg] = uint64(uint32(val(a[1]))) * uint64(uint32(val(a[2])))
 		case op == "div.u32" || op == "div.u64" || op == "rem.u32" || op == "rem.u64":

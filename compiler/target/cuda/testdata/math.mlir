@@ -1,7 +1,7 @@
 // Math ops that cuda code generation emits as sequences or single
 // instructions: round (half away from zero), roundeven and copysign in f32
-// and f64, isfinite, ctpop and ctlz on i32 and i64, and the f32
-// approximations exp2, log2, log10, sin and cos.
+// and f64, isfinite, ctpop and ctlz on i32 and i64, and f32 exp2, log2,
+// log10, sin and cos (mathlib.go).
 #id = affine_map<(d0) -> (d0)>
 func.func @math(%x: tensor<300xf32>, %y: tensor<300xf32>, %d: tensor<300xf64>, %e: tensor<300xf64>, %i: tensor<300xi32>, %j: tensor<300xi64>) -> (tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf64>, tensor<300xf64>, tensor<300xf64>, tensor<300xi1>, tensor<300xi32>, tensor<300xi32>, tensor<300xi64>, tensor<300xi64>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>, tensor<300xf32>) {
   %ef = tensor.empty() : tensor<300xf32>

@@ -7,6 +7,11 @@
 // the slice; an insert_slice's dispatch result is tied to its destination,
 // whose buffer the kernel updates in place.
 //
+// A body may read a tensor from outside the op at indices it computes
+// (tensor.extract, as gathers do): the tensor becomes an indexed input of
+// the kernel, read with one direct load per extract, every index clamped
+// into its dimension first (indexed.go).
+//
 // A reduction's elementwise consumers (a dense layer's bias add and relu)
 // fold into its dispatch as the kernel's epilogue when its targets
 // compile epilogues (see epilogue.go); every other linalg op is its own

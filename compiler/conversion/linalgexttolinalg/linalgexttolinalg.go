@@ -6,11 +6,11 @@
 // iree_linalg_ext.arg_compare into a reduction with a value and an index
 // output; scan into a reduction that recomputes each prefix in order;
 // sort into a stable sort by ranks; topk and topk_v2 into a merge of the
-// outputs and the input by ranks; gather, scatter and reverse into
-// searches over the positions they read or write; map_load into a
-// linalg.generic that reads its source at the indices its region computes
-// (one direct read per element) and map_store into a search like
-// scatter's; linalg's elementwise
+// outputs and the input by ranks; gather, reverse and map_load into
+// linalg.generics whose bodies read their source directly at the indices
+// they compute (tensor.extract, one read per element; map_load pads
+// outside the source); scatter and map_store, which write at computed
+// indices, into searches over the positions they write; linalg's elementwise
 // named ops (linalg.add, linalg.exp, ...) into linalg.generics;
 // the Winograd F(6x6, 3x3) input and output transforms into contractions
 // with constant matrices. It runs before the tensor ops it emits are converted

@@ -8,8 +8,9 @@
 // (the compiler/elementwise contract) and loop-nest dispatches (the
 // compiler/loopnest contract: parallel and reduction loops, indexing
 // maps with linear and constant indices, inits, partial outputs, scalar
-// push constants, dynamic dimensions and every out-of-bounds check the
-// contract asks for). Hand-written dispatch functions and executable
+// push constants, indexed inputs (the body's tensor.extract loads from the
+// binding's buffer at its computed offset), dynamic dimensions and every
+// out-of-bounds check the contract asks for). Hand-written dispatch functions and executable
 // objects are llvm-cpu's business and are refused with an error.
 //
 // Each export becomes an exported VM function with the ABI described in

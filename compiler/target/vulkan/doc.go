@@ -23,8 +23,11 @@
 // tile of the first parallel loop, its invocations share the tile's
 // parallel iterations with the last parallel loop fastest, and each runs
 // the reduction loops of its output elements in order; without reduction
-// loops each invocation runs four iterations per step, loads first. A
-// reduction whose body computes a value from the inputs and folds it into
+// loops each invocation runs four iterations per step, loads first. An
+// indexed input (a table the body reads at offsets it computes) is not
+// passed to the body function: the body reads its storage buffer, a
+// global, directly, and a dispatch whose indexed input is empty writes
+// nothing. A reduction whose body computes a value from the inputs and folds it into
 // the accumulator with one associative and commutative op
 // (gpuloops.ReductionOf: dynamic or at least 64 long, the reduced inputs
 // indexed by it last) is instead shared by the workgroup's invocations,

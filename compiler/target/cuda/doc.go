@@ -51,8 +51,9 @@
 // and 2; the Payne-Hanek reduction of sin, cos and tan from |x| = 2^20),
 // so f32 functions other than exp and exp2 run at the GPU's f64 rate.
 // Other math ops are refused at the op; ctpop and ctlz take i32 and
-// i64. arith.remf is C's fmod, exact, on f32 (and f16 and bf16): a loop
-// in f64 subtracting |b| scaled to |a|'s binade.
+// i64. arith.remf is C's fmod, exact: on f32 (and f16 and bf16) a loop
+// in f64 subtracting |b| scaled to |a|'s binade, on f64 binary long
+// division of the significands as 64-bit integers (mathlib.go).
 //
 // Linalg loop nests (functions marked with loopnest.Attr) become entries of
 // LoopNestBlockSize threads (loopnest.go) taking the binding pointers and

@@ -928,3 +928,90 @@ func (f *fngen) pow64(r, x, y string) {
 
 func fmtInt(v int64) string  { return fmt.Sprint(v) }
 func fmtHex(v uint64) string { return fmt.Sprintf("0x%016X", v) }
+
+// remf64 emits arith.remf on f64 as C's fmod, exactly, by binary long
+// division of the significands as integers: |a| = ma 2^ea and |b| = mb
+// 2^eb with ma and mb of 53 bits (subnormals normalized by their leading
+// zeros), ma reduced modulo mb while shifting it left one bit per
+// exponent step from ea down to eb (at most 2098 steps), then the
+// remainder normalized (or shifted into a subnormal, exactly: the result
+// is a multiple of b's ulp) and given a's sign. A zero or NaN b, or an
+// infinite or NaN a, gives NaN; |a| < |b| (an infinite b among them)
+// gives a; a zero remainder is a zero of a's sign.
+func (f *fngen) remf64(res, a, b string) {
+	const mant = "4503599627370495" // 2^52 - 1
+	bad, p := f.reg("%p"), f.reg("%p")
+	ab := f.fd()
+	f.ins("abs.f64", ab, b)
+	f.ins("testp.finite.f64", bad, a)
+	f.ins("not.pred", bad, bad)
+	f.ins("setp.equ.f64", p, ab, f64Lit(0))
+	f.ins("or.pred", bad, bad, p)
+	ua, xa, xb, sign := f.reg("%rd"), f.reg("%rd"), f.reg("%rd"), f.reg("%rd")
+	f.ins("mov.b64", ua, a)
+	f.ins("and.b64", xa, ua, "9223372036854775807")
+	f.ins("xor.b64", sign, ua, xa)
+	f.ins("mov.b64", xb, ab)
+	done := f.reg("$L__remf64_done")
+	f.ins("mov.f64", res, a)
+	f.ins("setp.lt.u64", p, xa, xb)
+	f.ins("or.pred", p, p, bad)
+	f.ins("@"+p+" bra.uni", done)
+	// Exponents and 53-bit significands.
+	split := func(x string) (m, e string) {
+		m, e = f.reg("%rd"), f.reg("%r")
+		t, z := f.reg("%rd"), f.reg("%r")
+		f.ins("shr.u64", t, x, "52")
+		f.ins("cvt.u32.u64", e, t)
+		f.ins("and.b64", m, x, mant)
+		sub := f.reg("%p")
+		f.ins("setp.eq.s32", sub, e, "0")
+		f.ins("@!"+sub+" or.b64", m, m, "4503599627370496")
+		f.ins("clz.b64", z, m)
+		f.ins("sub.s32", z, z, "11")
+		f.ins("@"+sub+" shl.b64", m, m, z)
+		f.ins("@"+sub+" mov.u32", e, "1")
+		f.ins("@"+sub+" sub.s32", e, e, z)
+		return m, e
+	}
+	ma, ea := split(xa)
+	mb, eb := split(xb)
+	d := f.reg("%rd")
+	loop, tail := f.reg("$L__remf64"), f.reg("$L__remf64_tail")
+	f.body.WriteString(loop + ":\n")
+	f.ins("setp.le.s32", p, ea, eb)
+	f.ins("@"+p+" bra.uni", tail)
+	f.ins("sub.s64", d, ma, mb)
+	f.ins("setp.ge.s64", p, d, "0")
+	f.ins("@"+p+" mov.b64", ma, d)
+	f.ins("shl.b64", ma, ma, "1")
+	f.ins("sub.s32", ea, ea, "1")
+	f.ins("bra.uni", loop)
+	f.body.WriteString(tail + ":\n")
+	f.ins("sub.s64", d, ma, mb)
+	f.ins("setp.ge.s64", p, d, "0")
+	f.ins("@"+p+" mov.b64", ma, d)
+	// Normalize: the leading bit back to bit 52, or into a subnormal.
+	z := f.reg("%r")
+	f.ins("clz.b64", z, ma)
+	f.ins("sub.s32", z, z, "11")
+	f.ins("shl.b64", ma, ma, z)
+	f.ins("sub.s32", ea, ea, z)
+	bits, t := f.reg("%rd"), f.reg("%rd")
+	f.ins("and.b64", bits, ma, mant)
+	f.ins("cvt.u64.u32", t, ea)
+	f.ins("shl.b64", t, t, "52")
+	f.ins("or.b64", bits, bits, t)
+	sub, sh := f.reg("%p"), f.reg("%r")
+	f.ins("setp.lt.s32", sub, ea, "1")
+	f.ins("mov.u32", sh, "1")
+	f.ins("sub.s32", sh, sh, ea)
+	f.ins("@"+sub+" shr.u64", bits, ma, sh)
+	zero := f.reg("%p")
+	f.ins("setp.eq.u64", zero, ma, "0")
+	f.ins("@"+zero+" mov.b64", bits, "0")
+	f.ins("or.b64", bits, bits, sign)
+	f.ins("mov.b64", res, bits)
+	f.body.WriteString(done + ":\n")
+	f.ins("@"+bad+" mov.f64", res, f64Lit(math.NaN()))
+}

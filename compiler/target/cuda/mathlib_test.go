@@ -376,3 +376,53 @@ func TestMathLibPTX(t *testing.T) {
 		})
 	}
 }
+
+// TestRemf64PTX runs arith.remf on f64 (testdata/mathlib.mlir) in the
+// interpreter against Go's math.Mod (C's fmod, exact) bit for bit: random
+// bit patterns, quotients from below 1 to 2^2000, subnormal operands and
+// results, signs, zeros, infinities and NaN.
+func TestRemf64PTX(t *testing.T) {
+	inf, nan, negZero := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	pairs := [][2]float64{{7.5, 2}, {-7.5, 2}, {7.5, -2}, {1e308, 3}, {math.MaxFloat64, 5e-324}, {5e-324, math.MaxFloat64}, {5, 0}, {inf, 1},
+		{1, inf}, {-1, -inf}, {nan, 1}, {1, nan}, {0, 1}, {negZero, 1}, {6, 3}, {-6, 3}, {1, 1e-310}, {3e-310, 1e-310}, {0.1, 0.01},
+		{123456789, 0.3}, {1e-300, 3e-320}, {2.2250738585072014e-308, 1.5e-323}, {-4e-320, 3e-320}, {math.Ldexp(1, 1023), math.Pi}}
+	r := rand.New(rand.NewSource(31))
+	const n = 400
+	x, y := make([]float64, n), make([]float64, n)
+	for k := range x {
+		switch k % 3 {
+		case 0:
+			x[k], y[k] = math.Float64frombits(r.Uint64()), math.Float64frombits(r.Uint64())
+		case 1:
+			x[k], y[k] = r.NormFloat64()*1e6, r.NormFloat64()
+		default:
+			x[k] = math.Ldexp(r.Float64(), r.Intn(2100)-1074)
+			y[k] = math.Ldexp(r.Float64(), r.Intn(2100)-1074)
+		}
+		if k < len(pairs) {
+			x[k], y[k] = pairs[k][0], pairs[k][1]
+		}
+	}
+	enc := func(v []float64) []byte {
+		b := make([]byte, 8*n)
+		for k, f := range v {
+			binary.LittleEndian.PutUint64(b[8*k:], math.Float64bits(f))
+		}
+		return b
+	}
+	for _, arch := range []string{"sm_52", "sm_90"} {
+		t.Run(arch, func(t *testing.T) {
+			out := runNest(t, find(t, simDispatches(t, "mathlib.mlir", arch), "remf64"), map[string][]byte{"in0": enc(x), "in1": enc(y)})
+			bad := 0
+			for k := range x {
+				want := math.Mod(x[k], y[k])
+				got := math.Float64frombits(binary.LittleEndian.Uint64(out["out0"][8*k:]))
+				if !(math.Float64bits(got) == math.Float64bits(want) || math.IsNaN(got) && math.IsNaN(want)) {
+					if bad++; bad <= 10 {
+						t.Errorf("remf(%v, %v) = %v, want %v", x[k], y[k], got, want)
+					}
+				}
+			}
+		})
+	}
+}

@@ -733,8 +733,12 @@ func (f *fngen) op(op *ir.Operation) error {
 		if err != nil {
 			return err
 		}
-		if ks[0] != kindF32 || ks[1] != kindF32 || rk != kindF32 {
-			return ir.OpErrorf(op, "'%s' is supported on f32, f16 and bf16 in cuda code generation", name)
+		if ks[0] != rk || ks[1] != rk || rk != kindF32 && rk != kindF64 {
+			return ir.OpErrorf(op, "'%s' needs float operands of its result type (f16, bf16, f32 or f64) in cuda code generation", name)
+		}
+		if rk == kindF64 {
+			f.remf64(f.define(op.Results[0], rk), a[0], a[1]) // mathlib.go
+			return nil
 		}
 		f.remf(f.define(op.Results[0], rk), a[0], a[1])
 		return nil

@@ -48,3 +48,14 @@ func.func @libm64(%x: tensor<2048xf64>, %y: tensor<2048xf64>) -> (tensor<2048xf6
   } -> (tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>)
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11, %r#12, %r#13, %r#14 : tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>, tensor<2048xf64>
 }
+
+// arith.remf (C's fmod) on f64, for TestRemf64PTX.
+func.func @remf64(%x: tensor<400xf64>, %y: tensor<400xf64>) -> tensor<400xf64> {
+  %e = tensor.empty() : tensor<400xf64>
+  %r = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]} ins(%x, %y : tensor<400xf64>, tensor<400xf64>) outs(%e : tensor<400xf64>) {
+  ^bb0(%a: f64, %b: f64, %o: f64):
+    %m = arith.remf %a, %b : f64
+    linalg.yield %m : f64
+  } -> tensor<400xf64>
+  return %r : tensor<400xf64>
+}

@@ -30,6 +30,9 @@ type Export struct {
 	// LocalMemoryPages is the per-workgroup scratch memory the entry
 	// needs, in 4 KiB pages.
 	LocalMemoryPages int
+	// config is the configuration a generated entry records in
+	// ConfigSection (config.go); nil for a hand-written shim.
+	config *entryConfig
 }
 
 // Library is the C translation of one executable variant.
@@ -229,6 +232,7 @@ func bindingIndex(op *ir.Operation, layout *hal.PipelineLayoutAttr) (int, error)
 func (g *cgen) entry(ex, fn *ir.Operation, ordinal int) (Export, error) {
 	consts, bindings, layout := exportLayoutCounts(ex)
 	e := Export{Name: ex.SymName(), Ordinal: ordinal, ConstantCount: consts, BindingCount: bindings, WorkgroupSize: workgroupSize(ex)}
+	e.config = g.kernelConfig(fn, e.WorkgroupSize)
 	cname := "gi_entry_" + sanitize(e.Name)
 	if d, ok := fn.Attr(ElementwiseAttr).(*ir.DictAttr); ok {
 		nc, nb, err := g.elementwise(fn, d, cname)
@@ -913,6 +917,7 @@ func (g *cgen) assemble() string {
 	if len(imports) > 0 {
 		importTable = fmt.Sprintf("\n  .imports = {.count = %d, .symbols = gi_import_names},", len(imports))
 	}
+	b.WriteString(configSection(g.lib.Exports))
 	fmt.Fprintf(&b, `static const gi_library_header_t gi_header = {
   .version = 0x%08Xu,
   .name = %s,

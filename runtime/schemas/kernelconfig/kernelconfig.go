@@ -25,6 +25,11 @@ import (
 	"strings"
 )
 
+// ELFSection is the section in which llvm-cpu libraries record their
+// entries' configurations: not allocated (never mapped), one line per
+// entry, "<export name> <String()>\n".
+const ELFSection = ".goiree.config"
+
 // MaxLevels and MaxLoops bound what a payload may record: decoders refuse
 // more, so that a corrupt payload cannot make a tool print without end.
 const (

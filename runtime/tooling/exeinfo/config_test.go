@@ -2,8 +2,12 @@ package exeinfo
 
 import (
 	"reflect"
+	"runtime"
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/runtime/hal/local/kerneltest"
 	"github.com/goiree/goiree/runtime/schemas/cuda"
 	"github.com/goiree/goiree/runtime/schemas/kernelconfig"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
@@ -46,6 +50,63 @@ func TestDescribeConfigs(t *testing.T) {
 		}
 		if len(info.EntryPoints) != 1 || !reflect.DeepEqual(info.EntryPoints[0].Configs, tt.want) {
 			t.Errorf("%s: configs\n%q\nwant\n%q", tt.name, info.EntryPoints[0].Configs, tt.want)
+		}
+	}
+}
+
+// configLibrary builds kernels/mul_library.c with a configuration section
+// holding text (C string contents, assembler escapes included).
+func configLibrary(t *testing.T, text string) []byte {
+	t.Helper()
+	return kerneltest.Build(t, map[string]string{
+		"mul_library.c": kerneltest.Source(t, "mul_library.c"),
+		"config.c":      `__asm__(".pushsection ` + kernelconfig.ELFSection + `,\"\",@progbits\n.ascii \"` + text + `\"\n.popsection");` + "\n",
+	})
+}
+
+func TestDescribeELFConfigs(t *testing.T) {
+	const cfg = "#iree_codegen.translation_info<pipeline = CPUElementwise workgroup_size = [64, 1, 1]> #iree_codegen.lowering_config<tile_sizes = [[1024]]>"
+	so := configLibrary(t, `simple_mul `+cfg+`\\n`)
+	info, err := Describe(so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(info.Notes, "config of simple_mul: "+cfg) {
+		t.Errorf("Describe notes %q lack the configuration", info.Notes)
+	}
+	if runtime.GOARCH == "amd64" {
+		// The runtime's loader maps the library with its unmapped
+		// section, and the configuration moves under its entry.
+		info, err = DescribeLoaded(so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ep := range info.EntryPoints {
+			want := []string(nil)
+			if ep.Name == "simple_mul" {
+				want = []string{cfg}
+			}
+			if !reflect.DeepEqual(ep.Configs, want) {
+				t.Errorf("%s: configs %q, want %q", ep.Name, ep.Configs, want)
+			}
+		}
+		for _, n := range info.Notes {
+			if strings.HasPrefix(n, "config of") {
+				t.Errorf("note %q left after loading", n)
+			}
+		}
+	}
+	for _, tt := range []struct{ text, want string }{
+		{`simple_mul\\n`, `unreadable .goiree.config section: line 1 is not "<export name> #iree_codegen.translation_info<...>..."`},
+		{`simple_mul ` + cfg + `\\nfail_at pipeline = X\\n`, "line 2 is not"},
+		{`simple_mul ` + cfg + `\\tx\\n`, "line 1 has byte 0x09"},
+	} {
+		info, err := Describe(configLibrary(t, tt.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if notes := strings.Join(info.Notes, "\n"); !strings.Contains(notes, tt.want) {
+			t.Errorf("section %q: notes\n%s\nwant %q", tt.text, notes, tt.want)
 		}
 	}
 }

@@ -19,10 +19,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/goiree/goiree/runtime/hal"
 	"github.com/goiree/goiree/runtime/hal/local"
 	"github.com/goiree/goiree/runtime/schemas/cuda"
+	"github.com/goiree/goiree/runtime/schemas/kernelconfig"
 	"github.com/goiree/goiree/runtime/schemas/spirv"
 )
 
@@ -41,8 +43,10 @@ type EntryPoint struct {
 	// Configs are the code generation configurations the compiler
 	// recorded for the entry point, in IREE's spelling
 	// (#iree_codegen.translation_info and lowering_config): one for
-	// SPIR-V, one per PTX image for CUDA, prefixed by its arch ("sm_80:
-	// ..."); none when the payload records none.
+	// SPIR-V and for ELF (from its kernelconfig.ELFSection; Describe, which
+	// lists no ELF entry points, gives them as notes), one per PTX image
+	// for CUDA, prefixed by its arch ("sm_80: ..."); none when the payload
+	// records none.
 	Configs []string
 }
 
@@ -56,6 +60,15 @@ type Info struct {
 	EntryPoints []EntryPoint
 	// Notes holds further facts (code size, dynamic symbols, ...).
 	Notes []string
+	// elfConfigs are the configurations an ELF library records
+	// (readELFConfigs), which DescribeLoaded moves from Notes to the
+	// entry points they name.
+	elfConfigs []elfConfig
+}
+
+// elfConfig is one line of an ELF library's configuration section.
+type elfConfig struct {
+	name, config string
 }
 
 // IsExecutable reports whether data looks like an executable payload Describe
@@ -117,6 +130,11 @@ func DescribeLoaded(data []byte) (*Info, error) {
 		return info, nil
 	}
 	defer exe.Release()
+	configs := map[string]string{}
+	for _, c := range info.elfConfigs {
+		configs[c.name] = c.config
+	}
+	named := map[string]bool{}
 	for i, e := range exe.Exports() {
 		name := e.Name
 		if name == "" {
@@ -129,8 +147,20 @@ func DescribeLoaded(data []byte) (*Info, error) {
 		if e.LocalMemoryBytes > 0 {
 			detail += fmt.Sprintf(" local_memory=%dB", e.LocalMemoryBytes)
 		}
-		info.EntryPoints = append(info.EntryPoints, EntryPoint{Name: name, Detail: detail})
+		ep := EntryPoint{Name: name, Detail: detail}
+		if c, ok := configs[e.Name]; ok {
+			ep.Configs, named[e.Name] = []string{c}, true
+		}
+		info.EntryPoints = append(info.EntryPoints, ep)
 	}
+	// The configurations now shown under their entries leave the notes.
+	notes := info.Notes[:0]
+	for _, n := range info.Notes {
+		if name, ok := configNoteName(n); !ok || !named[name] {
+			notes = append(notes, n)
+		}
+	}
+	info.Notes = notes
 	return info, nil
 }
 
@@ -180,7 +210,62 @@ func describeELF(data []byte) (info *Info, err error) {
 		}
 	}
 	info.Notes = append(info.Notes, fmt.Sprintf("executable segment bytes: %d", text))
+	if sec := f.Section(kernelconfig.ELFSection); sec != nil {
+		configs, err := readELFConfigs(sec)
+		if err != nil {
+			info.Notes = append(info.Notes, fmt.Sprintf("unreadable %s section: %v", kernelconfig.ELFSection, err))
+		}
+		info.elfConfigs = configs
+		for _, c := range configs {
+			info.Notes = append(info.Notes, configNotePrefix+c.name+": "+c.config)
+		}
+	}
 	return info, nil
+}
+
+// configNotePrefix starts the note of an ELF entry's configuration.
+const configNotePrefix = "config of "
+
+// configNoteName returns the entry name of a configuration note.
+func configNoteName(note string) (string, bool) {
+	rest, ok := strings.CutPrefix(note, configNotePrefix)
+	if !ok {
+		return "", false
+	}
+	name, _, ok := strings.Cut(rest, ": ")
+	return name, ok
+}
+
+// maxConfigSection bounds the configuration section read from an ELF
+// library: far more than any compiled library records.
+const maxConfigSection = 1 << 20
+
+// readELFConfigs reads an ELF library's configuration section
+// (kernelconfig.ELFSection): lines of "<export name> <configuration>",
+// printable ASCII, each configuration IREE's translation_info first. The
+// lines before a malformed one are returned with the error.
+func readELFConfigs(sec *elf.Section) ([]elfConfig, error) {
+	if sec.Type == elf.SHT_NOBITS || sec.Size > maxConfigSection {
+		return nil, fmt.Errorf("%d bytes of type %v (want PROGBITS of at most %d bytes)", sec.Size, sec.Type, maxConfigSection)
+	}
+	data, err := sec.Data()
+	if err != nil {
+		return nil, err
+	}
+	var out []elfConfig
+	for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+		for _, c := range []byte(line) {
+			if c < 0x20 || c > 0x7e {
+				return out, fmt.Errorf("line %d has byte 0x%02x (want printable ASCII)", i+1, c)
+			}
+		}
+		name, config, ok := strings.Cut(line, " ")
+		if !ok || name == "" || !strings.HasPrefix(config, "#iree_codegen.translation_info<") {
+			return out, fmt.Errorf("line %d is not \"<export name> #iree_codegen.translation_info<...>...\": %.80q", i+1, line)
+		}
+		out = append(out, elfConfig{name, config})
+	}
+	return out, nil
 }
 
 func describeCUDA(fb []byte) (*Info, error) {

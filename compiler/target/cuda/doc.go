@@ -37,8 +37,9 @@
 // floor, ceil, trunc, roundeven, round, copysign, sqrt, absf, fma and
 // isfinite are exact in f32 and f64 (and, through f32, in f16 and bf16),
 // and rsqrt is sqrt.rn then div.rn (below one ulp). exp, exp2, expm1, log,
-// log2, log10, log1p, sin, cos, tan, tanh, erf, atan, atan2 and powf come
-// from the math library of mathlib.go, accurate over their whole domain
+// log2, log10, log1p, sin, cos, tan, tanh, erf, atan, atan2, powf and
+// fpowi (through powf, an i64 exponent's parity kept) come from the math
+// library of mathlib.go, accurate over their whole domain
 // (infinities, NaN, signed zeros, subnormals, huge arguments of sin, cos
 // and tan, C's special cases of pow and atan2) and without .approx
 // instructions: f32 exp and exp2 in f32 without branches (range

@@ -12,8 +12,8 @@ import (
 )
 
 // The math library: exp, exp2, expm1, log, log2, log10, log1p, sin, cos,
-// tan, tanh, erf, atan, atan2 and powf, accurate to a few ulp over their
-// whole domain (infinities, NaN, signed zeros, subnormals and huge
+// tan, tanh, erf, atan, atan2, powf and fpowi, accurate to a few ulp over
+// their whole domain (infinities, NaN, signed zeros, subnormals and huge
 // arguments included), emitted inline where an op uses them. PTX's .approx
 // instructions are not used: their errors (ex2 and lg2 scaled by a rounded
 // constant, sin and cos of large arguments) are far beyond that.
@@ -40,7 +40,7 @@ import (
 var libmOps = map[string]int{
 	"math.exp": 1, "math.exp2": 1, "math.expm1": 1, "math.log": 1, "math.log2": 1, "math.log10": 1, "math.log1p": 1,
 	"math.sin": 1, "math.cos": 1, "math.tan": 1, "math.tanh": 1, "math.erf": 1, "math.atan": 1,
-	"math.atan2": 2, "math.powf": 2,
+	"math.atan2": 2, "math.powf": 2, "math.fpowi": 2,
 }
 
 // mathConstants are the constants the routines need beyond double
@@ -179,6 +179,9 @@ func (f *fngen) libm(op *ir.Operation, rk ptxKind) error {
 	if err != nil {
 		return err
 	}
+	if op.Name == "math.fpowi" {
+		return f.fpowi(op, rk, a, ks)
+	}
 	for _, k := range ks {
 		if k != rk || k != kindF32 && k != kindF64 {
 			return ir.OpErrorf(op, "'%s' needs float operands of its result type (f16, bf16, f32 or f64) in cuda code generation, found %s", op.Name, ir.TypeString(arith.ElementType(op.Results[0].Type)))
@@ -206,6 +209,41 @@ func (f *fngen) libm(op *ir.Operation, rk ptxKind) error {
 	d := f.fd()
 	f.libm64(op.Name, d, w)
 	f.ins("cvt.rn.f32.f64", r, d)
+	return nil
+}
+
+// fpowi emits math.fpowi, x to an integer power n (i32 or i64): pow of x
+// and n as a double in f64 (the f32 result rounded once), with the sign
+// taken from n's own parity where x is negative (an i64 beyond 2^53
+// rounds to an even double).
+func (f *fngen) fpowi(op *ir.Operation, rk ptxKind, a []string, ks []ptxKind) error {
+	if ks[0] != rk || rk != kindF32 && rk != kindF64 || ks[1] != kindI32 && ks[1] != kindI64 {
+		return ir.OpErrorf(op, "'%s' needs a float base of its result type (f16, bf16, f32 or f64) and an i32 or i64 exponent in cuda code generation", op.Name)
+	}
+	r := f.define(op.Results[0], rk)
+	x := a[0]
+	if rk == kindF32 {
+		x = f.fd()
+		f.ins("cvt.f64.f32", x, a[0])
+	}
+	y, odd := f.fd(), f.reg("%p")
+	f.ins("cvt.rn.f64."+ks[1].typ, y, a[1])
+	bit := f.reg(ks[1].reg)
+	f.ins("and."+ks[1].bits, bit, a[1], "1")
+	f.ins("setp.ne."+ks[1].typ, odd, bit, "0")
+	d := f.fd()
+	f.pow64(d, x, y)
+	xb, neg := f.reg("%rd"), f.reg("%p")
+	f.ins("mov.b64", xb, x)
+	f.ins("setp.lt.s64", neg, xb, "0")
+	f.ins("@"+neg+" abs.f64", d, d)
+	f.ins("and.pred", neg, neg, odd)
+	f.ins("@"+neg+" neg.f64", d, d)
+	if rk == kindF32 {
+		f.ins("cvt.rn.f32.f64", r, d)
+	} else {
+		f.ins("mov.f64", r, d)
+	}
 	return nil
 }
 

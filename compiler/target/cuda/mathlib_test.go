@@ -475,3 +475,66 @@ func TestMathLibHalfPTX(t *testing.T) {
 		})
 	}
 }
+
+// TestFpowiPTX runs math.fpowi (f32 to an i32 power, f64 to an i64 one)
+// in the interpreter against x^n: f32 within 1 ulp of Go's float64 pow,
+// f64 within 4 ulp of the exact value (as powf, TestMathLibPTX), the sign
+// of a negative base's odd powers right also for exponents beyond 2^53
+// (which a double cannot hold), zeros, infinities and NaN exact.
+func TestFpowiPTX(t *testing.T) {
+	const n = 256
+	r := rand.New(rand.NewSource(51))
+	inf, nan, negZero := math.Inf(1), math.NaN(), math.Copysign(0, -1)
+	x, d := make([]float64, n), make([]float64, n)
+	ni, mi := make([]int32, n), make([]int64, n)
+	edge := []float64{0, negZero, 1, -1, inf, -inf, nan, 2, -2, 0.5, -0.5}
+	for k := range x {
+		x[k] = float64(float32(r.NormFloat64() * 3))
+		d[k] = r.NormFloat64() * 3
+		ni[k], mi[k] = int32(r.Intn(41)-20), int64(r.Intn(401)-200)
+		if k < 3*len(edge) {
+			x[k], d[k] = edge[k%len(edge)], edge[k%len(edge)]
+			ni[k], mi[k] = []int32{0, 3, -3}[k/len(edge)], []int64{0, 5, -1<<53 - 1}[k/len(edge)]
+		}
+		if k%7 == 0 {
+			ni[k], mi[k] = r.Int31()-1<<30, r.Int63()-1<<62
+			d[k] = []float64{-1, 1, 1 + 1e-16, -1 + 1e-16}[r.Intn(4)]
+		}
+	}
+	in := map[string][]byte{"in0": make([]byte, 4*n), "in1": make([]byte, 4*n), "in2": make([]byte, 8*n), "in3": make([]byte, 8*n)}
+	dy := make([]float64, n)
+	for k := range x {
+		binary.LittleEndian.PutUint32(in["in0"][4*k:], math.Float32bits(float32(x[k])))
+		binary.LittleEndian.PutUint32(in["in1"][4*k:], uint32(ni[k]))
+		binary.LittleEndian.PutUint64(in["in2"][8*k:], math.Float64bits(d[k]))
+		binary.LittleEndian.PutUint64(in["in3"][8*k:], uint64(mi[k]))
+		dy[k] = float64(mi[k])
+	}
+	ref, slack := libmRef64(t, d, dy)
+	pow := 0
+	for o, c := range libmCases {
+		if c.name == "powf" {
+			pow = o
+		}
+	}
+	out := runNest(t, find(t, simDispatches(t, "mathlib.mlir", "sm_80"), "fpowi"), in)
+	for k := range x {
+		want := math.Pow(x[k], float64(ni[k]))
+		if w32 := float64(float32(want)); w32 == 0 || math.IsInf(w32, 0) {
+			want = w32
+		}
+		got := float64(math.Float32frombits(binary.LittleEndian.Uint32(out["out0"][4*k:])))
+		if e := ulpErr(got, want, 24, -126, 128); e > 1 {
+			t.Errorf("fpowi(%v, %d) = %v, want %v (%.3g ulp)", x[k], ni[k], got, want, e)
+		}
+		want = ref[pow][k]
+		if math.Signbit(d[k]) && !math.IsNaN(want) {
+			// The parity of the integer, which the double may have lost.
+			want = math.Copysign(want, float64(1-2*(mi[k]&1)))
+		}
+		got = math.Float64frombits(binary.LittleEndian.Uint64(out["out1"][8*k:]))
+		if e := ulpErr(got, want, 53, -1022, 1024); e > 4+slack {
+			t.Errorf("fpowi(%v, %d) = %v, want %v (%.3g ulp)", d[k], mi[k], got, want, e)
+		}
+	}
+}

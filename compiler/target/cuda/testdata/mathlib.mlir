@@ -108,3 +108,16 @@ func.func @libmbf16(%x: tensor<512xbf16>, %y: tensor<512xbf16>) -> (tensor<512xb
   } -> (tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>)
   return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5, %r#6, %r#7, %r#8, %r#9, %r#10, %r#11, %r#12, %r#13, %r#14 : tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>, tensor<512xbf16>
 }
+
+// math.fpowi with i32 and i64 exponents, for TestFpowiPTX.
+func.func @fpowi(%x: tensor<256xf32>, %n: tensor<256xi32>, %d: tensor<256xf64>, %m: tensor<256xi64>) -> (tensor<256xf32>, tensor<256xf64>) {
+  %ef = tensor.empty() : tensor<256xf32>
+  %ed = tensor.empty() : tensor<256xf64>
+  %r:2 = linalg.generic {indexing_maps = [#id, #id, #id, #id, #id, #id], iterator_types = ["parallel"]} ins(%x, %n, %d, %m : tensor<256xf32>, tensor<256xi32>, tensor<256xf64>, tensor<256xi64>) outs(%ef, %ed : tensor<256xf32>, tensor<256xf64>) {
+  ^bb0(%a: f32, %b: i32, %c: f64, %e: i64, %o0: f32, %o1: f64):
+    %p = math.fpowi %a, %b : f32, i32
+    %q = math.fpowi %c, %e : f64, i64
+    linalg.yield %p, %q : f32, f64
+  } -> (tensor<256xf32>, tensor<256xf64>)
+  return %r#0, %r#1 : tensor<256xf32>, tensor<256xf64>
+}

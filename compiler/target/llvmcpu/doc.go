@@ -27,4 +27,10 @@
 // Build compiles that C with clang and links it with the variant's objects
 // (path objects in place, data objects through temporary files) by ld.lld
 // into the shared object that the runtime's ELF loader maps.
+//
+// Each generated entry (elementwise kernels and loop nests) records the
+// configuration it was generated with, pipeline, workgroup size and tile
+// sizes (config.go), as a line of the library's non-allocated
+// .goiree.config section, which iree-dump-module prints without running
+// the library.
 package llvmcpu

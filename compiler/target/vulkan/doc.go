@@ -104,4 +104,14 @@
 // returns without writing anything: the contract's failure touches no
 // memory, but the caller sees stale outputs rather than an error. Sizes
 // and indices are 32-bit.
+//
+// Every generated entry point records in the payload the configuration
+// it was generated with (config.go; SpirVExecutableDef.configs): the
+// pipeline (SPIRVElementwise, SPIRVBaseDistribute, SPIRVBaseVectorize,
+// SPIRVSubgroupReduce or SPIRVSharedReduce,
+// SPIRVMatmulPromoteVectorize, SPIRVCooperativeMatrixVectorize), the
+// workgroup size, which Build checks against the shader's LocalSize, the
+// subgroup size where the kernel requires one, and the tile sizes per
+// level and loop; iree-dump-module prints them in IREE's
+// translation_info and lowering_config spelling.
 package vulkan

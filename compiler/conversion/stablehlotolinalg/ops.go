@@ -9,7 +9,7 @@ import (
 const (
 	cmpfOGT, cmpfOLT, cmpfUNE = 2, 4, 13
 	cmpiEQ, cmpiNE            = 0, 1
-	cmpiSLT, cmpiSGT          = 2, 4
+	cmpiSLT, cmpiSGT, cmpiSGE = 2, 4, 5
 	cmpiUGE                   = 9
 )
 

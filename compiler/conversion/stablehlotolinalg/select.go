@@ -7,17 +7,30 @@ import (
 
 // The ops here read elements at indices that are data (index tensors,
 // start offsets) or that count down (reverse), which a kernel's affine
-// maps cannot express. Each becomes a linalg.generic with a reduction
-// loop over the dimension read this way: every step reads one candidate
-// element at a map the kernel can follow and keeps it when the loop index
-// is the index wanted (arith.select), so the result holds the one element
-// it names. This costs one step per candidate, as TOSA's gather lowering
-// pays too.
+// maps cannot express. The reads (torch_index_select, gather, reverse,
+// dynamic_slice) become linalg.generics over the result whose bodies
+// compute the index and read the operand there directly (tensor.extract:
+// one read per element, which dispatch formation turns into a load of
+// the operand's binding). The writes (dynamic_update_slice, scatter)
+// become linalg.generics with a reduction loop over the elements that may
+// land on each result element: every step reads one candidate at a map
+// the kernel can follow and keeps it when it lands there (arith.select),
+// one step per candidate.
 
 // loopIndex appends linalg.index of loop d, cast to integer type t.
 func (x builder) loopIndex(d int, t ir.Type) *ir.Value {
 	i := x.op("linalg.index", nil, ir.IndexType{}, ir.NamedAttr{Name: "dim", Value: ir.IntegerAttr{Value: int64(d), Type: ir.I64}})
 	return x.op("arith.index_cast", []*ir.Value{i}, t)
+}
+
+// loopAt appends linalg.index of loop d.
+func (x builder) loopAt(d int) *ir.Value {
+	return x.op("linalg.index", nil, ir.IndexType{}, ir.NamedAttr{Name: "dim", Value: ir.IntegerAttr{Value: int64(d), Type: ir.I64}})
+}
+
+// asIndex casts an integer scalar to index.
+func (x builder) asIndex(v *ir.Value) *ir.Value {
+	return x.op("arith.index_cast", []*ir.Value{v}, ir.IndexType{})
 }
 
 // zeros emits a tensor of type rt, sized as empty sizes it, filled with 0.
@@ -53,8 +66,8 @@ func iterators(n, r int) []string {
 //
 //	out[b..., i..., r...] = input[b..., index[b..., i...], r...]
 //
-// with a reduction loop over the input's dimension dim. An index outside
-// it gives 0.
+// read directly at the index. An index outside the input's dimension dim
+// gives 0.
 func (c *converter) torchIndexSelect(rt *ir.TensorType) error {
 	if len(c.op.Operands) != 2 {
 		return c.errorf("expects an input and an index tensor")
@@ -130,15 +143,35 @@ func (c *converter) torchIndexSelect(rt *ir.TensorType) error {
 	}
 	outMap := identity(nres)
 	outMap.NumDims = nres + 1
-	ins := c.op.Operands[:2]
-	maps := []*ir.AffineMap{inMap, idxMap}
-	acc, err := c.zeros(rt, outMap, ins, maps)
+	// The result's dynamic sizes are those of the input and index
+	// dimensions its loops walk.
+	out, err := c.empty(rt, outMap, c.op.Operands[:2], []*ir.AffineMap{inMap, idxMap})
 	if err != nil {
 		return err
 	}
-	g, err := c.genericOp(ins, append(maps, outMap), acc, iterators(nres, 1), func(x builder, a []*ir.Value) (*ir.Value, error) {
-		hit := x.cmp("arith.cmpi", cmpiEQ, a[1], x.loopIndex(k, idx.Elem))
-		return x.sel(hit, a[0], a[2]), nil
+	idxMap.NumDims = nres
+	input := c.op.Operands[0]
+	var extent *ir.Value // the input's dimension dim when dynamic (host)
+	if in.Shape[dim0] == ir.Dynamic {
+		extent = c.emit(ir.NewOp("tensor.dim", []*ir.Value{input, c.index(int64(dim0))}, []ir.Type{ir.IndexType{}}, nil)).Results[0]
+	}
+	g, err := c.genericOp(c.op.Operands[1:2], []*ir.AffineMap{idxMap, identity(nres)}, out, iterators(nres, 0), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		i := x.asIndex(a[0])
+		n := extent
+		if n == nil {
+			n = x.constant(ir.IndexType{}, in.Shape[dim0])
+		}
+		inside := x.bin("arith.andi", x.cmp("arith.cmpi", cmpiSGE, i, x.constant(ir.IndexType{}, 0)), x.cmp("arith.cmpi", cmpiSLT, i, n))
+		at := []*ir.Value{input}
+		for j := 0; j < r; j++ {
+			if j == dim0 {
+				at = append(at, i)
+			} else {
+				at = append(at, x.loopAt(loopOfInput(j)))
+			}
+		}
+		v := x.op("tensor.extract", at, rt.Elem)
+		return x.sel(inside, v, x.constant(rt.Elem, 0)), nil
 	})
 	if err != nil {
 		return err
@@ -148,7 +181,7 @@ func (c *converter) torchIndexSelect(rt *ir.TensorType) error {
 }
 
 // reverse reads out[..., i, ...] = in[..., N-1-i, ...] along each
-// reversed dimension, with one reduction loop over each.
+// reversed dimension, directly.
 func (c *converter) reverse(rt *ir.TensorType) error {
 	in := stablehlo.Ranked(c.op.Operands[0].Type)
 	n := len(in.Shape)
@@ -156,46 +189,41 @@ func (c *converter) reverse(rt *ir.TensorType) error {
 	if !ok || !sameType(in, rt) {
 		return c.errorf("requires 'dimensions' and a result of the operand's type")
 	}
-	loopOf := make([]int, n)
-	for i := range loopOf {
-		loopOf[i] = -1
-	}
-	var rev []int
+	reversed := make([]bool, n)
 	for _, d := range dims {
-		if d < 0 || int(d) >= n || loopOf[d] != -1 {
+		if d < 0 || int(d) >= n || reversed[d] {
 			return c.errorf("dimensions %v are not distinct dimensions of rank %d", dims, n)
 		}
-		loopOf[d] = n + len(rev)
-		rev = append(rev, int(d))
+		reversed[d] = true
 	}
-	loops := n + len(rev)
-	inMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{}}
-	for d := 0; d < n; d++ {
-		l := d
-		if loopOf[d] >= 0 {
-			l = loopOf[d]
+	input := c.op.Operands[0]
+	// The last index of each reversed dimension: a constant, or a host
+	// value where the dimension is dynamic.
+	last := make([]*ir.Value, n)
+	for d := range last {
+		if reversed[d] && in.Shape[d] == ir.Dynamic {
+			size := c.emit(ir.NewOp("tensor.dim", []*ir.Value{input, c.index(int64(d))}, []ir.Type{ir.IndexType{}}, nil)).Results[0]
+			last[d] = c.emit(ir.NewOp("arith.subi", []*ir.Value{size, c.index(1)}, []ir.Type{ir.IndexType{}}, nil)).Results[0]
 		}
-		inMap.Results = append(inMap.Results, dim(l))
 	}
-	outMap := identity(n)
-	outMap.NumDims = loops
-	ins := c.op.Operands[:1]
-	acc, err := c.zeros(rt, outMap, ins, []*ir.AffineMap{inMap})
+	out, err := c.empty(rt, identity(n), []*ir.Value{input}, []*ir.AffineMap{identity(n)})
 	if err != nil {
 		return err
 	}
-	g, err := c.genericOp(ins, []*ir.AffineMap{inMap, outMap}, acc, iterators(n, len(rev)), func(x builder, a []*ir.Value) (*ir.Value, error) {
-		var hit *ir.Value
-		for _, d := range rev {
-			// k == N-1-i
-			want := x.bin("arith.subi", x.constant(ir.I64, in.Shape[d]-1), x.loopIndex(d, ir.I64))
-			h := x.cmp("arith.cmpi", cmpiEQ, x.loopIndex(loopOf[d], ir.I64), want)
-			if hit != nil {
-				h = x.bin("arith.andi", hit, h)
+	g, err := c.genericOp(nil, []*ir.AffineMap{identity(n)}, out, iterators(n, 0), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		at := []*ir.Value{input}
+		for d := 0; d < n; d++ {
+			i := x.loopAt(d)
+			if reversed[d] {
+				top := last[d]
+				if top == nil {
+					top = x.constant(ir.IndexType{}, in.Shape[d]-1)
+				}
+				i = x.bin("arith.subi", top, i)
 			}
-			hit = h
+			at = append(at, i)
 		}
-		return x.sel(hit, a[0], a[1]), nil
+		return x.op("tensor.extract", at, rt.Elem), nil
 	})
 	if err != nil {
 		return err
@@ -225,8 +253,8 @@ func (c *converter) startOperands(ops []*ir.Value, n int) error {
 }
 
 // dynamicSlice reads out[i] = in[s + i] where each start s is clamped to
-// [0, in - size]; a dimension the slice spans whole is read directly,
-// the others through a reduction loop over the input's dimension.
+// [0, in - size], directly; a dimension the slice spans whole is read at
+// the loop index.
 func (c *converter) dynamicSlice(rt *ir.TensorType) error {
 	in := stablehlo.Ranked(c.op.Operands[0].Type)
 	n := len(in.Shape)
@@ -237,51 +265,37 @@ func (c *converter) dynamicSlice(rt *ir.TensorType) error {
 	if err != nil {
 		return err
 	}
-	loopOf := make([]int, n)
 	var moving []int
 	for d := 0; d < n; d++ {
 		if sizes[d] < 0 || sizes[d] > in.Shape[d] || len(rt.Shape) != n || rt.Shape[d] != sizes[d] || !sameType(rt.Elem, in.Elem) {
 			return c.errorf("slice_sizes %v do not slice '%s' into '%s'", sizes, ir.TypeString(in), ir.TypeString(rt))
 		}
-		loopOf[d] = d
 		if sizes[d] != in.Shape[d] {
-			loopOf[d] = n + len(moving)
 			moving = append(moving, d)
 		}
 	}
-	loops := n + len(moving)
-	scalar := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{}}
-	inMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{}}
-	for d := 0; d < n; d++ {
-		inMap.Results = append(inMap.Results, dim(loopOf[d]))
-	}
-	outMap := identity(n)
-	outMap.NumDims = loops
-	ins := []*ir.Value{c.op.Operands[0]}
-	maps := []*ir.AffineMap{inMap}
+	scalar := &ir.AffineMap{NumDims: n, Results: []*ir.AffineExpr{}}
+	var ins []*ir.Value
+	var maps []*ir.AffineMap
 	for _, d := range moving {
 		ins = append(ins, c.op.Operands[1+d])
 		maps = append(maps, scalar)
 	}
-	acc, err := c.zeros(rt, outMap, nil, nil)
+	out, err := c.empty(rt, identity(n), nil, nil)
 	if err != nil {
 		return err
 	}
-	g, err := c.genericOp(ins, append(maps, outMap), acc, iterators(n, len(moving)), func(x builder, a []*ir.Value) (*ir.Value, error) {
-		var hit *ir.Value
+	input := c.op.Operands[0]
+	g, err := c.genericOp(ins, append(maps, identity(n)), out, iterators(n, 0), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		at := []*ir.Value{input}
+		for d := 0; d < n; d++ {
+			at = append(at, x.loopAt(d))
+		}
 		for j, d := range moving {
-			st := a[1+j]
-			s := clampedStart(x, st, in.Shape[d]-sizes[d])
-			h := x.cmp("arith.cmpi", cmpiEQ, x.loopIndex(loopOf[d], st.Type), x.bin("arith.addi", s, x.loopIndex(d, st.Type)))
-			if hit != nil {
-				h = x.bin("arith.andi", hit, h)
-			}
-			hit = h
+			s := x.asIndex(clampedStart(x, a[j], in.Shape[d]-sizes[d]))
+			at[1+d] = x.bin("arith.addi", s, at[1+d])
 		}
-		if hit == nil {
-			return a[0], nil
-		}
-		return x.sel(hit, a[0], a[len(a)-1]), nil
+		return x.op("tensor.extract", at, rt.Elem), nil
 	})
 	if err != nil {
 		return err
@@ -421,10 +435,9 @@ func batchSizes(index []int64, iv int, shape []int64, batch []int, base int) boo
 // gather lowers StableHLO's gather without batching dimensions: the result
 // dimensions in offset_dims walk the slice, the others (batch) pick the
 // start index vector, whose components start_index_map places in operand
-// dimensions (clamped so that the slice fits). Each operand dimension
-// with a start is read through a reduction loop that keeps the element
-// at start + offset; the others are read at the offset (0 where the
-// dimension is collapsed).
+// dimensions (clamped so that the slice fits). The operand is read
+// directly at start + offset in each dimension (the start 0 where it has
+// none, the offset 0 where the dimension is collapsed).
 func (c *converter) gather(rt *ir.TensorType) error {
 	if len(c.op.Operands) != 2 {
 		return c.errorf("expects an operand and start indices")
@@ -491,80 +504,46 @@ func (c *converter) gather(rt *ir.TensorType) error {
 	if next != len(offsetDims) {
 		return bad
 	}
-	// The result loops, then a reduction loop over each operand dimension
-	// read at a start (or at an offset into a longer dimension, which a
-	// loop cannot index directly).
-	redLoop := make([]int, r)
-	loops := nres
-	for d := 0; d < r; d++ {
-		redLoop[d] = -1
-		if startOf[d] >= 0 || offsetLoop[d] >= 0 && sizes[d] != in.Shape[d] {
-			redLoop[d] = loops
-			loops++
-		}
-	}
 	var batch []int
 	for l := 0; l < nres; l++ {
 		if !isOffset[l] {
 			batch = append(batch, l)
 		}
 	}
-	vec, ok := indexVectorMaps(q, iv, loops, batch, len(startMap))
+	vec, ok := indexVectorMaps(q, iv, nres, batch, len(startMap))
 	if !ok || iv < q && !sameSize(st.Shape[iv], int64(len(startMap))) || !batchSizes(st.Shape, iv, rt.Shape, batch, 0) {
 		return bad
 	}
-	inMap := &ir.AffineMap{NumDims: loops, Results: []*ir.AffineExpr{}}
-	for d := 0; d < r; d++ {
-		switch {
-		case redLoop[d] >= 0:
-			inMap.Results = append(inMap.Results, dim(redLoop[d]))
-		case offsetLoop[d] >= 0:
-			inMap.Results = append(inMap.Results, dim(offsetLoop[d]))
-		default:
-			inMap.Results = append(inMap.Results, affConst(0))
-		}
-	}
-	ins := []*ir.Value{c.op.Operands[0]}
-	maps := []*ir.AffineMap{inMap}
-	for _, m := range vec {
+	var ins []*ir.Value
+	for range vec {
 		ins = append(ins, c.op.Operands[1])
-		maps = append(maps, m)
 	}
-	outMap := identity(nres)
-	outMap.NumDims = loops
-	acc, err := c.zeros(rt, outMap, nil, nil)
+	out, err := c.empty(rt, identity(nres), nil, nil)
 	if err != nil {
 		return err
 	}
-	g, err := c.genericOp(ins, append(maps, outMap), acc, iterators(nres, loops-nres), func(x builder, a []*ir.Value) (*ir.Value, error) {
-		var hit *ir.Value
+	input := c.op.Operands[0]
+	g, err := c.genericOp(ins, append(vec, identity(nres)), out, iterators(nres, 0), func(x builder, a []*ir.Value) (*ir.Value, error) {
+		at := []*ir.Value{input}
 		for d := 0; d < r; d++ {
-			if redLoop[d] < 0 {
-				continue
-			}
-			// The wanted index: the clamped start plus the offset.
-			var want *ir.Value
+			// The clamped start plus the offset.
+			var i *ir.Value
 			if k := startOf[d]; k >= 0 {
-				want = clampedStart(x, a[1+k], in.Shape[d]-sizes[d])
+				i = x.asIndex(clampedStart(x, a[k], in.Shape[d]-sizes[d]))
 			}
 			if l := offsetLoop[d]; l >= 0 {
-				o := x.loopIndex(l, st.Elem)
-				if want == nil {
-					want = o
+				if o := x.loopAt(l); i == nil {
+					i = o
 				} else {
-					want = x.bin("arith.addi", want, o)
+					i = x.bin("arith.addi", i, o)
 				}
 			}
-			h := x.cmp("arith.cmpi", cmpiEQ, x.loopIndex(redLoop[d], st.Elem), want)
-			if hit != nil {
-				h = x.bin("arith.andi", hit, h)
+			if i == nil {
+				i = x.constant(ir.IndexType{}, 0)
 			}
-			hit = h
+			at = append(at, i)
 		}
-		if hit == nil {
-			return a[0], nil
-		}
-		return x.sel(hit, a[0], a[len(a)-1]), nil
+		return x.op("tensor.extract", at, rt.Elem), nil
 	})
 	if err != nil {
 		return err

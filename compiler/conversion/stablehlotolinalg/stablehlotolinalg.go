@@ -29,11 +29,14 @@
 //     NORMAL the Box-Muller transform of compile-time std::mt19937(0)
 //     uniforms (constant tables) scaled by sigma and shifted by mu.
 //
-// torch_index_select, gather, reverse, dynamic_slice, dynamic_update_slice
-// and scatter read or write at indices that are data or count down, which
-// kernel maps cannot express: a reduction loop over the candidates keeps
-// (or, for scatter, combines through its body) the element whose index
-// matches (see select.go). sort ranks every element by the comparator
+// torch_index_select, gather, reverse and dynamic_slice read at indices
+// that are data or count down, which kernel maps cannot express: the body
+// computes the index (starts clamped as StableHLO defines them; an index
+// outside torch_index_select's input gives 0) and reads there directly
+// with tensor.extract. dynamic_update_slice and scatter write at such
+// indices: a reduction loop over the candidates keeps (or, for scatter,
+// combines through its body) the element whose index matches (see
+// select.go). sort ranks every element by the comparator
 // over all pairs, stably, and moves each to its rank the same way.
 //
 // custom_call takes the targets IREE lowers: shape_assertion is dropped

@@ -579,7 +579,7 @@ func (f *fngen) trig64(res, x, name string) {
 	big := f.reg("%p")
 	done := f.reg("$L__trig_done")
 	f.ins("setp.ge.f64", big, ax, f64Lit(0x1p20))
-	f.ins("@!"+big+" bra.uni", done)
+	f.ins("@!"+big+" bra", done)
 	f.payneHanek(r, q, x, ax)
 	f.body.WriteString(done + ":\n")
 	if name == "math.cos" {
@@ -773,7 +773,7 @@ func (f *fngen) erf64(r, x string) {
 	f.ins("setp.ltu.f64", small, a, f64Lit(1))
 	f.ins("setp.ge.f64", big, a, f64Lit(6))
 	f.ins("or.pred", big, big, small)
-	f.ins("@"+big+" bra.uni", done)
+	f.ins("@"+big+" bra", done)
 	f.ins("div.rn.f64", k, f64Lit(100), hi) // half of 200/a^2: the level's n/2
 	f.ins("cvt.rzi.f64.f64", k, k)
 	f.ins("add.rn.f64", k, k, f64Lit(4))
@@ -782,7 +782,7 @@ func (f *fngen) erf64(r, x string) {
 	f.ins("add.rn.f64", t, a, d)
 	f.ins("sub.rn.f64", k, k, f64Lit(0.5))
 	f.ins("setp.gt.f64", small, k, f64Lit(0))
-	f.ins("@"+small+" bra.uni", loop)
+	f.ins("@"+small+" bra", loop)
 	f.body.WriteString(done + ":\n")
 	e := f.fd()
 	f.exp64(e, m, "")
@@ -994,7 +994,7 @@ func (f *fngen) remf64(res, a, b string) {
 	f.ins("mov.f64", res, a)
 	f.ins("setp.lt.u64", p, xa, xb)
 	f.ins("or.pred", p, p, bad)
-	f.ins("@"+p+" bra.uni", done)
+	f.ins("@"+p+" bra", done)
 	// Exponents and 53-bit significands.
 	split := func(x string) (m, e string) {
 		m, e = f.reg("%rd"), f.reg("%r")
@@ -1018,7 +1018,7 @@ func (f *fngen) remf64(res, a, b string) {
 	loop, tail := f.reg("$L__remf64"), f.reg("$L__remf64_tail")
 	f.body.WriteString(loop + ":\n")
 	f.ins("setp.le.s32", p, ea, eb)
-	f.ins("@"+p+" bra.uni", tail)
+	f.ins("@"+p+" bra", tail)
 	f.ins("sub.s64", d, ma, mb)
 	f.ins("setp.ge.s64", p, d, "0")
 	f.ins("@"+p+" mov.b64", ma, d)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -334,6 +335,11 @@ func TestMathLibPTX(t *testing.T) {
 			d := find(t, simDispatches(t, "mathlib.mlir", tc.arch), fn)
 			if strings.Contains(d.ptx, ".approx") {
 				t.Errorf("the math library's PTX uses an .approx instruction")
+			}
+			// Branches on a lane's own value diverge: bra.uni, which
+			// promises they do not, is for unconditional jumps only.
+			if m := regexp.MustCompile(`@!?%p\d+ bra\.uni`).FindString(d.ptx); m != "" {
+				t.Errorf("the math library's PTX has a conditional bra.uni: %s", m)
 			}
 			out := runNest(t, d, map[string][]byte{"in0": enc(x), "in1": enc(y)})
 			for o, c := range libmCases {

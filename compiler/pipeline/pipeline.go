@@ -61,7 +61,11 @@
 //	                     IREE forms its dispatches at dispatch-creation,
 //	                     before the targets are known; goiree forms these
 //	                     here because it writes their variants directly.
-//	executable-configurations: empty.
+//	executable-configurations: annotate-export-configs puts on each export
+//	                     of a cuda or vulkan-spirv variant the
+//	                     configuration its build will record (IREE's
+//	                     translation_info and lowering_config), for
+//	                     display; builders ignore it (configs.go).
 //	executable-targets:  empty: each target's code generator translates and
 //	                     serializes a variant in one step, at vm.
 //	hal:                 empty.
@@ -201,6 +205,7 @@ var Passes = []Pass{
 	{Name: "name-layouts", Phase: "executable-sources", Run: func(s *State) error { transforms.NameLayouts(s.Module); return nil }},
 	{Name: "verify-executable-sources", Phase: "executable-sources", Run: verify},
 	{Name: "form-elementwise-dispatches", Phase: "executable-sources", Run: FormDispatches},
+	{Name: "annotate-export-configs", Phase: "executable-configurations", Run: AnnotateExportConfigs},
 	{Name: "emit-vm-bytecode", Phase: "vm", Run: emitVM},
 }
 

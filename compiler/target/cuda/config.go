@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
@@ -157,4 +158,38 @@ func (g *ptxgen) kernelConfig(fn *ir.Operation) kernelconfig.Config {
 		return elementwiseConfig(tile)
 	}
 	return kernelconfig.Config{}
+}
+
+// ExportConfigs returns the configuration of each generated kernel of a
+// cuda variant for its target_arch, by export name, without generating
+// its PTX; external variants and kernels GeneratePTX would refuse have
+// none. It lets the executable-configurations phase show on each export
+// what the build will record (pipeline.AnnotateExportConfigs).
+func (b Builder) ExportConfigs(variant *ir.Operation) (map[string]kernelconfig.Config, error) {
+	mod := hal.InnerModule(variant)
+	if mod == nil {
+		return nil, nil
+	}
+	a, isa, err := targetArch(Arch(hal.VariantTarget(variant)))
+	if err != nil {
+		return nil, variantError(variant, err)
+	}
+	g := &ptxgen{arch: a, isa: isa, funcs: map[string]*ir.Operation{}}
+	for _, o := range mod.Body().Ops {
+		if o.Name == "func.func" {
+			g.funcs[o.SymName()] = o
+		}
+	}
+	out := map[string]kernelconfig.Config{}
+	for _, o := range variant.Body().Ops {
+		if o.Name != "hal.executable.export" {
+			continue
+		}
+		if fn := g.funcs[o.SymName()]; fn != nil {
+			if c := g.kernelConfig(fn); !c.IsZero() {
+				out[o.SymName()] = c
+			}
+		}
+	}
+	return out, nil
 }

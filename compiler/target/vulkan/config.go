@@ -218,3 +218,30 @@ func localSize(code []uint32, name string) ([3]uint32, bool) {
 	}
 	return [3]uint32{}, false
 }
+
+// ExportConfigs returns the configuration of each generated shader of a
+// vulkan-spirv variant for the device its target describes, by export
+// name, without generating it; external variants and functions
+// GenerateGLSLWith would refuse have none. It lets the
+// executable-configurations phase show on each export what the build
+// will record (pipeline.AnnotateExportConfigs).
+func (b Builder) ExportConfigs(variant *ir.Operation) (map[string]kernelconfig.Config, error) {
+	inner := hal.InnerModule(variant)
+	if inner == nil || !Supports(variant) {
+		return nil, nil
+	}
+	dev, err := DeviceOf(hal.VariantTarget(variant))
+	if err != nil {
+		return nil, ir.OpErrorf(variant, "%v", err)
+	}
+	out := map[string]kernelconfig.Config{}
+	for _, o := range variant.Body().Ops {
+		if o.Name != "hal.executable.export" {
+			continue
+		}
+		if c := kernelConfig(inner, o.SymName(), GLSLOptions{NoSubgroups: b.Options.NoSubgroups, Device: dev}); !c.IsZero() {
+			out[o.SymName()] = c
+		}
+	}
+	return out, nil
+}

@@ -131,4 +131,14 @@
 // plus the total is rounded once when stored, as IREE's GPU reductions
 // do; 16-bit minima and maxima stay in their type, exact either way. A
 // body that extends its inputs (extf) to an f32 output sums in f32.
+//
+// Every generated kernel records in its PTX image the configuration it
+// was generated with for that arch (config.go; PTXImage.configs): the
+// pipeline (CUDAElementwise, CUDADistribute, CUDAVectorize,
+// CUDAWarpReduction, CUDAMatmulSimt, CUDAMatmulTensorCore), the block
+// size, which must be the one the driver launches, the subgroup size
+// where warp shuffles or mma.sync depend on it, and the tile sizes per
+// level and loop; iree-dump-module prints them in IREE's translation_info
+// and lowering_config spelling, and the executable-configurations phase
+// shows them on the exports (Builder.ExportConfigs).
 package cuda

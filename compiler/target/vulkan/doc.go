@@ -74,9 +74,13 @@
 // Element types, in loop nests and elementwise dispatches alike: f32, i32
 // and index are 32-bit words. f64 and i64 are GLSL doubles and int64_t
 // (the Float64 and Int64 capabilities, device features shaderFloat64 and
-// shaderInt64); GLSL has no double-precision exp, log, tanh or the other
-// transcendental functions, so those ops on f64 are refused at their
-// location. f16 and bf16 are kept in 16-bit storage (uint16_t elements,
+// shaderInt64). Math ops do not use GLSL's transcendental builtins, whose
+// precision Vulkan leaves to the driver (and which do not exist for
+// doubles): exp, log, pow, sin, tanh, erf and the rest are helper
+// functions written into the shader (mathf32.go, mathf64.go) in plain
+// arithmetic, within 1 ulp for f32 and a few for f64 on the whole domain
+// (huge arguments of sin, cos and tan reduced exactly), and f32 division
+// and sqrt are correctly rounded (mathglsl.go). f16 and bf16 are kept in 16-bit storage (uint16_t elements,
 // GL_EXT_shader_16bit_storage: the StorageBuffer16BitAccess capability,
 // storageBuffer16BitAccess) and computed in f32: loads widen exactly,
 // every op's result is rounded to its type to nearest even in integer
@@ -113,5 +117,7 @@
 // workgroup size, which Build checks against the shader's LocalSize, the
 // subgroup size where the kernel requires one, and the tile sizes per
 // level and loop; iree-dump-module prints them in IREE's
-// translation_info and lowering_config spelling.
+// translation_info and lowering_config spelling, and the
+// executable-configurations phase shows them on the exports
+// (Builder.ExportConfigs).
 package vulkan

@@ -39,7 +39,33 @@ func TestLinalgGather(t *testing.T) {
 		}
 		defer dev.Close()
 		checkGather(t, dev, s.Output)
+		emptyTableFails(t, dev, s.Output)
 	})
+	t.Run("empty-table", func(t *testing.T) {
+		module, err := compile("linalg_gather.mlir", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range devices {
+			dev, err := d.make()
+			if err != nil {
+				t.Fatal(err)
+			}
+			emptyTableFails(t, dev, module)
+			dev.Close()
+		}
+	})
+}
+
+// emptyTableFails checks that reading rows of a table with none fails the
+// dispatch (there is no element to clamp an index to) instead of reading
+// outside the buffer.
+func emptyTableFails(t *testing.T, dev rhal.Device, module []byte) {
+	t.Helper()
+	_, err := tryRun(dev, module, "rows", "0x4xf32", "5xi32=1 0 -4 2 1")
+	if err == nil || !strings.Contains(err.Error(), "rows_linalg_0") {
+		t.Errorf("rows of an empty table: got %v, want the dispatch to fail", err)
+	}
 }
 
 // clampIndex is where the kernels read for index i of a dimension of n:

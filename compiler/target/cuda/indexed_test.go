@@ -61,6 +61,24 @@ func TestIndexedReadsInterpreted(t *testing.T) {
 					t.Errorf("gather_sum[%d] = %d, want %d", i, got, want)
 				}
 			}
+
+			p := find(t, ds, "pick_types", "tensor.extract")
+			halfBits := []uint16{0x3800, 0xbd00, 0x4000, 0x4300, 0xc700} // 0.5 -1.25 2 3.5 -7
+			bools := []byte{1, 0, 0, 1, 1}
+			at := []int32{4, 1, -2, 9}
+			hb := make([]byte, 2*len(halfBits))
+			for i, h := range halfBits {
+				binary.LittleEndian.PutUint16(hb[2*i:], h)
+			}
+			res := runNest(t, p, map[string][]byte{"in0": i32Bytes(at), "in1": hb, "in2": bools})
+			for i, x := range at {
+				if got, want := binary.LittleEndian.Uint16(res["out0"][2*i:]), halfBits[clamp(x, 5)]; got != want {
+					t.Errorf("pick_types f16[%d] = %#x, want %#x", i, got, want)
+				}
+				if got, want := res["out1"][i], bools[clamp(x, 5)]; got != want {
+					t.Errorf("pick_types i1[%d] = %d, want %d", i, got, want)
+				}
+			}
 		})
 	}
 }

@@ -29,3 +29,18 @@ func.func @pick_sum(%table: tensor<7xi8>, %idx: tensor<4x2xi32>) -> tensor<4xi32
   } -> tensor<4xi32>
   return %r : tensor<4xi32>
 }
+
+// f16 and i1 tables, read at the same clamped indices.
+func.func @pick_types(%th: tensor<5xf16>, %tb: tensor<5xi1>, %idx: tensor<4xi32>) -> (tensor<4xf16>, tensor<4xi1>) {
+  %e1 = tensor.empty() : tensor<4xf16>
+  %e2 = tensor.empty() : tensor<4xi1>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>, affine_map<(i) -> (i)>], iterator_types = ["parallel"]}
+      ins(%idx : tensor<4xi32>) outs(%e1, %e2 : tensor<4xf16>, tensor<4xi1>) {
+  ^bb0(%x: i32, %o1: f16, %o2: i1):
+    %i = arith.index_cast %x : i32 to index
+    %a = tensor.extract %th[%i] : tensor<5xf16>
+    %b = tensor.extract %tb[%i] : tensor<5xi1>
+    linalg.yield %a, %b : f16, i1
+  } -> (tensor<4xf16>, tensor<4xi1>)
+  return %r#0, %r#1 : tensor<4xf16>, tensor<4xi1>
+}

@@ -31,6 +31,7 @@ func flattenTensorReads(ops []*ir.Operation) {
 		}
 		blk := op.Regions[0].Blocks[0]
 		flat := map[*ir.Value]*ir.Value{}
+		dims := map[*ir.Value][]*ir.Value{} // host sizes of each tensor's dynamic dimensions
 		for _, o := range slices.Clone(blk.Ops) {
 			if o.Name != "tensor.extract" || len(o.Operands) == 0 || len(o.Results) != 1 {
 				continue
@@ -41,17 +42,18 @@ func flattenTensorReads(ops []*ir.Operation) {
 				continue
 			}
 			h := hostBuilder{at: op}
-			sizes := make([]*ir.Value, len(tt.Shape))
-			for r, sz := range tt.Shape {
-				if sz == ir.Dynamic {
-					sizes[r] = h.emit(ir.NewOp("tensor.dim", []*ir.Value{t, h.index(int64(r))}, []ir.Type{ir.IndexType{}}, nil))
+			if _, ok := dims[t]; !ok {
+				ds := make([]*ir.Value, len(tt.Shape))
+				for r, sz := range tt.Shape {
+					if sz == ir.Dynamic {
+						ds[r] = h.emit(ir.NewOp("tensor.dim", []*ir.Value{t, h.index(int64(r))}, []ir.Type{ir.IndexType{}}, nil))
+					}
 				}
+				dims[t] = ds
+				flat[t] = h.flatten(t, tt, ds)
 			}
-			f, ok := flat[t]
-			if !ok {
-				f = h.flatten(t, tt, sizes)
-				flat[t] = f
-			}
+			f := flat[t]
+			sizes := slices.Clone(dims[t])
 			b := hostBuilder{at: o}
 			var off *ir.Value
 			for r, sz := range tt.Shape {

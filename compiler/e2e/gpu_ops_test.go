@@ -65,23 +65,9 @@ var gpuOpFamilies = []struct {
 	{name: "LinalgExtGatherScatter", test: TestLinalgExtGatherScatter},
 	{name: "LinalgExtReverse", test: TestLinalgExtReverse},
 	{name: "LinalgElementwiseNamed", test: TestLinalgElementwiseNamed},
-	{name: "LinalgMathAccuracy", test: TestLinalgMathAccuracy, skip: map[string]string{
-		// Its kernels bind up to 60 buffers; Mesa 22.3's lavapipe crashes
-		// on more than 32 (the runtime does not check
-		// maxPerStageDescriptorStorageBuffers). Run in groups of at most
-		// 32 buffers, f16 passes; f32 does not meet the CPU's 1-2 ulp
-		// where GLSL's builtins are what Vulkan allows (lavapipe: exp,
-		// exp2, tan, pow within about 4 ulp, log off by 1e-8 near 1, tanh
-		// of tiny arguments, a non-fused fma), bf16 results below f32's
-		// normals are flushed, and GLSL has no f64 exp, log and the rest.
-		// compiler/target/vulkan's TestMathOnDevice holds the f32 ops to
-		// what the device promises.
-		"vulkan-spirv": "more than 32 storage buffers in one kernel crash lavapipe, and Vulkan's builtin precision is not the CPU's",
-	}},
+	{name: "LinalgMathAccuracy", test: TestLinalgMathAccuracy},
 	{name: "LinalgIntegerOps", test: TestLinalgIntegerOps},
-	{name: "ElementwiseHalfAndDouble", test: TestElementwiseHalfAndDouble, skip: map[string]string{
-		"vulkan-spirv": "it takes math.erf of f64, and GLSL has no double-precision erf (TestGPUTypes runs the f16, bf16 and f64 tensor ops without it)",
-	}},
+	{name: "ElementwiseHalfAndDouble", test: TestElementwiseHalfAndDouble},
 	{name: "LinalgCasts", test: TestLinalgCasts},
 	{name: "LinalgPairwiseReduction", test: TestLinalgPairwiseReduction, skip: map[string]string{
 		"vulkan-spirv": "its exact f16 sum relies on llvm-cpu's pairwise order; the GPU's lanes add 32 elements in order first (4.109 for 4.098)",

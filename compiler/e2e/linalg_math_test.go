@@ -211,13 +211,20 @@ var mathOps = []mathOp{
 }
 
 // mathChunks splits the ops into groups whose generic stays within the
-// runtime's 64 bindings (each op reads its operands and writes one result).
+// runtime's 64 bindings (each op reads its operands and writes one
+// result), or within 32 on vulkan-spirv, the storage buffers per shader
+// stage that lavapipe allows (Vulkan's minimum is 4, most devices allow
+// far more).
 func mathChunks() [][]int {
+	limit := 60
+	if gpuMode == "vulkan-spirv" {
+		limit = 32
+	}
 	var chunks [][]int
 	var cur []int
 	used := 0
 	for i, op := range mathOps {
-		if used+op.arity+1 > 60 {
+		if used+op.arity+1 > limit {
 			chunks = append(chunks, cur)
 			cur, used = nil, 0
 		}

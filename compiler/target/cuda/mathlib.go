@@ -436,9 +436,9 @@ func (f *fngen) expm1_64(r, x string) {
 
 // logDD emits log(x) for a positive finite x (subnormals included) as a
 // double-double hi + lo: x = m 2^e with m in [sqrt(1/2), sqrt(2)),
-// f = (m-1)/(m+1) with its rounding error fl (m+1 split exactly),
-// log m = 2f + 2fl + 2f^3 (1/3 + f^2/5 + ...) with the series to f^23
-// (truncation below 1e-19 relative), plus e ln2 in two parts.
+// f = (m-1)/(m+1) with its rounding error fl (m+1 split exactly; one
+// division), log m = 2f + 2fl + 2f^3 (1/3 + f^2/5 + ...) with the series
+// to f^23 (truncation below 1e-19 relative), plus e ln2 in two parts.
 func (f *fngen) logDD(x string) (hi, lo string) {
 	c := mathConst()
 	sub := f.reg("%p")
@@ -472,7 +472,10 @@ func (f *fngen) logDD(x string) (hi, lo string) {
 	f.ins("neg.f64", t, fh)
 	f.ins("fma.rn.f64", fl, t, dh, num)
 	f.ins("fma.rn.f64", fl, t, dl, fl)
-	f.ins("div.rn.f64", fl, fl, dh)
+	// The residual over m + 1, which is (1 - f)/2: a correction of
+	// relative size 2^-53 needs no division.
+	f.ins("fma.rn.f64", t, fh, f64Lit(-0.5), f64Lit(0.5))
+	f.ins("mul.rn.f64", fl, fl, t)
 	z := f.fd()
 	f.ins("mul.rn.f64", z, fh, fh)
 	co := make([]float64, 11)
@@ -534,18 +537,20 @@ func (f *fngen) logSpecials(r, x string) {
 	f.ins("@"+p+" mov.f64", r, f64Lit(math.NaN()))
 }
 
-// log1p64 emits log(1+x) in f64 as log(u) x/(u-1) with u = 1+x rounded,
-// which cancels the rounding of u to first order; x itself where u is 1
-// (zeros keep their sign), infinity at infinity.
+// log1p64 emits log(1+x) in f64: u = 1+x rounded, log u in double-double
+// (logDD) plus the rounding error of u over u, (x - (u-1))/u (exact to
+// first order); x itself where u is 1 (zeros keep their sign); -infinity
+// at -1, NaN below it and for NaN, infinity at infinity.
 func (f *fngen) log1p64(r, x string) {
 	u := f.fd()
 	f.ins("add.rn.f64", u, x, f64Lit(1))
-	l := f.fd()
-	f.log64(l, u, "math.log")
+	hi, lo := f.logDD(u)
 	d := f.fd()
 	f.ins("sub.rn.f64", d, u, f64Lit(1))
-	f.ins("div.rn.f64", d, x, d)
-	f.ins("mul.rn.f64", r, l, d)
+	f.ins("sub.rn.f64", d, x, d)
+	f.ins("div.rn.f64", d, d, u)
+	f.ins("add.rn.f64", d, d, lo)
+	f.ins("add.rn.f64", r, hi, d)
 	p := f.reg("%p")
 	f.ins("setp.eq.f64", p, u, f64Lit(1))
 	f.ins("@"+p+" mov.f64", r, x)
@@ -553,6 +558,8 @@ func (f *fngen) log1p64(r, x string) {
 	f.ins("@"+p+" mov.f64", r, x)
 	f.ins("setp.eq.f64", p, x, f64Lit(-1))
 	f.ins("@"+p+" mov.f64", r, f64Lit(math.Inf(-1)))
+	f.ins("setp.ltu.f64", p, x, f64Lit(-1))
+	f.ins("@"+p+" mov.f64", r, f64Lit(math.NaN()))
 	f.nanThrough(r, x, "f64")
 }
 

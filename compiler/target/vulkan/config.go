@@ -127,8 +127,8 @@ func loopNestConfig(k *loopnest.Kernel, body *ir.Operation, opts GLSLOptions) ke
 		thread, step := level(), level()
 		if mm.coop {
 			c := kernelconfig.Config{Pipeline: pipelineCoop, WorkgroupSize: [3]uint32{coopThreads, 1, 1}, SubgroupSize: coopSubgroup}
-			block[mm.I], block[mm.J] = coopBlock, coopBlock
-			thread[mm.I], thread[mm.J] = 16*coopRows, 16*coopCols // a subgroup's 64 x 32
+			block[mm.I], block[mm.J] = coopBlock, coopBlockN
+			thread[mm.I], thread[mm.J] = 16*coopRows, 16*coopCols // a subgroup's 64 x 64
 			step[mm.R] = coopStep
 			shape := level()
 			shape[mm.I], shape[mm.J], shape[mm.R] = 16, 16, 16

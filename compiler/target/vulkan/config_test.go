@@ -89,7 +89,7 @@ func TestKernelConfigs(t *testing.T) {
 		want    kernelconfig.Config
 	}{
 		{"h200", h200, "mm16_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixVectorize", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
-			TileSizes: [][]int64{{128, 128, 0}, {64, 32, 0}, {0, 0, 64}, {16, 16, 16}}}},
+			TileSizes: [][]int64{{128, 256, 0}, {64, 64, 0}, {0, 0, 32}, {16, 16, 16}}}},
 		{"h200", h200, "mm32_linalg_0", kernelconfig.Config{Pipeline: "SPIRVMatmulPromoteVectorize", WorkgroupSize: [3]uint32{256, 1, 1},
 			TileSizes: [][]int64{{128, 128, 0}, {8, 8, 0}, {0, 0, 8}}}},
 		{"portable", portable, "mm16_linalg_0", kernelconfig.Config{Pipeline: "SPIRVMatmulPromoteVectorize", WorkgroupSize: [3]uint32{128, 1, 1},

@@ -17,12 +17,13 @@ import (
 // installed glslang knows) and rewritten to VK_KHR_cooperative_matrix
 // after glslc unless the NV extension is asked for (coopkhr.go). The
 // workgroup's 256 invocations, 8 subgroups of 32, compute blocks of 128 x
-// 128 outputs like the tiled matmul (the same column split and row
-// tiles), in steps of 64 along the reduction staged as f16 in shared
-// memory (one pair of tiles, 35 KiB of Vulkan's 48; the next step is read
-// from global memory into registers while the current one is
-// multiplied); subgroup s owns 64 rows (s / 4) by 32 columns (s % 4) of
-// the block, as 4 x 2 f32 accumulator matrices. The f16 elements move as
+// 256 outputs (the tiled matmul's row tiles, with column blocks twice as
+// wide: splitOf gives the grid half as many column groups), in steps of
+// 32 along the reduction staged as f16 in shared memory (one pair of
+// tiles, 27 KiB of Vulkan's 48; the next step is read from global memory
+// into registers while the current one is multiplied); subgroup s owns
+// 64 rows (s / 4) by 64 columns (s % 4) of the block, as 4 x 4 f32
+// accumulator matrices. The f16 elements move as
 // bits, 8 to a uvec4: neighbouring invocations copy neighbouring 16-byte
 // chunks of a row of A or B, each with one load (through a uvec4 view of
 // the binding) where the matrix starts at a multiple of 8 elements, its
@@ -37,19 +38,20 @@ import (
 // matmuls and IREE's cooperative-matrix pipeline do); the body must be
 // the plain multiply-add linalg.matmul has.
 //
-// Measured on an H200 (4096^3, median of 5 x 10 calls): 0.94 ms, where
-// the first version (steps of 32 through two pairs of tiles, 2 x 4
-// accumulators a subgroup, results through the scratch) took 1.07 ms and
-// cuda's mma.sync kernel 0.39 ms. Reading two steps ahead through two
-// pairs of 32-long tiles (0.98 ms), one pair of 32 (0.96) and 2 x 4
-// accumulators with steps of 64 (0.96) were no better: the staging is not
-// what holds this kernel back.
+// Measured on an H200 (4096^3, median of 5 x 3 calls, same run): 0.64
+// ms on VK_KHR_cooperative_matrix; 128 x 128 blocks with 4 x 2
+// accumulators a subgroup and steps of 64 took 0.70 ms, 0.99 ms on
+// VK_NV_cooperative_matrix, whose matrices do not say which operand they
+// are. cuda's mma.sync kernel takes 0.39 ms. Steps of 32 with 128 x 128
+// blocks (0.83 ms), 2 x 4 accumulators (0.74), no memory operands on the
+// matrix loads (0.71) and matrices loaded straight from the bindings
+// instead of shared memory (1.4-1.8 ms) were no better.
 
 // coopMMA is the cooperative matrix operation the kernel needs of the
 // target (IREE's name).
 const coopMMA = "WMMA_F32_16x16x16_F16"
 
-// The cooperative-matrix kernel's shape: block, step, threads, a
+// The cooperative-matrix kernel's shape: block rows and columns, step, threads, a
 // subgroup's accumulators down and across (coopRows x coopCols of 16 x
 // 16), tile pitches (in uvec4s of 8 f16 elements: a step's or a block's
 // row and one more, so that the 8 rows of 16 bytes the driver reads from
@@ -57,12 +59,13 @@ const coopMMA = "WMMA_F32_16x16x16_F16"
 // 16 f32 scratch.
 const (
 	coopBlock   = 128
-	coopStep    = 64
+	coopBlockN  = 256
+	coopStep    = 32
 	coopThreads = 256
 	coopRows    = 4
-	coopCols    = 2
+	coopCols    = 4
 	coopAPitch  = coopStep/8 + 1
-	coopBPitch  = coopBlock/8 + 1
+	coopBPitch  = coopBlockN/8 + 1
 	coopATile   = coopBlock * coopAPitch
 	coopBTile   = coopStep * coopBPitch
 	coopScratch = 256
@@ -75,15 +78,20 @@ const (
 // multiply-add body, and a device with the operation, 32-wide subgroups
 // and room for the tiles.
 func coopOf(k *loopnest.Kernel, body *ir.Operation, dev Device) bool {
+	return coopShaped(k, dev) && mulAddF16(k, body)
+}
+
+// coopShaped reports whether a matmul-shaped kernel has cooperative
+// matrices' types on dev (coopOf without the body): f16 operands, an f32
+// output, and a device with the operation, 32-wide subgroups and room
+// for the tiles.
+func coopShaped(k *loopnest.Kernel, dev Device) bool {
 	if !slices.Contains(dev.MMA, coopMMA) || !slices.Equal(dev.SubgroupSizes, []int{32}) ||
 		dev.MaxInvocations < coopThreads || dev.MaxWorkgroupSize[0] < coopThreads || dev.MaxSharedBytes < coopShared {
 		return false
 	}
 	isType := func(t ir.Type, name string) bool { f, ok := t.(ir.FloatType); return ok && f.Name == name }
-	if !isType(k.Inputs[0].Type.Elem, "f16") || !isType(k.Inputs[1].Type.Elem, "f16") || !isType(k.Outputs[0].Type.Elem, "f32") {
-		return false
-	}
-	return mulAddF16(k, body)
+	return isType(k.Inputs[0].Type.Elem, "f16") && isType(k.Inputs[1].Type.Elem, "f16") && isType(k.Outputs[0].Type.Elem, "f32")
 }
 
 // mulAddF16 reports whether a matmul body is linalg.matmul's for f16
@@ -153,11 +161,11 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	}
 	const acc = "fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>"
 	const frag = "fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>"
-	fmt.Fprintf(w, "  // Cooperative matrices: blocks of %dx%d outputs, 8 subgroups of 32 with %dx%d 16x16 f32 accumulators each,\n", coopBlock, coopBlock, coopRows, coopCols)
+	fmt.Fprintf(w, "  // Cooperative matrices: blocks of %dx%d outputs, 8 subgroups of 32 with %dx%d 16x16 f32 accumulators each,\n", coopBlock, coopBlockN, coopRows, coopCols)
 	fmt.Fprintf(w, "  // steps of %d along the reduction in f16 through shared tiles A %dx%d (pitch %d uvec4s) and B %dx%d (pitch %d).\n",
-		coopStep, coopBlock, coopStep, coopAPitch, coopStep, coopBlock, coopBPitch)
+		coopStep, coopBlock, coopStep, coopAPitch, coopStep, coopBlockN, coopBPitch)
 	w.WriteString("  uint lid = gl_LocalInvocationID.x;\n  uint sg = gl_SubgroupID;\n  uint lane = gl_SubgroupInvocationID;\n")
-	across := coopBlock / (16 * coopCols)
+	across := coopBlockN / (16 * coopCols)
 	fmt.Fprintf(w, "  uint wr = (sg / %du) * %du;\n  uint wc = (sg %% %du) * %du;\n  uint scr = sg * 256u;\n", across, 16*coopRows, across, 16*coopCols)
 	fmt.Fprintf(w, "  for (uint bt = 0u; bt < %s; bt++) {\n", nb)
 	if len(m.Batch) > 0 {
@@ -186,7 +194,7 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	}
 	w.WriteString("    }\n")
 	fmt.Fprintf(w, "    for (uint r0 = %s; r0 < %s; r0 += %du) {\n", rowLo, rowHi, coopBlock)
-	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", coopBlock, N, coopBlock)
+	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", coopBlockN, N, coopBlockN)
 	accs := func(fn func(i, j int)) {
 		for i := 0; i < coopRows; i++ {
 			for j := 0; j < coopCols; j++ {
@@ -222,9 +230,12 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	// elements, row by row; invocation lid copies chunks lid, lid + 256,
 	// ... of each (neighbouring invocations read neighbouring chunks of a
 	// row) into registers ga<n> and gb<n>, and from them into the tiles.
-	const per = coopStep / 16
-	for n := 0; n < per; n++ {
-		fmt.Fprintf(w, "      uvec4 ga%d, gb%d;\n", n, n)
+	const perA, perB = coopBlock * coopStep / 8 / coopThreads, coopBlockN * coopStep / 8 / coopThreads
+	for n := 0; n < perA; n++ {
+		fmt.Fprintf(w, "      uvec4 ga%d;\n", n)
+	}
+	for n := 0; n < perB; n++ {
+		fmt.Fprintf(w, "      uvec4 gb%d;\n", n)
 	}
 	fmt.Fprintf(w, "      bool vecA = (aBase & 7u) == 0u && (%s & 7u) == 0u;\n      bool vecB = (bBase & 7u) == 0u && (%s & 7u) == 0u;\n", last(ia), last(ib))
 	// copy8 reads the 8 elements of binding bi from q on into v: one
@@ -236,18 +247,22 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 		}
 		fmt.Fprintf(w, "%s  %s = uvec4(h0 | (h1 << 16), h2 | (h3 << 16), h4 | (h5 << 16), h6 | (h7 << 16));\n%s}\n", ind, v, ind)
 	}
-	const aRow, bRow = coopStep / 8, coopBlock / 8 // chunks a row
+	const aRow, bRow = coopStep / 8, coopBlockN / 8 // chunks a row
 	// fetch reads the step at reduction index k0 into the registers.
 	fetch := func(ind, k0 string) {
-		for n := 0; n < per; n++ {
+		for n := 0; n < perA; n++ {
 			c := n * coopThreads
 			fmt.Fprintf(w, "%s{\n%s  uint row = r0 + (lid + %du) / %du;\n%s  uint kq = %s + ((lid + %du) %% %du) * 8u;\n%s  uint ap = aBase + row * %s + kq;\n",
 				ind, ind, c, aRow, ind, k0, c, aRow, ind, last(ia))
 			copy8(ind+"  ", ia, "ap", fmt.Sprintf("vecA && row < %s && kq + 8u <= %s", rowHi, K), fmt.Sprintf("ga%d", n), func(j int) string {
 				return fmt.Sprintf("(row < %s && kq + %du < %s)", rowHi, j, K)
 			})
-			fmt.Fprintf(w, "%s  uint kb = %s + (lid + %du) / %du;\n%s  uint col = c0 + ((lid + %du) %% %du) * 8u;\n%s  uint bp = bBase + kb * %s + col;\n",
-				ind, k0, c, bRow, ind, c, bRow, ind, last(ib))
+			fmt.Fprintf(w, "%s}\n", ind)
+		}
+		for n := 0; n < perB; n++ {
+			c := n * coopThreads
+			fmt.Fprintf(w, "%s{\n%s  uint kb = %s + (lid + %du) / %du;\n%s  uint col = c0 + ((lid + %du) %% %du) * 8u;\n%s  uint bp = bBase + kb * %s + col;\n",
+				ind, ind, k0, c, bRow, ind, c, bRow, ind, last(ib))
 			copy8(ind+"  ", ib, "bp", fmt.Sprintf("vecB && kb < %s && col + 8u <= %s", K, N), fmt.Sprintf("gb%d", n), func(j int) string {
 				return fmt.Sprintf("(kb < %s && col + %du < %s)", K, j, N)
 			})
@@ -256,9 +271,12 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	}
 	// put writes the registers into the tiles.
 	put := func(ind string) {
-		for n := 0; n < per; n++ {
+		for n := 0; n < perA; n++ {
 			c := n * coopThreads
 			fmt.Fprintf(w, "%ssa[((lid + %du) / %du) * %du + (lid + %du) %% %du] = ga%d;\n", ind, c, aRow, coopAPitch, c, aRow, n)
+		}
+		for n := 0; n < perB; n++ {
+			c := n * coopThreads
 			fmt.Fprintf(w, "%ssb[((lid + %du) / %du) * %du + (lid + %du) %% %du] = gb%d;\n", ind, c, bRow, coopBPitch, c, bRow, n)
 		}
 	}

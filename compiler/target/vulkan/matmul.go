@@ -55,7 +55,15 @@ func splitOf(t *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
 		dev = Portable
 	}
 	if m := matmulOf(k, nil, dev); m != nil {
-		return m.ColumnGroups(k, m.Layout)
+		l := m.Layout
+		if m.Threads() == coopThreads && m.TM() == coopBlock && m.TN() == coopBlock && coopShaped(k, dev) {
+			// Cooperative-matrix blocks are coopBlockN wide (a body
+			// other than the multiply-add, which the split cannot see,
+			// runs in the tiled kernel, each workgroup taking two of
+			// its column blocks).
+			l.RN = coopBlockN / l.TC
+		}
+		return m.ColumnGroups(k, l)
 	}
 	return 1
 }

@@ -37,22 +37,21 @@
 // floor, ceil, trunc, roundeven, round, copysign, sqrt, absf, fma and
 // isfinite are exact in f32 and f64 (and, through f32, in f16 and bf16),
 // and rsqrt is sqrt.rn then div.rn (below one ulp). exp, exp2, expm1, log,
-// log2, log10, log1p, sin, cos, tan, tanh, erf, atan, atan2, powf and
-// fpowi (through powf, an i64 exponent's parity kept) come from the math
-// library of mathlib.go, accurate over their whole domain
-// (infinities, NaN, signed zeros, subnormals, huge arguments of sin, cos
-// and tan, C's special cases of pow and atan2) and without .approx
-// instructions: f32 exp and exp2 in f32 without branches (range
-// reduction, a degree-7 polynomial, two exact scalings), within 1 ulp;
-// every other f32 function computed in f64 and rounded once, within 1
-// ulp (erf without the f64 routine's loop: a Chebyshev series of e^(x^2)
-// erfc(x) on [1, 4]); f64 within 1 to 4 ulp (TestMathLibPTX holds each to its
-// bound against exact values); f16 and bf16 through f32, rounded once
-// more. The f64 routines take tens of f64 instructions (more on
-// branches: f64 erf's continued fraction, up to about 200 divisions
-// between 1 and 2; the Payne-Hanek reduction of sin, cos and tan from
-// |x| = 2^20),
-// so f32 functions other than exp and exp2 run at the GPU's f64 rate.
+// log2, log10, log1p, sin, cos, tan, tanh, erf, atan, atan2, powf and fpowi
+// (through powf, an i64 exponent's parity kept) come from the math library
+// of mathlib.go, accurate over their whole domain (infinities, NaN, signed
+// zeros, subnormals, huge arguments of sin, cos and tan, C's special cases
+// of pow and atan2) and without .approx instructions: f32 exp and exp2 in
+// f32 without branches (range reduction, a degree-7 polynomial, two exact
+// scalings), within 1 ulp; every other f32 function computed in f64 and
+// rounded once, within 1 ulp (erf without the f64 routine's loop: a
+// Chebyshev series of e^(x^2) erfc(x) on [1, 4]); f64 within 1 to 4 ulp
+// (TestMathLibPTX holds each to its bound against exact values); f16 and
+// bf16 through f32, rounded once more. The f64 routines take tens of f64
+// instructions (more on branches: f64 erf's continued fraction, up to about
+// 200 divisions between 1 and 2; the Payne-Hanek reduction of sin, cos and
+// tan from |x| = 2^20), so f32 functions other than exp and exp2 run at the
+// GPU's f64 rate.
 // Other math ops are refused at the op; ctpop and ctlz take i32 and
 // i64. arith.remf is C's fmod, exact: on f32 (and f16 and bf16) a loop
 // in f64 subtracting |b| scaled to |a|'s binade, on f64 binary long

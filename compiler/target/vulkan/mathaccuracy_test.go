@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/goiree/goiree/compiler/pipeline"
+	"github.com/goiree/goiree/compiler/target/vulkan"
 	vkdriver "github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
@@ -400,6 +401,44 @@ func TestMathAccuracy(t *testing.T) {
 						}
 					}
 					t.Logf("%s %s: worst %.3f ulp over %d inputs (%d beyond %g)", ty.name, cs.name, worst, len(a), bad, bound)
+				}
+			}
+		})
+	}
+}
+
+// TestDivSqrtCorrection holds f32 division and sqrt to correct rounding
+// when the builtin they start from is off by up to 3 ulp either way (as
+// Vulkan allows, NVIDIA's division being 2.5 ulp): lavapipe's builtins
+// are correctly rounded, so TestMathAccuracy alone would not see the
+// corrections work. The builtin's result is scaled by 1 +- 3 2^-24 (in
+// both gi_div's paths and gi_sqrt) and every quotient and root must
+// still be exact.
+func TestDivSqrtCorrection(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	const n = 1024
+	a := accuracyInputs(r, 32, n, 0, -100, 100, false)
+	b := accuracyInputs(r, 32, n, 1, -100, 100, false)
+	for _, scale := range []string{"1.00000018", "0.99999982"} {
+		t.Run(scale, func(t *testing.T) {
+			for _, h := range []struct{ name, old, new string }{
+				{"gi_div", "precise float q = a / b;", "precise float q = (a / b) * " + scale + ";"},
+				{"gi_divw", "precise float q = ma / mb;", "precise float q = (ma / mb) * " + scale + ";"},
+				{"gi_sqrt", "precise float s = sqrt(m);", "precise float s = sqrt(m) * " + scale + ";"},
+			} {
+				restore, err := vulkan.ReplaceInF32Helper(h.name, h.old, h.new)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer restore()
+			}
+			out := mathRun(t, "f32", []string{"%r = arith.divf %a, %b : f32", "%r = math.sqrt %a : f32"}, a, b, a)
+			for i := range a {
+				for k, want := range []float64{float64(float32(a[i] / b[i])), float64(float32(math.Sqrt(a[i])))} {
+					d := ulpDiff(out[k][i], want, 24, -126)
+					if d > 0 && !(k == 0 && math.Abs(want) < 0x1p-126 && d <= 1) {
+						t.Errorf("%s of %v and %v = %v, want %v (%.0f ulp)", []string{"divf", "sqrt"}[k], a[i], b[i], out[k][i], want, d)
+					}
 				}
 			}
 		})

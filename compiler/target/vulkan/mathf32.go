@@ -71,14 +71,42 @@ var f32Funcs = map[string]glslFunc{
   return uintBitsToFloat((u & 0x007fffffu) | 0x3f800000u);
 }
 `},
-	// gi_div is a / b correctly rounded (see the file comment). The
-	// significands' quotient q, within an ulp after one correction, is
-	// Q 2^(j-23) with j 0 or -1; R = A 2^(23-j) - Q B is then the exact
-	// remainder in units where an ulp of q is B, small enough for 32-bit
-	// wrapping arithmetic, and q moves one ulp when the quotient is past
-	// the midpoint (half as far below a power of two). Zeros, infinities
-	// and NaNs follow IEEE division without dividing.
-	"gi_div": {deps: []string{"gi_mant", "gi_scale"}, src: `float gi_div(float a, float b) {
+	// gi_div is a / b correctly rounded (see the file comment). With
+	// the significands A, B and Q of a, b and the quotient q (within an
+	// ulp after one correction), R = A 2^s - Q B, s = 23 or 24 by the
+	// exponents, is the exact remainder in units where an ulp of q is B,
+	// small enough for 32-bit wrapping arithmetic, and q moves one ulp
+	// when the quotient is past the midpoint (half as far below a power
+	// of two). gi_divw takes the operands and quotients that are not
+	// normal: zeros, infinities and NaNs follow IEEE division without
+	// dividing, the rest divide their significands and scale.
+	"gi_div": {deps: []string{"gi_divw"}, src: `float gi_div(float a, float b) {
+  precise float q = a / b;
+  precise float r = a - q * b;
+  q = q + r / b;
+  uint ua = floatBitsToUint(a);
+  uint ub = floatBitsToUint(b);
+  uint qb = floatBitsToUint(q);
+  int ea = int((ua >> 23) & 0xffu);
+  int eb = int((ub >> 23) & 0xffu);
+  int eq = int((qb >> 23) & 0xffu);
+  int s = ea - eb - eq + 150;
+  if (ea == 0 || ea == 255 || eb == 0 || eb == 255 || eq == 0 || eq >= 254 || (s != 23 && s != 24)) {
+    return gi_divw(a, b);
+  }
+  uint A = ua & 0x007fffffu | 0x00800000u;
+  uint B = ub & 0x007fffffu | 0x00800000u;
+  uint Q = qb & 0x007fffffu | 0x00800000u;
+  int R = int((A << s) - Q * B);
+  if (2 * R > int(B)) {
+    qb += 1u;
+  } else if ((Q == 0x00800000u ? -4 * R : -2 * R) > int(B)) {
+    qb -= 1u;
+  }
+  return uintBitsToFloat(qb);
+}
+`},
+	"gi_divw": {deps: []string{"gi_mant", "gi_scale"}, src: `float gi_divw(float a, float b) {
   uint s = (floatBitsToUint(a) ^ floatBitsToUint(b)) & 0x80000000u;
   if (isnan(a) || isnan(b) || (isinf(a) && isinf(b)) || (a == 0.0 && b == 0.0)) {
     return uintBitsToFloat(0x7fc00000u);

@@ -25,6 +25,12 @@ type DeviceInfo struct {
 	Index int
 	// Name is a human-readable device name.
 	Name string
+	// Unavailable, when set, marks a placeholder entry of a driver that
+	// cannot run on this machine (no GPU library, no loader): it says why,
+	// and creating the device fails with the same reason. Device listings
+	// leave such entries out, as IREE lists no devices for a driver it
+	// cannot create.
+	Unavailable error
 }
 
 // DeviceURI is a parsed "--device=" value: "<driver>" or

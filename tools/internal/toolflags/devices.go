@@ -129,8 +129,10 @@ func selectDrivers(reg *hal.Registry, name string) ([]hal.Driver, error) {
 }
 
 // ListDevices prints one "<driver>://<index>" line per device of every
-// driver, or of the driver named. A driver that cannot list its devices
-// (no GPU, no Vulkan loader) lists none, unless it was named.
+// driver, or of the driver named. A driver that cannot list its devices,
+// or lists only an unavailable placeholder (no GPU library, no Vulkan
+// loader), lists none, as in IREE, unless it was named: then that is the
+// error. Scripts read this list to learn which --device values can run.
 func ListDevices(w io.Writer, reg *hal.Registry, driver string) error {
 	ds, err := selectDrivers(reg, driver)
 	if err != nil {
@@ -138,6 +140,14 @@ func ListDevices(w io.Writer, reg *hal.Registry, driver string) error {
 	}
 	for _, d := range ds {
 		infos, err := d.Devices()
+		if err == nil {
+			for _, info := range infos {
+				if info.Unavailable != nil {
+					err = info.Unavailable
+					break
+				}
+			}
+		}
 		if err != nil {
 			if driver != "" {
 				return fmt.Errorf("listing devices of driver %s: %w", d.Name(), err)

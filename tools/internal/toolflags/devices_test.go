@@ -2,6 +2,7 @@ package toolflags
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"slices"
 	"strings"
@@ -112,5 +113,42 @@ func TestCreateDevices(t *testing.T) {
 		if strings.Join(ids, ",") != strings.Join(tc.ids, ",") {
 			t.Errorf("%v: created %v, want %v", tc.devices, ids, tc.ids)
 		}
+	}
+}
+
+// placeholderDriver lists what an absent GPU driver lists: one placeholder
+// entry that says why it cannot run.
+type placeholderDriver struct{ why error }
+
+func (placeholderDriver) Name() string { return "absentgpu" }
+func (p placeholderDriver) Devices() ([]hal.DeviceInfo, error) {
+	return []hal.DeviceInfo{{Index: 0, Name: "unavailable: " + p.why.Error(), Unavailable: p.why}}, nil
+}
+func (p placeholderDriver) CreateDevice(int) (hal.Device, error) { return nil, p.why }
+
+// TestListDevicesUnavailable checks that a driver which cannot run here
+// lists no device among all drivers (IREE's behaviour, which scripts use to
+// pick runnable --device values), names its reason when asked for alone,
+// and still shows the placeholder in --dump_devices.
+func TestListDevicesUnavailable(t *testing.T) {
+	reg := newRegistry(t)
+	if err := reg.Register(placeholderDriver{errors.New("libabsent.so.1 not found")}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := ListDevices(&out, reg, ""); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out.String(), "absentgpu") || !strings.Contains(out.String(), "local-sync://0\n") {
+		t.Errorf("--list_devices listed:\n%s\nwant the local devices and no absentgpu entry", out.String())
+	}
+	out.Reset()
+	err := ListDevices(&out, reg, "absentgpu")
+	if err == nil || err.Error() != "listing devices of driver absentgpu: libabsent.so.1 not found" || out.Len() != 0 {
+		t.Errorf("--list_devices=absentgpu: error %v, output %q; want the reason and no output", err, out.String())
+	}
+	out.Reset()
+	if err := DumpDevices(&out, reg, "absentgpu"); err != nil || !strings.Contains(out.String(), "unavailable: libabsent.so.1 not found") {
+		t.Errorf("--dump_devices=absentgpu: error %v, output:\n%s", err, out.String())
 	}
 }

@@ -24,11 +24,11 @@ func (*Driver) Name() string { return DriverName }
 func Available() error { return load() }
 
 // Devices implements hal.Driver. Where CUDA is absent it lists one
-// placeholder entry whose name says why, so that device listings show the
-// reason; creating it fails with the same reason.
+// placeholder entry, its name and Unavailable saying why, so that device
+// dumps show the reason; creating it fails with the same reason.
 func (*Driver) Devices() ([]hal.DeviceInfo, error) {
 	if err := load(); err != nil {
-		return []hal.DeviceInfo{{Index: 0, Name: "unavailable: " + errMessage(err)}}, nil
+		return []hal.DeviceInfo{{Index: 0, Name: "unavailable: " + errMessage(err), Unavailable: err}}, nil
 	}
 	n, err := deviceCount()
 	if err != nil {

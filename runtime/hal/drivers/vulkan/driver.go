@@ -21,12 +21,12 @@ func NewDriver() *Driver { return &Driver{} }
 func (*Driver) Name() string { return DriverName }
 
 // Devices implements hal.Driver: the physical devices in the loader's
-// order. Where Vulkan is absent it lists one entry, "unavailable: <why>",
-// so that device listings still work and say why; creating that device
-// fails with the same reason.
+// order. Where Vulkan is absent it lists one entry, "unavailable: <why>"
+// with Unavailable set, so that device dumps still work and say why;
+// creating that device fails with the same reason.
 func (*Driver) Devices() ([]hal.DeviceInfo, error) {
-	if open() != nil {
-		return []hal.DeviceInfo{{Index: 0, Name: "unavailable: " + loader.reason}}, nil
+	if err := open(); err != nil {
+		return []hal.DeviceInfo{{Index: 0, Name: "unavailable: " + loader.reason, Unavailable: err}}, nil
 	}
 	pds, err := physicalDevices()
 	if err != nil {

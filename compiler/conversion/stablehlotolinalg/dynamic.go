@@ -8,7 +8,7 @@ import (
 // staticOnly names the ops whose lowerings need every size at compile
 // time: their results' extents are not the extents of an operand
 // dimension a loop reads directly (reshape, pad, slice, concatenation,
-// iota, broadcasting, rng), their bodies hold sizes as constants
+// iota, broadcasting, rng, rng_bit_generator), their bodies hold sizes as constants
 // (reverse, dynamic_slice, dynamic_update_slice, gather), a size-1 dimension
 // would broadcast only when its size is known (CHLO), their windows are
 // laid out from static sizes (convolution, reduce_window), or they are
@@ -17,7 +17,7 @@ var staticOnly = map[string]bool{
 	"reshape": true, "pad": true, "slice": true, "concatenate": true, "iota": true,
 	"broadcast": true, "broadcast_in_dim": true, "convolution": true, "reduce_window": true,
 	"rng": true, "reverse": true, "dynamic_slice": true, "dynamic_update_slice": true, "gather": true,
-	"custom_call": true,
+	"custom_call": true, "rng_bit_generator": true,
 }
 
 // sameSize reports whether two extents can be equal: equal, or either

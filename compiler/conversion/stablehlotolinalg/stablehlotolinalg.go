@@ -27,7 +27,11 @@
 //   - rng becomes IREE's stateless generators: UNIFORM a linalg.generic
 //     hashing each element's index with a linear congruential step,
 //     NORMAL the Box-Muller transform of compile-time std::mt19937(0)
-//     uniforms (constant tables) scaled by sigma and shifted by mu.
+//     uniforms (constant tables) scaled by sigma and shifted by mu;
+//   - rng_bit_generator becomes a linalg.generic computing each element's
+//     block of Threefry-2x32 or Philox-4x32 (XLA's algorithms) from the
+//     state's key and counter with integer ops, and a small one writing
+//     the advanced counter into the new state (see rngbits.go).
 //
 // torch_index_select, gather, reverse and dynamic_slice read at indices
 // that are data or count down, which kernel maps cannot express: the body
@@ -215,6 +219,8 @@ func (c *converter) lower() error {
 		return c.sort()
 	case "custom_call":
 		return c.customCall()
+	case "rng_bit_generator":
+		return c.rngBitGenerator()
 	case "scatter":
 		if len(c.op.Results) == 1 {
 			return c.scatter(stablehlo.Ranked(c.op.Results[0].Type))

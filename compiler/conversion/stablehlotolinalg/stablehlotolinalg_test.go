@@ -221,6 +221,30 @@ func TestErrors(t *testing.T) {
   %r = "mhlo.rng"(%a, %a, %s) {rng_distribution = #mhlo.rng_distribution<UNIFORM>} : (tensor<f32>, tensor<f32>, tensor<3xi64>) -> tensor<3x5xf32>
   return %r : tensor<3x5xf32>
 }`, "t.mlir:2:8: error: 'mhlo.rng' op shape operand 'tensor<3xi64>' must hold the 2 extents of the result 'tensor<3x5xf32>'"},
+		{"rng-bits-state", `func.func @f(%s: tensor<3xi32>) -> tensor<4xi32> {
+  %n, %r = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<3xi32>) -> (tensor<3xi32>, tensor<4xi32>)
+  return %r : tensor<4xi32>
+}`, "t.mlir:2:12: error: 'stablehlo.rng_bit_generator' op state 'tensor<3xi32>' is not supported (only tensor<4xi32>, tensor<2xi64> and, for PHILOX, tensor<3xi64>)"},
+		{"rng-bits-threefry-3", `func.func @f(%s: tensor<3xi64>) -> tensor<4xi32> {
+  %n, %r = stablehlo.rng_bit_generator %s, algorithm = THREE_FRY : (tensor<3xi64>) -> (tensor<3xi64>, tensor<4xi32>)
+  return %r : tensor<4xi32>
+}`, "t.mlir:2:12: error: 'stablehlo.rng_bit_generator' op state 'tensor<3xi64>' is not supported (only tensor<4xi32>, tensor<2xi64> and, for PHILOX, tensor<3xi64>)"},
+		{"rng-bits-new-state", `func.func @f(%s: tensor<2xi64>) -> tensor<4xi32> {
+  %n, %r = "stablehlo.rng_bit_generator"(%s) {rng_algorithm = #stablehlo<rng_algorithm PHILOX>} : (tensor<2xi64>) -> (tensor<4xi32>, tensor<4xi32>)
+  return %r : tensor<4xi32>
+}`, "t.mlir:2:12: error: 'stablehlo.rng_bit_generator' op new state 'tensor<4xi32>' must have the state's type 'tensor<2xi64>'"},
+		{"rng-bits-f16", `func.func @f(%s: tensor<2xi64>) -> tensor<4xf16> {
+  %n, %r = stablehlo.rng_bit_generator %s, algorithm = DEFAULT : (tensor<2xi64>) -> (tensor<2xi64>, tensor<4xf16>)
+  return %r : tensor<4xf16>
+}`, "t.mlir:2:12: error: 'stablehlo.rng_bit_generator' op 'f16' elements are not supported here (only 32- and 64-bit integers, f32 and f64)"},
+		{"rng-bits-algorithm", `func.func @f(%s: tensor<2xi64>) -> tensor<4xi32> {
+  %n, %r = "stablehlo.rng_bit_generator"(%s) : (tensor<2xi64>) -> (tensor<2xi64>, tensor<4xi32>)
+  return %r : tensor<4xi32>
+}`, "t.mlir:2:12: error: 'stablehlo.rng_bit_generator' op requires an rng_algorithm attribute such as #stablehlo<rng_algorithm PHILOX>"},
+		{"rng-bits-dynamic", `func.func @f(%s: tensor<2xi64>) -> tensor<?xi32> {
+  %n, %r = stablehlo.rng_bit_generator %s, algorithm = PHILOX : (tensor<2xi64>) -> (tensor<2xi64>, tensor<?xi32>)
+  return %r : tensor<?xi32>
+}`, "t.mlir:2:12: error: 'stablehlo.rng_bit_generator' op result #1: dynamic shapes ('tensor<?xi32>') are not supported yet"},
 		{"complex-returned", `func.func @f(%a: tensor<4xf32>) -> tensor<4xcomplex<f32>> {
   %z = stablehlo.complex %a, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
   return %z : tensor<4xcomplex<f32>>

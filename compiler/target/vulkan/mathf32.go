@@ -176,19 +176,34 @@ var f32Funcs = map[string]glslFunc{
 `},
 	// gi_fma is a * b + c without relying on a fused fma: the exact
 	// product as p + pe, Knuth's two-sum of p and c, and the error terms
-	// added last (correct but in rare near-ties, within an ulp).
-	"gi_fma": {deps: []string{"gi_mulerr"}, src: `float gi_fma(float a, float b, float c) {
+	// added last (correct but in rare near-ties, within an ulp). A
+	// product too small for its error term to be exact is scaled up by
+	// 2^64 with c (and the result back down) unless c alone decides the
+	// sum.
+	"gi_fma": {deps: []string{"gi_mulerr"}, src: `float gi_fmac(float a, float b, float c) {
   precise float p = a * b;
-  if (isinf(p) || isnan(p) || isinf(c) || isnan(c) || abs(p) < 1e-30) {
-    precise float y = p + c;
-    return y;
-  }
   precise float pe = gi_mulerr(a, b, p);
   precise float s = p + c;
   precise float v = s - p;
   precise float se = (p - (s - v)) + (c - v);
   precise float y = s + (se + pe);
   return isinf(s) ? s : y;
+}
+
+float gi_fma(float a, float b, float c) {
+  precise float p = a * b;
+  if (isinf(p) || isnan(p) || isinf(c) || isnan(c)) {
+    precise float y = p + c;
+    return y;
+  }
+  if (abs(p) < 1e-30) {
+    if (abs(c) >= 1e-20 || a == 0.0 || b == 0.0) {
+      precise float y = p + c;
+      return y;
+    }
+    return (abs(a) < abs(b) ? gi_fmac(a * 18446744073709551616.0, b, c * 18446744073709551616.0) : gi_fmac(a, b * 18446744073709551616.0, c * 18446744073709551616.0)) * 5.42101086e-20;
+  }
+  return gi_fmac(a, b, c);
 }
 `},
 	// gi_expp is e^r for |r| <= 0.36: its Taylor series to r^7, the
@@ -381,7 +396,7 @@ var f32Funcs = map[string]glslFunc{
 	// gi_rem_pio2 reduces x = k pi/2 + r + rl, |r| <= pi/4 or so, with
 	// rl a correction to r, and returns k mod 4. Below 4096, pi/2 in
 	// three 12-bit parts (exact products with k < 2^12) and a fourth,
-	// the rounding of the first subtraction kept in rl (two-sum); beyond,
+	// the subtractions' roundings kept in rl (two-sum); beyond,
 	// gi_rem_pio2_big. Arguments below 1e-4 are returned as they are.
 	"gi_rem_pio2": {deps: []string{"gi_rem_pio2_big"}, src: `int gi_rem_pio2(float x, out float r, out float rl) {
   if (abs(x) < 1e-4) {
@@ -391,16 +406,21 @@ var f32Funcs = map[string]glslFunc{
   }
   if (abs(x) < 4096.0) {
     float k = roundEven(x * 0.636619747);
-    precise float a = x - k * 1.57080078;
-    precise float b = k * -4.45358455e-06;
-    precise float y = a - b;
-    precise float bb = y - a;
-    precise float e = (a - (y - bb)) + (-b - bb);
-    precise float c = k * -8.70613803e-10 + k * 6.22337197e-14;
-    precise float ry = y - c;
-    precise float rly = ((y - ry) - c) + e;
-    r = ry;
-    rl = rly;
+    precise float y0 = x - k * 1.57080078;
+    precise float b1 = -(k * -4.45358455e-06);
+    precise float y1 = y0 + b1;
+    precise float v1 = y1 - y0;
+    precise float e1 = (y0 - (y1 - v1)) + (b1 - v1);
+    precise float b2 = -(k * -8.70613803e-10);
+    precise float y2 = y1 + b2;
+    precise float v2 = y2 - y1;
+    precise float e2 = (y1 - (y2 - v2)) + (b2 - v2);
+    precise float b3 = -(k * 6.22337197e-14);
+    precise float y3 = y2 + b3;
+    precise float v3 = y3 - y2;
+    precise float e3 = (y2 - (y3 - v3)) + (b3 - v3);
+    r = y3;
+    rl = e1 + e2 + e3;
     return int(k) & 3;
   }
   return gi_rem_pio2_big(x, r, rl);

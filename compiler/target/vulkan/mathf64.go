@@ -9,11 +9,11 @@ import "strings"
 // reduction's integer are exact, Taylor series or fits of the reduced
 // function, and fdlibm's arrangements where rounding errors would
 // otherwise add up (log's small term, expm1's and log1p's two-float
-// sums, pow's double-float logarithm). The Dekker products split at 26
-// bits by masking. Within a few ulp (TestMathAccuracy states each
-// bound); sin, cos and tan reduce exactly while |x| < 2^28 and lose
-// accuracy beyond, where the reduction's integer no longer fits the
-// split constants.
+// sums, pow's double-float logarithm, sin's and cos's reduced argument
+// as two doubles). sin, cos and tan reduce huge arguments in integers
+// (Payne and Hanek) with 128 bits of the fraction, enough for the
+// doubles nearest to multiples of pi/2. The Dekker products split at
+// 26 bits by masking. TestMathAccuracy states each function's bound.
 
 // f64Funcs are the f64 helpers by name.
 var f64Funcs = map[string]glslFunc{
@@ -48,18 +48,30 @@ var f64Funcs = map[string]glslFunc{
   return 1.0LF / sqrt(x);
 }
 `},
-	"gi_fma_d": {deps: []string{"gi_mulerr_d"}, src: `double gi_fma_d(double a, double b, double c) {
+	"gi_fma_d": {deps: []string{"gi_mulerr_d"}, src: `double gi_fma_dc(double a, double b, double c) {
   precise double p = a * b;
-  if (isinf(p) || isnan(p) || isinf(c) || isnan(c) || abs(p) < 1e-280LF) {
-    precise double y = p + c;
-    return y;
-  }
   precise double pe = gi_mulerr_d(a, b, p);
   precise double s = p + c;
   precise double v = s - p;
   precise double se = (p - (s - v)) + (c - v);
   precise double y = s + (se + pe);
   return isinf(s) ? s : y;
+}
+
+double gi_fma_d(double a, double b, double c) {
+  precise double p = a * b;
+  if (isinf(p) || isnan(p) || isinf(c) || isnan(c)) {
+    precise double y = p + c;
+    return y;
+  }
+  if (abs(p) < 1e-280LF) {
+    if (abs(c) >= 1e-200LF || a == 0.0LF || b == 0.0LF) {
+      precise double y = p + c;
+      return y;
+    }
+    return (abs(a) < abs(b) ? gi_fma_dc(a * 1.157920892373162e+77LF, b, c * 1.157920892373162e+77LF) : gi_fma_dc(a, b * 1.157920892373162e+77LF, c * 1.157920892373162e+77LF)) * 8.636168555094445e-78LF;
+  }
+  return gi_fma_dc(a, b, c);
 }
 `},
 	// gi_expp_d is e^r for |r| <= 0.36 by its Taylor series to r^13.
@@ -260,38 +272,56 @@ var f64Funcs = map[string]glslFunc{
   return ((n & 1) != 0 && unpackDouble2x32(x).y >> 31 != 0u) ? -r : r;
 }
 `},
-	// gi_rem_pio2_d: below 2^28, pi/2 in four 24-bit parts and a fifth,
-	// each product with k exact while |k| < 2^29; beyond,
+	// gi_rem_pio2_d: x = k pi/2 + r + rl. Below 2^28, pi/2 in four
+	// 24-bit parts and a fifth, each product with k exact while
+	// |k| < 2^29, the subtractions' roundings kept in rl (two-sum); beyond,
 	// gi_rem_pio2_big_d. Arguments below 1e-9 are returned as they are.
-	"gi_rem_pio2_d": {deps: []string{"gi_rem_pio2_big_d"}, src: `int gi_rem_pio2_d(double x, out double r) {
+	"gi_rem_pio2_d": {deps: []string{"gi_rem_pio2_big_d"}, src: `int gi_rem_pio2_d(double x, out double r, out double rl) {
   if (abs(x) < 1e-9LF) {
     r = x;
+    rl = 0.0LF;
     return 0;
   }
   if (!(abs(x) < 268435456.0LF)) {
-    return gi_rem_pio2_big_d(x, r);
+    return gi_rem_pio2_big_d(x, r, rl);
   }
   double k = roundEven(x * 0.6366197723675814LF);
-  precise double y = ((((x - k * 1.5707963705062866LF) - k * -4.371138828673793e-08LF) - k * -1.7151245100058819e-15LF) - k * 1.056299898220315e-23LF) - k * 8.4784276603689e-32LF;
-  r = y;
+  precise double y0 = x - k * 1.5707963705062866LF;
+  precise double b1 = -(k * -4.371138828673793e-08LF);
+  precise double y1 = y0 + b1;
+  precise double v1 = y1 - y0;
+  precise double e1 = (y0 - (y1 - v1)) + (b1 - v1);
+  precise double b2 = -(k * -1.7151245100058819e-15LF);
+  precise double y2 = y1 + b2;
+  precise double v2 = y2 - y1;
+  precise double e2 = (y1 - (y2 - v2)) + (b2 - v2);
+  precise double b3 = -(k * 1.056299898220315e-23LF + k * 8.4784276603689e-32LF);
+  precise double y3 = y2 + b3;
+  precise double v3 = y3 - y2;
+  precise double e3 = (y2 - (y3 - v3)) + (b3 - v3);
+  r = y3;
+  rl = e1 + e2 + e3;
   return int(mod(k, 4.0LF));
 }
 `},
 	// gi_rem_pio2_big_d is gi_rem_pio2_big (mathf32.go) for doubles:
-	// the 53-bit significand times the 192 bits of 2/pi that follow bit
-	// E-54, a 245-bit product with k at bit F = 192 + 52 + o - E and 96
-	// bits of fraction kept.
-	"gi_rem_pio2_big_d": {src: `const uint gi_2opi_d[40] = uint[40](TWOOPI);
+	// the 53-bit significand times the 224 bits of 2/pi that follow bit
+	// E-54, a 277-bit product with k at bit F = 224 + 52 + o - E and 128
+	// bits of fraction kept (a double's fraction can come within 2^-61 of
+	// a multiple of pi/2), normalized and taken as two doubles (the first
+	// exact, with 53 bits).
+	"gi_rem_pio2_big_d": {deps: []string{"gi_mulerr_d", "gi_pow2_d"}, src: `const uint gi_2opi_d[40] = uint[40](TWOOPI);
 
-uint gi_bits288(uint p[9], int pos) {
+uint gi_bits320(uint p[10], int pos) {
   int w = pos >> 5;
   int sh = pos & 31;
   return sh == 0 ? p[w] : (p[w] >> sh) | (p[w + 1] << (32 - sh));
 }
 
-int gi_rem_pio2_big_d(double x, out double r) {
+int gi_rem_pio2_big_d(double x, out double r, out double rl) {
   uvec2 u = unpackDouble2x32(x);
   int E = int((u.y >> 20) & 0x7ffu) - 1023;
+  rl = 0.0LF;
   if (E == 1024) {
     r = double(uintBitsToFloat(0x7fc00000u));
     return 0;
@@ -300,51 +330,58 @@ int gi_rem_pio2_big_d(double x, out double r) {
   int o = max(E - 54, 0);
   int w = o >> 5;
   int sh = o & 31;
-  uint t[9];
-  for (int j = 0; j < 7; j++) {
-    t[j] = gi_2opi_d[w + 6 - j];
+  uint t[10];
+  for (int j = 0; j < 8; j++) {
+    t[j] = gi_2opi_d[w + 7 - j];
   }
-  t[7] = 0u;
   t[8] = 0u;
-  uint p[9];
-  for (int j = 0; j < 9; j++) {
+  t[9] = 0u;
+  uint p[10];
+  for (int j = 0; j < 10; j++) {
     p[j] = 0u;
   }
-  for (int i = 0; i < 6; i++) {
-    uint wi = gi_bits288(t, 32 + 32 * i - sh);
+  for (int i = 0; i < 7; i++) {
+    uint wi = gi_bits320(t, 32 + 32 * i - sh);
     for (int j = 0; j < 2; j++) {
       uint hi, lo, c;
       umulExtended(wi, m[j], hi, lo);
       p[i + j] = uaddCarry(p[i + j], lo, c);
       uint c2;
       p[i + j + 1] = uaddCarry(p[i + j + 1], hi + c, c2);
-      for (int q = i + j + 2; q < 9; q++) {
+      for (int q = i + j + 2; q < 10; q++) {
         p[q] = uaddCarry(p[q], c2, c2);
       }
     }
   }
-  int F = 244 + o - E;
-  uint k = gi_bits288(p, F) & 3u;
-  uint f2 = gi_bits288(p, F - 32);
-  uint f1 = gi_bits288(p, F - 64);
-  uint f0 = gi_bits288(p, F - 96);
+  int F = 276 + o - E;
+  uint k = gi_bits320(p, F) & 3u;
+  uint f[10] = uint[10](0u, 0u, gi_bits320(p, F - 128), gi_bits320(p, F - 96), gi_bits320(p, F - 64), gi_bits320(p, F - 32), 0u, 0u, 0u, 0u);
   bool neg = u.y >> 31 != 0u;
-  if (f2 >= 0x80000000u) {
+  if (f[5] >= 0x80000000u) {
     k += 1u;
     neg = !neg;
-    f2 = ~f2;
-    f1 = ~f1;
-    f0 = ~f0 + 1u;
-    f1 += f0 == 0u ? 1u : 0u;
-    f2 += (f0 == 0u && f1 == 0u) ? 1u : 0u;
+    uint c = 1u;
+    for (int j = 2; j < 6; j++) {
+      f[j] = uaddCarry(~f[j], c, c);
+    }
   }
-  double g = double(f2) * 2.3283064365386963e-10LF + (double(f1) + double(f0) * 2.3283064365386963e-10LF) * 5.421010862427522e-20LF;
-  precise double y = g * 1.5707963267948966LF + g * 6.123233995736766e-17LF;
+  int msb = f[5] != 0u ? 160 + findMSB(f[5]) : (f[4] != 0u ? 128 + findMSB(f[4]) : (f[3] != 0u ? 96 + findMSB(f[3]) : 64 + max(findMSB(f[2]), 0)));
+  uint n3 = gi_bits320(f, msb - 31);
+  uint n2 = gi_bits320(f, msb - 63);
+  uint n1 = gi_bits320(f, max(msb - 95, 0));
+  double sc = gi_pow2_d(msb - 191);
+  double gh = (double(n3) * 2.3283064365386963e-10LF + double(n2 & 0xfffff800u) * 5.421010862427522e-20LF) * sc;
+  double gl = (double(n2 & 0x7ffu) + double(n1) * 2.3283064365386963e-10LF) * 5.421010862427522e-20LF * sc;
+  precise double y = gh * 1.5707963267948966LF;
+  precise double yl = gi_mulerr_d(gh, 1.5707963267948966LF, y) + (gh * 6.123233995736766e-17LF + gl * 1.5707963267948966LF);
   r = neg ? -y : y;
+  rl = neg ? -yl : yl;
   return int((u.y >> 31 != 0u) ? (4u - k) & 3u : k & 3u);
 }
 `},
-	"gi_sinp_d": {src: `double gi_sinp_d(double r) {
+	// gi_sinp_d and gi_cosp_d are sin and cos of r + rl, |r| <= pi/4,
+	// by their Taylor series, as y + yl with yl the rounding of y.
+	"gi_sinp_d": {src: `double gi_sinp_d(double r, double rl, out double yl) {
   double z = r * r;
   double q = -1.0LF / 121645100408832000.0LF;
   q = 1.0LF / 355687428096000.0LF + z * q;
@@ -355,11 +392,14 @@ int gi_rem_pio2_big_d(double x, out double r) {
   q = -1.0LF / 5040.0LF + z * q;
   q = 1.0LF / 120.0LF + z * q;
   q = -1.0LF / 6.0LF + z * q;
-  precise double y = r + r * z * q;
+  precise double T = rl * (1.0LF - 0.5LF * z) + r * z * q;
+  precise double y = r + T;
+  precise double l = (r - y) + T;
+  yl = l;
   return y;
 }
 `},
-	"gi_cosp_d": {src: `double gi_cosp_d(double r) {
+	"gi_cosp_d": {src: `double gi_cosp_d(double r, double rl, out double yl) {
   double z = r * r;
   double q = 1.0LF / 2432902008176640000.0LF;
   q = -1.0LF / 6402373705728000.0LF + z * q;
@@ -372,7 +412,10 @@ int gi_rem_pio2_big_d(double x, out double r) {
   q = 1.0LF / 24.0LF + z * q;
   double hz = 0.5LF * z;
   precise double w = 1.0LF - hz;
-  precise double y = w + (((1.0LF - w) - hz) + z * z * q);
+  precise double U = ((1.0LF - w) - hz) + (z * z * q - r * rl);
+  precise double y = w + U;
+  precise double l = (w - y) + U;
+  yl = l;
   return y;
 }
 `},
@@ -380,9 +423,9 @@ int gi_rem_pio2_big_d(double x, out double r) {
   if (isinf(x) || isnan(x)) {
     return double(uintBitsToFloat(0x7fc00000u));
   }
-  double r;
-  int k = gi_rem_pio2_d(x, r);
-  double y = (k & 1) == 0 ? gi_sinp_d(r) : gi_cosp_d(r);
+  double r, rl, yl;
+  int k = gi_rem_pio2_d(x, r, rl);
+  double y = (k & 1) == 0 ? gi_sinp_d(r, rl, yl) : gi_cosp_d(r, rl, yl);
   return abs(x) < 1e-9LF ? x : ((k & 2) == 0 ? y : -y);
 }
 `},
@@ -390,21 +433,40 @@ int gi_rem_pio2_big_d(double x, out double r) {
   if (isinf(x) || isnan(x)) {
     return double(uintBitsToFloat(0x7fc00000u));
   }
-  double r;
-  int k = gi_rem_pio2_d(x, r);
-  double y = (k & 1) == 0 ? gi_cosp_d(r) : gi_sinp_d(r);
+  double r, rl, yl;
+  int k = gi_rem_pio2_d(x, r, rl);
+  double y = (k & 1) == 0 ? gi_cosp_d(r, rl, yl) : gi_sinp_d(r, rl, yl);
   return ((k + 1) & 2) == 0 ? y : -y;
 }
 `},
-	"gi_tan_d": {deps: []string{"gi_rem_pio2_d", "gi_sinp_d", "gi_cosp_d"}, src: `double gi_tan_d(double x) {
+	// gi_tan_d divides sin by cos (or -cos by sin), each as two doubles,
+	// the quotient corrected by its exact remainder.
+	"gi_tan_d": {deps: []string{"gi_rem_pio2_d", "gi_sinp_d", "gi_cosp_d", "gi_mulerr_d"}, src: `double gi_tan_d(double x) {
   if (isinf(x) || isnan(x)) {
     return double(uintBitsToFloat(0x7fc00000u));
   }
-  double r;
-  int k = gi_rem_pio2_d(x, r);
-  double s = gi_sinp_d(r);
-  double c = gi_cosp_d(r);
-  return abs(x) < 1e-9LF ? x : ((k & 1) == 0 ? s / c : -c / s);
+  if (abs(x) < 1e-9LF) {
+    return x;
+  }
+  double r, rl, sl, cl;
+  int k = gi_rem_pio2_d(x, r, rl);
+  double s = gi_sinp_d(r, rl, sl);
+  double c = gi_cosp_d(r, rl, cl);
+  double n = s;
+  double nl = sl;
+  double d = c;
+  double dl = cl;
+  if ((k & 1) != 0) {
+    n = -c;
+    nl = -cl;
+    d = s;
+    dl = sl;
+  }
+  precise double q = n / d;
+  precise double p = q * d;
+  precise double rho = ((n - p) - gi_mulerr_d(q, d, p)) + (nl - q * dl);
+  precise double y = q + rho / d;
+  return y;
 }
 `},
 	// gi_atan_d: |x| > 1 through pi/2 - atan(1/x), then (tan(pi/8), 1]

@@ -19,8 +19,8 @@ import (
 // the exact result on their whole domain (infinities, NaNs, signed
 // zeros, subnormals and, for sin, cos and tan, huge arguments), division
 // and sqrt correctly rounded (but for subnormal quotients, within an
-// ulp); the f64 functions within 1 ulp but tanh, atan2 and erf (2), tan
-// (3) and pow (4, growing with |y log x|). TestMathAccuracy holds each
+// ulp); the f64 functions within 1 ulp but tanh, atan2 and erf (2) and
+// pow (4, growing with |y log x|). TestMathAccuracy holds each
 // to its bound over edge cases and random bit patterns, against Go's
 // math package for f32 and mpmath for f64. f16 and bf16 operands compute
 // in f32 and round the result to their type. f64 division and sqrt are

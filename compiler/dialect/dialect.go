@@ -9,6 +9,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/cf"
 	"github.com/goiree/goiree/compiler/dialect/check"
 	"github.com/goiree/goiree/compiler/dialect/codegen"
+	"github.com/goiree/goiree/compiler/dialect/encoding"
 	"github.com/goiree/goiree/compiler/dialect/flow"
 	"github.com/goiree/goiree/compiler/dialect/function"
 	"github.com/goiree/goiree/compiler/dialect/hal"
@@ -21,6 +22,7 @@ import (
 	"github.com/goiree/goiree/compiler/dialect/stream"
 	"github.com/goiree/goiree/compiler/dialect/tensor"
 	"github.com/goiree/goiree/compiler/dialect/tosa"
+	"github.com/goiree/goiree/compiler/dialect/transform"
 	"github.com/goiree/goiree/compiler/dialect/util"
 	"github.com/goiree/goiree/compiler/ir"
 )
@@ -40,6 +42,7 @@ func NewRegistry() *ir.Registry {
 	hal.Register(r)
 	stream.Register(r)
 	codegen.Register(r)
+	encoding.Register(r)
 	cf.Register(r)
 	scf.Register(r)
 	util.Register(r)
@@ -47,6 +50,7 @@ func NewRegistry() *ir.Registry {
 	tosa.Register(r)
 	stablehlo.Register(r)
 	mlprogram.Register(r)
+	transform.Register(r)
 	return r
 }
 

@@ -9,7 +9,11 @@
 // what IREE does at each; a phase with nothing to do yet is present and
 // empty, so the flags accept every phase IREE names:
 //
-//	input:               the parsed program is verified and the input
+//	input:               the parsed program is verified; IREE's
+//	                     data-tiling encodings are dropped
+//	                     (iree_encoding.set_encoding/unset_encoding
+//	                     become their source, encoded tensor types plain
+//	                     ones: package conversion/dropencodings); the input
 //	                     dialects besides IREE's own (TOSA; StableHLO and
 //	                     its Dec 2022 MHLO spelling, with CHLO's
 //	                     broadcasting ops) are lowered to linalg, tensor
@@ -82,6 +86,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/goiree/goiree/compiler/conversion/dropencodings"
 	"github.com/goiree/goiree/compiler/conversion/linalgexttolinalg"
 	"github.com/goiree/goiree/compiler/conversion/mlprogramtoutil"
 	"github.com/goiree/goiree/compiler/conversion/scftocf"
@@ -169,6 +174,7 @@ var Phases = []string{
 // Passes is the pass table, in execution order.
 var Passes = []Pass{
 	{Name: "verify-input", Phase: "input", Run: verify},
+	{Name: "drop-encodings", Phase: "input", Run: func(s *State) error { return dropencodings.Convert(s.Module.Op) }},
 	{Name: "convert-ml-program-to-util", Phase: "input", Run: func(s *State) error { return mlprogramtoutil.Convert(s.Module.Op) }},
 	{Name: "convert-tosa-to-linalg", Phase: "input", Run: func(s *State) error { return tosatolinalg.Convert(s.Module.Op) }},
 	{Name: "convert-stablehlo-to-linalg", Phase: "input", Run: func(s *State) error { return stablehlotolinalg.Convert(s.Module.Op) }},

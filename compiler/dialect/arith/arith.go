@@ -197,7 +197,13 @@ func cmpOp(name string, preds []string, float bool) *ir.OpDef {
 		Name: name,
 		Parse: func(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 			pos := p.Pos()
-			k, err := p.ParseKeyword()
+			// MLIR reads the predicate as a keyword or a string ("sgt"),
+			// as it reads every enum attribute of a custom form.
+			parse := p.ParseKeyword
+			if p.IsString() {
+				parse = p.ParseString
+			}
+			k, err := parse()
 			if err != nil {
 				return nil, err
 			}

@@ -18,8 +18,10 @@ import (
 )
 
 // TestMathOnDevice runs testdata/math.mlir on the first Vulkan device and
-// holds each op to a tolerance in units in the last place of f32 against
-// Go's math package in float64 (exact ops to zero).
+// holds each op to 1.5 units in the last place of f32 of the exact value
+// (1 of its rounding) from Go's math package in float64, exact ops to
+// zero: the shader's own helpers, not the driver's builtins
+// (TestMathAccuracy covers the whole domains).
 func TestMathOnDevice(t *testing.T) {
 	glslc(t)
 	if err := vkdriver.Available(); err != nil {
@@ -112,26 +114,26 @@ func TestMathOnDevice(t *testing.T) {
 	for i, v := range x {
 		a := float64(v)
 		ab := math.Abs(a)
-		check("sin", i, f32(u[0], i), math.Sin(a), 4)
-		check("cos", i, f32(u[1], i), math.Cos(a), 4)
-		check("tan", i, f32(u[2], i), math.Tan(a), 8)
-		check("atan", i, f32(u[3], i), math.Atan(a), 4)
-		check("exp2", i, f32(u[4], i), math.Exp2(a), 4)
-		check("log2", i, f32(u[5], i), math.Log2(ab), 4)
-		check("log10", i, f32(u[6], i), math.Log10(ab), 4)
-		check("log1p", i, f32(u[7], i), math.Log1p(ab), 4)
-		check("expm1", i, f32(u[8], i), math.Expm1(a), 4)
-		check("erf", i, f32(u[9], i), math.Erf(a), 4)
+		check("sin", i, f32(u[0], i), math.Sin(a), 1.5)
+		check("cos", i, f32(u[1], i), math.Cos(a), 1.5)
+		check("tan", i, f32(u[2], i), math.Tan(a), 1.5)
+		check("atan", i, f32(u[3], i), math.Atan(a), 1.5)
+		check("exp2", i, f32(u[4], i), math.Exp2(a), 1.5)
+		check("log2", i, f32(u[5], i), math.Log2(ab), 1.5)
+		check("log10", i, f32(u[6], i), math.Log10(ab), 1.5)
+		check("log1p", i, f32(u[7], i), math.Log1p(ab), 1.5)
+		check("expm1", i, f32(u[8], i), math.Expm1(a), 1.5)
+		check("erf", i, f32(u[9], i), math.Erf(a), 1.5)
 		check("roundeven", i, f32(u[10], i), math.RoundToEven(a), 0)
 	}
 	b := call("binary", str(x), str(y), "64xi32="+strings.Join(ns, " "))
 	for i := range x {
 		a, c := float64(x[i]), float64(y[i])
 		p := math.Pow(a, c)
-		check("powf", i, f32(b[0], i), p, 8)
-		check("atan2", i, f32(b[1], i), math.Atan2(a, c), 4)
+		check("powf", i, f32(b[0], i), p, 1.5)
+		check("atan2", i, f32(b[1], i), math.Atan2(a, c), 1.5)
 		check("copysign", i, f32(b[2], i), math.Copysign(a, c), 0)
-		check("fpowi", i, f32(b[3], i), math.Pow(a, 3), 8)
+		check("fpowi", i, f32(b[3], i), math.Pow(a, 3), 1.5)
 		k := uint32(n[i])
 		if g := int32(binary.LittleEndian.Uint32(b[4][4*i:])); g != int32(bits.OnesCount32(k)) {
 			t.Errorf("ctpop(%#x) = %d", k, g)
@@ -149,7 +151,7 @@ func TestMathOnDevice(t *testing.T) {
 }
 
 // TestMathNearOneAndZero holds log, log2, log10 and log1p near 1 and 0,
-// and tanh near 0, to 4 units in the last place of f32 relative to the
+// and tanh near 0, to 1.5 units in the last place of f32 relative to the
 // result, where GLSL's log and tanh lose most of their digits (lavapipe:
 // log(1 - 2^-23) 13% off, tanh(1e-9) = 3e-8), and math.round exactly,
 // 0.49999997 (whose sum with 0.5 rounds up to 1) included.
@@ -236,7 +238,7 @@ func.func @f(%x: tensor<16xf32>, %y: tensor<16xf32>) -> (tensor<16xf32>, tensor<
 			if c.want == 0 {
 				ulp = math.SmallestNonzeroFloat32
 			}
-			if d := math.Abs(got - c.want); d > 4*ulp {
+			if d := math.Abs(got - c.want); d > 1.5*ulp {
 				t.Errorf("%s(%v) = %v, want %v (%.1f ulp)", c.what, c.arg, got, c.want, d/ulp)
 			}
 		}

@@ -20,8 +20,8 @@ import "strings"
 // from the builtin is corrected once in float, which leaves it within
 // about an ulp, and then its last bit is decided in integers, where the
 // remainder of the significands is exact in 32 bits (gi_div, gi_sqrt).
-// Subnormal quotients round twice (to 24 bits, then to the subnormal
-// grid), which can leave them an ulp off.
+// A subnormal quotient is rounded to its grid from the bits the
+// significand quotient drops and its exact remainder (64-bit compare).
 
 // f32fmod is gi_fmod for f32.
 var f32fmod = strings.NewReplacer("FT", "float", "gi_fmodS(", "gi_fmod(", "MINNORMAL", "uintBitsToFloat(0x00800000u)",
@@ -132,6 +132,27 @@ var f32Funcs = map[string]glslFunc{
     qb += 1u;
   } else if ((Q == 0x00800000u ? -4 * R : -2 * R) > int(B)) {
     qb -= 1u;
+  }
+  int j = uintBitsToFloat(qb) >= 1.0 ? 0 : -1;
+  int d = eb - ea - j - 126;
+  if (d >= 1) {
+    if (d >= 25) {
+      return uintBitsToFloat(s);
+    }
+    uint Qn = qb & 0x007fffffu | 0x00800000u;
+    int Rn = int((A << (23 - j)) - Qn * B);
+    uint H = Qn >> d;
+    uint L = Qn & ((1u << d) - 1u);
+    uint mh, ml, c;
+    umulExtended(L, B, mh, ml);
+    uint tl = uaddCarry(ml, uint(Rn), c);
+    uint th = mh + c + (Rn < 0 ? 0xffffffffu : 0u);
+    uint dh = (th << 1) | (tl >> 31);
+    uint dl = tl << 1;
+    uint bh = B >> (32 - d);
+    uint bl = B << d;
+    bool up = int(th) >= 0 && (dh > bh || (dh == bh && (dl > bl || (dl == bl && (H & 1u) != 0u))));
+    return uintBitsToFloat((H + (up ? 1u : 0u)) | s);
   }
   return uintBitsToFloat(floatBitsToUint(gi_scale(uintBitsToFloat(qb), ea - eb)) | s);
 }

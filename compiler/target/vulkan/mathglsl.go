@@ -18,8 +18,7 @@ import (
 // be fused (lavapipe's is not). The f32 functions are within 1 ulp of
 // the exact result on their whole domain (infinities, NaNs, signed
 // zeros, subnormals and, for sin, cos and tan, huge arguments), division
-// and sqrt correctly rounded (but for subnormal quotients, within an
-// ulp); the f64 functions within 1 ulp but tanh, atan2 and erf (2) and
+// and sqrt correctly rounded; the f64 functions within 1 ulp but tanh, atan2 and erf (2) and
 // pow (4, growing with |y log x|). TestMathAccuracy holds each
 // to its bound over edge cases and random bit patterns, against Go's
 // math package for f32 and mpmath for f64. f16 and bf16 operands compute

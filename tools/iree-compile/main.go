@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/dialect/transform"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target"
@@ -353,7 +354,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// The spec's rewrites (matching ops and splicing in custom kernels)
 		// would change what the module runs; compiling without them would
 		// be a silently different program.
-		fmt.Fprintf(stderr, "iree-compile: error: %s: transform-dialect and PDL preprocessing specs are not supported; compile the program after applying the spec's rewrites by hand\n", o.compile.Spec)
+		fmt.Fprintf(stderr, "iree-compile: error: %s: PDL preprocessing specs are not supported; compile the program after applying the spec's rewrites by hand (or write them as a transform-dialect spec)\n", o.compile.Spec)
 		return 1
 	}
 	// The IR is the output when a phase before vm is the last to run, or
@@ -414,6 +415,19 @@ func compileChunk(name string, chunk []byte, popts pipeline.Options, o *options,
 	timer.add("Parser", time.Since(start))
 	if err != nil {
 		return "", err
+	}
+	if o.compile.TransformSpec != "" {
+		start := time.Now()
+		err := transform.ApplyFile(o.compile.TransformSpec, s.Module.Op, s.Registry)
+		timer.add("TransformSpec", time.Since(start))
+		var ierr *ir.Error
+		if err != nil && !errors.As(err, &ierr) {
+			// Diagnostics name the spec's file:line:col already.
+			err = fmt.Errorf("--iree-preprocessing-transform-spec-filename=%s: %w", o.compile.TransformSpec, err)
+		}
+		if err != nil {
+			return "", err
+		}
 	}
 	if o.compileFrom != "" {
 		// The input is IR an earlier run printed: its loc(...) are the

@@ -23,6 +23,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goiree/goiree/compiler/dialect/transform"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target"
 	_ "github.com/goiree/goiree/compiler/target/all" // the targets iree-run-mlir compiles for
@@ -149,7 +150,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return toolflags.Report(stderr, fmt.Errorf("expected one source file, got %d: %s", len(sources), strings.Join(sources, " ")))
 	}
 	if cf.Spec != "" {
-		return toolflags.Report(stderr, fmt.Errorf("%s: transform-dialect and PDL preprocessing specs are not supported", cf.Spec))
+		return toolflags.Report(stderr, fmt.Errorf("%s: PDL preprocessing specs are not supported", cf.Spec))
 	}
 	path := "-"
 	if len(sources) == 1 {
@@ -198,8 +199,16 @@ func compile(path string, stdin io.Reader, cf *compileflags.Flags, o *runmodule.
 			}
 		}
 	}
-	s, err := pipeline.Compile(name, src, cf.PipelineOptions(), "end")
+	s, err := pipeline.Parse(name, src, cf.PipelineOptions())
 	if err != nil {
+		return "", nil, err
+	}
+	if cf.TransformSpec != "" {
+		if err := transform.ApplyFile(cf.TransformSpec, s.Module.Op, s.Registry); err != nil {
+			return "", nil, fmt.Errorf("--iree-preprocessing-transform-spec-filename=%s: %w", cf.TransformSpec, err)
+		}
+	}
+	if err := pipeline.Run(s, pipeline.RunOptions{To: "end"}); err != nil {
 		return "", nil, err
 	}
 	if len(o.Devices.Devices) == 0 && len(s.Targets) > 0 {

@@ -30,9 +30,12 @@ type Flags struct {
 	// --iree-opt-strip-assertions (nil when not given).
 	OptLevel, GlobalOptLevel string
 	StripAssertions          *bool
-	// Spec is a transform-dialect or PDL spec flag as written: such specs
-	// are not supported, and the tools refuse to compile with one.
+	// Spec is a PDL spec flag as written: PDL specs are not supported,
+	// and the tools refuse to compile with one.
 	Spec string
+	// TransformSpec is --iree-preprocessing-transform-spec-filename: a
+	// transform-dialect spec applied to the program after parsing.
+	TransformSpec string
 }
 
 // New returns empty flags.
@@ -81,7 +84,9 @@ func (f *Flags) Set(arg, name, value string, hasValue bool) (bool, error) {
 		f.Targets.Devices = append(f.Targets.Devices, value)
 	case "iree-hal-local-target-device-backends":
 		f.Targets.LocalBackends = appendList(f.Targets.LocalBackends, value)
-	case "iree-preprocessing-transform-spec-filename", "iree-preprocessing-pdl-spec-filename":
+	case "iree-preprocessing-transform-spec-filename":
+		f.TransformSpec = value
+	case "iree-preprocessing-pdl-spec-filename":
 		f.Spec = "--" + name + "=" + value
 	case "iree-hal-executable-object-search-path":
 		if value != "" {

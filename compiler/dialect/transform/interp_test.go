@@ -1,0 +1,133 @@
+package transform_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/dialect/transform"
+	"github.com/goiree/goiree/compiler/ir"
+)
+
+// payload has one chain the spec matches with dynamic shapes, one with
+// static shapes (matched up to casts), one whose root matches but whose
+// operand chain does not, and one that uses the same value twice.
+const payload = `func.func @f(%a: tensor<?xf32>, %b: tensor<?xf32>, %c: tensor<4xf32>, %d: tensor<4xf32>) -> (tensor<?xf32>, tensor<4xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %s = arith.addf %a, %b : tensor<?xf32>
+  %n = arith.negf %s : tensor<?xf32>
+  %s4 = arith.addf %c, %d : tensor<4xf32>
+  %n4 = arith.negf %s4 : tensor<4xf32>
+  %m = arith.mulf %a, %b : tensor<?xf32>
+  %nm = arith.negf %m : tensor<?xf32>
+  %t = arith.addf %a, %a : tensor<?xf32>
+  %nt = arith.negf %t : tensor<?xf32>
+  return %n, %n4, %nm, %nt : tensor<?xf32>, tensor<4xf32>, tensor<?xf32>, tensor<?xf32>
+}
+`
+
+// spec replaces negf(addf(x, y)) by a call of @neg_add.
+const spec = `module attributes {transform.with_named_sequence} {
+  util.func private @neg_add(%x: tensor<?xf32>, %y: tensor<?xf32>) -> tensor<?xf32> {
+    %s = arith.addf %x, %y : tensor<?xf32>
+    %n = arith.negf %s : tensor<?xf32>
+    util.return %n : tensor<?xf32>
+  }
+  transform.named_sequence @match(%root: !transform.any_op {transform.readonly}) -> (!transform.any_value, !transform.any_value) {
+    %ins, %outs = transform.iree.match.cast_compatible_dag_from_root %root {
+      ^bb0(%x: tensor<?xf32>, %y: tensor<?xf32>):
+        %s = arith.addf %x, %y : tensor<?xf32>
+        %n = arith.negf %s : tensor<?xf32>
+    } : (!transform.any_op) -> (!transform.any_value, !transform.any_value)
+    transform.yield %ins, %outs : !transform.any_value, !transform.any_value
+  }
+  transform.named_sequence @rewrite(%ins: !transform.any_value {transform.readonly}, %out: !transform.any_value {transform.readonly}) {
+    %root = transform.get_defining_op %out : (!transform.any_value) -> !transform.any_op
+    %module = transform.util.get_nearest_symbol_table %root : (!transform.any_op) -> !transform.any_op
+    %func = transform.util.import_symbol @neg_add into %module if undefined : (!transform.any_op) -> !transform.any_op
+    transform.util.cast_and_call %func(%ins) -> %out after %root {
+      transform.type_conversion.tensor.cast_shape_dynamic_dims
+    } : (!transform.any_op, !transform.any_value, !transform.any_value, !transform.any_op) -> !transform.any_op
+    transform.yield
+  }
+  transform.named_sequence @__transform_main(%module: !transform.any_op) {
+    %funcs = transform.structured.match ops{["util.func"]} in %module : (!transform.any_op) -> !transform.any_op
+    transform.foreach %funcs : !transform.any_op {
+      ^bb1(%f: !transform.any_op):
+        transform.foreach_match in %f @match -> @rewrite : (!transform.any_op) -> (!transform.any_op)
+    }
+    transform.apply_dce to %module : !transform.any_op
+    transform.yield
+  }
+}
+`
+
+func apply(t *testing.T, specSrc string) (string, error) {
+	t.Helper()
+	reg := dialect.NewRegistry()
+	m, err := ir.Parse("payload.mlir", []byte(payload), reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "spec.mlir")
+	if err := os.WriteFile(file, []byte(specSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := transform.ApplyFile(file, m.Op, reg); err != nil {
+		return "", err
+	}
+	if err := dialect.Verify(reg, m.Op); err != nil {
+		t.Fatalf("the rewritten program does not verify: %v\n%s", err, ir.PrintModule(m, reg, ir.PrintOptions{}))
+	}
+	return ir.PrintModule(m, reg, ir.PrintOptions{}), nil
+}
+
+func TestApply(t *testing.T) {
+	out, err := apply(t, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := out[strings.Index(out, "func.func @f"):]
+	body = body[:strings.Index(body, "\n}")]
+	for _, want := range []string{
+		"util.func private @neg_add(",
+		"util.call @neg_add(%a, %b) : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>",
+		"tensor.cast %c : tensor<4xf32> to tensor<?xf32>",
+		"tensor.cast %d : tensor<4xf32> to tensor<?xf32>",
+		": tensor<?xf32> to tensor<4xf32>",
+		"arith.mulf %a, %b",
+		"util.call @neg_add(%a, %a)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// The matched adds are dead after the rewrite and gone; the mulf
+	// chain is kept, its negf included.
+	if n := strings.Count(body, "arith.addf"); n != 0 {
+		t.Errorf("%d arith.addf left in @f, want 0:\n%s", n, body)
+	}
+	if n := strings.Count(body, "arith.negf"); n != 1 {
+		t.Errorf("%d arith.negf left in @f, want 1 (of the mulf chain):\n%s", n, body)
+	}
+	if n := strings.Count(out, "util.func private @neg_add("); n != 1 {
+		t.Errorf("@neg_add imported %d times, want once", n)
+	}
+}
+
+func TestApplyErrors(t *testing.T) {
+	for _, tc := range []struct{ name, spec, want string }{
+		{"no entry point", strings.Replace(spec, "@__transform_main", "@main", 1), "no transform.named_sequence @__transform_main"},
+		{"no attribute", strings.Replace(spec, "module attributes {transform.with_named_sequence}", "module", 1), "lacks the transform.with_named_sequence attribute"},
+		{"unknown action", strings.Replace(spec, "@match -> @rewrite", "@match -> @nosuch", 1), "no transform.named_sequence @nosuch in the spec"},
+		{"import defined twice", strings.Replace(spec, " if undefined", "", 1), "@neg_add is already defined in the target symbol table"},
+		{"unsupported op", strings.Replace(spec, "transform.apply_dce to %module : !transform.any_op", "transform.print %module : !transform.any_op", 1), "custom op 'transform.print' is unknown"},
+		{"no conversion", strings.Replace(spec, "transform.type_conversion.tensor.cast_shape_dynamic_dims", "", 1), "cannot convert tensor<4xf32> to tensor<?xf32> for @neg_add"},
+	} {
+		_, err := apply(t, tc.spec)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

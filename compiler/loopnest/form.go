@@ -16,6 +16,11 @@
 // fold into its dispatch as the kernel's epilogue when its targets
 // compile epilogues (see epilogue.go); every other linalg op is its own
 // dispatch. Dynamic dimensions reach the kernel as push constants.
+//
+// A flow.dispatch.region the program writes around linalg ops is
+// dissolved into its function first (InlineStructuredRegions, a
+// global-optimization pass), so its linalg ops are dispatched like any
+// other; Form refuses a linalg op still nested in another op.
 package loopnest
 
 import (

@@ -33,7 +33,10 @@
 //	                     cf branches (package conversion/scftocf);
 //	                     linalg.pack/unpack and iree_linalg_ext.attention
 //	                     become reshapes, transposes and linalg.generics
-//	                     (package conversion/linalgexttolinalg); tensor
+//	                     (package conversion/linalgexttolinalg); the
+//	                     program's flow.dispatch.region ops holding linalg
+//	                     ops are dissolved into their functions
+//	                     (loopnest.InlineStructuredRegions); tensor
 //	                     ops in host functions become flow.tensor
 //	                     ops and linalg.generics (package
 //	                     conversion/tensortolinalg).
@@ -183,6 +186,7 @@ var Passes = []Pass{
 	{Name: "strip-assertions", Phase: "global-optimization", Run: stripAssertions},
 	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},
 	{Name: "convert-linalg-ext", Phase: "global-optimization", Run: func(s *State) error { return linalgexttolinalg.Convert(s.Module.Op) }},
+	{Name: "inline-structured-dispatch-regions", Phase: "global-optimization", Run: func(s *State) error { return loopnest.InlineStructuredRegions(s.Module.Op) }},
 	{Name: "convert-tensor-ops", Phase: "global-optimization", Run: func(s *State) error { return tensortolinalg.Convert(s.Module.Op) }},
 	{Name: "decompose-softmax", Phase: "dispatch-creation", Run: func(s *State) error { _, err := linalg.DecomposeSoftmax(s.Module.Op); return err }},
 	{Name: "form-linalg-dispatches", Phase: "dispatch-creation", Run: func(s *State) error { return s.withTargets(loopnest.Form) }},

@@ -36,3 +36,28 @@ func.func @dynamic_rows(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %r = iree_encoding.unset_encoding %d : tensor<?x4xf32, #lhs> -> tensor<?x4xf32>{%n}
   return %r : tensor<?x4xf32>
 }
+
+// A dispatch region written around a linalg op between encoded values:
+// 3x - 1 of every element, the region's result sized by %n.
+func.func @region(%a: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x4xf32>
+  %three = arith.constant 3.0 : f32
+  %one = arith.constant 1.0 : f32
+  %ea = iree_encoding.set_encoding %a : tensor<?x4xf32> -> tensor<?x4xf32, #out>
+  %r = flow.dispatch.region -> (tensor<?x4xf32, #lhs>{%n}) {
+    %u = iree_encoding.unset_encoding %ea : tensor<?x4xf32, #out> -> tensor<?x4xf32>{%n}
+    %init = tensor.empty(%n) : tensor<?x4xf32>
+    %g = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%u : tensor<?x4xf32>) outs(%init : tensor<?x4xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %m = arith.mulf %x, %three : f32
+      %s = arith.subf %m, %one : f32
+      linalg.yield %s : f32
+    } -> tensor<?x4xf32>
+    %e = iree_encoding.set_encoding %g : tensor<?x4xf32> -> tensor<?x4xf32, #lhs>
+    flow.return %e : tensor<?x4xf32, #lhs>
+  }
+  %b = util.optimization_barrier %r : tensor<?x4xf32, #lhs>
+  %res = iree_encoding.unset_encoding %b : tensor<?x4xf32, #lhs> -> tensor<?x4xf32>{%n}
+  return %res : tensor<?x4xf32>
+}

@@ -145,14 +145,7 @@ double gi_fma_d(double a, double b, double c) {
 }
 `},
 	// gi_logk_d is gi_logk in double: R to s^22.
-	"gi_logk_d": {src: `double gi_logk_d(double x, out double e, out double h, out double t) {
-  bool sub = x < 2.2250738585072014e-308LF;
-  uvec2 u = unpackDouble2x32(sub ? x * 18014398509481984.0LF : x);
-  u.y += 0x00095f62u;
-  e = double(int(u.y >> 20) - (sub ? 1077 : 1023));
-  double f = packDouble2x32(uvec2(u.x, (u.y & 0x000fffffu) + 0x3fe6a09eu)) - 1.0LF;
-  double s = f / (2.0LF + f);
-  double z = s * s;
+	"gi_logr_d": {src: `double gi_logr_d(double z) {
   double R = 2.0LF / 23.0LF;
   R = 2.0LF / 21.0LF + z * R;
   R = 2.0LF / 19.0LF + z * R;
@@ -164,8 +157,18 @@ double gi_fma_d(double a, double b, double c) {
   R = 2.0LF / 7.0LF + z * R;
   R = 2.0LF / 5.0LF + z * R;
   R = 2.0LF / 3.0LF + z * R;
+  return z * R;
+}
+`},
+	"gi_logk_d": {deps: []string{"gi_logr_d"}, src: `double gi_logk_d(double x, out double e, out double h, out double t) {
+  bool sub = x < 2.2250738585072014e-308LF;
+  uvec2 u = unpackDouble2x32(sub ? x * 18014398509481984.0LF : x);
+  u.y += 0x00095f62u;
+  e = double(int(u.y >> 20) - (sub ? 1077 : 1023));
+  double f = packDouble2x32(uvec2(u.x, (u.y & 0x000fffffu) + 0x3fe6a09eu)) - 1.0LF;
+  double s = f / (2.0LF + f);
   h = 0.5LF * f * f;
-  t = s * (h + z * R);
+  t = s * (h + gi_logr_d(s * s));
   return f;
 }
 `},
@@ -218,18 +221,41 @@ double gi_fma_d(double a, double b, double c) {
   return x == 0.0LF ? x : gi_logsp_d(u, y);
 }
 `},
-	// gi_powp_d: log(x) as a sum of two doubles, y times it (Dekker),
-	// and e to that sum (its low part added to the reduced argument).
-	"gi_powp_d": {deps: []string{"gi_logk_d", "gi_mulerr_d", "gi_expp_d", "gi_scale_d"}, src: `double gi_powp_d(double x, double y) {
+	// gi_powp_d: log(x) as a sum of two doubles (log(1 + f) = f - h + t
+	// with f/(2 + f), h and t each as two doubles, summed with two-sum),
+	// y times it (Dekker), and e to that sum (its low part added to the
+	// reduced argument).
+	"gi_powp_d": {deps: []string{"gi_logk_d", "gi_logr_d", "gi_mulerr_d", "gi_expp_d", "gi_scale_d"}, src: `double gi_powp_d(double x, double y) {
   double e, h, t;
   double f = gi_logk_d(x, e, h, t);
-  precise double hi = packDouble2x32(uvec2(0u, unpackDouble2x32(f - h).y));
+  precise double d = 2.0LF + f;
+  precise double dl = (2.0LF - d) + f;
+  precise double s = f / d;
+  precise double sd = s * d;
+  precise double sl = (((f - sd) - gi_mulerr_d(s, d, sd)) - s * dl) / d;
   precise double ff = f * f;
   precise double hl = 0.5LF * gi_mulerr_d(f, f, ff);
-  precise double lo = (((f - hi) - h) - hl) + t;
+  precise double zr = gi_logr_d(s * s);
+  precise double H = h + zr;
+  precise double Hl = ((h - H) + zr) + hl;
+  precise double th = s * H;
+  precise double tl = gi_mulerr_d(s, H, th) + (s * Hl + sl * H);
+  precise double a1 = f - h;
+  precise double v1 = a1 - f;
+  precise double a1l = (f - (a1 - v1)) + (-h - v1);
+  precise double a2 = a1 + th;
+  precise double v2 = a2 - a1;
+  precise double a2l = (a1 - (a2 - v2)) + (th - v2);
+  precise double low = (a1l + a2l) + (tl - hl);
+  precise double gh = a2 + low;
+  precise double gl = low - (gh - a2);
   precise double eh = e * 0.6931471806019545LF;
-  precise double lhi = eh + hi;
-  precise double llo = ((eh - lhi) + hi) + (lo + e * -4.2009150726810846e-11LF);
+  precise double L0 = eh + gh;
+  precise double v3 = L0 - eh;
+  precise double l3 = (eh - (L0 - v3)) + (gh - v3);
+  precise double L1 = l3 + (gl + e * -4.2009150726810846e-11LF);
+  precise double lhi = L0 + L1;
+  precise double llo = L1 - (lhi - L0);
   precise double ph = y * lhi;
   if (!(abs(ph) < 1000.0LF)) {
     return ph > 0.0LF ? double(uintBitsToFloat(0x7f800000u)) : 0.0LF;

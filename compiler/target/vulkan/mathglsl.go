@@ -18,15 +18,14 @@ import (
 // be fused (lavapipe's is not). The f32 functions are within 1 ulp of
 // the exact result on their whole domain (infinities, NaNs, signed
 // zeros, subnormals and, for sin, cos and tan, huge arguments), division
-// and sqrt correctly rounded; the f64 functions within 1 ulp but tanh, atan2 and erf (2) and
-// pow (4, growing with |y log x|). TestMathAccuracy holds each
-// to its bound over edge cases and random bit patterns, against Go's
-// math package for f32 and mpmath for f64. f16 and bf16 operands compute
-// in f32 and round the result to their type. f64 division and sqrt are
-// GLSL's own (correctly rounded on lavapipe; Vulkan bounds double
-// operations only as tightly as their f32 counterparts). Exact ops
-// (roundEven, the classifications, copysign, bit counts) are GLSL
-// expressions.
+// and sqrt correctly rounded; the f64 functions within 1 ulp but tanh,
+// atan2 and erf (2). TestMathAccuracy holds each to its bound over edge
+// cases and random bit patterns, against Go's math package for f32 and
+// mpmath for f64. f16 and bf16 operands compute in f32 and round the
+// result to their type. f64 division and sqrt are GLSL's own (correctly
+// rounded on lavapipe; Vulkan bounds double operations only as tightly
+// as their f32 counterparts). Exact ops (roundEven, the
+// classifications, copysign, bit counts) are GLSL expressions.
 
 // mathBuiltins are unary float ops that are one exact GLSL expression.
 var mathBuiltins = map[string]string{

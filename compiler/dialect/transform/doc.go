@@ -39,6 +39,18 @@
 //   - transform.apply_dce: removes ops free of side effects (arith, math,
 //     tensor, linalg on tensors, affine.apply) whose results are unused.
 //
+// Matchers of one op's properties (match.go), for specs that test an op
+// rather than a DAG: transform.match.operation_name; transform.match.structured
+// with a body of transform.match.structured.rank, .dim [i, ...]
+// {parallel|reduction} (negative i counts from the last loop), .num_inputs,
+// .num_inits and .yield on a linalg op; transform.param.constant and
+// transform.match.param.cmpi (eq, ne, lt, le, gt, ge) on integers;
+// transform.get_operand and transform.get_result [i];
+// transform.iree.match.cast_compatible_type; transform.iree.match.dim_is_multiple_of,
+// which matches only static sizes (a dynamic size's divisibility would need
+// an analysis of its producers); and transform.iree.match.regions, the op's
+// regions compared with those of the pattern's single op.
+//
 // Any other transform op is an error naming it and its position. Matcher
 // failures are not errors: foreach_match tries the next matcher.
 package transform

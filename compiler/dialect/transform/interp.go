@@ -29,10 +29,12 @@ func Apply(spec, payload *ir.Operation, reg *ir.Registry) error {
 	return err
 }
 
-// handle is what a transform value holds: payload ops or payload values.
+// handle is what a transform value holds: payload ops, payload values or
+// parameters.
 type handle struct {
 	ops    []*ir.Operation
 	values []*ir.Value
+	params []ir.Attribute
 }
 
 // matchFailure is a silenceable failure: a matcher that does not match.
@@ -161,6 +163,9 @@ func (in *interp) op(op *ir.Operation, env map[*ir.Value]handle) ([]handle, erro
 			dce(o)
 		}
 		return nil, nil
+	}
+	if results, ok, err := in.matchOp(op, env); ok {
+		return results, err
 	}
 	return nil, ir.OpErrorf(op, "transform op %s is not supported by the interpreter", op.Name)
 }

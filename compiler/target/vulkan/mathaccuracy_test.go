@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goiree/goiree/compiler/backend"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target/vulkan"
+	"github.com/goiree/goiree/compiler/vmgen"
 	vkdriver "github.com/goiree/goiree/runtime/hal/drivers/vulkan"
 	halmodule "github.com/goiree/goiree/runtime/modules/hal"
 	"github.com/goiree/goiree/runtime/tooling/functionio"
@@ -450,6 +452,57 @@ func TestDivSqrtCorrection(t *testing.T) {
 						t.Errorf("%s of %v and %v = %v, want %v (%.0f ulp)", []string{"divf", "sqrt"}[k], a[i], b[i], out[k][i], want, d)
 					}
 				}
+			}
+		})
+	}
+}
+
+// TestMathSPIRVValid builds one kernel applying every op of
+// TestMathAccuracy, plus copysign and the classifications, at f32, f16
+// and f64, and checks its SPIR-V with spirv-val (where installed): the
+// helpers' precise qualifiers, 64-bit compares and integer builtins must
+// give valid Vulkan SPIR-V, which lavapipe running them does not prove.
+func TestMathSPIRVValid(t *testing.T) {
+	glslc(t)
+	for _, elem := range []string{"f32", "f16", "f64"} {
+		t.Run(elem, func(t *testing.T) {
+			bodies := []string{"%r = math.copysign %a, %b : {T}", "%t = math.isnormal %a : {T}\n    %r = arith.select %t, %a, %b : {T}"}
+			for _, cs := range accuracyCases {
+				bodies = append(bodies, cs.body)
+			}
+			tt := fmt.Sprintf("tensor<16x%s>", elem)
+			var maps, outs, outT, args, yields, yieldT, rets []string
+			var body strings.Builder
+			for i, src := range bodies {
+				rets = append(rets, fmt.Sprintf("%%g#%d", i))
+				maps = append(maps, "#id")
+				outs = append(outs, "%e")
+				outT = append(outT, tt)
+				args = append(args, fmt.Sprintf("%%o%d: %s", i, elem))
+				yields = append(yields, fmt.Sprintf("%%r%d", i))
+				yieldT = append(yieldT, elem)
+				r := strings.NewReplacer("%r", fmt.Sprintf("%%r%d", i), "%t", fmt.Sprintf("%%t%d_", i), "{T}", elem)
+				fmt.Fprintf(&body, "    %s\n", r.Replace(src))
+			}
+			src := fmt.Sprintf(`#id = affine_map<(d0) -> (d0)>
+func.func @f(%%x: %[1]s, %%y: %[1]s, %%z: %[1]s) -> (%[2]s) {
+  %%e = tensor.empty() : %[1]s
+  %%g:%[3]d = linalg.generic {indexing_maps = [#id, #id, #id, %[4]s], iterator_types = ["parallel"]} ins(%%x, %%y, %%z : %[1]s, %[1]s, %[1]s) outs(%[5]s : %[2]s) {
+  ^bb0(%%a: %[6]s, %%b: %[6]s, %%c: %[6]s, %[7]s):
+%[8]s    linalg.yield %[9]s : %[10]s
+  } -> (%[2]s)
+  return %[11]s : %[2]s
+}
+`, tt, strings.Join(outT, ", "), len(bodies), strings.Join(maps, ", "), strings.Join(outs, ", "), elem,
+				strings.Join(args, ", "), body.String(), strings.Join(yields, ", "), strings.Join(yieldT, ", "), strings.Join(rets, ", "))
+			s, err := pipeline.Compile("mathall.mlir", []byte(src), vulkanOptions, "")
+			if err != nil {
+				t.Fatalf("compiling:\n%s\n%v", src, err)
+			}
+			b := checked{t: t, b: vulkan.Builder{Options: vulkan.Options{Objects: s.Resolver}}}
+			if _, err := backend.Compile(s.Module.Op, backend.Options{Registry: s.Registry, Targets: s.Targets,
+				Executables: vmgen.Backends{"vulkan-spirv": b}}); err != nil {
+				t.Fatal(err)
 			}
 		})
 	}

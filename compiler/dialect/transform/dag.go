@@ -59,29 +59,31 @@ func (m *dagMatch) op(p, q *ir.Operation) bool {
 			return false
 		}
 	}
-	if !sameRegions(p, q, map[*ir.Value]*ir.Value{}) {
+	if !sameRegions(p, q, map[*ir.Value]*ir.Value{}, m.value) {
 		return false
 	}
 	for i, pv := range p.Operands {
-		qv := q.Operands[i]
-		if pv.Block == m.pattern {
-			if b := m.bound[pv.Index]; b != nil {
-				if b != qv {
-					return false
-				}
-				continue
-			}
-			if !castCompatible(pv.Type, qv.Type) {
-				return false
-			}
-			m.bound[pv.Index] = qv
-			continue
-		}
-		if pv.Op == nil || qv.Op == nil || pv.Index != qv.Index || !m.op(pv.Op, qv.Op) {
+		if !m.value(pv, q.Operands[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// value matches the pattern value pv, an argument of the pattern or a
+// result of one of its ops, with the payload value qv.
+func (m *dagMatch) value(pv, qv *ir.Value) bool {
+	if pv.Block == m.pattern {
+		if b := m.bound[pv.Index]; b != nil {
+			return b == qv
+		}
+		if !castCompatible(pv.Type, qv.Type) {
+			return false
+		}
+		m.bound[pv.Index] = qv
+		return true
+	}
+	return pv.Op != nil && qv.Op != nil && pv.Index == qv.Index && pv.Op.Block == m.pattern && m.op(pv.Op, qv.Op)
 }
 
 // sameAttrs compares the attributes of p (less the matcher's own marker)
@@ -101,8 +103,9 @@ func sameAttrs(p, q *ir.Operation) bool {
 }
 
 // sameRegions compares the regions of p and q op by op, values in
-// correspondence through vmap.
-func sameRegions(p, q *ir.Operation, vmap map[*ir.Value]*ir.Value) bool {
+// correspondence through vmap; a value the regions use from outside is
+// compared by outer (nil: such values must be the same).
+func sameRegions(p, q *ir.Operation, vmap map[*ir.Value]*ir.Value, outer func(pv, qv *ir.Value) bool) bool {
 	if len(p.Regions) != len(q.Regions) {
 		return false
 	}
@@ -128,7 +131,13 @@ func sameRegions(p, q *ir.Operation, vmap map[*ir.Value]*ir.Value) bool {
 					return false
 				}
 				for j, v := range po.Operands {
-					if vmap[v] != qo.Operands[j] {
+					w, inside := vmap[v]
+					switch {
+					case inside && w != qo.Operands[j]:
+						return false
+					case !inside && outer != nil && !outer(v, qo.Operands[j]):
+						return false
+					case !inside && outer == nil && v != qo.Operands[j]:
 						return false
 					}
 				}
@@ -138,7 +147,7 @@ func sameRegions(p, q *ir.Operation, vmap map[*ir.Value]*ir.Value) bool {
 					}
 					vmap[r] = qo.Results[j]
 				}
-				if !sameRegions(po, qo, vmap) {
+				if !sameRegions(po, qo, vmap, outer) {
 					return false
 				}
 			}

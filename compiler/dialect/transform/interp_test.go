@@ -65,8 +65,13 @@ const spec = `module attributes {transform.with_named_sequence} {
 
 func apply(t *testing.T, specSrc string) (string, error) {
 	t.Helper()
+	return applyTo(t, payload, specSrc)
+}
+
+func applyTo(t *testing.T, payloadSrc, specSrc string) (string, error) {
+	t.Helper()
 	reg := dialect.NewRegistry()
-	m, err := ir.Parse("payload.mlir", []byte(payload), reg)
+	m, err := ir.Parse("payload.mlir", []byte(payloadSrc), reg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,5 +134,50 @@ func TestApplyErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// reluPayload has two relu generics whose bodies use a constant defined
+// outside them: 0.0 in the first, 1.0 in the second.
+const reluPayload = `#id = affine_map<(d0) -> (d0)>
+func.func @f(%a: tensor<4xf32>, %e: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %r = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %zero : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %s = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %m = arith.maximumf %x, %one : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %r, %s : tensor<4xf32>, tensor<4xf32>
+}
+`
+
+// TestMatchOuterValues checks that a pattern op's region may use a value
+// of the pattern defined outside it, matched like an operand: the relu
+// with 0.0 is replaced, the one with 1.0 is not.
+func TestMatchOuterValues(t *testing.T) {
+	reluSpec := strings.NewReplacer(
+		"tensor<?xf32>", "tensor<?xf32>",
+		`      %s = arith.addf %x, %y : tensor<?xf32>
+        %n = arith.negf %s : tensor<?xf32>`, `      %c = arith.constant 0.0 : f32
+        %n = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x : tensor<?xf32>) outs(%y : tensor<?xf32>) {
+        ^bb0(%i: f32, %o: f32):
+          %m = arith.maximumf %i, %c : f32
+          linalg.yield %m : f32
+        } -> tensor<?xf32>`).Replace(spec)
+	out, err := applyTo(t, reluPayload, reluSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out, "util.call @neg_add("); n != 1 {
+		t.Errorf("%d calls, want 1 (the relu with 0.0):\n%s", n, out)
+	}
+	if !strings.Contains(out, "arith.maximumf %x_0, %one") && !strings.Contains(out, "arith.maximumf %x, %one") {
+		t.Errorf("the relu with 1.0 is gone:\n%s", out)
 	}
 }

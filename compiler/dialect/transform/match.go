@@ -448,7 +448,7 @@ func (in *interp) matchOp(op *ir.Operation, env map[*ir.Value]handle) (results [
 		if len(pat) != 1 {
 			return nil, true, ir.OpErrorf(op, "the pattern must hold one op, found %d", len(pat))
 		}
-		if !sameRegions(pat[0], o, map[*ir.Value]*ir.Value{}) {
+		if !sameRegions(pat[0], o, map[*ir.Value]*ir.Value{}, nil) {
 			return nil, true, noMatch(op, "the regions of %s differ from the pattern's", o.Name)
 		}
 		return nil, true, nil

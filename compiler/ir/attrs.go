@@ -448,6 +448,40 @@ func (a *DenseAttr) RawBytes() ([]byte, error) {
 // AffineMapAttr wraps an affine map.
 type AffineMapAttr struct{ Map *AffineMap }
 
+// DynamicStride marks a stride or offset written ? in a StridedLayoutAttr
+// (not Dynamic, -1, which is a valid stride).
+const DynamicStride int64 = math.MinInt64
+
+// StridedLayoutAttr is a memref layout strided<[strides], offset: o>: the
+// element at indices i sits at offset + sum(i_k * strides_k).
+// DynamicStride marks a stride or offset written ?.
+type StridedLayoutAttr struct {
+	Strides []int64
+	Offset  int64
+}
+
+// PrintAttr implements Attribute; a zero offset is left out, as MLIR does.
+func (a StridedLayoutAttr) PrintAttr(w *AsmWriter) {
+	num := func(n int64) string {
+		if n == DynamicStride {
+			return "?"
+		}
+		return strconv.FormatInt(n, 10)
+	}
+	w.WriteString("strided<[")
+	for i, s := range a.Strides {
+		if i > 0 {
+			w.WriteString(", ")
+		}
+		w.WriteString(num(s))
+	}
+	w.WriteString("]")
+	if a.Offset != 0 {
+		w.WriteString(", offset: " + num(a.Offset))
+	}
+	w.WriteString(">")
+}
+
 // PrintAttr implements Attribute.
 func (a AffineMapAttr) PrintAttr(w *AsmWriter) {
 	w.WriteString("affine_map<")

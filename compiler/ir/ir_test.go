@@ -37,6 +37,10 @@ func TestGenericRoundTrip(t *testing.T) {
 		{`#alias = [1, 2]` + "\n" + `"t.op"() {a = #alias, b = [1, 2]} : () -> ()` + "\n",
 			"#alias = [1, 2]\n" + `"t.op"() {a = #alias, b = #alias} : () -> ()` + "\n"},
 		{`!t = tensor<?x4xf32>` + "\n" + `%0 = "t.op"() : () -> !t` + "\n", ""},
+		// Strided memref layouts; a zero offset is left out.
+		{`%0 = "t.op"() : () -> memref<?x?xf32, strided<[?, 1], offset: ?>>` + "\n", ""},
+		{`%0 = "t.op"() : () -> memref<4x8xf32, strided<[16, 2], offset: 0>>` + "\n", `%0 = "t.op"() : () -> memref<4x8xf32, strided<[16, 2]>>` + "\n"},
+		{`%0 = "t.op"() : () -> memref<2xi8, strided<[-1], offset: 1>, 3>` + "\n", ""},
 	}
 	for _, c := range cases {
 		got := parsePrint(t, c.in)

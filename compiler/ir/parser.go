@@ -1263,6 +1263,8 @@ func (p *Parser) ParseAttribute() (Attribute, error) {
 			return AffineMapAttr{Map: m}, nil
 		case "loc":
 			return p.parseLocation()
+		case "strided":
+			return p.parseStrided()
 		}
 		if p.isTypeStart() {
 			t, err := p.ParseType()
@@ -1921,7 +1923,9 @@ func (p *Parser) parseShaped(kind string) (Type, error) {
 			if err != nil {
 				return nil, err
 			}
-			if _, isMap := a.(AffineMapAttr); isMap || p.Is(",") {
+			_, isMap := a.(AffineMapAttr)
+			_, isStrided := a.(StridedLayoutAttr)
+			if isMap || isStrided || p.Is(",") {
 				t.Layout = a
 				if p.Optional(",") {
 					if t.MemorySpace, err = p.ParseAttribute(); err != nil {
@@ -2004,4 +2008,58 @@ func (p *Parser) PeekAfter(s string) string {
 func isDialectName(s string) bool {
 	i := strings.IndexByte(s, '.')
 	return i > 0 && i < len(s)-1 && isLetter(s[0]) || i > 0 && i < len(s)-1 && s[0] == '_'
+}
+
+// parseStrided parses a memref layout `strided<[s, ...][, offset: o]>`, each
+// stride and the offset an integer or ? (DynamicStride).
+func (p *Parser) parseStrided() (Attribute, error) {
+	p.next()
+	if err := p.Expect("<"); err != nil {
+		return nil, err
+	}
+	if err := p.Expect("["); err != nil {
+		return nil, err
+	}
+	dimOrDynamic := func() (int64, error) {
+		if p.Optional("?") {
+			return DynamicStride, nil
+		}
+		neg := p.Optional("-")
+		n, err := p.ParseInteger()
+		if neg {
+			n = -n
+		}
+		return n, err
+	}
+	a := StridedLayoutAttr{Strides: []int64{}}
+	for !p.Is("]") {
+		n, err := dimOrDynamic()
+		if err != nil {
+			return nil, err
+		}
+		a.Strides = append(a.Strides, n)
+		if !p.Optional(",") {
+			break
+		}
+	}
+	if err := p.Expect("]"); err != nil {
+		return nil, err
+	}
+	if p.Optional(",") {
+		if err := p.ExpectKeyword("offset"); err != nil {
+			return nil, err
+		}
+		if err := p.Expect(":"); err != nil {
+			return nil, err
+		}
+		n, err := dimOrDynamic()
+		if err != nil {
+			return nil, err
+		}
+		a.Offset = n
+	}
+	if err := p.Expect(">"); err != nil {
+		return nil, err
+	}
+	return a, nil
 }

@@ -38,6 +38,10 @@
 //     rewired to the call's results (the old ops stay until DCE);
 //   - transform.apply_dce: removes ops free of side effects (arith, math,
 //     tensor, linalg on tensors, affine.apply) whose results are unused.
+//   - transform.apply_registered_pass "inline": every func.call and
+//     util.call of a single-block function of the table is replaced by the
+//     function's body, and private functions left uncalled are removed
+//     (other passes are errors).
 //
 // Matchers of one op's properties (match.go), for specs that test an op
 // rather than a DAG: transform.match.operation_name; transform.match.structured

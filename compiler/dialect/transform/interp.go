@@ -158,6 +158,8 @@ func (in *interp) op(op *ir.Operation, env map[*ir.Value]handle) ([]handle, erro
 		return in.importSymbol(op, arg(0))
 	case "transform.util.cast_and_call", "transform.func.cast_and_call":
 		return in.castAndCall(op, env)
+	case "transform.apply_registered_pass":
+		return in.applyPass(op, arg(0))
 	case "transform.apply_dce":
 		for _, o := range arg(0).ops {
 			dce(o)

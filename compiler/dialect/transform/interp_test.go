@@ -181,3 +181,30 @@ func TestMatchOuterValues(t *testing.T) {
 		t.Errorf("the relu with 1.0 is gone:\n%s", out)
 	}
 }
+
+// TestInline runs the spec with apply_registered_pass "inline" after the
+// rewrite: the calls of @neg_add become its body and the private function,
+// left uncalled, goes; other pass names are errors.
+func TestInline(t *testing.T) {
+	inlined := strings.Replace(spec, "    transform.apply_dce to %module : !transform.any_op\n",
+		"    transform.apply_dce to %module : !transform.any_op\n    transform.apply_registered_pass \"inline\" to %module : (!transform.any_op) -> !transform.any_op\n", 1)
+	out, err := apply(t, inlined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "util.call") || strings.Contains(out, "@neg_add") {
+		t.Errorf("calls or @neg_add left after inlining:\n%s", out)
+	}
+	// Three matched chains, each inlined as an add and a negate; the
+	// static one between its casts.
+	if n := strings.Count(out, "arith.addf"); n != 3 {
+		t.Errorf("%d arith.addf after inlining, want 3:\n%s", n, out)
+	}
+	if n := strings.Count(out, "tensor.cast"); n != 3 {
+		t.Errorf("%d tensor.cast after inlining, want 3:\n%s", n, out)
+	}
+	_, err = apply(t, strings.Replace(inlined, `"inline"`, `"canonicalize"`, 1))
+	if err == nil || !strings.Contains(err.Error(), `apply_registered_pass "canonicalize" is not supported`) {
+		t.Errorf("canonicalize: error %v, want it named as unsupported", err)
+	}
+}

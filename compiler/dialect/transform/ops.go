@@ -23,6 +23,7 @@ func Register(r *ir.Registry) {
 	r.RegisterOp(&ir.OpDef{Name: "transform.type_conversion.tensor.cast_shape_dynamic_dims", Parse: parseAttrDictOnly})
 	r.RegisterOp(&ir.OpDef{Name: "transform.apply_dce", Parse: parseApplyDCE})
 	r.RegisterOp(&ir.OpDef{Name: "transform.iree.match.cast_compatible_dag_from_root", Parse: parseDAGFromRoot, NoTerminator: true})
+	r.RegisterOp(&ir.OpDef{Name: "transform.apply_registered_pass", Parse: parseApplyRegisteredPass})
 	registerMatchers(r)
 }
 

@@ -36,7 +36,11 @@
 //	                     (package conversion/linalgexttolinalg); the
 //	                     program's flow.dispatch.region ops holding linalg
 //	                     ops are dissolved into their functions
-//	                     (loopnest.InlineStructuredRegions); tensor
+//	                     (loopnest.InlineStructuredRegions); linalg ops
+//	                     and slices on packed i1 tensors
+//	                     (#iree_encoding.packed_storage) read them
+//	                     unpacked and pack what they write (package
+//	                     conversion/packedstorage); tensor
 //	                     ops in host functions become flow.tensor
 //	                     ops and linalg.generics (package
 //	                     conversion/tensortolinalg).
@@ -92,6 +96,7 @@ import (
 	"github.com/goiree/goiree/compiler/conversion/dropencodings"
 	"github.com/goiree/goiree/compiler/conversion/linalgexttolinalg"
 	"github.com/goiree/goiree/compiler/conversion/mlprogramtoutil"
+	"github.com/goiree/goiree/compiler/conversion/packedstorage"
 	"github.com/goiree/goiree/compiler/conversion/scftocf"
 	"github.com/goiree/goiree/compiler/conversion/stablehlotolinalg"
 	"github.com/goiree/goiree/compiler/conversion/tensortolinalg"
@@ -187,6 +192,7 @@ var Passes = []Pass{
 	{Name: "convert-scf-to-cf", Phase: "global-optimization", Run: func(s *State) error { return scftocf.Run(s.Module.Op) }},
 	{Name: "convert-linalg-ext", Phase: "global-optimization", Run: func(s *State) error { return linalgexttolinalg.Convert(s.Module.Op) }},
 	{Name: "inline-structured-dispatch-regions", Phase: "global-optimization", Run: func(s *State) error { return loopnest.InlineStructuredRegions(s.Module.Op) }},
+	{Name: "unpack-packed-storage", Phase: "global-optimization", Run: func(s *State) error { return packedstorage.Convert(s.Module.Op) }},
 	{Name: "convert-tensor-ops", Phase: "global-optimization", Run: func(s *State) error { return tensortolinalg.Convert(s.Module.Op) }},
 	{Name: "decompose-softmax", Phase: "dispatch-creation", Run: func(s *State) error { _, err := linalg.DecomposeSoftmax(s.Module.Op); return err }},
 	{Name: "form-linalg-dispatches", Phase: "dispatch-creation", Run: func(s *State) error { return s.withTargets(loopnest.Form) }},

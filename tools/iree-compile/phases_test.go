@@ -212,7 +212,7 @@ func TestPassInstrumentation(t *testing.T) {
 		}
 		want = append(want, p.Name)
 	}
-	if strings.Join(want, ",") != "verify-input,drop-encodings,convert-ml-program-to-util,convert-tosa-to-linalg,convert-stablehlo-to-linalg,fold-global-addresses,assign-targets,strip-assertions,convert-scf-to-cf,convert-linalg-ext,inline-structured-dispatch-regions,convert-tensor-ops,decompose-softmax,form-linalg-dispatches,outline-dispatch-regions,outline-dispatch-externs,deduplicate-executables,verify-flow" {
+	if strings.Join(want, ",") != "verify-input,drop-encodings,convert-ml-program-to-util,convert-tosa-to-linalg,convert-stablehlo-to-linalg,fold-global-addresses,assign-targets,strip-assertions,convert-scf-to-cf,convert-linalg-ext,inline-structured-dispatch-regions,unpack-packed-storage,convert-tensor-ops,decompose-softmax,form-linalg-dispatches,outline-dispatch-regions,outline-dispatch-externs,deduplicate-executables,verify-flow" {
 		t.Fatalf("passes through flow: %v", want)
 	}
 	pos := 0

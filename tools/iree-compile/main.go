@@ -416,7 +416,11 @@ func compileChunk(name string, chunk []byte, popts pipeline.Options, o *options,
 	if err != nil {
 		return "", err
 	}
-	if o.compile.TransformSpec != "" {
+	// The spec runs where IREE runs it, in preprocessing: IR resumed from
+	// a later phase (--compile-from) has been through it already.
+	from, _ := pipeline.PhaseIndex(o.compileFrom)
+	pre, _ := pipeline.PhaseIndex("preprocessing")
+	if o.compile.TransformSpec != "" && (o.compileFrom == "" || from < pre) {
 		start := time.Now()
 		err := transform.ApplyFile(o.compile.TransformSpec, s.Module.Op, s.Registry)
 		timer.add("TransformSpec", time.Since(start))

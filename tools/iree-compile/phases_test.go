@@ -287,3 +287,26 @@ func TestTargetFlagsFromRegistry(t *testing.T) {
 		t.Errorf("out.vmfb written by a failed compile")
 	}
 }
+
+// TestTransformSpecOnlyBeforePreprocessing checks that a transform spec is
+// read and applied only when the input has not been through preprocessing:
+// resumed from flow, even a missing spec is not opened.
+func TestTransformSpecOnlyBeforePreprocessing(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("in.mlir", []byte("func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {\n  return %a : tensor<4xf32>\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	spec := "--iree-preprocessing-transform-spec-filename=missing_spec.mlir"
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"in.mlir", "--compile-to=flow", "-o", "flow.mlir"}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("--compile-to=flow: exit %d: %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"flow.mlir", "--compile-from=flow", spec, "-o", "out.vmfb"}, nil, &stdout, &stderr); code != 0 {
+		t.Errorf("--compile-from=flow with a spec: exit %d: %s", code, stderr.String())
+	}
+	stderr.Reset()
+	if code := run([]string{"in.mlir", spec, "-o", "out.vmfb"}, nil, &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "missing_spec.mlir") {
+		t.Errorf("a straight compile with a missing spec: exit %d, %q; want the spec named", code, stderr.String())
+	}
+}

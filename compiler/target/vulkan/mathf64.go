@@ -495,39 +495,66 @@ int gi_rem_pio2_big_d(double x, out double r, out double rl) {
   return y;
 }
 `},
-	// gi_atan_d: |x| > 1 through pi/2 - atan(1/x), then (tan(pi/8), 1]
-	// through pi/4 + atan((a-1)/(a+1)), then the series on
-	// |a| <= tan(pi/8) to a^45.
-	"gi_atan_d": {src: `double gi_atan_d(double x) {
-  if (isnan(x)) {
-    return x;
-  }
-  double a = abs(x);
-  double off = 0.0LF;
-  double offlo = 0.0LF;
+	// gi_atanp_d is atan(a + al) for a >= 0 and a small correction al:
+	// |a| > 1 through pi/2 - atan(1/a), then (tan(pi/8), 1] through
+	// pi/4 + atan((a-1)/(a+1)), the quotients as two doubles (exact
+	// remainders), then the series on |u| <= tan(pi/8) to u^45, and the
+	// offsets added with two-sum.
+	"gi_atanp_d": {deps: []string{"gi_mulerr_d"}, src: `double gi_atanp_d(double a, double al) {
+  double y = 0.0LF;
+  double yl = 0.0LF;
   bool inv = a > 1.0LF;
+  precise double u = a;
+  precise double ul = al;
   if (inv) {
-    a = 1.0LF / a;
+    precise double q = 1.0LF / a;
+    precise double p = q * a;
+    ul = isinf(a) ? 0.0LF : (((1.0LF - p) - gi_mulerr_d(q, a, p)) - q * al) / a;
+    u = q;
   }
-  if (a > 0.41421356237309503LF) {
-    a = (a - 1.0LF) / (a + 1.0LF);
-    off = 0.7853981633974483LF;
-    offlo = 3.061616997868383e-17LF;
+  if (u > 0.41421356237309503LF) {
+    y = 0.7853981633974483LF;
+    yl = 3.061616997868383e-17LF;
+    precise double n = u - 1.0LF;
+    precise double nb = n - u;
+    precise double nl = ((u - (n - nb)) + (-1.0LF - nb)) + ul;
+    precise double d = u + 1.0LF;
+    precise double db = d - u;
+    precise double dl = ((u - (d - db)) + (1.0LF - db)) + ul;
+    precise double q = n / d;
+    precise double p = q * d;
+    ul = (((n - p) - gi_mulerr_d(q, d, p)) + (nl - q * dl)) / d;
+    u = q;
   }
-  double z = a * a;
+  double z = u * u;
   double s = 1.0LF / 45.0LF;
   for (int n = 21; n >= 1; n--) {
     s = ((n & 1) != 0 ? -1.0LF : 1.0LF) / double(2 * n + 1) + z * s;
   }
-  precise double r = off + (offlo + (a + a * z * s));
+  precise double T = ul * (1.0LF - z) + u * z * s;
+  precise double S = y + u;
+  precise double sb = S - y;
+  precise double Se = (y - (S - sb)) + (u - sb);
+  precise double r = S + (Se + (yl + T));
   if (inv) {
-    precise double q = 1.5707963267948966LF - (r - 6.123233995736766e-17LF);
+    precise double R = 1.5707963267948966LF - r;
+    precise double rb = R - 1.5707963267948966LF;
+    precise double Re = (1.5707963267948966LF - (R - rb)) + (-r - rb);
+    precise double q = R + (Re + (6.123233995736766e-17LF - ((S - r) + (Se + (yl + T)))));
     r = q;
   }
+  return r;
+}
+`},
+	"gi_atan_d": {deps: []string{"gi_atanp_d"}, src: `double gi_atan_d(double x) {
+  if (isnan(x)) {
+    return x;
+  }
+  double r = gi_atanp_d(abs(x), 0.0LF);
   return unpackDouble2x32(x).y >> 31 != 0u ? -r : r;
 }
 `},
-	"gi_atan2_d": {deps: []string{"gi_atan_d"}, src: `double gi_atan2_d(double y, double x) {
+	"gi_atan2_d": {deps: []string{"gi_atanp_d", "gi_mulerr_d"}, src: `double gi_atan2_d(double y, double x) {
   if (isnan(x) || isnan(y)) {
     return x + y;
   }
@@ -539,7 +566,16 @@ int gi_rem_pio2_big_d(double x, out double r, out double rl) {
   } else if (isinf(y) || x == 0.0LF) {
     r = y == 0.0LF ? (xneg ? pi : 0.0LF) : 1.5707963267948966LF;
   } else {
-    r = gi_atan_d(abs(y / x));
+    double ay = abs(y);
+    double ax = abs(x);
+    precise double q = ay / ax;
+    precise double p = q * ax;
+    double ql = 0.0LF;
+    if (!isinf(p) && q > 1e-290LF && ay > 1e-290LF) {
+      precise double rho = (ay - p) - gi_mulerr_d(q, ax, p);
+      ql = rho / ax;
+    }
+    r = gi_atanp_d(q, ql);
     if (xneg) {
       precise double d = (pi - r) + 1.2246467991473532e-16LF;
       r = d;
@@ -548,15 +584,21 @@ int gi_rem_pio2_big_d(double x, out double r, out double rl) {
   return unpackDouble2x32(y).y >> 31 != 0u ? -r : r;
 }
 `},
-	"gi_tanh_d": {deps: []string{"gi_expm1_d"}, src: `double gi_tanh_d(double x) {
+	"gi_tanh_d": {deps: []string{"gi_expm1_d", "gi_mulerr_d"}, src: `double gi_tanh_d(double x) {
   if (isnan(x)) {
     return x;
   }
   double a = abs(x);
   double r = 1.0LF;
   if (a < 22.0LF) {
-    double t = gi_expm1_d(2.0LF * a);
-    r = t / (t + 2.0LF);
+    precise double t = gi_expm1_d(2.0LF * a);
+    precise double d = t + 2.0LF;
+    precise double db = d - t;
+    precise double dl = (t - (d - db)) + (2.0LF - db);
+    precise double q = t / d;
+    precise double p = q * d;
+    precise double c = q + (((t - p) - gi_mulerr_d(q, d, p)) - q * dl) / d;
+    r = c;
   }
   return unpackDouble2x32(x).y >> 31 != 0u ? -r : r;
 }

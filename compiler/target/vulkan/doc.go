@@ -78,9 +78,11 @@
 // precision Vulkan leaves to the driver (and which do not exist for
 // doubles): exp, log, pow, sin, tanh, erf and the rest are helper
 // functions written into the shader (mathf32.go, mathf64.go) in plain
-// arithmetic, within 1 ulp for f32 and a few for f64 on the whole domain
-// (huge arguments of sin, cos and tan reduced exactly), and f32 division
-// and sqrt are correctly rounded (mathglsl.go). f16 and bf16 are kept in 16-bit storage (uint16_t elements,
+// arithmetic, within 1 ulp for f32 and 1 or 2 for f64 on the whole
+// domain (huge arguments of sin, cos and tan reduced exactly), f32
+// division and sqrt are correctly rounded, and math.fma does not rely on
+// GLSL's fma being fused (mathglsl.go). f16 and bf16 are kept in 16-bit
+// storage (uint16_t elements,
 // GL_EXT_shader_16bit_storage: the StorageBuffer16BitAccess capability,
 // storageBuffer16BitAccess) and computed in f32: loads widen exactly,
 // every op's result is rounded to its type to nearest even in integer

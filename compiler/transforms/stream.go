@@ -23,7 +23,7 @@ func streamLayout(fn *ir.Operation) (*hal.PipelineLayoutAttr, error) {
 		case isConstantType(a.Type):
 			l.Constants++
 		default:
-			return nil, ir.OpErrorf(fn, "argument '%%%s' of type '%s' cannot be passed to a dispatch (expected !stream.binding, index or a 32-bit scalar)", a.Name, ir.TypeString(a.Type))
+			return nil, ir.OpErrorf(fn, "argument '%%%s' of type '%s' cannot be passed to a dispatch (expected !stream.binding, index, f32 or an integer of at most 32 bits)", a.Name, ir.TypeString(a.Type))
 		}
 	}
 	return l, nil
@@ -34,7 +34,9 @@ func isConstantType(t ir.Type) bool {
 	case ir.IndexType:
 		return true
 	case ir.IntegerType:
-		return t.Width == 32
+		// Narrower integers travel zero-extended in a 32-bit constant,
+		// as host code keeps them.
+		return t.Width <= 32
 	case ir.FloatType:
 		return t.Name == "f32"
 	}
@@ -107,8 +109,11 @@ func lowerEntry(fn *ir.Operation, l *hal.PipelineLayoutAttr) error {
 			continue
 		}
 		loadType := a.Type
+		narrow := false
 		if _, isIndex := a.Type.(ir.IndexType); isIndex {
 			loadType = ir.I32
+		} else if it, ok := a.Type.(ir.IntegerType); ok && it.Width < 32 {
+			loadType, narrow = ir.I32, true
 		}
 		load := ir.NewOp("hal.interface.constant.load", nil, []ir.Type{loadType},
 			[]ir.NamedAttr{{Name: "layout", Value: l}, {Name: "ordinal", Value: ir.IndexAttr(ordinal)}})
@@ -122,6 +127,13 @@ func lowerEntry(fn *ir.Operation, l *hal.PipelineLayoutAttr) error {
 			cast.Pos = fn.Pos
 			insert(cast)
 			repl = cast.Results[0]
+		}
+		if narrow {
+			load.Results[0].Name = a.Name + "_i32"
+			trunc := ir.NewOp("arith.trunci", []*ir.Value{load.Results[0]}, []ir.Type{a.Type}, nil)
+			trunc.Pos = fn.Pos
+			insert(trunc)
+			repl = trunc.Results[0]
 		}
 		repl.Name = a.Name
 		ir.ReplaceAllUsesWith(fn, a, repl)

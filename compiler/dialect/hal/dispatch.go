@@ -61,7 +61,10 @@ func checkResources(op *ir.Operation, l *PipelineLayoutAttr, args, results []*ir
 		return ir.OpErrorf(op, "passes %d primitive operands (push constants) but the layout of %s declares %d constants", len(prims), target, l.ConstantCount())
 	}
 	for _, v := range prims {
-		if w := bitWidthOf(v.Type); w != 32 {
+		// Integers narrower than 32 bits travel zero-extended, as host
+		// code keeps them.
+		_, isInt := v.Type.(ir.IntegerType)
+		if w := bitWidthOf(v.Type); w != 32 && !(isInt && w < 32) {
 			return ir.OpErrorf(op, "operand '%%%s' of type '%s' cannot be passed as a 32-bit push constant to %s; pass an i32 (e.g. arith.index_cast)", v.Name, ir.TypeString(v.Type), target)
 		}
 	}

@@ -504,6 +504,14 @@ func (g *cgen) call(s *scalarEmitter, mem map[*ir.Value]memref, op *ir.Operation
 		bare = true
 	} else if _, ok := callee.Attr("llvm.bareptr").(ir.UnitAttr); ok {
 		bare = true
+	} else if a, ok := callee.Attr("llvm.bareptr").(*ir.ArrayAttr); ok && len(a.Elems) > 0 {
+		// [true], as IREE's rewriteAsFlowDispatch writes it.
+		bare = true
+		for _, e := range a.Elems {
+			if b, ok := e.(ir.BoolAttr); !ok || !b.Value {
+				bare = false
+			}
+		}
 	}
 	ft := function.Type(callee)
 	if ft == nil {

@@ -202,14 +202,14 @@ var glslBinary = map[string]string{
 	"arith.addi": "+", "arith.subi": "-", "arith.muli": "*",
 }
 
+// glslUnaryCall are the ops that are one GLSL builtin call. The math
+// functions whose builtins Vulkan leaves imprecise are the shader's own
+// helpers instead (mathglsl.go), which run first; f64 sqrt, which has
+// no helper, is GLSL's.
 var glslUnaryCall = map[string]string{
-	"math.sqrt": "sqrt", "math.rsqrt": "inversesqrt", "math.floor": "floor", "math.ceil": "ceil",
-	"math.trunc": "trunc", "math.exp": "exp", "math.absf": "abs", "math.absi": "abs",
+	"math.sqrt": "sqrt", "math.floor": "floor", "math.ceil": "ceil",
+	"math.trunc": "trunc", "math.absf": "abs", "math.absi": "abs",
 }
-
-// doubleCalls are the GLSL functions of glslUnaryCall that take doubles;
-// GLSL has no double-precision exp and log.
-var doubleCalls = map[string]bool{"sqrt": true, "inversesqrt": true, "floor": true, "ceil": true, "trunc": true, "abs": true}
 
 func arity(op *ir.Operation, n int, a []string) error {
 	if len(a) != n {
@@ -249,14 +249,6 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 		}
 		return fmt.Sprintf(f, a[0]), nil
 	}
-	if name == "arith.divf" && rk.half == "bf16" {
-		// Vulkan bounds a float division's error only for divisors
-		// within [2^-126, 2^126], and bf16 reaches f32's whole range:
-		// NVIDIA's driver divides by multiplying with the reciprocal,
-		// which underflows to 0 past 2^126. Both operands are scaled by
-		// 1/4 there (exactly: the quotient does not change).
-		return two("(abs(%[2]s) >= 8.5070592e37 ? ((%[1]s) * 0.25) / ((%[2]s) * 0.25) : (%[1]s) / (%[2]s))")
-	}
 	if o := glslBinary[name]; o != "" {
 		if gt == "bool" {
 			return "", ir.OpErrorf(op, "'%s' on i1 is not supported by vulkan-spirv code generation", name)
@@ -264,9 +256,6 @@ func expression(op *ir.Operation, rk, ak elemKind, a []string) (string, error) {
 		return two("(%s " + o + " %s)")
 	}
 	if f := glslUnaryCall[name]; f != "" {
-		if ak.value == "double" && !doubleCalls[f] {
-			return "", ir.OpErrorf(op, "f64 operands are not supported by vulkan-spirv code generation: GLSL has no double-precision %s (f16, bf16 and f32 are supported)", f)
-		}
 		return one(f + "(%s)")
 	}
 	qnan := nan

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/goiree/goiree/compiler/dialect"
+	"github.com/goiree/goiree/compiler/dialect/pdl"
 	"github.com/goiree/goiree/compiler/dialect/transform"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/pipeline"
@@ -350,13 +351,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "iree-compile: error: could not read input '%s': %v\n", o.input, unwrapPathError(err))
 		return 1
 	}
-	if o.compile.Spec != "" {
-		// The spec's rewrites (matching ops and splicing in custom kernels)
-		// would change what the module runs; compiling without them would
-		// be a silently different program.
-		fmt.Fprintf(stderr, "iree-compile: error: %s: PDL preprocessing specs are not supported; compile the program after applying the spec's rewrites by hand (or write them as a transform-dialect spec)\n", o.compile.Spec)
-		return 1
-	}
 	// The IR is the output when a phase before vm is the last to run, or
 	// when --output-format=mlir asks for the IR after the last IR phase.
 	stop := o.compileTo
@@ -420,6 +414,16 @@ func compileChunk(name string, chunk []byte, popts pipeline.Options, o *options,
 	// a later phase (--compile-from) has been through it already.
 	from, _ := pipeline.PhaseIndex(o.compileFrom)
 	pre, _ := pipeline.PhaseIndex("preprocessing")
+	if o.compile.PDLSpec != "" && (o.compileFrom == "" || from < pre) {
+		err := pdl.ApplyFile(o.compile.PDLSpec, s.Module.Op, s.Registry)
+		var ierr *ir.Error
+		if err != nil && !errors.As(err, &ierr) {
+			err = fmt.Errorf("--iree-preprocessing-pdl-spec-filename=%s: %w", o.compile.PDLSpec, err)
+		}
+		if err != nil {
+			return "", err
+		}
+	}
 	if o.compile.TransformSpec != "" && (o.compileFrom == "" || from < pre) {
 		start := time.Now()
 		err := transform.ApplyFile(o.compile.TransformSpec, s.Module.Op, s.Registry)

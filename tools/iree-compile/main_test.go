@@ -142,7 +142,7 @@ var errorCases = []struct {
 	{"flag-target-device-empty", []string{"--iree-hal-target-device=name="}, ""},
 	{"flag-local-backend", []string{"--iree-hal-target-device=local", "--iree-hal-local-target-device-backends=vulkan-spirv"}, ""},
 	{"flag-both-target-spellings", []string{"--iree-hal-target-backends=llvm-cpu", "--iree-hal-target-device=local"}, ""},
-	{"flag-pdl-spec", []string{"--iree-preprocessing-pdl-spec-filename=spec.pdl.mlir"}, "func.func private @g()\n"},
+	{"flag-pdl-spec-missing", []string{"--iree-preprocessing-pdl-spec-filename=nosuch_spec.pdl.mlir"}, "func.func private @g()\n"},
 	{"flag-transform-spec-missing", []string{"--iree-preprocessing-transform-spec-filename=nosuch_spec.mlir"}, "func.func private @g()\n"},
 	{"program-device-alias-unknown", nil, "module attributes {hal.device.targets = [#hal.device.alias<\"metal\"> : !hal.device]} {\n  func.func private @g()\n}\n"},
 	{"program-device-targets-not-devices", nil, "module attributes {hal.device.targets = [1 : i32]} {\n  func.func private @g()\n}\n"},

@@ -23,6 +23,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/goiree/goiree/compiler/dialect/pdl"
 	"github.com/goiree/goiree/compiler/dialect/transform"
 	"github.com/goiree/goiree/compiler/pipeline"
 	"github.com/goiree/goiree/compiler/target"
@@ -149,9 +150,6 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(sources) > 1 {
 		return toolflags.Report(stderr, fmt.Errorf("expected one source file, got %d: %s", len(sources), strings.Join(sources, " ")))
 	}
-	if cf.Spec != "" {
-		return toolflags.Report(stderr, fmt.Errorf("%s: PDL preprocessing specs are not supported", cf.Spec))
-	}
 	path := "-"
 	if len(sources) == 1 {
 		path = sources[0]
@@ -202,6 +200,11 @@ func compile(path string, stdin io.Reader, cf *compileflags.Flags, o *runmodule.
 	s, err := pipeline.Parse(name, src, cf.PipelineOptions())
 	if err != nil {
 		return "", nil, err
+	}
+	if cf.PDLSpec != "" {
+		if err := pdl.ApplyFile(cf.PDLSpec, s.Module.Op, s.Registry); err != nil {
+			return "", nil, fmt.Errorf("--iree-preprocessing-pdl-spec-filename=%s: %w", cf.PDLSpec, err)
+		}
 	}
 	if cf.TransformSpec != "" {
 		if err := transform.ApplyFile(cf.TransformSpec, s.Module.Op, s.Registry); err != nil {

@@ -30,9 +30,9 @@ type Flags struct {
 	// --iree-opt-strip-assertions (nil when not given).
 	OptLevel, GlobalOptLevel string
 	StripAssertions          *bool
-	// Spec is a PDL spec flag as written: PDL specs are not supported,
-	// and the tools refuse to compile with one.
-	Spec string
+	// PDLSpec is --iree-preprocessing-pdl-spec-filename: PDL patterns
+	// applied to the program after parsing.
+	PDLSpec string
 	// TransformSpec is --iree-preprocessing-transform-spec-filename: a
 	// transform-dialect spec applied to the program after parsing.
 	TransformSpec string
@@ -87,7 +87,7 @@ func (f *Flags) Set(arg, name, value string, hasValue bool) (bool, error) {
 	case "iree-preprocessing-transform-spec-filename":
 		f.TransformSpec = value
 	case "iree-preprocessing-pdl-spec-filename":
-		f.Spec = "--" + name + "=" + value
+		f.PDLSpec = value
 	case "iree-hal-executable-object-search-path":
 		if value != "" {
 			f.SearchPaths = append(f.SearchPaths, value)

@@ -28,8 +28,8 @@ func TestSet(t *testing.T) {
 	if strings.Join(o.Targets.Backends, " ") != "llvm-cpu vulkan-spirv" || strings.Join(o.Targets.Devices, " ") != "local" ||
 		strings.Join(o.Targets.LocalBackends, " ") != "llvm-cpu" || strings.Join(o.ObjectSearchPaths, " ") != "/objs" ||
 		o.KernelSources.ClangPath != "/c" || o.KernelSources.GlslcPath != "/g" || o.KernelSources.CacheDir != "/cache" ||
-		o.DumpSourcesTo != "/src" || !o.StripAssertions || f.Spec != "--iree-preprocessing-pdl-spec-filename=s.mlir" {
-		t.Errorf("options %+v, spec %q", o, f.Spec)
+		o.DumpSourcesTo != "/src" || !o.StripAssertions || f.PDLSpec != "s.mlir" {
+		t.Errorf("options %+v, PDL spec %q", o, f.PDLSpec)
 	}
 }
 

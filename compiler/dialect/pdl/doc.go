@@ -6,10 +6,16 @@
 // optional name, operands, attributes ({"name" = %attr}) and result types;
 // pdl.operand, pdl.result, pdl.type and pdl.attribute, each either a
 // constant the payload must equal or a variable bound at its first use and
-// compared at the others. Patterns are tried highest benefit first on a
+// compared at the others. Operations the walk up from the root does not
+// reach (consumers of its values) match the first payload op that fits the
+// bindings so far. The native constraint checkTensorElementType(type,
+// element type) holds when the first is a shaped type of the second.
+// Patterns are tried highest benefit first on a
 // pre-order walk of the program; after each rewrite the walk starts again,
 // until none matches (at most 10,000 rewrites, against patterns that
 // recreate what they match).
+//
+// An empty pdl.range is written `pdl.range : !pdl.range<value>`.
 //
 // A rewrite region may create ops (pdl.operation with a name; the result
 // types of tensor.dim, memref.dim and affine.apply may be left out), take
@@ -23,6 +29,6 @@
 // function @fn with each tensor's base pointer and offset, then the other
 // operands (an executable plugin or object provides it); a private
 // util.func dispatches it, and a util.call of that function replaces the
-// root's values. Native constraints and other native rewrites are errors
-// naming them.
+// root's values. Other native constraints and rewrites are errors naming
+// them.
 package pdl

@@ -67,13 +67,16 @@ func applyOnce(patterns []*ir.Operation, payload *ir.Operation, reg *ir.Registry
 			return false, ir.OpErrorf(pat, "the pattern must end in pdl.rewrite of its root operation")
 		}
 		root := rw.Operands[0].Op
+		if err := checkConstraints(body); err != nil {
+			return false, err
+		}
 		var found *binding
 		ir.Walk(payload, func(o *ir.Operation) bool {
 			if found != nil || o == payload {
 				return found == nil
 			}
 			b := &binding{vals: map[*ir.Value]any{}, reg: reg}
-			if b.matchOp(root, o) {
+			if b.matchOp(root, o) && b.matchRest(body, payload) && b.constraints(body) {
 				found = b
 			}
 			return found == nil
@@ -196,4 +199,68 @@ func (b *binding) matchAttr(pv *ir.Value, a ir.Attribute) bool {
 		return false
 	}
 	return b.bind(pv, a)
+}
+
+// checkConstraints reports an error for a pdl.apply_native_constraint the
+// interpreter does not know: only checkTensorElementType, with two
+// operands.
+func checkConstraints(body *ir.Block) error {
+	for _, op := range body.Ops {
+		if op.Name == "pdl.apply_native_constraint" {
+			if name := op.Attr("name").(ir.StringAttr).Value; name != "checkTensorElementType" || len(op.Operands) != 2 {
+				return ir.OpErrorf(op, "native constraint %q with %d operands is not supported (checkTensorElementType(type, element type) is)", name, len(op.Operands))
+			}
+		}
+	}
+	return nil
+}
+
+// constraints evaluates the pattern's pdl.apply_native_constraint ops on
+// a match: checkTensorElementType(tensor type, element type), as IREE
+// registers it, holds when the first is a shaped type of the second.
+func (b *binding) constraints(body *ir.Block) bool {
+	for _, op := range body.Ops {
+		if op.Name != "pdl.apply_native_constraint" {
+			continue
+		}
+		shaped, ok1 := b.get(op.Operands[0]).(ir.ShapedType)
+		elem, ok2 := b.get(op.Operands[1]).(ir.Type)
+		if !ok1 || !ok2 || !ir.TypesEqual(shaped.ElementType(), elem) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchRest matches the pattern's operations that the walk up from the
+// root did not reach (consumers of its values, such as a relu reading a
+// matmul's result): each with the first payload op in payload that matches
+// it given the bindings so far.
+func (b *binding) matchRest(body *ir.Block, payload *ir.Operation) bool {
+	for _, p := range body.Ops {
+		if p.Name != "pdl.operation" {
+			continue
+		}
+		if _, bound := b.vals[p.Results[0]]; bound {
+			continue
+		}
+		matched := false
+		ir.Walk(payload, func(q *ir.Operation) bool {
+			if matched || q == payload {
+				return !matched
+			}
+			try := &binding{vals: make(map[*ir.Value]any, len(b.vals)), reg: b.reg}
+			for k, v := range b.vals {
+				try.vals[k] = v
+			}
+			if try.matchOp(p, q) {
+				b.vals, matched = try.vals, true
+			}
+			return !matched
+		})
+		if !matched {
+			return false
+		}
+	}
+	return true
 }

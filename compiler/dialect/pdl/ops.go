@@ -242,11 +242,19 @@ func parseResult(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	return []ir.Type{valueType}, nil
 }
 
-// parseRange parses `%a, ... : types`.
+// parseRange parses `%a, ... : types`, or `: !pdl.range<value>` for an
+// empty range.
 func parseRange(p *ir.Parser, op *ir.Operation) ([]ir.Type, error) {
 	vs, err := p.ParseOperandList()
 	if err != nil {
 		return nil, err
+	}
+	if len(vs) == 0 {
+		t, err := p.ParseColonType()
+		if err != nil {
+			return nil, err
+		}
+		return []ir.Type{t}, nil
 	}
 	types, err := p.ParseColonTypesOf(vs)
 	if err != nil {

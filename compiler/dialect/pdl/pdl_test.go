@@ -149,3 +149,51 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+const squarePayload = `func.func @f(%x: tensor<4xf32>, %h: tensor<4xf16>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf16>) {
+  %a = arith.mulf %x, %x : tensor<4xf32>
+  %na = arith.negf %a : tensor<4xf32>
+  %b = arith.mulf %x, %x : tensor<4xf32>
+  %c = arith.mulf %h, %h : tensor<4xf16>
+  %nc = arith.negf %c : tensor<4xf16>
+  return %na, %b, %nc : tensor<4xf32>, tensor<4xf32>, tensor<4xf16>
+}
+`
+
+// squareSpec matches x*x on f32 tensors whose result a negf consumes (an op
+// the walk up from the root does not reach) and replaces the negation with
+// x itself; an empty range is parsed on the way.
+const squareSpec = `pdl.pattern : benefit(1) {
+  %v = pdl.operand
+  %t = pdl.type
+  %mul = pdl.operation "arith.mulf"(%v, %v : !pdl.value, !pdl.value) -> (%t : !pdl.type)
+  %f32 = pdl.type : f32
+  pdl.apply_native_constraint "checkTensorElementType"(%t, %f32 : !pdl.type, !pdl.type)
+  %r = pdl.result 0 of %mul
+  %neg = pdl.operation "arith.negf"(%r : !pdl.value) -> (%t : !pdl.type)
+  pdl.rewrite %mul {
+    %none = pdl.range : !pdl.range<value>
+    pdl.replace %neg with (%v : !pdl.value)
+  }
+}
+`
+
+func TestConsumersAndConstraints(t *testing.T) {
+	out, err := apply(t, squarePayload, squareSpec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Only the f32 chain with a negation is rewritten.
+	for _, want := range []string{"func.return %x, %b, %nc :", "arith.negf %c : tensor<4xf16>"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "arith.negf %a") {
+		t.Errorf("the f32 negation is still there:\n%s", out)
+	}
+	_, err = apply(t, squarePayload, strings.Replace(squareSpec, `"checkTensorElementType"`, `"checkSomethingElse"`, 1))
+	if err == nil || !strings.Contains(err.Error(), `native constraint "checkSomethingElse" with 2 operands is not supported`) {
+		t.Errorf("unknown constraint: error %v, want it named", err)
+	}
+}

@@ -530,15 +530,13 @@ var binaryOps = map[string]struct{ float, integer string }{
 	"arith.addi":     {"", "add"},
 	"arith.subi":     {"", "sub"},
 	"arith.muli":     {"", "mul.lo"},
-	"arith.divsi":    {"", "div"},
-	"arith.remsi":    {"", "rem"},
 	"arith.maxsi":    {"", "max"},
 	"arith.minsi":    {"", "min"},
 }
 
 // Unsigned integer ops use the u-typed form.
 var unsignedOps = map[string]string{
-	"arith.divui": "div", "arith.remui": "rem", "arith.maxui": "max", "arith.minui": "min",
+	"arith.maxui": "max", "arith.minui": "min",
 }
 
 // Bitwise ops use the b-typed form (or .pred for i1).
@@ -597,6 +595,9 @@ func (f *fngen) op(op *ir.Operation) error {
 	name := op.Name
 	if _, ok := libmOps[name]; ok {
 		return f.libm(op, rk) // mathlib.go
+	}
+	if intDivOps[name] {
+		return f.intDiv(op, rk) // intdiv.go
 	}
 	if b, ok := binaryOps[name]; ok {
 		a, ks, err := f.operands(op, 2)

@@ -576,6 +576,23 @@ func (k *simKernel) step(tid int, regs *[]uint64, pc *int, done *bool, wait *int
 			} else {
 				set(mask(val(a[1])) % d)
 			}
+		case op == "div.s32" || op == "div.s64" || op == "rem.s32" || op == "rem.s64":
+			// PTX leaves both cases below machine-specific; generated
+			// code must never reach them.
+			x, d := sext(val(a[1])), sext(val(a[2]))
+			if d == 0 {
+				return fmt.Errorf("%s: division by zero", in.text)
+			}
+			if d == -1 && x == sext(uint64(1)<<(bits-1)) {
+				return fmt.Errorf("%s: the most negative value divided by -1 overflows", in.text)
+			}
+			if parts[0] == "div" {
+				set(uint64(x / d))
+			} else {
+				set(uint64(x % d))
+			}
+		case op == "neg.s64":
+			set(-val(a[1]))
 		case op == "min.u64" || op == "max.u64" || op == "min.u32" || op == "max.u32":
 			x, y := mask(val(a[1])), mask(val(a[2]))
 			if (parts[0] == "min") == (x < y) {

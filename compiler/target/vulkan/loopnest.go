@@ -90,6 +90,9 @@ type glslNeeds struct {
 	exts    map[string]bool
 	helpers map[string]bool // keys of typeHelpers
 	types   map[string]bool // element types that need a device feature
+	// denorms: the shader computes f32 math helpers (mathglsl.go), whose
+	// results and arguments reach f32's subnormals.
+	denorms bool
 }
 
 func newGLSLNeeds() *glslNeeds {
@@ -167,16 +170,18 @@ func (n *glslNeeds) header(comment string) string {
 		exts = append(exts, e)
 	}
 	sort.Strings(exts)
-	if n.types["bf16"] && !n.exts["GL_EXT_spirv_intrinsics"] {
+	keep := n.types["bf16"] || n.denorms
+	if keep && !n.exts["GL_EXT_spirv_intrinsics"] {
 		exts = append(exts, "GL_EXT_spirv_intrinsics")
 		sort.Strings(exts)
 	}
 	for _, e := range exts {
 		fmt.Fprintf(&b, "#extension %s : require\n", e)
 	}
-	if n.types["bf16"] {
+	if keep {
 		// bf16 has f32's exponent range, so its arithmetic, done in f32,
-		// reaches f32's subnormals, which devices may flush to zero by
+		// reaches f32's subnormals, as do the f32 math helpers (exp(-100)
+		// and log of a subnormal), which devices may flush to zero by
 		// default (NVIDIA's do): the shader asks to keep them
 		// (SPV_KHR_float_controls' DenormPreserve for 32-bit floats, the
 		// device's shaderDenormPreserveFloat32).

@@ -118,6 +118,9 @@ func (g *scalarGen) mathOp(op *ir.Operation, rk, ak elemKind, a []string) (strin
 			}
 		}
 		g.helpers[fn] = true
+		if ak.value == "float" {
+			g.needs.denorms = true
+		}
 		return fn + "(" + strings.Join(a, ", ") + ")", true, nil
 	}
 	if f, ok := mathBuiltins[name]; ok {

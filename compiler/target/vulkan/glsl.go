@@ -80,6 +80,7 @@ func GenerateGLSLWith(module *ir.Operation, entry string, opts GLSLOptions) (str
 	}
 	needs := newGLSLNeeds()
 	sg := newScalarGen(needs)
+	sg.exact = true
 	var w strings.Builder
 	fmt.Fprintf(&w, "layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;\n", WorkgroupSize)
 	nb := 0

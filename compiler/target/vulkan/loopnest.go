@@ -998,6 +998,7 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	var text strings.Builder
 	w := &text
 	sg := newScalarGen(g.needs)
+	sg.exact = g.mm == nil
 	defer func() {
 		// The type and math helpers the body calls go before it (the
 		// bindings' kinds are known by now, so the loads in main find
@@ -1134,6 +1135,14 @@ type scalarGen struct {
 	needs *glslNeeds
 	// helpers are the math helper functions the body calls (mathglsl.go).
 	helpers map[string]bool
+	// exact marks float products precise (NoContraction): GLSL lets a
+	// compiler fuse a product into the sum or difference that uses it,
+	// which rounds once where the program rounds twice. NVIDIA's driver
+	// does, and IREE's layernorm, whose x - mean * (1 / n) is exactly 0
+	// rounded twice, came out -0.15 there. Matmul bodies are left to
+	// fuse (the tiled kernels rely on the fma), as the CPU targets'
+	// accumulation does.
+	exact bool
 }
 
 func newScalarGen(needs *glslNeeds) *scalarGen {
@@ -1218,7 +1227,11 @@ func (g *scalarGen) op(op *ir.Operation) (string, error) {
 	if rk.narrow() {
 		expr = fmt.Sprintf("bitfieldExtract(int(%s), 0, %d)", expr, rk.bits)
 	}
-	return fmt.Sprintf("%s %s = %s;", rk.value, g.define(op.Results[0]), expr), nil
+	decl := rk.value
+	if g.exact && op.Name == "arith.mulf" && (rk.value == "float" || rk.value == "double") {
+		decl = "precise " + decl
+	}
+	return fmt.Sprintf("%s %s = %s;", decl, g.define(op.Results[0]), expr), nil
 }
 
 // unsupportedCast is the error of a cast between kinds the target does

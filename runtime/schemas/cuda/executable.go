@@ -70,7 +70,7 @@ func (e *Executable) Marshal() []byte {
 	b := flatbuffers.NewBuilder(size)
 	images := make([]flatbuffers.UOffsetT, len(e.Images))
 	for i, im := range e.Images {
-		configs := buildConfigs(b, im.Configs)
+		configs := kernelconfig.BuildTables(b, im.Configs)
 		ptx := b.CreateString(im.PTX)
 		arch := b.CreateString(im.Arch)
 		PTXImageStart(b)
@@ -184,7 +184,7 @@ func Unmarshal(data []byte) (*Executable, error) {
 			var kc KernelConfig
 			for j := 0; j < im.ConfigsLength(); j++ {
 				im.Configs(&kc, j)
-				c, err := readConfig(&kc)
+				c, err := kernelconfig.ReadTable(kc.Table())
 				if err != nil {
 					return nil, fmt.Errorf("decoding CUDA executable: PTX image %d (%s): config %d: %w", i, img.Arch, j, err)
 				}

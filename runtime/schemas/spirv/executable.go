@@ -72,7 +72,7 @@ func (e *Executable) Marshal() []byte {
 		}
 		list = append(list, ep.Config)
 	}
-	configs := buildConfigs(b, list)
+	configs := kernelconfig.BuildTables(b, list)
 	SpirVExecutableDefStart(b)
 	SpirVExecutableDefAddEntryPoints(b, entries)
 	SpirVExecutableDefAddSubgroupSizes(b, subgroups)
@@ -129,7 +129,7 @@ func Unmarshal(data []byte) (*Executable, error) {
 		if def.ConfigsLength() > 0 {
 			var kc KernelConfig
 			def.Configs(&kc, i)
-			c, err := readConfig(&kc)
+			c, err := kernelconfig.ReadTable(kc.Table())
 			if err != nil {
 				return nil, fmt.Errorf("decoding SPIR-V executable: config of entry point %d (%s): %w", i, ep.Name, err)
 			}

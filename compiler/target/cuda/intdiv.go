@@ -34,11 +34,12 @@ func (f *fngen) intDiv(op *ir.Operation, rk ptxKind) error {
 	if unsigned {
 		typ = rk.unsigned()
 	}
-	zero, minus1, special := f.reg("%p"), f.reg("%p"), f.reg("%p")
+	// special: the divisor is 0, or -1 for the signed ops.
+	zero, minus1, special := f.reg("%p"), "", ""
 	f.line("setp.eq.%s \t%s, %s, 0;", rk.typ, zero, a[1])
-	if unsigned {
-		f.line("mov.pred \t%s, %s;", special, zero)
-	} else {
+	special = zero
+	if !unsigned {
+		minus1, special = f.reg("%p"), f.reg("%p")
 		f.line("setp.eq.%s \t%s, %s, -1;", rk.typ, minus1, a[1])
 		f.line("or.pred \t%s, %s, %s;", special, zero, minus1)
 	}
@@ -70,10 +71,8 @@ func (f *fngen) intDiv(op *ir.Operation, rk ptxKind) error {
 		f.line("setp.ne.%s \t%s, %s, 0;", typ, inexact, rem)
 		f.line("setp.lt.%s \t%s, %s, 0;", typ, rneg, rem)
 		f.line("setp.lt.%s \t%s, %s, 0;", typ, bneg, a[1])
-		if name == "arith.floordivsi" {
-			f.line("xor.pred \t%s, %s, %s;", fix, rneg, bneg)
-		} else {
-			f.line("xor.pred \t%s, %s, %s;", fix, rneg, bneg)
+		f.line("xor.pred \t%s, %s, %s;", fix, rneg, bneg)
+		if name == "arith.ceildivsi" {
 			f.line("not.pred \t%s, %s;", fix, fix)
 		}
 		f.line("and.pred \t%s, %s, %s;", fix, fix, inexact)

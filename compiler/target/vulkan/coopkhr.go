@@ -25,22 +25,22 @@ import (
 // SPIR-V opcodes, capabilities and operand values the rewrite reads or
 // writes.
 const (
-	opExtension            = 10
-	opCapability           = 17
-	opTypeArray            = 28
-	opTypeRuntimeArray     = 29
-	opTypeStruct           = 30
-	opTypePointer          = 32
-	opTypeFunction         = 33
-	opConstant             = 43
-	opConstantComposite    = 44
-	opConstantNull         = 46
-	opSpecConstantComposit = 51
-	opFunction             = 54
-	opFunctionParameter    = 55
-	opVariable             = 59
-	opUndef                = 1
-	opStore                = 62
+	opExtension             = 10
+	opCapability            = 17
+	opTypeArray             = 28
+	opTypeRuntimeArray      = 29
+	opTypeStruct            = 30
+	opTypePointer           = 32
+	opTypeFunction          = 33
+	opConstant              = 43
+	opConstantComposite     = 44
+	opConstantNull          = 46
+	opSpecConstantComposite = 51
+	opFunction              = 54
+	opFunctionParameter     = 55
+	opVariable              = 59
+	opUndef                 = 1
+	opStore                 = 62
 
 	opTypeCoopNV   = 5358
 	opLoadCoopNV   = 5359
@@ -151,7 +151,7 @@ func coopKHR(code []uint32) ([]uint32, error) {
 			switch {
 			case op == opFunctionParameter:
 				return nil, fmt.Errorf("a cooperative matrix function parameter (word %d) is not supported by the KHR rewrite", in.at)
-			case inFunctions || op == opConstantComposite || op == opConstantNull || op == opSpecConstantComposit || op == opUndef || op == opVariable:
+			case inFunctions || op == opConstantComposite || op == opConstantNull || op == opSpecConstantComposite || op == opUndef || op == opVariable:
 				typeOf[w[2]] = w[1]
 				typed[in.at] = true
 			}
@@ -312,24 +312,16 @@ func coopKHR(code []uint32) ([]uint32, error) {
 			break
 		}
 	}
-	consts := map[int]uint32{}
-	constOf := func(v int) uint32 {
-		if id, ok := consts[v]; ok {
-			return id
-		}
-		consts[v] = fresh()
-		return consts[v]
-	}
-	for _, v := range []int{useA, useB, useAcc} {
-		constOf(v) // rowMajor and colMajor are useA and useB's values
-	}
+	// One constant per value: the layouts rowMajor and colMajor are the
+	// uses useA and useB's values, so three serve both.
+	consts := map[int]uint32{useA: fresh(), useB: fresh(), useAcc: fresh()}
 	layout := func(id uint32, at int) (uint32, error) {
 		c := constants[id]
 		switch {
 		case c != nil && c[0]&0xffff == opConstantFalse:
-			return constOf(rowMajor), nil
+			return consts[rowMajor], nil
 		case c != nil && c[0]&0xffff == opConstantTrue:
-			return constOf(colMajor), nil
+			return consts[colMajor], nil
 		}
 		return 0, fmt.Errorf("the column-major operand of the cooperative matrix load or store at word %d is not a constant", at)
 	}

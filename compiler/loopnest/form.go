@@ -113,6 +113,19 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 			}
 			targets = []*hal.ExecutableTargetAttr{t}
 		}
+		// Row groups (see groupform.go) are formed at their last op,
+		// their other ops with it.
+		groupOf := map[*ir.Operation][]*ir.Operation{}
+		grouped := map[*ir.Operation]bool{}
+		if groupsFor(targets) {
+			for _, g := range rowGroups(fn, ops) {
+				groupOf[g[len(g)-1]] = g
+				for _, m := range g {
+					grouped[m] = true
+				}
+			}
+			ops = slices.DeleteFunc(ops, func(o *ir.Operation) bool { return grouped[o] && groupOf[o] == nil })
+		}
 		// The elementwise consumers folded into a reduction's epilogue
 		// (see epilogue.go) are formed with it, not on their own.
 		chains := map[*ir.Operation][]fused{}
@@ -129,7 +142,7 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 				// before it, its result becoming an input of the first's
 				// epilogue.
 				for i, f := range c {
-					if folded[f.op] {
+					if folded[f.op] || grouped[f.op] {
 						c = c[:i]
 						break
 					}
@@ -152,6 +165,14 @@ func Form(module *ir.Operation, targets []*hal.ExecutableTargetAttr) (int, error
 			name := fmt.Sprintf("%s_linalg_%d", prefix, next)
 			for ir.LookupSymbolIn(module, name) != nil {
 				name += "_"
+			}
+			if g := groupOf[op]; g != nil {
+				if err := formGroup(module, fn, g, name, targets); err != nil {
+					return total, err
+				}
+				next++
+				total++
+				continue
 			}
 			formed, err := formOne(module, fn, op, name, targets, chains[op])
 			if err != nil {
@@ -230,24 +251,83 @@ func formOne(module, fn, op *ir.Operation, name string, targets []*hal.Executabl
 // formStructured outlines one linalg structured op, with the elementwise
 // ops of chain (see epilogueChain) as its kernel's epilogue.
 func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.ExecutableTargetAttr, chain []fused) error {
-	g, err := linalg.Generalize(op)
+	st, err := kernelOf(fn, op, name)
 	if err != nil {
 		return err
+	}
+	k, dv, scalarConsts := st.k, st.dv, st.consts
+	if len(chain) > 0 {
+		if dv.epilogue, dv.epis, err = buildEpilogue(k, op.Results[0], chain, name+"_epilogue"); err != nil {
+			return err
+		}
+		// The kernel stores into a new tensor shaped like the last
+		// op's output.
+		last := chain[len(chain)-1].op
+		dv.replace = last
+		dv.outs = []*ir.Value{linalg.Outs(last)[0]}
+		if empty := zeroFill(dv.outs[0]); empty != nil && foldedFill(fn, dv.outs[0].Op) {
+			dv.outs[0] = empty
+		}
+		for _, f := range chain {
+			for _, v := range linalg.Ins(f.op) {
+				if scalarConstant(v) {
+					scalarConsts = append(scalarConsts, v.Op)
+				}
+			}
+		}
+	}
+	if err := emitDispatch(module, fn, op, name, targets, k, st.body, dv); err != nil {
+		return err
+	}
+	for _, f := range chain {
+		f.op.Remove()
+	}
+	removeUnusedConstants(fn, scalarConsts)
+	return nil
+}
+
+// removeUnusedConstants removes the scalar constants that kernel bodies
+// took copies of and that nothing in fn uses any more.
+func removeUnusedConstants(fn *ir.Operation, consts []*ir.Operation) {
+	for _, sc := range consts {
+		if sc.Block != nil && !ir.HasUses(fn, sc.Results[0]) {
+			sc.Remove()
+		}
+	}
+}
+
+// structuredKernel is the kernel of one linalg structured op before it is
+// dispatched: the contract's description, the body function, the host
+// values the dispatch takes, and the scalar constants cloned into the body
+// (removed from the host function once unused).
+type structuredKernel struct {
+	k      *Kernel
+	body   *ir.Operation
+	dv     dispatchValues
+	consts []*ir.Operation
+}
+
+// kernelOf describes the loop-nest kernel of the structured op op of fn,
+// whose body function is named name + "_body"; it changes nothing in fn.
+func kernelOf(fn, op *ir.Operation, name string) (*structuredKernel, error) {
+	g, err := linalg.Generalize(op)
+	if err != nil {
+		return nil, err
 	}
 	def, err := linalg.DefinitionOf(g)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ranges, err := def.LoopRanges(g)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i, v := range g.Operands {
 		if _, ok := v.Type.(*ir.MemRefType); ok {
-			return ir.OpErrorf(op, "operand #%d is a memref; only linalg ops on tensors can be dispatched", i)
+			return nil, ir.OpErrorf(op, "operand #%d is a memref; only linalg ops on tensors can be dispatched", i)
 		}
 		if tt, ok := v.Type.(*ir.TensorType); ok && tt.Unranked {
-			return ir.OpErrorf(op, "operand #%d is unranked; linalg dispatches need ranked tensors", i)
+			return nil, ir.OpErrorf(op, "operand #%d is unranked; linalg dispatches need ranked tensors", i)
 		}
 	}
 	// outs is a copy: a folded fill's output is replaced by its empty
@@ -273,7 +353,7 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 			continue
 		}
 		if !pushable(v.Type) {
-			return ir.OpErrorf(op, "scalar input #%d of type '%s' cannot be passed to a dispatch (push constants are 32 bits: f32, i32 or narrower integers, index)", i, ir.TypeString(v.Type))
+			return nil, ir.OpErrorf(op, "scalar input #%d of type '%s' cannot be passed to a dispatch (push constants are 32 bits: f32, i32 or narrower integers, index)", i, ir.TypeString(v.Type))
 		}
 		k.Inputs = append(k.Inputs, Operand{Scalar: v.Type})
 		scalarVals = append(scalarVals, v)
@@ -305,41 +385,10 @@ func formStructured(module, fn, op *ir.Operation, name string, targets []*hal.Ex
 	}
 	bodyFn, err := buildBody(g, k, scalarArg, indexed)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dv := dispatchValues{scalars: scalarVals, ins: inVals, inits: initVals, outs: outs, tied: make([]bool, len(outs))}
-	if len(chain) > 0 {
-		if dv.epilogue, dv.epis, err = buildEpilogue(k, op.Results[0], chain, name+"_epilogue"); err != nil {
-			return err
-		}
-		// The kernel stores into a new tensor shaped like the last
-		// op's output.
-		last := chain[len(chain)-1].op
-		dv.replace = last
-		dv.outs = []*ir.Value{linalg.Outs(last)[0]}
-		if empty := zeroFill(dv.outs[0]); empty != nil && foldedFill(fn, dv.outs[0].Op) {
-			dv.outs[0] = empty
-		}
-		for _, f := range chain {
-			for _, v := range linalg.Ins(f.op) {
-				if scalarConstant(v) {
-					scalarConsts = append(scalarConsts, v.Op)
-				}
-			}
-		}
-	}
-	if err := emitDispatch(module, fn, op, name, targets, k, bodyFn, dv); err != nil {
-		return err
-	}
-	for _, f := range chain {
-		f.op.Remove()
-	}
-	for _, sc := range scalarConsts {
-		if sc.Block != nil && !ir.HasUses(fn, sc.Results[0]) {
-			sc.Remove()
-		}
-	}
-	return nil
+	return &structuredKernel{k: k, body: bodyFn, dv: dv, consts: scalarConsts}, nil
 }
 
 // dispatchValues are the host values a kernel's dispatch takes: scalar

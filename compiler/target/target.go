@@ -119,6 +119,12 @@ type Target struct {
 	// dispatch only when every target of the dispatch sets it; otherwise
 	// they stay dispatches of their own.
 	LoopNestEpilogues bool
+	// LoopNestGroups marks a target whose builder compiles row groups
+	// (loopnest.GroupAttr): a chain of row reductions and their consumers
+	// run in one dispatch, each row's intermediate values kept in the
+	// workgroup (a softmax's max and sum). Dispatch formation groups only
+	// when every target of the dispatch sets it.
+	LoopNestGroups bool
 	// Flags are the target's own options.
 	Flags []Flag
 	// NewBuilder returns the builder of the target's variants.

@@ -117,10 +117,7 @@ func TestGPUKernelConfigs(t *testing.T) {
 		// kernel name fragment -> pipeline
 		"cuda": {
 			"matmul_linalg_0":  "CUDAMatmulSimt",
-			"softmax_linalg_0": "CUDAVectorize", // elementwise
-			"softmax_linalg_1": "CUDAWarpReduction",
-			"softmax_linalg_2": "CUDAWarpReduction",
-			"softmax_linalg_3": "CUDAVectorize", // elementwise
+			"softmax_linalg_0": "CUDARowGroup", // max, sum and division in one
 		},
 		"vulkan-spirv": {
 			"matmul_linalg_0":  "SPIRVMatmulPromoteVectorize",

@@ -192,6 +192,9 @@ func buildGroup(fn *ir.Operation, members []*ir.Operation, name string, rows int
 		if err != nil {
 			return nil, nil, nil, err
 		}
+		// A stage's tile means nothing in a group (the group's tile
+		// does), but a kernel dictionary has one.
+		st.k.Tile = 1
 		stages = append(stages, st)
 		g.Stages = append(g.Stages, st.k)
 		if s < last {

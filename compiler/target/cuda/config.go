@@ -1,6 +1,8 @@
 package cuda
 
 import (
+	"slices"
+
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/elementwise"
 	"github.com/goiree/goiree/compiler/gpuloops"
@@ -30,6 +32,11 @@ import (
 //	CUDAMatmulTensorCore  mma.sync matmuls (mma.go): block 128 x 128, warp
 //	                      64 x 32, steps of 32 (16 in TF32), and a fourth
 //	                      level, the mma.sync shape m16n8k16 (m16n8k8).
+//	CUDARowGroup          row groups (group.go), by the last stage's loops:
+//	                      [[1, ..., T, row...]]: a block owns T rows (the
+//	                      last row loop's level) and all of each row; then
+//	                      [[0, ..., 0, 1, ..., U]]: a thread's iterations per
+//	                      step, ElementwiseUnroll of the last loop.
 //
 // The block level of a loop nest's first parallel loop is its tile
 // (loopnest.Kernel.Tile), the iterations a block owns; a tiled matmul's
@@ -41,6 +48,7 @@ const (
 	pipelineReduction   = "CUDAWarpReduction"
 	pipelineSimt        = "CUDAMatmulSimt"
 	pipelineTensorCore  = "CUDAMatmulTensorCore"
+	pipelineRowGroup    = "CUDARowGroup"
 )
 
 // warpSize is the subgroup size kernels that use warp shuffles or
@@ -150,6 +158,13 @@ func (g *ptxgen) kernelConfig(fn *ir.Operation) kernelconfig.Config {
 		}
 		return g.loopNestConfig(k, g.funcs[k.Body])
 	}
+	if d, ok := fn.Attr(loopnest.GroupAttr).(*ir.DictAttr); ok {
+		grp, err := loopnest.DecodeGroup(d)
+		if err != nil {
+			return kernelconfig.Config{}
+		}
+		return groupConfig(grp)
+	}
 	if d, ok := fn.Attr(elementwise.Attr).(*ir.DictAttr); ok {
 		tile := int64(elementwise.DefaultTileSize)
 		if t, ok := d.Get("tile_size").(ir.IntegerAttr); ok && t.Value > 0 {
@@ -192,4 +207,24 @@ func (b Builder) ExportConfigs(variant *ir.Operation) (map[string]kernelconfig.C
 		}
 	}
 	return out, nil
+}
+
+// groupConfig is the configuration loopGroup uses for a row group.
+func groupConfig(grp *loopnest.Group) kernelconfig.Config {
+	last := grp.Stages[len(grp.Stages)-1]
+	block := slices.Clone(last.Ranges)
+	thread := make([]int64, len(block))
+	for l := range grp.Rows {
+		block[l] = 1
+	}
+	block[grp.Rows-1] = grp.Tile
+	if n := len(thread); n > grp.Rows {
+		thread[n-1] = ElementwiseUnroll
+	}
+	return kernelconfig.Config{
+		Pipeline:      pipelineRowGroup,
+		WorkgroupSize: [3]uint32{LoopNestBlockSize, 1, 1},
+		SubgroupSize:  warpSize,
+		TileSizes:     [][]int64{block, thread},
+	}
 }

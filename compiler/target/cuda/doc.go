@@ -88,6 +88,17 @@
 // body becomes fma). The reductions take 16-, 32- and 64-bit elements, the
 // matmul blocks 16-, 32- and 64-bit ones.
 //
+// Row groups (functions marked with loopnest.GroupAttr: a softmax's max,
+// sum and division, a layer norm's statistics and normalization, formed
+// as one dispatch) become entries of the same block size in which a block
+// owns its tile of rows and runs the stages on each row in turn
+// (group.go): per-row values stay in registers, a row reduction of
+// gpuloops.ReductionOf's shape is shared as above and its total handed to
+// every thread through shared memory, and the last stage writes the row
+// with unrolled, coalesced accesses. The input is then read from memory
+// once per row (later stages find it in the caches) instead of once per
+// op.
+//
 // From sm_80, a matmul of f16 or bf16 operands whose body is a plain
 // multiply-add, into f32 or into the operands' type, runs on tensor cores
 // (mma.go): 128 x 128 blocks of eight warps, each computing 64 x 32 with

@@ -502,6 +502,9 @@ type nest struct {
 	load                    func(bi int, dst string) error
 	store                   func(bi int, src string) error
 	find                    func(role string, i int) int
+	// locals are the registers of a row group's earlier stages' results
+	// (group.go), by stage.
+	locals []string
 }
 
 // ElementwiseUnroll is how many iterations a thread of a loop nest

@@ -244,6 +244,8 @@ func GeneratePTX(variant *ir.Operation, arch string) (*Module, error) {
 		var err error
 		if ln, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr); ok {
 			k, err = g.loopNest(ex, fn, ln)
+		} else if gd, ok := fn.Attr(loopnest.GroupAttr).(*ir.DictAttr); ok {
+			k, err = g.loopGroup(ex, fn, gd)
 		} else if d, ok := fn.Attr(elementwise.Attr).(*ir.DictAttr); ok {
 			k, err = g.elementwise(ex, fn, d)
 		} else {

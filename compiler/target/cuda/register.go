@@ -75,6 +75,7 @@ func init() {
 		// column blocks have a workgroup each (z).
 		LoopNestWorkgroups: gpuloops.Workgroups,
 		LoopNestGridLimit:  gpuloops.GridLimit,
+		LoopNestGroups:     true,
 		LoopNestMinTile:    func(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 { return gpuloops.MinTile(d) },
 		LoopNestSplit:      func(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 { return splitOf(d) },
 		NewBuilder: func(env target.Env) target.Builder {

@@ -104,32 +104,44 @@ func groupAt(fn, c *ir.Operation, pending map[*ir.Operation]bool) []*ir.Operatio
 	if err != nil || slices.Contains(ranges, ir.Dynamic) {
 		return nil
 	}
+	// The rows are the leading loops of c by which it reads a row stage's
+	// result: fewer than all of c's loops, so that each row has elements
+	// (a matmul's bias and relu, read elementwise, are not a row group).
 	rows := 0
+	for i, v := range linalg.Ins(c) {
+		if p := v.Op; p != nil && pending[p] {
+			if r := rowStage(p); r > 0 && r < len(ranges) && rowMap(def.Maps[i], r) {
+				rows = r
+				break
+			}
+		}
+	}
+	if rows == 0 {
+		return nil
+	}
+	// The stages: the row stages whose results the members read by the
+	// row loops alone, as inputs or as a reduction's init.
 	in := map[*ir.Operation]bool{c: true}
 	queue := []*ir.Operation{c}
 	for len(queue) > 0 {
 		m := queue[0]
 		queue = queue[1:]
+		md, err := linalg.DefinitionOf(m)
+		if err != nil {
+			return nil
+		}
 		vals := linalg.Ins(m)
 		if m != c {
 			vals = append(slices.Clone(vals), linalg.Outs(m)...)
 		}
-		for _, v := range vals {
+		for i, v := range vals {
 			p := v.Op
-			if p == nil || in[p] || !pending[p] {
+			if p == nil || in[p] || !pending[p] || i >= len(md.Maps) || !rowMap(md.Maps[i], rows) || rowStage(p) != rows {
 				continue
 			}
-			r := rowStage(p)
-			if r == 0 || rows != 0 && r != rows {
-				continue
-			}
-			rows = r
 			in[p] = true
 			queue = append(queue, p)
 		}
-	}
-	if rows == 0 || rows > len(ranges) {
-		return nil
 	}
 	var members []*ir.Operation
 	reduces := false

@@ -162,13 +162,18 @@ func softmaxRows(x []float32, n int) []float64 {
 // rounding: the shared reductions reassociate).
 func TestGroupPTX(t *testing.T) {
 	groups, counts := groupDispatches(t)
-	for fn, want := range map[string]int{"softmax": 1, "softmax3d": 1, "layernorm": 1, "decay": 1, "max_escapes": 3} {
+	for fn, want := range map[string]int{"softmax": 1, "softmax3d": 1, "layernorm": 1, "decay": 1, "max_escapes": 3, "dense": 2, "scores": 2} {
 		if counts[fn] != want {
 			t.Errorf("@%s: %d dispatches, want %d", fn, counts[fn], want)
 		}
 	}
-	if _, ok := groups["max_escapes"]; ok {
-		t.Errorf("@max_escapes was grouped, but its max is also a result")
+	for _, fn := range []string{"max_escapes", "dense"} {
+		if _, ok := groups[fn]; ok {
+			t.Errorf("@%s was grouped", fn)
+		}
+	}
+	if _, ok := groups["scores"]; !ok {
+		t.Errorf("@scores: its softmax was not grouped")
 	}
 	r := rand.New(rand.NewSource(7))
 	check := func(t *testing.T, name string, got []float32, want []float64, tol float64) {

@@ -114,3 +114,30 @@ func.func @max_escapes(%x: tensor<2x70xf32>) -> (tensor<2x70xf32>, tensor<2xf32>
   } -> tensor<2x70xf32>
   return %y, %m : tensor<2x70xf32>, tensor<2xf32>
 }
+
+// A dense layer: the bias add reads the matmul elementwise, which is no
+// row group (each "row" would be one output element).
+func.func @dense(%a: tensor<8x16xf32>, %b: tensor<16x32xf32>, %bias: tensor<32xf32>) -> tensor<8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %y = linalg.generic {indexing_maps = [#id, #col, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<8x32xf32>, tensor<32xf32>) outs(%e : tensor<8x32xf32>) {
+  ^bb0(%m: f32, %c: f32, %o: f32):
+    %r = arith.addf %m, %c : f32
+    linalg.yield %r : f32
+  } -> tensor<8x32xf32>
+  return %y : tensor<8x32xf32>
+}
+
+// Attention's scores: a matmul, then a softmax of its rows. The matmul
+// stays a dispatch of its own; the softmax is grouped.
+func.func @scores(%q: tensor<8x16xf32>, %k: tensor<16x40xf32>) -> tensor<8x40xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x40xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x40xf32>) -> tensor<8x40xf32>
+  %mm = linalg.matmul ins(%q, %k : tensor<8x16xf32>, tensor<16x40xf32>) outs(%z : tensor<8x40xf32>) -> tensor<8x40xf32>
+  %s = linalg.softmax dimension(1) ins(%mm : tensor<8x40xf32>) outs(%e : tensor<8x40xf32>) -> tensor<8x40xf32>
+  return %s : tensor<8x40xf32>
+}

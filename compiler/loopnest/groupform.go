@@ -285,12 +285,25 @@ func formGroup(module, fn *ir.Operation, members []*ir.Operation, name string, t
 			layout.Bindings = append(layout.Bindings, hal.Binding{Type: "storage_buffer", Flags: []string{"ReadOnly"}})
 		}
 	}
+	// Each target's workgroups take rows in tiles, as many as its
+	// LoopNestWorkgroups budget asks (one row each on a GPU unless there
+	// are more rows than the budget).
 	gridOf := func(t *hal.ExecutableTargetAttr) hal.Grid {
-		gr := hal.Grid{Tile: g.Tile, Z: 1}
+		gr := hal.Grid{Tile: 1, Z: 1}
+		budget := int64(MaxWorkgroups)
 		if tg, ok := target.Lookup(t.Backend); ok {
 			gr.Limit = tg.LoopNestGridLimit
+			if tg.LoopNestWorkgroups > 0 {
+				budget = tg.LoopNestWorkgroups
+			}
 		}
+		gr.Tile = max(1, (g.RowCount()+budget-1)/budget)
 		return gr
+	}
+	for _, t := range targets {
+		if tile := gridOf(t).Tile; t == targets[0] || tile < g.Tile {
+			g.Tile = tile
+		}
 	}
 	gen := &hal.GeneratedExecutable{
 		Name: name, Export: name, Layout: layout, Tile: g.Tile, Targets: targets,

@@ -415,6 +415,29 @@ type lnGen struct {
 	mm *matmulShape
 	// needs are the extensions and helpers the shader uses.
 	needs *glslNeeds
+	// The fields below let a row group (group.go) emit its stages with
+	// the generator of one loop nest. suffix follows the names of the
+	// functions and shared arrays the stage writes (body, combine,
+	// part), so that stages do not clash; bufs, when set, are the group
+	// bindings of the stage's bindings; vals, when set, name for some
+	// bindings a variable that holds their element instead of a buffer
+	// (a stage's per-row result); helpers, when set, collects the math
+	// helpers of the bodies, which the group writes once.
+	suffix  string
+	bufs    []int
+	vals    []string
+	helpers *scalarGen
+}
+
+// fn is the name of the stage's function or shared array base.
+func (g *lnGen) fn(base string) string { return base + g.suffix }
+
+// buf is the name of binding bi's buffer.
+func (g *lnGen) buf(bi int) string {
+	if g.bufs != nil {
+		return "b" + strconv.Itoa(g.bufs[bi])
+	}
+	return "b" + strconv.Itoa(bi)
 }
 
 // matmulShape is a matmul-shaped kernel and its block layout.
@@ -497,7 +520,7 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 		g.warpRows = !opts.NoSubgroups && gpuloops.WarpRows(k, LoopNestWorkgroupSize/32)
 		if !g.warpRows {
 			// One part per subgroup, however small the subgroups are.
-			fmt.Fprintf(w, "shared %s part[%d];\n\n", kind.value, LoopNestWorkgroupSize)
+			fmt.Fprintf(w, "shared %s %s[%d];\n\n", kind.value, g.fn("part"), LoopNestWorkgroupSize)
 		}
 		if err := g.combineFunction(kind); err != nil {
 			return "", err
@@ -548,12 +571,9 @@ uint addSat(uint a, uint b) {
 
 `
 
-// prologue reads the scalar inputs and dynamic sizes from the push
-// constants, derives the loop ranges, and returns (writing nothing) when a
-// binding is shorter than its shape, two dimensions a loop indexes differ
-// or a constant index is outside its dimension: Vulkan has no status for
-// one dispatch, so the contract's failure leaves the outputs unwritten.
-func (g *lnGen) prologue() error {
+// scalarInputs reads the kernel's scalar inputs from the push constants,
+// from g.nconst on, into variables s<i> (followed by the suffix).
+func (g *lnGen) scalarInputs() error {
 	w := &g.w
 	for i, o := range g.k.Inputs {
 		if o.Scalar == nil {
@@ -583,8 +603,21 @@ func (g *lnGen) prologue() error {
 		default:
 			v = "int(" + c + ")"
 		}
-		g.scalars[i] = "s" + strconv.Itoa(i)
+		g.scalars[i] = "s" + strconv.Itoa(i) + g.suffix
 		fmt.Fprintf(w, "  %s %s = %s;\n", kind.value, g.scalars[i], v)
+	}
+	return nil
+}
+
+// prologue reads the scalar inputs and dynamic sizes from the push
+// constants, derives the loop ranges, and returns (writing nothing) when a
+// binding is shorter than its shape, two dimensions a loop indexes differ
+// or a constant index is outside its dimension: Vulkan has no status for
+// one dispatch, so the contract's failure leaves the outputs unwritten.
+func (g *lnGen) prologue() error {
+	w := &g.w
+	if err := g.scalarInputs(); err != nil {
+		return err
 	}
 	g.sizes = make([][]string, len(g.bindings))
 	for bi, b := range g.bindings {
@@ -734,12 +767,18 @@ func (g *lnGen) dim(l int) string {
 
 // load is the value of binding bi's element at offset off.
 func (g *lnGen) load(bi int, off string) string {
-	return loadElem(g.kinds[bi], "b"+strconv.Itoa(bi), off)
+	if g.vals != nil && g.vals[bi] != "" {
+		return g.vals[bi]
+	}
+	return loadElem(g.kinds[bi], g.buf(bi), off)
 }
 
 // store writes v to binding bi's element at offset off.
 func (g *lnGen) store(indent string, bi int, off, v string) string {
-	return storeElem(indent, g.kinds[bi], "b"+strconv.Itoa(bi), off, v)
+	if g.vals != nil && g.vals[bi] != "" {
+		return fmt.Sprintf("%s%s = %s;\n", indent, g.vals[bi], v)
+	}
+	return storeElem(indent, g.kinds[bi], g.buf(bi), off, v)
 }
 
 func log2(n int) int {
@@ -819,8 +858,23 @@ func (g *lnGen) loops() error {
 		fmt.Fprintf(w, "    uint d%d = lo + rest;\n", outer)
 	}
 	if g.red != nil {
-		return g.sharedReduction()
+		if err := g.sharedReduction(); err != nil {
+			return err
+		}
+	} else if err := g.element("    ", reds); err != nil {
+		return err
 	}
+	w.WriteString("  }\n")
+	return nil
+}
+
+// element writes the computation of one output element at the loop
+// indices d<l> of the parallel loops: its accumulators from their
+// initial values, the reduction loops reds in order around the body's
+// call, and the stores.
+func (g *lnGen) element(indent string, reds []int) error {
+	w := &g.w
+	k := g.k
 	offs := make([]string, len(k.Outputs))
 	for i, o := range k.Outputs {
 		off, err := g.offset(g.find("out", i))
@@ -833,9 +887,8 @@ func (g *lnGen) loops() error {
 		if o.Init {
 			init = g.load(g.find("init", i), off)
 		}
-		fmt.Fprintf(w, "    %s acc%d = %s;\n", kind.value, i, init)
+		fmt.Fprintf(w, "%s%s acc%d = %s;\n", indent, kind.value, i, init)
 	}
-	indent := "    "
 	for _, r := range reds {
 		fmt.Fprintf(w, "%sfor (uint d%d = 0u; d%d < %s; d%d++) {\n", indent, r, r, g.ranges[r], r)
 		indent += "  "
@@ -865,7 +918,7 @@ func (g *lnGen) loops() error {
 	for i := range k.Outputs {
 		args = append(args, "acc"+strconv.Itoa(i))
 	}
-	fmt.Fprintf(w, "%sbody(%s);\n", indent, strings.Join(args, ", "))
+	fmt.Fprintf(w, "%s%s(%s);\n", indent, g.fn("body"), strings.Join(args, ", "))
 	for range reds {
 		indent = indent[2:]
 		fmt.Fprintf(w, "%s}\n", indent)
@@ -873,7 +926,6 @@ func (g *lnGen) loops() error {
 	for i := range k.Outputs {
 		w.WriteString(g.store(indent, g.find("out", i), offs[i], "acc"+strconv.Itoa(i)))
 	}
-	w.WriteString("  }\n")
 	return nil
 }
 
@@ -917,7 +969,7 @@ func (g *lnGen) unrolled(pars []int, outer int) error {
 	defer func() { g.rename = nil }()
 	for j := range elems {
 		g.rename = map[int]string{}
-		for l := range k.Ranges {
+		for _, l := range pars {
 			g.rename[l] = fmt.Sprintf("d%d_%d", l, j)
 		}
 		for _, p := range pars {
@@ -971,7 +1023,7 @@ func (g *lnGen) unrolled(pars []int, outer int) error {
 		e.args = append(append(e.args, accs...), accs...)
 	}
 	for _, e := range elems {
-		fmt.Fprintf(w, "      body(%s);\n", strings.Join(e.args, ", "))
+		fmt.Fprintf(w, "      %s(%s);\n", g.fn("body"), strings.Join(e.args, ", "))
 		for _, st := range e.stores {
 			w.WriteString(st)
 		}
@@ -1000,6 +1052,14 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	sg := newScalarGen(g.needs)
 	sg.exact = g.mm == nil
 	defer func() {
+		if g.helpers != nil {
+			// A row group writes its stages' helpers once.
+			for h := range sg.helpers {
+				g.helpers.helpers[h] = true
+			}
+			g.w.WriteString(text.String())
+			return
+		}
 		// The type and math helpers the body calls go before it (the
 		// bindings' kinds are known by now, so the loads in main find
 		// theirs here too).
@@ -1041,7 +1101,7 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 		rkinds = append(rkinds, kind)
 		params = append(params, fmt.Sprintf("out %s r%d", kind.value, i))
 	}
-	fmt.Fprintf(w, "void body(%s) {\n", strings.Join(params, ", "))
+	fmt.Fprintf(w, "void %s(%s) {\n", g.fn("body"), strings.Join(params, ", "))
 	returned := false
 	for _, op := range blk.Ops {
 		if op.Name == "func.return" {
@@ -1082,7 +1142,7 @@ func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	// A reduction with wide parts folds the value the combiner would
 	// fold into its f32 part itself: bodyValue is the body but its
 	// combiner, from the same arguments (the accumulator unused).
-	fmt.Fprintf(w, "float bodyValue(%s) {\n", strings.Join(params[:len(blk.Args)], ", "))
+	fmt.Fprintf(w, "float %s(%s) {\n", g.fn("bodyValue"), strings.Join(params[:len(blk.Args)], ", "))
 	for _, op := range blk.Ops {
 		if op == g.red.Combiner || op.Name == "func.return" {
 			continue
@@ -1467,7 +1527,7 @@ func (g *lnGen) combineFunction(kind elemKind) error {
 		if c.Name == "arith.mulf" {
 			op = "*"
 		}
-		fmt.Fprintf(&g.w, "float combine(float a, float b) {\n  return a %s b;\n}\n\n", op)
+		fmt.Fprintf(&g.w, "float %s(float a, float b) {\n  return a %s b;\n}\n\n", g.fn("combine"), op)
 		return nil
 	}
 	sg := newScalarGen(g.needs)
@@ -1479,7 +1539,7 @@ func (g *lnGen) combineFunction(kind elemKind) error {
 	if len(sg.helpers) > 0 {
 		return ir.OpErrorf(c, "the combiner '%s' needs helper functions", c.Name)
 	}
-	fmt.Fprintf(&g.w, "%[1]s combine(%[1]s a, %[1]s b) {\n  %[2]s\n  return %[3]s;\n}\n\n", kind.value, line, sg.names[c.Results[0]])
+	fmt.Fprintf(&g.w, "%[1]s %[4]s(%[1]s a, %[1]s b) {\n  %[2]s\n  return %[3]s;\n}\n\n", kind.value, line, sg.names[c.Results[0]], g.fn("combine"))
 	return nil
 }
 
@@ -1509,6 +1569,7 @@ func (g *lnGen) sharedReduction() error {
 		return err
 	}
 	id := identity(g.red, kind)
+	body, bodyValue, combine, part := g.fn("body"), g.fn("bodyValue"), g.fn("combine"), g.fn("part")
 	// fold writes the body's call for the elements at reduction indices
 	// e + j * stride, j in js: every input loaded first, then the calls
 	// in order.
@@ -1543,9 +1604,9 @@ func (g *lnGen) sharedReduction() error {
 				as = append(as, x)
 			}
 			g.rename = nil
-			calls[c] = fmt.Sprintf("%sbody(%s, p, p);\n", indent, strings.Join(as, ", "))
+			calls[c] = fmt.Sprintf("%s%s(%s, p, p);\n", indent, body, strings.Join(as, ", "))
 			if g.red.WideParts() {
-				calls[c] = fmt.Sprintf("%sp = combine(p, bodyValue(%s, p));\n", indent, strings.Join(as, ", "))
+				calls[c] = fmt.Sprintf("%sp = %s(p, %s(%s, p));\n", indent, combine, bodyValue, strings.Join(as, ", "))
 			}
 		}
 		for _, c := range calls {
@@ -1582,36 +1643,36 @@ func (g *lnGen) sharedReduction() error {
 	}
 	// The total folds into the accumulator in the body's operand order;
 	// wide parts round once, here.
-	fold1 := "combine(%s, acc)"
+	fold1 := combine + "(%s, acc)"
 	if g.red.Value != g.red.Combiner.Operands[0] {
-		fold1 = "combine(acc, %s)"
+		fold1 = combine + "(acc, %s)"
 	}
 	if g.red.WideParts() {
 		fold1 = roundExpr(kind, fold1)
 	}
 	if g.opts.NoSubgroups {
 		// The parts meet pairwise in shared memory.
-		fmt.Fprintf(w, "    part[e0] = p;\n    barrier();\n    for (uint s = %du; s > 0u; s >>= 1) {\n", LoopNestWorkgroupSize/2)
-		w.WriteString("      if (e0 < s) {\n        part[e0] = combine(part[e0], part[e0 + s]);\n      }\n      barrier();\n    }\n")
-		fmt.Fprintf(w, "    if (e0 == 0u) {\n      %s acc = %s;\n      acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, "part[0]"))
+		fmt.Fprintf(w, "    %[2]s[e0] = p;\n    barrier();\n    for (uint s = %[1]du; s > 0u; s >>= 1) {\n", LoopNestWorkgroupSize/2, part)
+		fmt.Fprintf(w, "      if (e0 < s) {\n        %[1]s[e0] = %[2]s(%[1]s[e0], %[1]s[e0 + s]);\n      }\n      barrier();\n    }\n", part, combine)
+		fmt.Fprintf(w, "    if (e0 == 0u) {\n      %s acc = %s;\n      acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, part+"[0]"))
 		w.WriteString(g.store("      ", out, outOff, "acc"))
-		w.WriteString("    }\n    barrier();\n  }\n")
+		w.WriteString("    }\n    barrier();\n")
 		return nil
 	}
-	fmt.Fprintf(w, "    for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n      p = combine(p, %s);\n    }\n", shuffleXor(kind, "p", "o"))
+	fmt.Fprintf(w, "    for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n      p = %s(p, %s);\n    }\n", combine, shuffleXor(kind, "p", "o"))
 	if g.warpRows {
 		fmt.Fprintf(w, "    if (gl_SubgroupInvocationID == 0u) {\n      %s acc = %s;\n      acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, "p"))
 		w.WriteString(g.store("      ", out, outOff, "acc"))
-		w.WriteString("    }\n  }\n")
+		w.WriteString("    }\n")
 		return nil
 	}
-	w.WriteString("    if (gl_SubgroupInvocationID == 0u) {\n      part[gl_SubgroupID] = p;\n    }\n    barrier();\n")
+	fmt.Fprintf(w, "    if (gl_SubgroupInvocationID == 0u) {\n      %s[gl_SubgroupID] = p;\n    }\n    barrier();\n", part)
 	w.WriteString("    if (gl_SubgroupID == 0u) {\n")
 	fmt.Fprintf(w, "      %s q = %s;\n", kind.value, id)
-	w.WriteString("      for (uint s = gl_SubgroupInvocationID; s < gl_NumSubgroups; s += gl_SubgroupSize) {\n        q = combine(q, part[s]);\n      }\n")
-	fmt.Fprintf(w, "      for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n        q = combine(q, %s);\n      }\n", shuffleXor(kind, "q", "o"))
+	fmt.Fprintf(w, "      for (uint s = gl_SubgroupInvocationID; s < gl_NumSubgroups; s += gl_SubgroupSize) {\n        q = %s(q, %s[s]);\n      }\n", combine, part)
+	fmt.Fprintf(w, "      for (uint o = gl_SubgroupSize >> 1; o > 0u; o >>= 1) {\n        q = %s(q, %s);\n      }\n", combine, shuffleXor(kind, "q", "o"))
 	fmt.Fprintf(w, "      if (gl_SubgroupInvocationID == 0u) {\n        %s acc = %s;\n        acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, "q"))
 	w.WriteString(g.store("        ", out, outOff, "acc"))
-	w.WriteString("      }\n    }\n    barrier();\n  }\n")
+	w.WriteString("      }\n    }\n    barrier();\n")
 	return nil
 }

@@ -121,10 +121,7 @@ func TestGPUKernelConfigs(t *testing.T) {
 		},
 		"vulkan-spirv": {
 			"matmul_linalg_0":  "SPIRVMatmulPromoteVectorize",
-			"softmax_linalg_0": "SPIRVBaseVectorize", // elementwise
-			"softmax_linalg_1": "SPIRVSubgroupReduce",
-			"softmax_linalg_2": "SPIRVSubgroupReduce",
-			"softmax_linalg_3": "SPIRVBaseVectorize", // elementwise
+			"softmax_linalg_0": "SPIRVRowGroup", // max, sum and division in one
 		},
 	}
 	for _, g := range gpuTargets {

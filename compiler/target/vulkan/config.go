@@ -33,6 +33,14 @@ import (
 //	                                 covers per step (a subgroup per row
 //	                                 steps by the device's subgroup size,
 //	                                 which the shader does not fix).
+//	SPIRVRowGroup                    row groups (group.go): over the
+//	                                 last stage's loops, a workgroup
+//	                                 level of 1 on the row loops but
+//	                                 the last, T (the group's tile, the
+//	                                 rows a workgroup owns) on that, and
+//	                                 an invocation level of
+//	                                 ElementwiseUnroll on the last loop
+//	                                 beyond the rows.
 //	SPIRVMatmulPromoteVectorize      tiled matmuls (matmul.go): workgroup
 //	                                 TM x TN, invocation RM x RN, steps of
 //	                                 TK, sized by the target's device.
@@ -52,6 +60,7 @@ const (
 	pipelineShared      = "SPIRVSharedReduce"
 	pipelinePromote     = "SPIRVMatmulPromoteVectorize"
 	pipelineCoop        = "SPIRVCooperativeMatrixVectorize"
+	pipelineRowGroup    = "SPIRVRowGroup"
 )
 
 // coopSubgroup is the subgroup size the cooperative-matrix kernel is
@@ -83,6 +92,13 @@ func kernelConfig(module *ir.Operation, entry string, opts GLSLOptions) kernelco
 			tile = t.Value
 		}
 		return kernelconfig.Config{Pipeline: pipelineElementwise, WorkgroupSize: [3]uint32{WorkgroupSize, 1, 1}, TileSizes: [][]int64{{tile}, {1}}}
+	}
+	if d, ok := fn.Attr(loopnest.GroupAttr).(*ir.DictAttr); ok {
+		grp, err := loopnest.DecodeGroup(d)
+		if err != nil {
+			return kernelconfig.Config{}
+		}
+		return groupConfig(grp)
 	}
 	d, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr)
 	if !ok {
@@ -244,4 +260,20 @@ func (b Builder) ExportConfigs(variant *ir.Operation) (map[string]kernelconfig.C
 		}
 	}
 	return out, nil
+}
+
+// groupConfig is kernelConfig for a decoded row group (see
+// pipelineRowGroup).
+func groupConfig(grp *loopnest.Group) kernelconfig.Config {
+	last := grp.Stages[len(grp.Stages)-1]
+	block := make([]int64, len(last.Ranges))
+	thread := make([]int64, len(last.Ranges))
+	for l := range grp.Rows {
+		block[l] = 1
+	}
+	block[grp.Rows-1] = grp.Tile
+	if n := len(thread); n > grp.Rows {
+		thread[n-1] = ElementwiseUnroll
+	}
+	return kernelconfig.Config{Pipeline: pipelineRowGroup, WorkgroupSize: [3]uint32{LoopNestWorkgroupSize, 1, 1}, TileSizes: [][]int64{block, thread}}
 }

@@ -71,6 +71,24 @@
 // refuses the module, naming it. Bindings and push
 // constants follow the loop-nest contract.
 //
+// Row groups (functions marked with loopnest.GroupAttr: a chain of row
+// reductions and their consumer, such as a softmax or a layer norm,
+// which dispatch formation makes one dispatch because the target sets
+// target.Target.LoopNestGroups) become one shader of
+// LoopNestWorkgroupSize invocations (group.go): workgroup w owns rows
+// w*T to w*T+T-1 (T the group's tile; the grid linearized as for loop
+// nests) and runs the stages on each row in order, the stage bodies
+// written as for loop nests. Each stage's per-row result stays in a
+// variable of every invocation: a per-row stage is computed by every
+// invocation alike; a row reduction of gpuloops.ReductionOf's shape is
+// shared by the workgroup as a loop nest's shared reduction is, its
+// total written by one invocation to a shared variable that all read
+// after a barrier; any other reduction every invocation runs in order.
+// The last stage spreads the row's remaining iterations over the
+// invocations, four per step with the loads first. The push constants
+// are the stages' scalar inputs in stage order, the bindings the
+// group's.
+//
 // Element types, in loop nests and elementwise dispatches alike: f32, i32
 // and index are 32-bit words. f64 and i64 are GLSL doubles and int64_t
 // (the Float64 and Int64 capabilities, device features shaderFloat64 and
@@ -115,7 +133,8 @@
 // it was generated with (config.go; SpirVExecutableDef.configs): the
 // pipeline (SPIRVElementwise, SPIRVBaseDistribute, SPIRVBaseVectorize,
 // SPIRVSubgroupReduce or SPIRVSharedReduce,
-// SPIRVMatmulPromoteVectorize, SPIRVCooperativeMatrixVectorize), the
+// SPIRVMatmulPromoteVectorize, SPIRVCooperativeMatrixVectorize,
+// SPIRVRowGroup), the
 // workgroup size, which Build checks against the shader's LocalSize, the
 // subgroup size where the kernel requires one, and the tile sizes per
 // level and loop; iree-dump-module prints them in IREE's

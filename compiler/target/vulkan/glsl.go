@@ -36,7 +36,8 @@ type GLSLOptions struct {
 }
 
 // GenerateGLSL returns the compute shader of the generated entry function
-// entry in module: an elementwise group or a linalg loop nest.
+// entry in module: an elementwise group, a linalg loop nest or a row
+// group of loop nests.
 func GenerateGLSL(module *ir.Operation, entry string) (string, error) {
 	return GenerateGLSLWith(module, entry, GLSLOptions{})
 }
@@ -58,9 +59,12 @@ func GenerateGLSLWith(module *ir.Operation, entry string, opts GLSLOptions) (str
 	if ln, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr); ok {
 		return generateLoopNest(funcs, fn, ln, opts)
 	}
+	if gd, ok := fn.Attr(loopnest.GroupAttr).(*ir.DictAttr); ok {
+		return generateGroup(funcs, fn, gd, opts)
+	}
 	d, ok := fn.Attr(elementwiseAttr).(*ir.DictAttr)
 	if !ok {
-		return "", ir.OpErrorf(fn, "vulkan-spirv generates code only for elementwise dispatches (%s functions) and linalg loop nests (%s); @%s is neither: give the variant one .spv object instead", elementwiseAttr, loopnest.Attr, entry)
+		return "", ir.OpErrorf(fn, "vulkan-spirv generates code only for elementwise dispatches (%s functions), linalg loop nests (%s) and row groups (%s); @%s is none of them: give the variant one .spv object instead", elementwiseAttr, loopnest.Attr, loopnest.GroupAttr, entry)
 	}
 	ref, ok := d.Get("body").(ir.SymbolRefAttr)
 	if !ok {

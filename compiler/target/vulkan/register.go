@@ -42,6 +42,8 @@ func init() {
 		LoopNestGridLimit:  gpuloops.GridLimit,
 		LoopNestMinTile:    func(_ *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 { return gpuloops.MinTile(d) },
 		LoopNestSplit:      splitOf,
+		// Row groups become one shader whose workgroups own rows (group.go).
+		LoopNestGroups: true,
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
 			{Name: targetFlag, Value: "<arch or product>", Help: "the Vulkan device generated code is tuned for (ampere, sm_90, h200, rtx4090, rdna3, valhall, adreno, llvmpipe, ...): its limits go into the executable target (iree_codegen.target_info) and size the tiled matmuls; a device that does not meet them refuses the module. Default: the limits every Vulkan device has"},

@@ -137,7 +137,7 @@ func TestGPUGroupsNoSubgroups(t *testing.T) {
 // into rows), over the last dimension of a 3-D tensor (two row loops)
 // and in f16, a softmax written as generics, a layer norm with
 // per-column gamma and beta, and a reduction that cannot be
-// reassociated.
+// reassociated, by a factor passed as a scalar.
 func testGroups(t *testing.T, dev rhal.Device, module []byte) {
 	r := rand.New(rand.NewSource(17))
 	scaled := func(n int, s float32) []float32 {
@@ -203,7 +203,7 @@ func testGroups(t *testing.T, dev rhal.Device, module []byte) {
 	}
 	checkClose(t, "layernorm", f32sOf(data[0], len(xl)), want, 1e-4, 1e-4)
 
-	_, data = invoke(t, dev, module, "decay", f32Arg("5x200x", xd))
+	_, data = invoke(t, dev, module, "decay", f32Arg("5x200x", xd), "f32=0.5")
 	want = make([]float64, len(xd))
 	for i := 0; i < 5; i++ {
 		// In order, in f32, as the program says.

@@ -125,11 +125,11 @@ func.func @layernorm(%x: tensor<7x384xf32>, %gamma: tensor<384xf32>, %beta: tens
   return %y : tensor<7x384xf32>
 }
 
-// A reduction that is not reassociable (acc * 0.5 + x uses the
-// accumulator beyond the combiner) and its consumer.
-func.func @decay(%x: tensor<5x200xf32>) -> tensor<5x200xf32> {
+// A reduction that is not reassociable (acc * k + x uses the
+// accumulator beyond the combiner) and its consumer; k is a scalar
+// argument, a push constant of the dispatch.
+func.func @decay(%x: tensor<5x200xf32>, %half: f32) -> tensor<5x200xf32> {
   %zero = arith.constant 0.0 : f32
-  %half = arith.constant 0.5 : f32
   %e1 = tensor.empty() : tensor<5xf32>
   %z = linalg.fill ins(%zero : f32) outs(%e1 : tensor<5xf32>) -> tensor<5xf32>
   %d = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}

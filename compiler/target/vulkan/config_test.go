@@ -32,6 +32,11 @@ func.func @rowsum(%x: tensor<3x5000xf32>, %i: tensor<3xf32>) -> tensor<3xf32> {
   } -> tensor<3xf32>
   return %r : tensor<3xf32>
 }
+func.func @softmax3d(%x: tensor<2x3x300xf32>) -> tensor<2x3x300xf32> {
+  %e = tensor.empty() : tensor<2x3x300xf32>
+  %s = linalg.softmax dimension(2) ins(%x : tensor<2x3x300xf32>) outs(%e : tensor<2x3x300xf32>) -> tensor<2x3x300xf32>
+  return %s : tensor<2x3x300xf32>
+}
 `
 
 // buildConfigs compiles configPrograms for vulkan-spirv with flags and
@@ -74,7 +79,8 @@ func buildConfigs(t *testing.T, flags map[string]string, opts vulkan.Options) ma
 // TestKernelConfigs checks the configurations recorded for the Vulkan
 // strategies: cooperative matrices and 256-invocation tiles on an H200
 // target, the portable 128-invocation tiles, 64-bit matmuls left untiled,
-// and shared reductions with and without subgroups.
+// shared reductions with and without subgroups, and a row group (a
+// softmax over two row loops, one row a workgroup).
 func TestKernelConfigs(t *testing.T) {
 	if _, err := (vulkan.Options{}).FindGlslc(); err != nil {
 		t.Skipf("skipping: %v", err)
@@ -100,6 +106,8 @@ func TestKernelConfigs(t *testing.T) {
 			TileSizes: [][]int64{{1, 0}, {0, 4}, {0, 512}}}},
 		{"no subgroups", noSubgroups, "rowsum_linalg_0", kernelconfig.Config{Pipeline: "SPIRVSharedReduce", WorkgroupSize: [3]uint32{128, 1, 1},
 			TileSizes: [][]int64{{1, 0}, {0, 4}, {0, 512}}}},
+		{"portable", portable, "softmax3d_linalg_0", kernelconfig.Config{Pipeline: "SPIRVRowGroup", WorkgroupSize: [3]uint32{128, 1, 1},
+			TileSizes: [][]int64{{1, 1, 0}, {0, 0, 4}}}},
 	}
 	for _, tt := range tests {
 		got, ok := tt.configs[tt.entry]

@@ -132,6 +132,15 @@ func TestGPUGroupsNoSubgroups(t *testing.T) {
 	testGroups(t, dev, s.Output)
 }
 
+// TestGPUGroupsTuned runs them on Vulkan compiled for a device with room
+// (--iree-vulkan-target=llvmpipe: 1024 invocations, 32 KiB of shared
+// memory), where a row group's workgroup has 256 invocations and keeps a
+// row that several stages read in shared memory.
+func TestGPUGroupsTuned(t *testing.T) {
+	dev := gpuTargets[0].device(t)
+	testGroups(t, dev, compileVulkanFor(t, "gpu_groups.mlir", "llvmpipe"))
+}
+
 // testGroups checks gpu_groups.mlir's functions against Go loops:
 // linalg.softmax over 37 x 1000, 4 x 8192 and 70000 x 5 (a grid split
 // into rows), over the last dimension of a 3-D tensor (two row loops)

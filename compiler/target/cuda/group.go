@@ -2,6 +2,8 @@ package cuda
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
@@ -33,6 +35,94 @@ type groupStage struct {
 	// kind.
 	local string
 	kind  ptxKind
+	// shared is set on a row reduction the block shares (reductionOf);
+	// cache holds the group bindings whose rows are kept in shared
+	// memory, by group binding.
+	shared bool
+	cache  map[int]rowCacheUse
+}
+
+// rowCacheUse is a group binding's row kept in shared memory: the
+// register with its address, and the stage that reads it from global
+// memory (and stores it); later stages read the copy.
+type rowCacheUse struct {
+	base  string
+	first int
+}
+
+// rowCacheBytes bounds the shared memory a block keeps rows in (of the
+// 48 KiB a block may declare statically), leaving room for the
+// reductions' totals.
+const rowCacheBytes = 32 << 10
+
+// rowCache is a group binding whose rows rowCaches keeps: its first
+// reader and the row's size in bytes.
+type rowCache struct {
+	first, bytes int
+}
+
+// rowCaches chooses the group bindings whose rows a block keeps in
+// shared memory while it works on the row: those read by two stages or
+// more, each a shared row reduction or the last stage, with one loop
+// beyond the rows, all reading the binding by the row loops and that
+// loop in order, so that every thread reads the same elements in every
+// stage (elements tid, tid + 256, ...: the reductions' and the last
+// stage's distribution) and needs no barrier to read back what it
+// stored. Later stages then read shared memory instead of the caches, in
+// rows of up to rowCacheBytes together.
+func rowCaches(grp *loopnest.Group, stages []*groupStage) map[int]rowCache {
+	last := len(stages) - 1
+	readers := map[int][]int{}
+	ok := map[int]bool{}
+	inner := map[int]int64{}
+	for s, st := range stages {
+		k := st.n.k
+		for bi, b := range st.n.bindings {
+			l := st.links[bi]
+			if l < 0 || b.Role != "in" {
+				continue
+			}
+			if _, seen := ok[l]; !seen {
+				ok[l] = true
+			}
+			fits := len(k.Ranges) == grp.Rows+1 && (s == last || st.shared) && st.n.kinds[bi] != kindPred && len(b.Map.Results) == grp.Rows+1
+			for r, e := range b.Map.Results {
+				fits = fits && e.Kind == ir.AffineDim && e.Pos == r
+			}
+			if n, seen := inner[l]; fits && seen && n != k.Ranges[grp.Rows] {
+				fits = false
+			}
+			if !fits {
+				ok[l] = false
+				continue
+			}
+			inner[l] = k.Ranges[grp.Rows]
+			if !slices.Contains(readers[l], s) {
+				readers[l] = append(readers[l], s)
+			}
+		}
+	}
+	out := map[int]rowCache{}
+	total := 0
+	for l := range len(grp.Bindings()) {
+		if !ok[l] || len(readers[l]) < 2 {
+			continue
+		}
+		st := stages[readers[l][0]]
+		size := 0
+		for bi := range st.n.bindings {
+			if st.links[bi] == l {
+				size = st.n.kinds[bi].size
+			}
+		}
+		bytes := int(inner[l]) * size
+		if total+bytes > rowCacheBytes {
+			continue
+		}
+		total += bytes
+		out[l] = rowCache{first: readers[l][0], bytes: bytes}
+	}
+	return out
 }
 
 // loopGroup emits the entry point of a row group. Parameters are the group
@@ -84,6 +174,15 @@ func (g *ptxgen) loopGroup(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error)
 			return Kernel{}, err
 		}
 		stages[s] = st
+	}
+	// Rows kept in shared memory (rowCache), declared once.
+	caches := rowCaches(grp, stages)
+	for _, l := range slices.Sorted(maps.Keys(caches)) {
+		c := caches[l]
+		base := stages[c.first].n.shared(fmt.Sprintf("row%d", l), c.bytes)
+		for _, st := range stages {
+			st.cache[l] = rowCacheUse{base: base, first: c.first}
+		}
 	}
 	// This block's rows.
 	cy, nx, cx := f.reg("%r"), f.reg("%r"), f.reg("%r")
@@ -143,7 +242,7 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 	}
 	nl := len(k.Ranges)
 	bindings := k.Bindings()
-	st := &groupStage{links: grp.Links[s], rows: grp.Rows}
+	st := &groupStage{links: grp.Links[s], rows: grp.Rows, cache: map[int]rowCacheUse{}}
 	kinds := make([]ptxKind, len(bindings))
 	bases := make([]string, len(bindings))
 	for bi, b := range bindings {
@@ -160,6 +259,7 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 		}
 	}
 	st.kind, _ = loopNestKind(k.Outputs[0].Type.Elem)
+	st.shared = s < len(grp.Stages)-1 && len(k.Ranges) == grp.Rows+1 && reductionOf(k, body, st.kind) != nil
 	scalars := map[int]string{}
 	for i, o := range k.Inputs {
 		if o.Scalar == nil {
@@ -248,9 +348,28 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 			f.mov(dst, n.locals[j], kinds[bi])
 			return nil
 		}
+		c, cached := st.cache[st.links[bi]]
+		var at string
+		if cached {
+			// The row's element at the inner index, which this thread
+			// stored itself in the stage that read it first.
+			at = f.reg("%r")
+			i32 := f.reg("%r")
+			f.line("cvt.u32.u64 \t%s, %s;", i32, dims[grp.Rows])
+			f.line("mad.lo.u32 \t%s, %s, %d, %s;", at, i32, kinds[bi].size, c.base)
+			if c.first != s {
+				f.line("ld.shared.%s \t%s, [%s];", kinds[bi].mem, dst, at)
+				return nil
+			}
+		}
 		a, err := n.addr(bi)
 		if err != nil {
 			return err
+		}
+		if cached {
+			f.line("ld.global.%s \t%s, [%s];", kinds[bi].mem, dst, a)
+			f.line("st.shared.%s \t[%s], %s;", kinds[bi].mem, at, dst)
+			return nil
 		}
 		if kinds[bi] == kindPred {
 			h := f.reg("%rs")

@@ -98,7 +98,7 @@ func kernelConfig(module *ir.Operation, entry string, opts GLSLOptions) kernelco
 		if err != nil {
 			return kernelconfig.Config{}
 		}
-		return groupConfig(grp)
+		return groupConfig(grp, opts.Device)
 	}
 	d, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr)
 	if !ok {
@@ -264,7 +264,7 @@ func (b Builder) ExportConfigs(variant *ir.Operation) (map[string]kernelconfig.C
 
 // groupConfig is kernelConfig for a decoded row group (see
 // pipelineRowGroup).
-func groupConfig(grp *loopnest.Group) kernelconfig.Config {
+func groupConfig(grp *loopnest.Group, dev Device) kernelconfig.Config {
 	last := grp.Stages[len(grp.Stages)-1]
 	block := make([]int64, len(last.Ranges))
 	thread := make([]int64, len(last.Ranges))
@@ -275,5 +275,5 @@ func groupConfig(grp *loopnest.Group) kernelconfig.Config {
 	if n := len(thread); n > grp.Rows {
 		thread[n-1] = ElementwiseUnroll
 	}
-	return kernelconfig.Config{Pipeline: pipelineRowGroup, WorkgroupSize: [3]uint32{LoopNestWorkgroupSize, 1, 1}, TileSizes: [][]int64{block, thread}}
+	return kernelconfig.Config{Pipeline: pipelineRowGroup, WorkgroupSize: [3]uint32{uint32(groupThreads(dev)), 1, 1}, TileSizes: [][]int64{block, thread}}
 }

@@ -427,6 +427,19 @@ type lnGen struct {
 	bufs    []int
 	vals    []string
 	helpers *scalarGen
+	// cache, when set, names the bindings whose rows a row group keeps
+	// in shared memory (group.go's rowCaches), by binding; threads, when
+	// set, is the workgroup's size instead of LoopNestWorkgroupSize.
+	cache   map[int]rowCacheRef
+	threads int
+}
+
+// size is the number of invocations of the shader's workgroup.
+func (g *lnGen) size() int {
+	if g.threads > 0 {
+		return g.threads
+	}
+	return LoopNestWorkgroupSize
 }
 
 // fn is the name of the stage's function or shared array base.
@@ -517,10 +530,10 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 	if g.red != nil {
 		kind := g.kinds[g.find("out", 0)]
 		// Four subgroups of NVIDIA's 32 invocations.
-		g.warpRows = !opts.NoSubgroups && gpuloops.WarpRows(k, LoopNestWorkgroupSize/32)
+		g.warpRows = !opts.NoSubgroups && gpuloops.WarpRows(k, g.size()/32)
 		if !g.warpRows {
 			// One part per subgroup, however small the subgroups are.
-			fmt.Fprintf(w, "shared %s %s[%d];\n\n", kind.value, g.fn("part"), LoopNestWorkgroupSize)
+			fmt.Fprintf(w, "shared %s %s[%d];\n\n", kind.value, g.fn("part"), g.size())
 		}
 		if err := g.combineFunction(kind); err != nil {
 			return "", err
@@ -770,6 +783,9 @@ func (g *lnGen) load(bi int, off string) string {
 	if g.vals != nil && g.vals[bi] != "" {
 		return g.vals[bi]
 	}
+	if c, ok := g.cache[bi]; ok {
+		return c.read(off)
+	}
 	return loadElem(g.kinds[bi], g.buf(bi), off)
 }
 
@@ -845,9 +861,9 @@ func (g *lnGen) loops() error {
 			return err
 		}
 		// The loop below finishes the elements the unrolled one left.
-		fmt.Fprintf(w, "  for (; i < count; i += %du) {\n", LoopNestWorkgroupSize)
+		fmt.Fprintf(w, "  for (; i < count; i += %du) {\n", g.size())
 	default:
-		fmt.Fprintf(w, "  for (uint i = gl_LocalInvocationID.x; i < count; i += %du) {\n", LoopNestWorkgroupSize)
+		fmt.Fprintf(w, "  for (uint i = gl_LocalInvocationID.x; i < count; i += %du) {\n", g.size())
 	}
 	if outer >= 0 {
 		w.WriteString("    uint rest = i;\n")
@@ -944,8 +960,8 @@ const ElementwiseUnroll = 4
 func (g *lnGen) unrolled(pars []int, outer int) error {
 	w := &g.w
 	k := g.k
-	step := ElementwiseUnroll * LoopNestWorkgroupSize
-	last := step - LoopNestWorkgroupSize
+	step := ElementwiseUnroll * g.size()
+	last := step - g.size()
 	fmt.Fprintf(w, "  uint i = gl_LocalInvocationID.x;\n  if (count > %du) {\n", last)
 	// The indices of iteration i as digits c<l> (the last parallel loop
 	// fastest), and those of a step of the workgroup size as st<l>: each
@@ -957,7 +973,7 @@ func (g *lnGen) unrolled(pars []int, outer int) error {
 		p := pars[q]
 		fmt.Fprintf(w, "    uint c%d = rest %% %s;\n    rest /= %s;\n", p, g.ranges[p], g.ranges[p])
 	}
-	fmt.Fprintf(w, "    uint c%d = lo + rest;\n    rest = %du;\n", outer, LoopNestWorkgroupSize)
+	fmt.Fprintf(w, "    uint c%d = lo + rest;\n    rest = %du;\n", outer, g.size())
 	for q := len(pars) - 1; q >= 1; q-- {
 		p := pars[q]
 		fmt.Fprintf(w, "    uint st%d = rest %% %s;\n    rest /= %s;\n", p, g.ranges[p], g.ranges[p])
@@ -1616,7 +1632,7 @@ func (g *lnGen) sharedReduction() error {
 	}
 	n := g.ranges[r]
 	// The invocations sharing the row: the workgroup, or the subgroup.
-	lane, stride := "gl_LocalInvocationID.x", fmt.Sprintf("%du", LoopNestWorkgroupSize)
+	lane, stride := "gl_LocalInvocationID.x", fmt.Sprintf("%du", g.size())
 	if g.warpRows {
 		lane, stride = "gl_SubgroupInvocationID", "gl_SubgroupSize"
 	}
@@ -1652,7 +1668,7 @@ func (g *lnGen) sharedReduction() error {
 	}
 	if g.opts.NoSubgroups {
 		// The parts meet pairwise in shared memory.
-		fmt.Fprintf(w, "    %[2]s[e0] = p;\n    barrier();\n    for (uint s = %[1]du; s > 0u; s >>= 1) {\n", LoopNestWorkgroupSize/2, part)
+		fmt.Fprintf(w, "    %[2]s[e0] = p;\n    barrier();\n    for (uint s = %[1]du; s > 0u; s >>= 1) {\n", g.size()/2, part)
 		fmt.Fprintf(w, "      if (e0 < s) {\n        %[1]s[e0] = %[2]s(%[1]s[e0], %[1]s[e0 + s]);\n      }\n      barrier();\n    }\n", part, combine)
 		fmt.Fprintf(w, "    if (e0 == 0u) {\n      %s acc = %s;\n      acc = %s;\n", kind.value, init, fmt.Sprintf(fold1, part+"[0]"))
 		w.WriteString(g.store("      ", out, outOff, "acc"))

@@ -244,6 +244,18 @@ func (g *cgen) entry(ex, fn *ir.Operation, ordinal int) (Export, error) {
 		}
 		return e, nil
 	}
+	if d, ok := fn.Attr(loopnest.GroupAttr).(*ir.DictAttr); ok {
+		nc, nb, err := g.loopGroup(fn, d, cname)
+		if err != nil {
+			return e, err
+		}
+		if e.ConstantCount < 0 {
+			e.ConstantCount, e.BindingCount = nc, nb
+		} else if e.ConstantCount != nc || e.BindingCount != nb {
+			return e, ir.OpErrorf(ex, "layout has %d bindings and %d constants; the row group needs %d and %d", e.BindingCount, e.ConstantCount, nb, nc)
+		}
+		return e, nil
+	}
 	if d, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr); ok {
 		nc, nb, err := g.loopNest(fn, d, cname)
 		if err != nil {

@@ -2,6 +2,7 @@ package llvmcpu
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goiree/goiree/compiler/ir"
@@ -27,6 +28,9 @@ const ConfigSection = kernelconfig.ELFSection
 //	CPUDefault       loop nests: [[tile]] of the first parallel loop, the
 //	                 iterations a workgroup owns (its loops then run in
 //	                 order, reductions in chunks that clang vectorizes).
+//	CPURowGroup      row groups (group.go): [[tile]] over the last stage's
+//	                 loops, the rows a workgroup owns on the last row
+//	                 loop (1 on the others) and whole rows beyond them.
 //	CPUMatmulPacked  f32 matmuls on the packed micro-kernel (matmul.go):
 //	                 blocks of [0, BN] (rows are cut at dispatch time, to
 //	                 about as many blocks as workgroups), MR x NR register
@@ -38,6 +42,7 @@ const (
 	pipelineElementwise = "CPUElementwise"
 	pipelineDefault     = "CPUDefault"
 	pipelineMatmul      = "CPUMatmulPacked"
+	pipelineRowGroup    = "CPURowGroup"
 )
 
 // matmulTile is one register tile of the matmul micro-kernel and the
@@ -81,6 +86,22 @@ func (g *cgen) kernelConfig(fn *ir.Operation, workgroup [3]uint32) *entryConfig 
 			tile = t.Value
 		}
 		return &entryConfig{[]kernelconfig.Config{{Pipeline: pipelineElementwise, WorkgroupSize: workgroup, TileSizes: [][]int64{{tile}}}}}
+	}
+	if d, ok := fn.Attr(loopnest.GroupAttr).(*ir.DictAttr); ok {
+		grp, err := loopnest.DecodeGroup(d)
+		if err != nil {
+			return nil
+		}
+		// A workgroup owns Tile rows, numbered with the last row loop
+		// fastest, and whole rows: the tile goes on the last row loop,
+		// the other row loops take 1 and the rest of the last stage's
+		// loops their full ranges.
+		block := slices.Clone(grp.Stages[len(grp.Stages)-1].Ranges)
+		for l := range grp.Rows {
+			block[l] = 1
+		}
+		block[grp.Rows-1] = grp.Tile
+		return &entryConfig{[]kernelconfig.Config{{Pipeline: pipelineRowGroup, WorkgroupSize: workgroup, TileSizes: [][]int64{block}}}}
 	}
 	d, ok := fn.Attr(loopnest.Attr).(*ir.DictAttr)
 	if !ok {

@@ -39,7 +39,9 @@ func TestMatmulTilesMatchHelper(t *testing.T) {
 // TestConfigSection builds a matmul, a softmax and an elementwise program
 // for llvm-cpu and reads each library's ConfigSection as tools do: every
 // generated export has its line, the matmul the packed pipeline with the
-// portable x86-64 register tile (no AVX: 4 x 12 in blocks 252 wide).
+// portable x86-64 register tile (no AVX: 4 x 12 in blocks 252 wide), the
+// softmax one row group of a row a workgroup (8 rows, fewer than the 64
+// workgroups).
 func TestConfigSection(t *testing.T) {
 	if _, err := (llvmcpu.Options{}).FindClang(); err != nil {
 		t.Skipf("skipping: %v", err)
@@ -93,7 +95,7 @@ func.func @sm(%x: tensor<8x100xf32>) -> tensor<8x100xf32> {
 	})
 	want := map[string]string{
 		"mm_linalg_0": "#iree_codegen.translation_info<pipeline = CPUMatmulPacked workgroup_size = [1, 1, 1]> #iree_codegen.lowering_config<tile_sizes = [[0, 252, 0], [4, 12, 0], [0, 0, 256]]>",
-		"sm_linalg_1": "#iree_codegen.translation_info<pipeline = CPUDefault workgroup_size = [1, 1, 1]> #iree_codegen.lowering_config<tile_sizes = [[1, 0]]>",
+		"sm_linalg_0": "#iree_codegen.translation_info<pipeline = CPURowGroup workgroup_size = [1, 1, 1]> #iree_codegen.lowering_config<tile_sizes = [[1, 100]]>",
 	}
 	for name, w := range want {
 		if lines[name] != w {

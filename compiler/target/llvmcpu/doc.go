@@ -28,9 +28,15 @@
 // (path objects in place, data objects through temporary files) by ld.lld
 // into the shared object that the runtime's ELF loader maps.
 //
-// Each generated entry (elementwise kernels and loop nests) records the
-// configuration it was generated with, pipeline, workgroup size and tile
-// sizes (config.go), as a line of the library's non-allocated
-// .goiree.config section, which iree-dump-module prints without running
-// the library.
+// A row group (loopnest.GroupAttr: a softmax's or layer norm's chain of
+// row reductions and their consumer in one dispatch) becomes one entry
+// in which each workgroup runs the stages on its rows one row at a time,
+// keeping each row's intermediate results in locals (group.go); its row
+// reductions are split and vectorized as the loop nests' are.
+//
+// Each generated entry (elementwise kernels, loop nests and row groups)
+// records the configuration it was generated with, pipeline, workgroup
+// size and tile sizes (config.go), as a line of the library's
+// non-allocated .goiree.config section, which iree-dump-module prints
+// without running the library.
 package llvmcpu

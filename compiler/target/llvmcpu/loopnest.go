@@ -18,22 +18,11 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	if err != nil {
 		return 0, 0, ir.OpErrorf(fn, "%v", err)
 	}
-	body := g.funcs[k.Body]
-	if body == nil || body.Body() == nil {
-		return 0, 0, ir.OpErrorf(fn, "loop-nest body @%s is not defined in the module", k.Body)
+	body, bname, err := g.bodyFunc(fn, k, "loop-nest ")
+	if err != nil {
+		return 0, 0, err
 	}
-	ft := function.Type(body)
-	nl, ni, no := len(k.Ranges), len(k.Inputs), len(k.Outputs)
-	if ft == nil || len(ft.Inputs) != nl+ni+no || len(ft.Results) != no {
-		return 0, 0, ir.OpErrorf(body, "loop-nest body must take %d indices, %d inputs and %d accumulators and return %d values", nl, ni, no, no)
-	}
-	bname := "gi_body_" + sanitize(k.Body)
-	if !g.staticFn[bname] {
-		g.staticFn[bname] = true
-		if err := g.scalarFunc(body, bname, ft); err != nil {
-			return 0, 0, err
-		}
-	}
+	nl, no := len(k.Ranges), len(k.Outputs)
 	// The split form of a reduction body is emitted before the entry
 	// function that may use it, and so is the epilogue.
 	split, err := g.splitReduction(k, body, bname)
@@ -402,56 +391,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 				open(r)
 			}
 			ct, _ := cType(k.Outputs[0].AccElem())
-			if split.assoc {
-				// Reductions longer than pairwiseOver steps go pairwise;
-				// shorter ones keep their order (bit-identical to
-				// in-order results, which IREE's own tests expect of short
-				// rows).
-				fmt.Fprintf(w, "%s%s gi_lv[64];\n", indent, ct)
-				fmt.Fprintf(w, "%sconst int gi_pair = %s > %d;\n", indent, ranges[last], pairwiseOver)
-			}
-			fmt.Fprintf(w, "%sfor (int64_t gi_kb = 0; gi_kb < %s; gi_kb += %d) {\n", indent, ranges[last], reductionChunk)
-			fmt.Fprintf(w, "%s  const int64_t gi_kn = %s - gi_kb < %d ? %s - gi_kb : %d;\n", indent, ranges[last], reductionChunk, ranges[last], reductionChunk)
-			fmt.Fprintf(w, "%s  %s gi_v[%d];\n", indent, ct, reductionChunk)
-			fmt.Fprintf(w, "%s  for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) {\n", indent)
-			fmt.Fprintf(w, "%s    const int64_t d%d = gi_kb + gi_t;\n", indent, last)
-			fmt.Fprintf(w, "%s    %s\n", indent, strings.Replace(strings.Replace(call, bname+"(", split.pre+"(", 1), "&acc0)", "&gi_v[gi_t])", 1))
-			fmt.Fprintf(w, "%s  }\n", indent)
-			if !split.assoc {
-				fmt.Fprintf(w, "%s  for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) %s(acc0, gi_v[gi_t], &acc0);\n", indent, split.combine)
-				fmt.Fprintf(w, "%s}\n", indent)
-			} else {
-				// Pairwise: a tree over the chunk, then the chunk sums in
-				// a binary counter (level l holds the sum of 2^l chunks),
-				// folded at the end. Rounding errors grow with log n
-				// rather than n (IREE's vectorized reductions reassociate
-				// too; its tests expect that accuracy).
-				// Each tree level pairs the first half with the second
-				// (unit stride, so it vectorizes); an odd middle element
-				// waits for the next level.
-				fmt.Fprintf(w, "%s  if (!gi_pair) {\n", indent)
-				fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) %s(acc0, gi_v[gi_t], &acc0);\n", indent, split.combine)
-				fmt.Fprintf(w, "%s    continue;\n%s  }\n", indent, indent)
-				fmt.Fprintf(w, "%s  for (int64_t gi_m = gi_kn; gi_m > 1;) {\n", indent)
-				fmt.Fprintf(w, "%s    const int64_t gi_h = gi_m / 2, gi_u = gi_m - gi_h;\n", indent)
-				fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t < gi_h; ++gi_t) %s(gi_v[gi_t], gi_v[gi_t + gi_u], &gi_v[gi_t]);\n", indent, split.combine)
-				fmt.Fprintf(w, "%s    gi_m = gi_u;\n%s  }\n", indent, indent)
-				fmt.Fprintf(w, "%s  %s gi_c = gi_v[0];\n", indent, ct)
-				fmt.Fprintf(w, "%s  const int64_t gi_n = gi_kb / %d;\n", indent, reductionChunk)
-				fmt.Fprintf(w, "%s  int gi_l = 0;\n", indent)
-				fmt.Fprintf(w, "%s  for (; (gi_n >> gi_l) & 1; gi_l++) %s(gi_lv[gi_l], gi_c, &gi_c);\n", indent, split.combine)
-				fmt.Fprintf(w, "%s  gi_lv[gi_l] = gi_c;\n", indent)
-				fmt.Fprintf(w, "%s}\n", indent)
-				fmt.Fprintf(w, "%sif (gi_pair) {\n", indent)
-				fmt.Fprintf(w, "%s  const int64_t gi_chunks = (%s + %d) / %d;\n", indent, ranges[last], reductionChunk-1, reductionChunk)
-				fmt.Fprintf(w, "%s  int gi_have = 0;\n%s  %s gi_total = 0;\n", indent, indent, ct)
-				fmt.Fprintf(w, "%s  for (int gi_l = 0; gi_l < 63; gi_l++) {\n", indent)
-				fmt.Fprintf(w, "%s    if (!((gi_chunks >> gi_l) & 1)) continue;\n", indent)
-				fmt.Fprintf(w, "%s    if (gi_have) %s(gi_lv[gi_l], gi_total, &gi_total); else gi_total = gi_lv[gi_l];\n", indent, split.combine)
-				fmt.Fprintf(w, "%s    gi_have = 1;\n%s  }\n", indent, indent)
-				fmt.Fprintf(w, "%s  if (gi_have) %s(acc0, gi_total, &acc0);\n", indent, split.combine)
-				fmt.Fprintf(w, "%s}\n", indent)
-			}
+			chunkedReduction(w, indent, split, call, bname, ranges[last], last, ct)
 			for range reds[:len(reds)-1] {
 				closeLoop()
 			}
@@ -499,6 +439,89 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 	}
 	w.WriteString("  return 0;\n}\n\n")
 	return nc, len(bindings), nil
+}
+
+// bodyFunc emits the kernel's body function once and returns it with its
+// C name, after checking its signature against the contract: the loop
+// indices, the inputs and the accumulators, returning the accumulators.
+// what starts the error messages ("loop-nest ", "stage 1: ").
+func (g *cgen) bodyFunc(fn *ir.Operation, k *loopnest.Kernel, what string) (*ir.Operation, string, error) {
+	body := g.funcs[k.Body]
+	if body == nil || body.Body() == nil {
+		return nil, "", ir.OpErrorf(fn, "%sbody @%s is not defined in the module", what, k.Body)
+	}
+	ft := function.Type(body)
+	nl, ni, no := len(k.Ranges), len(k.Inputs), len(k.Outputs)
+	if ft == nil || len(ft.Inputs) != nl+ni+no || len(ft.Results) != no {
+		return nil, "", ir.OpErrorf(body, "%sbody must take %d indices, %d inputs and %d accumulators and return %d values", what, nl, ni, no, no)
+	}
+	bname := "gi_body_" + sanitize(k.Body)
+	if !g.staticFn[bname] {
+		g.staticFn[bname] = true
+		if err := g.scalarFunc(body, bname, ft); err != nil {
+			return nil, "", err
+		}
+	}
+	return body, bname, nil
+}
+
+// chunkedReduction writes the innermost reduction loop, d<last> over
+// [0, rng), of a split reduction body into the accumulator acc0 (of C
+// type ct): in chunks, the accumulator-free part of the body for the
+// whole chunk first (a loop without a carried dependence, which clang
+// vectorizes), then the combiner folds the chunk into the accumulator, in
+// order or, when the combiner allows it and the reduction is long,
+// pairwise. call is the body's call statement at the current point, with
+// &acc0 its last argument.
+func chunkedReduction(w *strings.Builder, indent string, split *splitBody, call, bname, rng string, last int, ct string) {
+	if split.assoc {
+		// Reductions longer than pairwiseOver steps go pairwise; shorter
+		// ones keep their order (bit-identical to in-order results, which
+		// IREE's own tests expect of short rows).
+		fmt.Fprintf(w, "%s%s gi_lv[64];\n", indent, ct)
+		fmt.Fprintf(w, "%sconst int gi_pair = %s > %d;\n", indent, rng, pairwiseOver)
+	}
+	fmt.Fprintf(w, "%sfor (int64_t gi_kb = 0; gi_kb < %s; gi_kb += %d) {\n", indent, rng, reductionChunk)
+	fmt.Fprintf(w, "%s  const int64_t gi_kn = %s - gi_kb < %d ? %s - gi_kb : %d;\n", indent, rng, reductionChunk, rng, reductionChunk)
+	fmt.Fprintf(w, "%s  %s gi_v[%d];\n", indent, ct, reductionChunk)
+	fmt.Fprintf(w, "%s  for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) {\n", indent)
+	fmt.Fprintf(w, "%s    const int64_t d%d = gi_kb + gi_t;\n", indent, last)
+	fmt.Fprintf(w, "%s    %s\n", indent, strings.Replace(strings.Replace(call, bname+"(", split.pre+"(", 1), "&acc0)", "&gi_v[gi_t])", 1))
+	fmt.Fprintf(w, "%s  }\n", indent)
+	if !split.assoc {
+		fmt.Fprintf(w, "%s  for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) %s(acc0, gi_v[gi_t], &acc0);\n", indent, split.combine)
+		fmt.Fprintf(w, "%s}\n", indent)
+	} else {
+		// Pairwise: a tree over the chunk, then the chunk sums in a
+		// binary counter (level l holds the sum of 2^l chunks), folded at
+		// the end. Rounding errors grow with log n rather than n (IREE's
+		// vectorized reductions reassociate too; its tests expect that
+		// accuracy). Each tree level pairs the first half with the second
+		// (unit stride, so it vectorizes); an odd middle element waits
+		// for the next level.
+		fmt.Fprintf(w, "%s  if (!gi_pair) {\n", indent)
+		fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t < gi_kn; ++gi_t) %s(acc0, gi_v[gi_t], &acc0);\n", indent, split.combine)
+		fmt.Fprintf(w, "%s    continue;\n%s  }\n", indent, indent)
+		fmt.Fprintf(w, "%s  for (int64_t gi_m = gi_kn; gi_m > 1;) {\n", indent)
+		fmt.Fprintf(w, "%s    const int64_t gi_h = gi_m / 2, gi_u = gi_m - gi_h;\n", indent)
+		fmt.Fprintf(w, "%s    for (int64_t gi_t = 0; gi_t < gi_h; ++gi_t) %s(gi_v[gi_t], gi_v[gi_t + gi_u], &gi_v[gi_t]);\n", indent, split.combine)
+		fmt.Fprintf(w, "%s    gi_m = gi_u;\n%s  }\n", indent, indent)
+		fmt.Fprintf(w, "%s  %s gi_c = gi_v[0];\n", indent, ct)
+		fmt.Fprintf(w, "%s  const int64_t gi_n = gi_kb / %d;\n", indent, reductionChunk)
+		fmt.Fprintf(w, "%s  int gi_l = 0;\n", indent)
+		fmt.Fprintf(w, "%s  for (; (gi_n >> gi_l) & 1; gi_l++) %s(gi_lv[gi_l], gi_c, &gi_c);\n", indent, split.combine)
+		fmt.Fprintf(w, "%s  gi_lv[gi_l] = gi_c;\n", indent)
+		fmt.Fprintf(w, "%s}\n", indent)
+		fmt.Fprintf(w, "%sif (gi_pair) {\n", indent)
+		fmt.Fprintf(w, "%s  const int64_t gi_chunks = (%s + %d) / %d;\n", indent, rng, reductionChunk-1, reductionChunk)
+		fmt.Fprintf(w, "%s  int gi_have = 0;\n%s  %s gi_total = 0;\n", indent, indent, ct)
+		fmt.Fprintf(w, "%s  for (int gi_l = 0; gi_l < 63; gi_l++) {\n", indent)
+		fmt.Fprintf(w, "%s    if (!((gi_chunks >> gi_l) & 1)) continue;\n", indent)
+		fmt.Fprintf(w, "%s    if (gi_have) %s(gi_lv[gi_l], gi_total, &gi_total); else gi_total = gi_lv[gi_l];\n", indent, split.combine)
+		fmt.Fprintf(w, "%s    gi_have = 1;\n%s  }\n", indent, indent)
+		fmt.Fprintf(w, "%s  if (gi_have) %s(acc0, gi_total, &acc0);\n", indent, split.combine)
+		fmt.Fprintf(w, "%s}\n", indent)
+	}
 }
 
 // elemSize is the byte size of a scalar element type in a buffer.

@@ -34,6 +34,8 @@ func init() {
 		// Every path of the loop-nest code generator applies epilogues
 		// (see loopNest and matmulNest).
 		LoopNestEpilogues: true,
+		// Row groups run a workgroup's rows one after another (group.go).
+		LoopNestGroups: true,
 		Flags: []target.Flag{
 			{Name: clangFlag, Value: "<path>", Help: "clang used for CPU executables (default: clang-16 or clang on PATH)"},
 			{Name: linkerFlag, Aliases: []string{"iree-llvm-embedded-linker-path"}, Value: "<path>", Help: "ld.lld used for CPU executables (default: ld.lld-16 or ld.lld on PATH)"},

@@ -230,8 +230,7 @@ func (g *cgen) groupStage(w *strings.Builder, grp *loopnest.Group, stages []*gro
 		// A per-row value.
 		fmt.Fprintf(w, "%s%s\n", indent, call)
 	case st.split != nil:
-		ct, _ := cType(k.Outputs[0].Type.Elem)
-		chunkedReduction(w, indent, st.split, call, st.bname, strconv.FormatInt(k.Ranges[nl-1], 10)+"LL", nl-1, ct)
+		chunkedReduction(w, indent, st.split, call, st.bname, strconv.FormatInt(k.Ranges[nl-1], 10)+"LL", nl-1, k.Outputs[0].Type.Elem)
 	default:
 		fmt.Fprintf(w, "%sfor (int64_t d%d = 0; d%d < %dLL; ++d%d) %s\n", indent, nl-1, nl-1, k.Ranges[nl-1], nl-1, call)
 	}

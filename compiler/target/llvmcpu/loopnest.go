@@ -390,8 +390,7 @@ func (g *cgen) loopNest(fn *ir.Operation, d *ir.DictAttr, cname string) (int, in
 			for _, r := range reds[:len(reds)-1] {
 				open(r)
 			}
-			ct, _ := cType(k.Outputs[0].AccElem())
-			chunkedReduction(w, indent, split, call, bname, ranges[last], last, ct)
+			chunkedReduction(w, indent, split, call, bname, ranges[last], last, k.Outputs[0].AccElem())
 			for range reds[:len(reds)-1] {
 				closeLoop()
 			}
@@ -470,16 +469,25 @@ func (g *cgen) bodyFunc(fn *ir.Operation, k *loopnest.Kernel, what string) (*ir.
 // type ct): in chunks, the accumulator-free part of the body for the
 // whole chunk first (a loop without a carried dependence, which clang
 // vectorizes), then the combiner folds the chunk into the accumulator, in
-// order or, when the combiner allows it and the reduction is long,
-// pairwise. call is the body's call statement at the current point, with
-// &acc0 its last argument.
-func chunkedReduction(w *strings.Builder, indent string, split *splitBody, call, bname, rng string, last int, ct string) {
+// order or, when the combiner allows it and the reduction is long or
+// accumulates in a half type, pairwise. call is the body's call statement
+// at the current point, with &acc0 its last argument; acc is the
+// accumulator's element type.
+func chunkedReduction(w *strings.Builder, indent string, split *splitBody, call, bname, rng string, last int, acc ir.Type) {
+	ct, _ := cType(acc)
 	if split.assoc {
 		// Reductions longer than pairwiseOver steps go pairwise; shorter
 		// ones keep their order (bit-identical to in-order results, which
-		// IREE's own tests expect of short rows).
+		// IREE's own tests expect of short rows). A half accumulator
+		// rounds to 11 bits at every step, so in order its error grows
+		// with the row (0.5% over a 300-element softmax row): it always
+		// goes pairwise.
 		fmt.Fprintf(w, "%s%s gi_lv[64];\n", indent, ct)
-		fmt.Fprintf(w, "%sconst int gi_pair = %s > %d;\n", indent, rng, pairwiseOver)
+		if halfKind(acc) != "" {
+			fmt.Fprintf(w, "%sconst int gi_pair = 1;\n", indent)
+		} else {
+			fmt.Fprintf(w, "%sconst int gi_pair = %s > %d;\n", indent, rng, pairwiseOver)
+		}
 	}
 	fmt.Fprintf(w, "%sfor (int64_t gi_kb = 0; gi_kb < %s; gi_kb += %d) {\n", indent, rng, reductionChunk)
 	fmt.Fprintf(w, "%s  const int64_t gi_kn = %s - gi_kb < %d ? %s - gi_kb : %d;\n", indent, rng, reductionChunk, rng, reductionChunk)

@@ -479,9 +479,9 @@ func chunkedReduction(w *strings.Builder, indent string, split *splitBody, call,
 		// Reductions longer than pairwiseOver steps go pairwise; shorter
 		// ones keep their order (bit-identical to in-order results, which
 		// IREE's own tests expect of short rows). A half accumulator
-		// rounds to 11 bits at every step, so in order its error grows
-		// with the row (0.5% over a 300-element softmax row): it always
-		// goes pairwise.
+		// rounds to 11 bits (bf16: 8) at every step, so in order its error
+		// grows with the row (0.5% over a 300-element f16 softmax row): it
+		// always goes pairwise.
 		fmt.Fprintf(w, "%s%s gi_lv[64];\n", indent, ct)
 		if halfKind(acc) != "" {
 			fmt.Fprintf(w, "%sconst int gi_pair = 1;\n", indent)

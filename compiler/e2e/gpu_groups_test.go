@@ -133,9 +133,8 @@ func TestGPUGroupsNoSubgroups(t *testing.T) {
 }
 
 // TestGPUGroupsTuned runs them on Vulkan compiled for a device with room
-// (--iree-vulkan-target=llvmpipe: 1024 invocations, 32 KiB of shared
-// memory), where a row group's workgroup has 256 invocations and keeps a
-// row that several stages read in shared memory.
+// (--iree-vulkan-target=llvmpipe: 1024 invocations), where a row group's
+// workgroup has 256 invocations.
 func TestGPUGroupsTuned(t *testing.T) {
 	dev := gpuTargets[0].device(t)
 	testGroups(t, dev, compileVulkanFor(t, "gpu_groups.mlir", "llvmpipe"))

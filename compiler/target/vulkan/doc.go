@@ -74,8 +74,9 @@
 // Row groups (functions marked with loopnest.GroupAttr: a chain of row
 // reductions and their consumer, such as a softmax or a layer norm,
 // which dispatch formation makes one dispatch because the target sets
-// target.Target.LoopNestGroups) become one shader of
-// LoopNestWorkgroupSize invocations (group.go): workgroup w owns rows
+// target.Target.LoopNestGroups) become one shader of GroupWorkgroupSize
+// invocations where the device allows it, else LoopNestWorkgroupSize
+// (group.go): workgroup w owns rows
 // w*T to w*T+T-1 (T the group's tile; the grid linearized as for loop
 // nests) and runs the stages on each row in order, the stage bodies
 // written as for loop nests. Each stage's per-row result stays in a
@@ -87,7 +88,11 @@
 // The last stage spreads the row's remaining iterations over the
 // invocations, four per step with the loads first. The push constants
 // are the stages' scalar inputs in stage order, the bindings the
-// group's.
+// group's. Unlike cuda's blocks, a workgroup does not keep the rows that
+// several stages read in shared memory: on the H200 a softmax 8192²
+// doing so took 0.54-0.63 ms against 0.39-0.40 ms reading the row again
+// (the 32 KiB a workgroup then takes leave NVIDIA's Vulkan driver few
+// workgroups a multiprocessor).
 //
 // Element types, in loop nests and elementwise dispatches alike: f32, i32
 // and index are 32-bit words. f64 and i64 are GLSL doubles and int64_t

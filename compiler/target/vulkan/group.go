@@ -2,8 +2,6 @@ package vulkan
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -107,26 +105,6 @@ func generateGroup(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.DictA
 			kind := st.g.kinds[st.g.find("out", 0)]
 			if st.shared {
 				fmt.Fprintf(&sharedText, "shared %s sh%d;\n", kind.value, s)
-			}
-		}
-	}
-	caches := rowCaches(grp, stages, gkinds, opts.Device.MaxSharedBytes)
-	for _, l := range slices.Sorted(maps.Keys(caches)) {
-		c := caches[l]
-		kind := gkinds[l]
-		fmt.Fprintf(&sharedText, "shared %s rc%d[%d];\n", kind.value, l, c.n)
-		// The first reader stores each element it loads; later stages
-		// read the copy back (every invocation its own elements).
-		fmt.Fprintf(&sharedText, "%s ldc%d(uint off, uint base) {\n  %s v = %s;\n  rc%d[off - base] = v;\n  return v;\n}\n",
-			kind.value, l, kind.value, loadElem(kind, "b"+strconv.Itoa(l), "off"), l)
-		for s, st := range stages {
-			for bi := range st.g.bindings {
-				if grp.Links[s][bi] == l && st.g.bindings[bi].Role == "in" {
-					if st.g.cache == nil {
-						st.g.cache = map[int]rowCacheRef{}
-					}
-					st.g.cache[bi] = rowCacheRef{l: l, n: c.n, first: s == c.first}
-				}
 			}
 		}
 	}
@@ -331,91 +309,4 @@ func indentLines(text, indent string) string {
 		}
 	}
 	return strings.Join(lines, "")
-}
-
-// rowCacheRef is a stage's read of a group binding whose rows the
-// workgroup keeps in shared memory (rc<l>, n elements, with the row
-// starting at row * n); first is set on the stage that loads it from
-// the buffer (ldc<l> stores each element it loads).
-type rowCacheRef struct {
-	l     int
-	n     int64
-	first bool
-}
-
-// read is the element at buffer offset off.
-func (c rowCacheRef) read(off string) string {
-	if c.first {
-		return fmt.Sprintf("ldc%d(%s, row * %du)", c.l, off, c.n)
-	}
-	return fmt.Sprintf("rc%d[(%s) - row * %du]", c.l, off, c.n)
-}
-
-// rowCache is a group binding rowCaches keeps: its first reader and the
-// row's length.
-type rowCache struct {
-	first int
-	n     int64
-}
-
-// rowCaches chooses the group bindings whose rows a workgroup keeps in
-// shared memory while it works on the row: those read by two stages or
-// more, each a shared row reduction or the last stage with one loop
-// beyond the rows, all reading the binding by the row loops and that loop
-// in order. Those stages give invocation i the row's elements i, i +
-// the workgroup size, ... alike, so every invocation reads back only
-// what it stored and needs no barrier; the stages after the first then
-// read shared memory instead of the buffer. The rows kept leave 8 KiB of
-// the device's shared memory to the reductions' parts.
-func rowCaches(grp *loopnest.Group, stages []*groupStage, gkinds []elemKind, sharedBytes int) map[int]rowCache {
-	last := len(stages) - 1
-	readers := map[int][]int{}
-	fits := map[int]bool{}
-	inner := map[int]int64{}
-	for s, st := range stages {
-		k := st.g.k
-		for bi, b := range st.g.bindings {
-			l := grp.Links[s][bi]
-			if l < 0 || b.Role != "in" {
-				continue
-			}
-			if _, seen := fits[l]; !seen {
-				fits[l] = true
-			}
-			ok := len(k.Ranges) == grp.Rows+1 && (s == last || st.shared) && st.g.kinds[bi].perWord == 1 &&
-				st.g.kinds[bi].value != "bool" && len(b.Map.Results) == grp.Rows+1
-			for r, e := range b.Map.Results {
-				ok = ok && e.Kind == ir.AffineDim && e.Pos == r
-			}
-			if n, seen := inner[l]; ok && seen && n != k.Ranges[grp.Rows] {
-				ok = false
-			}
-			if !ok {
-				fits[l] = false
-				continue
-			}
-			inner[l] = k.Ranges[grp.Rows]
-			if len(readers[l]) == 0 || readers[l][len(readers[l])-1] != s {
-				readers[l] = append(readers[l], s)
-			}
-		}
-	}
-	out := map[int]rowCache{}
-	budget := sharedBytes - 8<<10
-	for l := range len(grp.Bindings()) {
-		if !fits[l] || len(readers[l]) < 2 {
-			continue
-		}
-		size := 4
-		if v := gkinds[l].value; v == "double" || v == "int64_t" {
-			size = 8
-		}
-		bytes := int(inner[l]) * size
-		if bytes > budget {
-			continue
-		}
-		budget -= bytes
-		out[l] = rowCache{first: readers[l][0], n: inner[l]}
-	}
-	return out
 }

@@ -427,10 +427,8 @@ type lnGen struct {
 	bufs    []int
 	vals    []string
 	helpers *scalarGen
-	// cache, when set, names the bindings whose rows a row group keeps
-	// in shared memory (group.go's rowCaches), by binding; threads, when
-	// set, is the workgroup's size instead of LoopNestWorkgroupSize.
-	cache   map[int]rowCacheRef
+	// threads, when set, is the workgroup's size instead of
+	// LoopNestWorkgroupSize (a row group's, group.go).
 	threads int
 }
 
@@ -782,9 +780,6 @@ func (g *lnGen) dim(l int) string {
 func (g *lnGen) load(bi int, off string) string {
 	if g.vals != nil && g.vals[bi] != "" {
 		return g.vals[bi]
-	}
-	if c, ok := g.cache[bi]; ok {
-		return c.read(off)
 	}
 	return loadElem(g.kinds[bi], g.buf(bi), off)
 }

@@ -279,15 +279,18 @@ func (f *fngen) libm64(name, r string, a []string) {
 }
 
 // exp32 emits e^x (2^x with two) on f32 without branches: x clamped to
-// where the result is neither 0 nor infinite for certain, k = rint(x
-// log2(e)) (rint(x)), r = x - k ln2 with ln2 in two parts (the first
-// product exact), e^r by its Taylor polynomial to r^7 (2^r by the
-// polynomial in r ln2), times 2^(k/2) and 2^(k - k/2): the first product
-// is exact and the second rounds once, also into the subnormals. NaN
-// stays NaN.
+// where the result is neither 0 nor infinite for certain, k the integer
+// nearest x log2(e) (x) found by adding 1.5 * 2^23, whose low bits are
+// then k (no conversion instructions, which run at a quarter of the
+// rate of arithmetic or less: a softmax computes exp twice per element),
+// r = x - k ln2 with ln2 in two parts (the first product exact), e^r by
+// its Taylor polynomial to r^7 (2^r by the polynomial in r ln2), times
+// 2^(k/2) and 2^(k - k/2): the first product is exact and the second
+// rounds once, also into the subnormals. NaN stays NaN.
 func (f *fngen) exp32(r, x string, two bool) {
 	c := mathConst()
-	xc, k := f.reg("%f"), f.reg("%f")
+	const magic = 12582912 // 1.5 * 2^23: k + magic has k in its low bits
+	xc, kf, k := f.reg("%f"), f.reg("%f"), f.reg("%f")
 	lo, hi := -104.0, 89.0
 	if two {
 		lo, hi = -151, 128
@@ -296,7 +299,8 @@ func (f *fngen) exp32(r, x string, two bool) {
 	f.ins("min.f32", xc, xc, f32Lit(hi))
 	var p string
 	if two {
-		f.ins("cvt.rni.f32.f32", k, xc)
+		f.ins("add.rn.f32", kf, xc, f32Lit(magic))
+		f.ins("sub.rn.f32", k, kf, f32Lit(magic))
 		t := f.reg("%f")
 		f.ins("sub.rn.f32", t, xc, k)
 		co := taylor(0, 8)
@@ -305,15 +309,16 @@ func (f *fngen) exp32(r, x string, two bool) {
 		}
 		p = f.hornerK(kindF32, t, co)
 	} else {
-		f.ins("mul.rn.f32", k, xc, f32Lit(math.Log2E))
-		f.ins("cvt.rni.f32.f32", k, k)
+		f.ins("fma.rn.f32", kf, xc, f32Lit(math.Log2E), f32Lit(magic))
+		f.ins("sub.rn.f32", k, kf, f32Lit(magic))
 		t := f.reg("%f")
 		f.ins("fma.rn.f32", t, k, f32Lit(-c.ln2HiF), xc)
 		f.ins("fma.rn.f32", t, k, f32Lit(-c.ln2LoF), t)
 		p = f.hornerK(kindF32, t, taylor(0, 8))
 	}
 	ki, k1, k2 := f.reg("%r"), f.reg("%r"), f.reg("%r")
-	f.ins("cvt.rzi.s32.f32", ki, k)
+	f.ins("mov.b32", ki, kf)
+	f.ins("sub.s32", ki, ki, fmt.Sprintf("%d", math.Float32bits(magic)))
 	f.ins("shr.s32", k1, ki, "1")
 	f.ins("sub.s32", k2, ki, k1)
 	s1, s2 := f.reg("%f"), f.reg("%f")

@@ -234,8 +234,10 @@ float gi_fma(float a, float b, float c) {
   return y;
 }
 `},
-	// gi_exp: x = k ln2 + r (ln2 in a 12-bit part, whose product with k
-	// is exact, and the rest), e^r by its Taylor polynomial to r^7 in fma
+	// gi_exp: x = k ln2 + r (k the integer nearest x log2(e), found by
+	// adding 1.5 * 2^23, whose low bits then hold k: no conversion
+	// instructions, which run at a fraction of the arithmetic rate; ln2
+	// in a 12-bit part, whose product with k is exact, and the rest), e^r by its Taylor polynomial to r^7 in fma
 	// steps (as the cuda target computes it), times 2^(k/2) and 2^(k -
 	// k/2): the first product is exact and the second rounds once, into
 	// the subnormals too. No branches and few operations: softmax is
@@ -247,16 +249,18 @@ float gi_fma(float a, float b, float c) {
 	// to 61 ulp. Within 1 ulp.
 	"gi_exp": {deps: []string{"gi_exppf", "gi_scale2"}, src: `float gi_exp(float x) {
   float xc = clamp(x, -104.0, 89.0);
-  float k = roundEven(xc * 1.44269502);
+  precise float kf = xc * 1.44269502 + 12582912.0;
+  precise float k = kf - 12582912.0;
   precise float r = (xc - k * 0.693115234) - k * 3.19461833e-05;
-  float y = gi_scale2(gi_exppf(r), int(k));
+  float y = gi_scale2(gi_exppf(r), floatBitsToInt(kf) - 0x4b400000);
   return isnan(x) ? x : y;
 }
 `},
 	"gi_exp2": {deps: []string{"gi_exppf", "gi_scale2"}, src: `float gi_exp2(float x) {
   float xc = clamp(x, -151.0, 128.0);
-  float k = roundEven(xc);
-  float y = gi_scale2(gi_exp2pf(xc - k), int(k));
+  precise float kf = xc + 12582912.0;
+  precise float k = kf - 12582912.0;
+  float y = gi_scale2(gi_exp2pf(xc - k), floatBitsToInt(kf) - 0x4b400000);
   return isnan(x) ? x : y;
 }
 `},

@@ -272,21 +272,8 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 		c := f.reg("%r")
 		f.line("ld.param.u32 \t%s, [%s_param_%d];", c, f.name, *ci)
 		*ci++
-		r := f.reg(sk.reg)
-		switch {
-		case sk == kindF32 || sk == kindI32:
-			f.line("mov.b32 \t%s, %s;", r, c)
-		case narrowBits(sk) > 0:
-			f.line("bfe.s32 \t%s, %s, 0, %d;", r, c, narrowBits(sk))
-		case sk == kindI64:
-			f.line("cvt.u64.u32 \t%s, %s;", r, c)
-		case isHalf(sk):
-			f.line("cvt.u16.u32 \t%s, %s;", r, c)
-		case sk == kindPred:
-			t := f.reg("%r")
-			f.line("and.b32 \t%s, %s, 1;", t, c)
-			f.line("setp.ne.u32 \t%s, %s, 0;", r, t)
-		default:
+		r, ok := f.scalarConstant(sk, c)
+		if !ok {
 			return nil, ir.OpErrorf(fn, "stage %d scalar input #%d of type %s cannot come from a 32-bit constant", s, i, ir.TypeString(o.Scalar))
 		}
 		scalars[i] = r
@@ -402,23 +389,6 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 	return st, nil
 }
 
-// inputs loads the stage's tensor inputs at the nest's current indices.
-func (st *groupStage) inputs() ([]string, error) {
-	n := st.n
-	ins := make([]string, len(n.k.Inputs))
-	for i, o := range n.k.Inputs {
-		if o.Scalar != nil {
-			continue
-		}
-		bi := n.find("in", i)
-		ins[i] = n.f.reg(n.kinds[bi].reg)
-		if err := n.load(bi, ins[i]); err != nil {
-			return nil, err
-		}
-	}
-	return ins, nil
-}
-
 // initial loads the initial value of output i's accumulator: its init
 // (a group binding or an earlier stage's result) or zero.
 func (st *groupStage) initial(i int) (string, error) {
@@ -444,7 +414,7 @@ func share(st *groupStage, stages []*groupStage, s int) {
 func rowStage(st *groupStage, stages []*groupStage, s int) error {
 	n := st.n
 	share(st, stages, s)
-	ins, err := st.inputs()
+	ins, err := st.n.inputs()
 	if err != nil {
 		return err
 	}
@@ -481,7 +451,7 @@ func reduceStage(st *groupStage, stages []*groupStage, s int) error {
 		f.body.WriteString(loop + ":\n")
 		f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, n.dims[r], n.ranges[r])
 		f.line("@%s bra \t%s_end;", n.bad, loop)
-		ins, err := st.inputs()
+		ins, err := st.n.inputs()
 		if err != nil {
 			return err
 		}
@@ -512,71 +482,8 @@ func reduceStage(st *groupStage, stages []*groupStage, s int) error {
 	f.line("mad.lo.u32 \t%s, %s, %d, %s;", myPart, warp, pk.size, part)
 	f.line("and.b32 \t%s, %s, %d;", which, lane, warps-1)
 	f.line("mad.lo.u32 \t%s, %s, %d, %s;", lanePart, which, pk.size, part)
-	N := n.k.Ranges[r]
-	step := int64(ReductionUnroll * LoopNestBlockSize)
-	// Whole steps while e < lim, then single elements.
-	lim := max(N-(step-LoopNestBlockSize), 0)
-	p := f.reg(pk.reg)
-	n.identity(red, p, pk)
-	e := f.reg("%rd")
-	f.line("cvt.u64.u32 \t%s, %s;", e, n.tid)
-	fold := func(js int) error {
-		idx := make([]string, js)
-		ins := make([][]string, js)
-		for j := range idx {
-			idx[j] = e
-			if j > 0 {
-				idx[j] = f.reg("%rd")
-				f.line("add.s64 \t%s, %s, %d;", idx[j], e, j*LoopNestBlockSize)
-			}
-			n.dims[r] = idx[j]
-			var err error
-			if ins[j], err = st.inputs(); err != nil {
-				return err
-			}
-		}
-		for j := range idx {
-			dims := append([]string(nil), n.dims...)
-			dims[r] = idx[j]
-			if pk != kind {
-				v, err := n.partValue(red, dims, ins[j])
-				if err != nil {
-					return err
-				}
-				t, err := n.combine(red, p, f.widen(v, kind), pk)
-				if err != nil {
-					return err
-				}
-				f.mov(p, t, pk)
-				continue
-			}
-			t, err := n.call(dims, ins[j], []string{p})
-			if err != nil {
-				return err
-			}
-			f.mov(p, t[0], kind)
-		}
-		return nil
-	}
-	loop := fmt.Sprintf("$L__s%d", s)
-	f.body.WriteString(loop + "_unrolled:\n")
-	f.line("setp.ge.u64 \t%s, %s, %d;", n.bad, e, lim)
-	f.line("@%s bra \t%s_tail;", n.bad, loop)
-	if err := fold(ReductionUnroll); err != nil {
-		return err
-	}
-	f.line("add.s64 \t%s, %s, %d;", e, e, step)
-	f.line("bra.uni \t%s_unrolled;", loop)
-	f.body.WriteString(loop + "_tail:\n")
-	f.line("setp.ge.u64 \t%s, %s, %d;", n.bad, e, N)
-	f.line("@%s bra \t%s_end;", n.bad, loop)
-	if err := fold(1); err != nil {
-		return err
-	}
-	f.line("add.s64 \t%s, %s, %d;", e, e, LoopNestBlockSize)
-	f.line("bra.uni \t%s_tail;", loop)
-	f.body.WriteString(loop + "_end:\n")
-	if err := n.butterfly(red, p, pk, 32); err != nil {
+	p, err := n.stridedParts(red, kind, pk, n.tid, LoopNestBlockSize, fmt.Sprintf("$L__s%d_", s))
+	if err != nil {
 		return err
 	}
 	q := f.reg("%p")
@@ -660,7 +567,7 @@ func (g *ptxgen) lastStage(st *groupStage, stages []*groupStage, s int) error {
 			decompose(it, dims[j])
 			copy(n.dims, dims[j])
 			var err error
-			if ins[j], err = st.inputs(); err != nil {
+			if ins[j], err = st.n.inputs(); err != nil {
 				return err
 			}
 			for o := range n.k.Outputs {

@@ -133,24 +133,8 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		if err != nil {
 			return Kernel{}, ir.OpErrorf(fn, "scalar input #%d: %v", i, err)
 		}
-		c := constant()
-		r := f.reg(sk.reg)
-		switch {
-		case sk == kindF32:
-			f.line("mov.b32 \t%s, %s;", r, c)
-		case sk == kindI32:
-			f.line("mov.b32 \t%s, %s;", r, c)
-		case narrowBits(sk) > 0:
-			f.line("bfe.s32 \t%s, %s, 0, %d;", r, c, narrowBits(sk))
-		case sk == kindI64:
-			f.line("cvt.u64.u32 \t%s, %s;", r, c)
-		case isHalf(sk): // in the constant's low 16 bits
-			f.line("cvt.u16.u32 \t%s, %s;", r, c)
-		case sk == kindPred:
-			t := f.reg("%r")
-			f.line("and.b32 \t%s, %s, 1;", t, c)
-			f.line("setp.ne.u32 \t%s, %s, 0;", r, t)
-		default:
+		r, ok := f.scalarConstant(sk, constant())
+		if !ok {
 			return Kernel{}, ir.OpErrorf(fn, "scalar input #%d of type %s cannot come from a 32-bit constant", i, ir.TypeString(o.Scalar))
 		}
 		scalars[i] = r
@@ -886,4 +870,29 @@ func sortedDims(lin loopnest.LinearIndex) []int {
 	}
 	sort.Ints(ds)
 	return ds
+}
+
+// scalarConstant emits a scalar input of kind sk from the register c of
+// its 32-bit push constant (IREE passes f32 by its bits, narrower
+// integers and 16-bit floats in the low bits, index truncated) and
+// returns the register; false for a kind a constant cannot carry.
+func (f *fngen) scalarConstant(sk ptxKind, c string) (string, bool) {
+	r := f.reg(sk.reg)
+	switch {
+	case sk == kindF32 || sk == kindI32:
+		f.line("mov.b32 \t%s, %s;", r, c)
+	case narrowBits(sk) > 0:
+		f.line("bfe.s32 \t%s, %s, 0, %d;", r, c, narrowBits(sk))
+	case sk == kindI64:
+		f.line("cvt.u64.u32 \t%s, %s;", r, c)
+	case isHalf(sk): // in the constant's low 16 bits
+		f.line("cvt.u16.u32 \t%s, %s;", r, c)
+	case sk == kindPred:
+		t := f.reg("%r")
+		f.line("and.b32 \t%s, %s, 1;", t, c)
+		f.line("setp.ne.u32 \t%s, %s, 0;", r, t)
+	default:
+		return "", false
+	}
+	return r, true
 }

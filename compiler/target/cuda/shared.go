@@ -255,7 +255,6 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f.perf = append(f.perf, memoryBoundBlocks)
 	const warps = LoopNestBlockSize / 32
 	warpRows := gpuloops.WarpRows(n.k, warps)
-	r := red.Loop
 	out := n.find("out", 0)
 	kind := n.kinds[out]
 	// The parts' kind: f32 for wide parts, rounded to kind once, when
@@ -280,16 +279,6 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	if warpRows {
 		first, width, next = lane, 32, warps
 	}
-	N := n.ranges[r]
-	step := ReductionUnroll * width
-	last := step - width
-	// Whole groups while e < lim = max(N, last) - last, then single
-	// elements.
-	lim := f.reg("%rd")
-	f.line("max.u64 \t%s, %s, %d;", lim, N, last)
-	f.line("sub.s64 \t%s, %s, %d;", lim, lim, last)
-	row := n.dims[r]
-	defer func() { n.dims[r] = row }()
 	i := f.reg("%rd")
 	if warpRows {
 		f.line("cvt.u64.u32 \t%s, %s;", i, warp)
@@ -300,75 +289,8 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, i, n.count)
 	f.line("@%s bra \t$L__exit;", n.bad)
 	n.decompose(i)
-	p := f.reg(pk.reg)
-	n.identity(red, p, pk)
-	e := f.reg("%rd")
-	f.line("cvt.u64.u32 \t%s, %s;", e, first)
-	// fold loads the inputs at reduction indices e + j * width for j <
-	// js, then runs the body on each in order.
-	fold := func(js int) error {
-		idx := make([]string, js)
-		ins := make([][]string, js)
-		for j := range idx {
-			idx[j] = e
-			if j > 0 {
-				idx[j] = f.reg("%rd")
-				f.line("add.s64 \t%s, %s, %d;", idx[j], e, j*width)
-			}
-			n.dims[r] = idx[j]
-			ins[j] = make([]string, len(n.k.Inputs))
-			for x, o := range n.k.Inputs {
-				if o.Scalar != nil {
-					continue
-				}
-				bi := n.find("in", x)
-				ins[j][x] = f.reg(n.kinds[bi].reg)
-				if err := n.load(bi, ins[j][x]); err != nil {
-					return err
-				}
-			}
-		}
-		for j := range idx {
-			dims := append([]string(nil), n.dims...)
-			dims[r] = idx[j]
-			if pk != kind {
-				v, err := n.partValue(red, dims, ins[j])
-				if err != nil {
-					return err
-				}
-				t, err := n.combine(red, p, f.widen(v, kind), pk)
-				if err != nil {
-					return err
-				}
-				f.mov(p, t, pk)
-				continue
-			}
-			t, err := n.call(dims, ins[j], []string{p})
-			if err != nil {
-				return err
-			}
-			f.mov(p, t[0], kind)
-		}
-		return nil
-	}
-	f.body.WriteString("$L__unrolled:\n")
-	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, e, lim)
-	f.line("@%s bra \t$L__tail;", n.bad)
-	if err := fold(ReductionUnroll); err != nil {
-		return err
-	}
-	f.line("add.s64 \t%s, %s, %d;", e, e, step)
-	f.line("bra.uni \t$L__unrolled;")
-	f.body.WriteString("$L__tail:\n")
-	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, e, N)
-	f.line("@%s bra \t$L__tail_end;", n.bad)
-	if err := fold(1); err != nil {
-		return err
-	}
-	f.line("add.s64 \t%s, %s, %d;", e, e, width)
-	f.line("bra.uni \t$L__tail;")
-	f.body.WriteString("$L__tail_end:\n")
-	if err := n.butterfly(red, p, pk, 32); err != nil {
+	p, err := n.stridedParts(red, kind, pk, first, width, "$L__")
+	if err != nil {
 		return err
 	}
 	total := p
@@ -426,4 +348,109 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	f.line("add.s64 \t%s, %s, %d;", i, i, next)
 	f.line("bra.uni \t$L__out;")
 	return nil
+}
+
+// inputs loads the nest's tensor inputs at its current loop indices (by
+// input position; scalars are left empty).
+func (n *nest) inputs() ([]string, error) {
+	ins := make([]string, len(n.k.Inputs))
+	for x, o := range n.k.Inputs {
+		if o.Scalar != nil {
+			continue
+		}
+		bi := n.find("in", x)
+		ins[x] = n.f.reg(n.kinds[bi].reg)
+		if err := n.load(bi, ins[x]); err != nil {
+			return nil, err
+		}
+	}
+	return ins, nil
+}
+
+// stridedParts emits a shared reduction's parts: each of width threads,
+// from reduction index first on, runs the body over every width-th
+// element of the row from the combiner's identity, ReductionUnroll loads
+// in flight before it folds them (neighbouring threads read neighbouring
+// elements), and the parts are then combined across each warp with
+// shfl.sync.bfly, so that every lane holds its warp's total, which it
+// returns (in pk, f32 for wide parts; see sharedReduction). Labels start
+// with prefix; the reduction loop's index register is restored.
+func (n *nest) stridedParts(red *gpuloops.Reduction, kind, pk ptxKind, first string, width int, prefix string) (string, error) {
+	f := n.f
+	r := red.Loop
+	N := n.ranges[r]
+	step := ReductionUnroll * width
+	last := step - width
+	// Whole groups while e < lim = max(N, last) - last, then single
+	// elements.
+	lim := f.reg("%rd")
+	f.line("max.u64 \t%s, %s, %d;", lim, N, last)
+	f.line("sub.s64 \t%s, %s, %d;", lim, lim, last)
+	row := n.dims[r]
+	defer func() { n.dims[r] = row }()
+	p := f.reg(pk.reg)
+	n.identity(red, p, pk)
+	e := f.reg("%rd")
+	f.line("cvt.u64.u32 \t%s, %s;", e, first)
+	// fold loads the inputs at reduction indices e + j * width for j <
+	// js, then runs the body on each in order.
+	fold := func(js int) error {
+		idx := make([]string, js)
+		ins := make([][]string, js)
+		for j := range idx {
+			idx[j] = e
+			if j > 0 {
+				idx[j] = f.reg("%rd")
+				f.line("add.s64 \t%s, %s, %d;", idx[j], e, j*width)
+			}
+			n.dims[r] = idx[j]
+			var err error
+			if ins[j], err = n.inputs(); err != nil {
+				return err
+			}
+		}
+		for j := range idx {
+			dims := append([]string(nil), n.dims...)
+			dims[r] = idx[j]
+			if pk != kind {
+				v, err := n.partValue(red, dims, ins[j])
+				if err != nil {
+					return err
+				}
+				t, err := n.combine(red, p, f.widen(v, kind), pk)
+				if err != nil {
+					return err
+				}
+				f.mov(p, t, pk)
+				continue
+			}
+			t, err := n.call(dims, ins[j], []string{p})
+			if err != nil {
+				return err
+			}
+			f.mov(p, t[0], kind)
+		}
+		return nil
+	}
+	f.body.WriteString(prefix + "unrolled:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, e, lim)
+	f.line("@%s bra \t%stail;", n.bad, prefix)
+	if err := fold(ReductionUnroll); err != nil {
+		return "", err
+	}
+	f.line("add.s64 \t%s, %s, %d;", e, e, step)
+	f.line("bra.uni \t%sunrolled;", prefix)
+	f.body.WriteString(prefix + "tail:\n")
+	f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, e, N)
+	f.line("@%s bra \t%stail_end;", n.bad, prefix)
+	if err := fold(1); err != nil {
+		return "", err
+	}
+	f.line("add.s64 \t%s, %s, %d;", e, e, width)
+	f.line("bra.uni \t%stail;", prefix)
+	f.body.WriteString(prefix + "tail_end:\n")
+	if err := n.butterfly(red, p, pk, 32); err != nil {
+		return "", err
+	}
+	return p, nil
 }

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/goiree/goiree/compiler/dialect/hal"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
 )
@@ -140,23 +139,9 @@ func (g *ptxgen) loopGroup(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error)
 		}
 	}
 	nc := grp.NumConstants()
-	if l := hal.ExportLayout(ex); l != nil && (len(l.AllBindings()) != len(gbs) || int(l.ConstantCount()) != nc) {
-		return Kernel{}, ir.OpErrorf(ex, "layout has %d bindings and %d constants; the row group needs %d and %d", len(l.AllBindings()), l.ConstantCount(), len(gbs), nc)
-	}
-	name := sanitize(ex.SymName())
-	f := &fngen{g: g, name: name, regs: map[string]int{}, names: map[*ir.Value]string{}, kinds: map[*ir.Value]ptxKind{}, loopNest: true}
-	var params []string
-	for i := range gbs {
-		params = append(params, fmt.Sprintf("\t.param .u64 %s_param_%d", name, i))
-	}
-	for i := 0; i < nc; i++ {
-		params = append(params, fmt.Sprintf("\t.param .u32 %s_param_%d", name, len(gbs)+i))
-	}
-	gbases := make([]string, len(gbs))
-	for l := range gbs {
-		gbases[l] = f.reg("%rd")
-		f.line("ld.param.u64 \t%s, [%s_param_%d];", gbases[l], name, l)
-		f.line("cvta.to.global.u64 \t%s, %s;", gbases[l], gbases[l])
+	f, name, params, gbases, err := g.entry(ex, "the row group", len(gbs), nc)
+	if err != nil {
+		return Kernel{}, err
 	}
 	tid := f.reg("%r")
 	f.line("mov.u32 \t%s, %%tid.x;", tid)

@@ -98,23 +98,9 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		}
 	}
 	nc := k.NumConstants()
-	if l := hal.ExportLayout(ex); l != nil && (len(l.AllBindings()) != len(bindings) || int(l.ConstantCount()) != nc) {
-		return Kernel{}, ir.OpErrorf(ex, "layout has %d bindings and %d constants; the loop nest needs %d and %d", len(l.AllBindings()), l.ConstantCount(), len(bindings), nc)
-	}
-	name := sanitize(ex.SymName())
-	f := &fngen{g: g, name: name, regs: map[string]int{}, names: map[*ir.Value]string{}, kinds: map[*ir.Value]ptxKind{}, loopNest: true}
-	var params []string
-	for i := range bindings {
-		params = append(params, fmt.Sprintf("\t.param .u64 %s_param_%d", name, i))
-	}
-	for i := 0; i < nc; i++ {
-		params = append(params, fmt.Sprintf("\t.param .u32 %s_param_%d", name, len(bindings)+i))
-	}
-	bases := make([]string, len(bindings))
-	for bi := range bindings {
-		bases[bi] = f.reg("%rd")
-		f.line("ld.param.u64 \t%s, [%s_param_%d];", bases[bi], name, bi)
-		f.line("cvta.to.global.u64 \t%s, %s;", bases[bi], bases[bi])
+	f, name, params, bases, err := g.entry(ex, "the loop nest", len(bindings), nc)
+	if err != nil {
+		return Kernel{}, err
 	}
 	// Scalars, then dynamic sizes, from the constants.
 	ci := 0
@@ -895,4 +881,31 @@ func (f *fngen) scalarConstant(sk ptxKind, c string) (string, bool) {
 		return "", false
 	}
 	return r, true
+}
+
+// entry starts the function of a generated entry point for export ex
+// with nb binding pointers and nc 32-bit constants as parameters (what
+// names the kind of kernel, for the error when ex's layout disagrees):
+// its generator, name, parameter declarations, and the registers of the
+// bindings' global addresses.
+func (g *ptxgen) entry(ex *ir.Operation, what string, nb, nc int) (*fngen, string, []string, []string, error) {
+	if l := hal.ExportLayout(ex); l != nil && (len(l.AllBindings()) != nb || int(l.ConstantCount()) != nc) {
+		return nil, "", nil, nil, ir.OpErrorf(ex, "layout has %d bindings and %d constants; %s needs %d and %d", len(l.AllBindings()), l.ConstantCount(), what, nb, nc)
+	}
+	name := sanitize(ex.SymName())
+	f := &fngen{g: g, name: name, regs: map[string]int{}, names: map[*ir.Value]string{}, kinds: map[*ir.Value]ptxKind{}, loopNest: true}
+	var params []string
+	for i := 0; i < nb; i++ {
+		params = append(params, fmt.Sprintf("\t.param .u64 %s_param_%d", name, i))
+	}
+	for i := 0; i < nc; i++ {
+		params = append(params, fmt.Sprintf("\t.param .u32 %s_param_%d", name, nb+i))
+	}
+	bases := make([]string, nb)
+	for bi := range bases {
+		bases[bi] = f.reg("%rd")
+		f.line("ld.param.u64 \t%s, [%s_param_%d];", bases[bi], name, bi)
+		f.line("cvta.to.global.u64 \t%s, %s;", bases[bi], bases[bi])
+	}
+	return f, name, params, bases, nil
 }

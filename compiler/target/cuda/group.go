@@ -486,21 +486,9 @@ func reduceStage(st *groupStage, stages []*groupStage, s int) error {
 	if err != nil {
 		return err
 	}
-	if pk != kind {
-		acc = f.widen(acc, kind)
-	}
-	a, b := total, acc
-	if red.Value != red.Combiner.Operands[0] {
-		a, b = acc, total
-	}
-	res, err := n.combine(red, a, b, pk)
+	res, err := n.foldTotal(red, total, acc, kind, pk)
 	if err != nil {
 		return err
-	}
-	if pk != kind {
-		h := f.reg(kind.reg)
-		f.narrow(h, res, kind)
-		res = h
 	}
 	f.mov(st.local, res, kind)
 	return nil

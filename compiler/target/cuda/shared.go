@@ -321,22 +321,9 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 	} else {
 		f.zero(acc, kind)
 	}
-	if pk != kind {
-		acc = f.widen(acc, kind)
-	}
-	// The total folds into the accumulator in the body's operand order.
-	a, b := total, acc
-	if red.Value != red.Combiner.Operands[0] {
-		a, b = acc, total
-	}
-	res, err := n.combine(red, a, b, pk)
+	res, err := n.foldTotal(red, total, acc, kind, pk)
 	if err != nil {
 		return err
-	}
-	if pk != kind {
-		h := f.reg(kind.reg)
-		f.narrow(h, res, kind)
-		res = h
 	}
 	if err := n.store(out, res); err != nil {
 		return err
@@ -453,4 +440,28 @@ func (n *nest) stridedParts(red *gpuloops.Reduction, kind, pk ptxKind, first str
 		return "", err
 	}
 	return p, nil
+}
+
+// foldTotal folds a shared reduction's total (in pk) into the initial
+// value acc (in kind) as the body does, in its operand order, and
+// returns the result in kind: wide parts' f32 sum is rounded once.
+func (n *nest) foldTotal(red *gpuloops.Reduction, total, acc string, kind, pk ptxKind) (string, error) {
+	f := n.f
+	if pk != kind {
+		acc = f.widen(acc, kind)
+	}
+	a, b := total, acc
+	if red.Value != red.Combiner.Operands[0] {
+		a, b = acc, total
+	}
+	res, err := n.combine(red, a, b, pk)
+	if err != nil {
+		return "", err
+	}
+	if pk != kind {
+		h := f.reg(kind.reg)
+		f.narrow(h, res, kind)
+		res = h
+	}
+	return res, nil
 }

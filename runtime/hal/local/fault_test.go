@@ -126,7 +126,9 @@ func TestFaultReportsOff(t *testing.T) {
 	}
 	kerneltest.FaultLibrary(t) // skip here, not in the child, without clang
 	cmd := exec.Command(os.Args[0], "-test.run=^TestFaultReportsOff$")
-	cmd.Env = append(os.Environ(), "GOIREE_FAULT_CHILD=1")
+	// The child dies without removing its temporary files; they go
+	// under this test's directory, which is removed.
+	cmd.Env = append(os.Environ(), "GOIREE_FAULT_CHILD=1", "TMPDIR="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	ee, ok := err.(*exec.ExitError)
 	if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), "SIGSEGV") || !strings.Contains(string(out), "goroutine ") {

@@ -276,14 +276,7 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 	}
 	n := &nest{f: f, k: k, body: body, bindings: bindings, kinds: kinds, bases: bases, ranges: ranges, dims: dims,
 		tid: tid, bad: bad, outer: -1, scalars: scalars}
-	n.find = func(role string, i int) int {
-		for bi, b := range bindings {
-			if b.Role == role && b.Index == i {
-				return bi
-			}
-		}
-		return -1
-	}
+	n.find = func(role string, i int) int { return findBinding(bindings, role, i) }
 	// Group shapes are static, so addresses are sums of constant
 	// multiples of the loop indices.
 	n.addr = func(bi int) (string, error) {
@@ -343,13 +336,7 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 			f.line("st.shared.%s \t[%s], %s;", kinds[bi].mem, at, dst)
 			return nil
 		}
-		if kinds[bi] == kindPred {
-			h := f.reg("%rs")
-			f.line("ld.global.u8 \t%s, [%s];", h, a)
-			f.line("setp.ne.s16 \t%s, %s, 0;", dst, h)
-			return nil
-		}
-		f.line("ld.global.%s \t%s, [%s];", kinds[bi].mem, dst, a)
+		f.loadGlobal(dst, a, kinds[bi])
 		return nil
 	}
 	n.store = func(bi int, src string) error {
@@ -357,17 +344,7 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 		if err != nil {
 			return err
 		}
-		kind := kinds[bi]
-		switch {
-		case kind == kindPred:
-			h := f.reg("%rs")
-			f.line("selp.u16 \t%s, 1, 0, %s;", h, src)
-			f.line("st.global.u8 \t[%s], %s;", a, h)
-		case narrowBits(kind) > 0:
-			f.line("st.global.u%d \t[%s], %s;", narrowBits(kind), a, src)
-		default:
-			f.line("st.global.%s \t[%s], %s;", kind.mem, a, src)
-		}
+		f.storeGlobal(a, src, kinds[bi])
 		return nil
 	}
 	st.n = n

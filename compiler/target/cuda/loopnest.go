@@ -292,13 +292,7 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		if err != nil {
 			return err
 		}
-		if kinds[bi] == kindPred {
-			h := f.reg("%rs")
-			f.line("ld.global.u8 \t%s, [%s];", h, a)
-			f.line("setp.ne.s16 \t%s, %s, 0;", dst, h)
-			return nil
-		}
-		f.line("ld.global.%s \t%s, [%s];", kinds[bi].mem, dst, a)
+		f.loadGlobal(dst, a, kinds[bi])
 		return nil
 	}
 	store := func(bi int, src string) error {
@@ -306,27 +300,10 @@ func (g *ptxgen) loopNest(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, error) 
 		if err != nil {
 			return err
 		}
-		kind := kinds[bi]
-		switch {
-		case kind == kindPred:
-			h := f.reg("%rs")
-			f.line("selp.u16 \t%s, 1, 0, %s;", h, src)
-			f.line("st.global.u8 \t[%s], %s;", a, h)
-		case narrowBits(kind) > 0:
-			f.line("st.global.u%d \t[%s], %s;", narrowBits(kind), a, src)
-		default:
-			f.line("st.global.%s \t[%s], %s;", kind.mem, a, src)
-		}
+		f.storeGlobal(a, src, kinds[bi])
 		return nil
 	}
-	find := func(role string, i int) int {
-		for bi, b := range bindings {
-			if b.Role == role && b.Index == i {
-				return bi
-			}
-		}
-		return -1
-	}
+	find := func(role string, i int) int { return findBinding(bindings, role, i) }
 	n := &nest{f: f, k: k, body: body, bindings: bindings, kinds: kinds, bases: bases, ranges: ranges, dims: dims,
 		lo: lo, hi: hi, count: count, tid: tid, bad: bad, outer: outer, pars: pars, scalars: scalars,
 		addr: addr, load: load, store: store, find: find}
@@ -767,14 +744,7 @@ func (f *fngen) indexedRead(op *ir.Operation, rk ptxKind) error {
 	} else {
 		f.line("add.s64 \t%s, %s, %s;", a, base, off)
 	}
-	dst := f.define(op.Results[0], rk)
-	if rk == kindPred {
-		h := f.reg("%rs")
-		f.line("ld.global.u8 \t%s, [%s];", h, a)
-		f.line("setp.ne.s16 \t%s, %s, 0;", dst, h)
-		return nil
-	}
-	f.line("ld.global.%s \t%s, [%s];", rk.mem, dst, a)
+	f.loadGlobal(f.define(op.Results[0], rk), a, rk)
 	return nil
 }
 
@@ -908,4 +878,42 @@ func (g *ptxgen) entry(ex *ir.Operation, what string, nb, nc int) (*fngen, strin
 		f.line("cvta.to.global.u64 \t%s, %s;", bases[bi], bases[bi])
 	}
 	return f, name, params, bases, nil
+}
+
+// loadGlobal loads the element of kind k at global address a into dst:
+// i1 is a byte, which becomes a predicate.
+func (f *fngen) loadGlobal(dst, a string, k ptxKind) {
+	if k == kindPred {
+		h := f.reg("%rs")
+		f.line("ld.global.u8 \t%s, [%s];", h, a)
+		f.line("setp.ne.s16 \t%s, %s, 0;", dst, h)
+		return
+	}
+	f.line("ld.global.%s \t%s, [%s];", k.mem, dst, a)
+}
+
+// storeGlobal stores src, of kind k, to global address a: a predicate
+// as a byte of 0 or 1, a narrow integer in its width.
+func (f *fngen) storeGlobal(a, src string, k ptxKind) {
+	switch {
+	case k == kindPred:
+		h := f.reg("%rs")
+		f.line("selp.u16 \t%s, 1, 0, %s;", h, src)
+		f.line("st.global.u8 \t[%s], %s;", a, h)
+	case narrowBits(k) > 0:
+		f.line("st.global.u%d \t[%s], %s;", narrowBits(k), a, src)
+	default:
+		f.line("st.global.%s \t[%s], %s;", k.mem, a, src)
+	}
+}
+
+// findBinding returns the position in bindings of the binding with role
+// and index i, or -1.
+func findBinding(bindings []loopnest.Binding, role string, i int) int {
+	for bi, b := range bindings {
+		if b.Role == role && b.Index == i {
+			return bi
+		}
+	}
+	return -1
 }

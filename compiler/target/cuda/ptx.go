@@ -350,14 +350,7 @@ func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, erro
 			return Kernel{}, variantError(ex.ParentOp(), fmt.Errorf("input %d of the elementwise body: %v", k, err))
 		}
 		p := addr(k, kind.size)
-		r := f.define(a, kind)
-		if kind.typ == "pred" {
-			h := f.reg("%rs")
-			f.line("ld.global.u8 \t%s, [%s];", h, p)
-			f.line("setp.ne.s16 \t%s, %s, 0;", r, h)
-		} else {
-			f.line("ld.global.%s \t%s, [%s];", kind.mem, r, p)
-		}
+		f.loadGlobal(f.define(a, kind), p, kind)
 	}
 	for _, op := range body.Body().Ops {
 		if op.Name == "func.return" {
@@ -369,17 +362,7 @@ func (g *ptxgen) elementwise(ex, fn *ir.Operation, d *ir.DictAttr) (Kernel, erro
 				if err != nil {
 					return Kernel{}, ir.OpErrorf(op, "%v", err)
 				}
-				p := addr(len(ft.Inputs)+k, kind.size)
-				switch {
-				case kind.typ == "pred":
-					h := f.reg("%rs")
-					f.line("selp.u16 \t%s, 1, 0, %s;", h, src)
-					f.line("st.global.u8 \t[%s], %s;", p, h)
-				case narrowBits(kind) > 0:
-					f.line("st.global.u%d \t[%s], %s;", narrowBits(kind), p, src)
-				default:
-					f.line("st.global.%s \t[%s], %s;", kind.mem, p, src)
-				}
+				f.storeGlobal(addr(len(ft.Inputs)+k, kind.size), src, kind)
 			}
 			continue
 		}

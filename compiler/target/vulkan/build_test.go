@@ -61,20 +61,7 @@ func TestGLSLGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", exe, err)
 		}
-		golden := filepath.Join("testdata", exe+".glsl.golden")
-		if *update {
-			if err := os.WriteFile(golden, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		}
-		if src != string(want) {
-			t.Errorf("%s: generated GLSL differs from %s:\n%s", exe, golden, src)
-		}
+		checkGolden(t, exe, filepath.Join("testdata", exe+".glsl.golden"), src)
 	}
 }
 

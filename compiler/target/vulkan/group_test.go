@@ -1,7 +1,6 @@
 package vulkan_test
 
 import (
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -38,16 +37,7 @@ func TestGroupGLSL(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", exe, err)
 		}
-		golden := filepath.Join("testdata", "group_"+exe+".glsl.golden")
-		if *update {
-			if err := os.WriteFile(golden, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		} else if want, err := os.ReadFile(golden); err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		} else if src != string(want) {
-			t.Errorf("%s: generated GLSL differs from %s:\n%s", exe, golden, src)
-		}
+		checkGolden(t, exe, filepath.Join("testdata", "group_"+exe+".glsl.golden"), src)
 		shared, err := vulkan.GenerateGLSLWith(mod, exe, vulkan.GLSLOptions{NoSubgroups: true})
 		if err != nil {
 			t.Fatalf("%s without subgroups: %v", exe, err)

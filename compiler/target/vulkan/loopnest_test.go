@@ -58,16 +58,7 @@ func TestLoopNestGolden(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", exe, err)
 		}
-		golden := filepath.Join("testdata", exe+".glsl.golden")
-		if *update {
-			if err := os.WriteFile(golden, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		} else if want, err := os.ReadFile(golden); err != nil {
-			t.Fatalf("%v (run go test -update)", err)
-		} else if src != string(want) {
-			t.Errorf("%s: generated GLSL differs from %s:\n%s", exe, golden, src)
-		}
+		checkGolden(t, exe, filepath.Join("testdata", exe+".glsl.golden"), src)
 		code, err := vulkan.CompileGLSL(tool, src)
 		if err != nil {
 			t.Fatalf("%s: %v", exe, err)
@@ -147,5 +138,20 @@ func.func @f(%x: tensor<4xi64>) -> tensor<4xi64> {
 		if _, err := pipeline.Compile("good.mlir", []byte(copyOf(tc.ty)), opts, "vm"); err != nil {
 			t.Errorf("%s for %q: %v", tc.ty, tc.target, err)
 		}
+	}
+}
+
+// checkGolden compares the GLSL src generated for exe with the golden
+// file, or rewrites the file with -update.
+func checkGolden(t *testing.T, exe, golden, src string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if want, err := os.ReadFile(golden); err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	} else if src != string(want) {
+		t.Errorf("%s: generated GLSL differs from %s:\n%s", exe, golden, src)
 	}
 }

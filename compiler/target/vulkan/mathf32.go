@@ -256,7 +256,7 @@ float gi_fma(float a, float b, float c) {
   return isnan(x) ? x : y;
 }
 `},
-	"gi_exp2": {deps: []string{"gi_exppf", "gi_scale2"}, src: `float gi_exp2(float x) {
+	"gi_exp2": {deps: []string{"gi_exp2pf", "gi_scale2"}, src: `float gi_exp2(float x) {
   float xc = clamp(x, -151.0, 128.0);
   precise float kf = xc + 12582912.0;
   precise float k = kf - 12582912.0;
@@ -277,7 +277,8 @@ float gi_fma(float a, float b, float c) {
   p = fma(p, r, 1.0);
   return p;
 }
-float gi_exp2pf(float r) {
+`},
+	"gi_exp2pf": {src: `float gi_exp2pf(float r) {
   precise float p = fma(1.5252734e-05, r, 0.0001540353);
   p = fma(p, r, 0.0013333558);
   p = fma(p, r, 0.009618129);

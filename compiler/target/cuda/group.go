@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/goiree/goiree/compiler/gpuloops"
 	"github.com/goiree/goiree/compiler/ir"
 	"github.com/goiree/goiree/compiler/loopnest"
 )
@@ -34,11 +35,11 @@ type groupStage struct {
 	// kind.
 	local string
 	kind  ptxKind
-	// shared is set on a row reduction the block shares (reductionOf);
-	// cache holds the group bindings whose rows are kept in shared
-	// memory, by group binding.
-	shared bool
-	cache  map[int]rowCacheUse
+	// red is the reduction of a row-reduction stage the block shares
+	// (reductionOf), nil for any other stage; cache holds the group
+	// bindings whose rows are kept in shared memory, by group binding.
+	red   *gpuloops.Reduction
+	cache map[int]rowCacheUse
 }
 
 // rowCacheUse is a group binding's row kept in shared memory: the
@@ -84,7 +85,7 @@ func rowCaches(grp *loopnest.Group, stages []*groupStage) map[int]rowCache {
 			if _, seen := ok[l]; !seen {
 				ok[l] = true
 			}
-			fits := len(k.Ranges) == grp.Rows+1 && (s == last || st.shared) && st.n.kinds[bi] != kindPred && len(b.Map.Results) == grp.Rows+1
+			fits := len(k.Ranges) == grp.Rows+1 && (s == last || st.red != nil) && st.n.kinds[bi] != kindPred && len(b.Map.Results) == grp.Rows+1
 			for r, e := range b.Map.Results {
 				fits = fits && e.Kind == ir.AffineDim && e.Pos == r
 			}
@@ -244,7 +245,9 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 		}
 	}
 	st.kind, _ = loopNestKind(k.Outputs[0].Type.Elem)
-	st.shared = s < len(grp.Stages)-1 && len(k.Ranges) == grp.Rows+1 && reductionOf(k, body, st.kind) != nil
+	if s < len(grp.Stages)-1 && len(k.Ranges) == grp.Rows+1 {
+		st.red = reductionOf(k, body, st.kind)
+	}
 	scalars := map[int]string{}
 	for i, o := range k.Inputs {
 		if o.Scalar == nil {
@@ -401,7 +404,7 @@ func reduceStage(st *groupStage, stages []*groupStage, s int) error {
 	share(st, stages, s)
 	r := len(n.k.Ranges) - 1
 	st.local = f.reg(st.kind.reg)
-	red := reductionOf(n.k, n.body, st.kind)
+	red := st.red
 	if red == nil {
 		acc, err := st.initial(0)
 		if err != nil {

@@ -267,6 +267,8 @@ func buildGroup(fn *ir.Operation, members []*ir.Operation, name string, rows int
 // dispatch of a generated executable whose entry is the group.
 func formGroup(module, fn *ir.Operation, members []*ir.Operation, name string, targets []*hal.ExecutableTargetAttr) error {
 	c := members[len(members)-1]
+	// Built again rather than kept from rowGroups: the dispatches formed
+	// since then replaced some of the values the stages read.
 	stages, g, reads, err := buildGroup(fn, members, name, rowStage(members[0]))
 	if err != nil {
 		return ir.OpErrorf(c, "internal error: forming the row group: %v", err)

@@ -354,19 +354,6 @@ func (g *ptxgen) groupStage(f *fngen, fn *ir.Operation, grp *loopnest.Group, s i
 	return st, nil
 }
 
-// initial loads the initial value of output i's accumulator: its init
-// (a group binding or an earlier stage's result) or zero.
-func (st *groupStage) initial(i int) (string, error) {
-	n := st.n
-	kind := n.kinds[n.find("out", i)]
-	acc := n.f.reg(kind.reg)
-	if n.k.Outputs[i].Init {
-		return acc, n.load(n.find("init", i), acc)
-	}
-	n.f.zero(acc, kind)
-	return acc, nil
-}
-
 // share gives the nest the registers of the earlier stages' results.
 func share(st *groupStage, stages []*groupStage, s int) {
 	st.n.locals = make([]string, s)
@@ -379,11 +366,11 @@ func share(st *groupStage, stages []*groupStage, s int) {
 func rowStage(st *groupStage, stages []*groupStage, s int) error {
 	n := st.n
 	share(st, stages, s)
-	ins, err := st.n.inputs()
+	ins, err := n.inputs()
 	if err != nil {
 		return err
 	}
-	acc, err := st.initial(0)
+	acc, err := n.initial(0)
 	if err != nil {
 		return err
 	}
@@ -406,7 +393,7 @@ func reduceStage(st *groupStage, stages []*groupStage, s int) error {
 	st.local = f.reg(st.kind.reg)
 	red := st.red
 	if red == nil {
-		acc, err := st.initial(0)
+		acc, err := n.initial(0)
 		if err != nil {
 			return err
 		}
@@ -416,7 +403,7 @@ func reduceStage(st *groupStage, stages []*groupStage, s int) error {
 		f.body.WriteString(loop + ":\n")
 		f.line("setp.ge.u64 \t%s, %s, %s;", n.bad, n.dims[r], n.ranges[r])
 		f.line("@%s bra \t%s_end;", n.bad, loop)
-		ins, err := st.n.inputs()
+		ins, err := n.inputs()
 		if err != nil {
 			return err
 		}
@@ -462,7 +449,7 @@ func reduceStage(st *groupStage, stages []*groupStage, s int) error {
 	if err := n.butterfly(red, total, pk, warps); err != nil {
 		return err
 	}
-	acc, err := st.initial(0)
+	acc, err := n.initial(0)
 	if err != nil {
 		return err
 	}
@@ -520,27 +507,16 @@ func (g *ptxgen) lastStage(st *groupStage, stages []*groupStage, s int) error {
 			decompose(it, dims[j])
 			copy(n.dims, dims[j])
 			var err error
-			if ins[j], err = st.n.inputs(); err != nil {
+			if ins[j], err = n.inputs(); err != nil {
 				return err
 			}
-			for o := range n.k.Outputs {
-				acc, err := st.initial(o)
-				if err != nil {
-					return err
-				}
-				accs[j] = append(accs[j], acc)
+			if accs[j], err = n.initials(); err != nil {
+				return err
 			}
 		}
 		for j := range dims {
-			res, err := n.call(dims[j], ins[j], accs[j])
-			if err != nil {
+			if err := n.callStore(dims[j], ins[j], accs[j]); err != nil {
 				return err
-			}
-			copy(n.dims, dims[j])
-			for o, r := range res {
-				if err := n.store(n.find("out", o), r); err != nil {
-					return err
-				}
 			}
 		}
 		return nil

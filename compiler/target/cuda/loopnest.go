@@ -528,44 +528,17 @@ func (n *nest) unrolled(iter string) error {
 		}
 		advance()
 		copy(n.dims, dims[j])
-		ins[j] = make([]string, len(n.k.Inputs))
-		for i, o := range n.k.Inputs {
-			if o.Scalar != nil {
-				continue
-			}
-			bi := n.find("in", i)
-			if o.Indexed {
-				ins[j][i] = n.bases[bi]
-				continue
-			}
-			ins[j][i] = f.reg(n.kinds[bi].reg)
-			if err := n.load(bi, ins[j][i]); err != nil {
-				return err
-			}
+		var err error
+		if ins[j], err = n.inputs(); err != nil {
+			return err
 		}
-		for i, o := range n.k.Outputs {
-			kind := n.kinds[n.find("out", i)]
-			acc := f.reg(kind.reg)
-			if o.Init {
-				if err := n.load(n.find("init", i), acc); err != nil {
-					return err
-				}
-			} else {
-				f.zero(acc, kind)
-			}
-			accs[j] = append(accs[j], acc)
+		if accs[j], err = n.initials(); err != nil {
+			return err
 		}
 	}
 	for j := range dims {
-		res, err := n.call(dims[j], ins[j], accs[j])
-		if err != nil {
+		if err := n.callStore(dims[j], ins[j], accs[j]); err != nil {
 			return err
-		}
-		copy(n.dims, dims[j])
-		for i, r := range res {
-			if err := n.store(n.find("out", i), r); err != nil {
-				return err
-			}
 		}
 	}
 	f.line("add.s64 \t%s, %s, %d;", iter, iter, step)

@@ -338,7 +338,8 @@ func (n *nest) sharedReduction(red *gpuloops.Reduction) error {
 }
 
 // inputs loads the nest's tensor inputs at its current loop indices (by
-// input position; scalars are left empty).
+// input position; scalars are left empty, and an indexed input is its
+// binding's address).
 func (n *nest) inputs() ([]string, error) {
 	ins := make([]string, len(n.k.Inputs))
 	for x, o := range n.k.Inputs {
@@ -346,6 +347,11 @@ func (n *nest) inputs() ([]string, error) {
 			continue
 		}
 		bi := n.find("in", x)
+		if o.Indexed {
+			// The body reads the binding at offsets it computes.
+			ins[x] = n.bases[bi]
+			continue
+		}
 		ins[x] = n.f.reg(n.kinds[bi].reg)
 		if err := n.load(bi, ins[x]); err != nil {
 			return nil, err
@@ -464,4 +470,45 @@ func (n *nest) foldTotal(red *gpuloops.Reduction, total, acc string, kind, pk pt
 		res = h
 	}
 	return res, nil
+}
+
+// initial loads the initial value of output i's accumulator at the
+// nest's current loop indices: its init, or zero.
+func (n *nest) initial(i int) (string, error) {
+	kind := n.kinds[n.find("out", i)]
+	acc := n.f.reg(kind.reg)
+	if n.k.Outputs[i].Init {
+		return acc, n.load(n.find("init", i), acc)
+	}
+	n.f.zero(acc, kind)
+	return acc, nil
+}
+
+// initials is initial for every output, in order.
+func (n *nest) initials() ([]string, error) {
+	var accs []string
+	for i := range n.k.Outputs {
+		acc, err := n.initial(i)
+		if err != nil {
+			return nil, err
+		}
+		accs = append(accs, acc)
+	}
+	return accs, nil
+}
+
+// callStore emits the body at the loop indices dims with the inputs ins
+// and accumulators accs, and stores its results to the outputs there.
+func (n *nest) callStore(dims, ins, accs []string) error {
+	res, err := n.call(dims, ins, accs)
+	if err != nil {
+		return err
+	}
+	copy(n.dims, dims)
+	for i, r := range res {
+		if err := n.store(n.find("out", i), r); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -83,7 +83,7 @@ func GenerateGLSLWith(module *ir.Operation, entry string, opts GLSLOptions) (str
 		return "", ir.OpErrorf(body, "elementwise body must return at least one value")
 	}
 	needs := newGLSLNeeds()
-	sg := newScalarGen(needs)
+	sg := newScalarGen(needs, opts.Device)
 	sg.exact = true
 	var w strings.Builder
 	fmt.Fprintf(&w, "layout(local_size_x = %d, local_size_y = 1, local_size_z = 1) in;\n", WorkgroupSize)

@@ -57,7 +57,7 @@ func generateGroup(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.DictA
 		return "", ir.OpErrorf(fn, "%v", err)
 	}
 	needs := newGLSLNeeds()
-	helpers := newScalarGen(needs)
+	helpers := newScalarGen(needs, opts.Device)
 	gbs := grp.Bindings()
 	gkinds := make([]elemKind, len(gbs))
 	var w strings.Builder

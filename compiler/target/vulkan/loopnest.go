@@ -1060,7 +1060,7 @@ func zero(k elemKind) string {
 func (g *lnGen) bodyFunction(body *ir.Operation, ft *ir.FunctionType) error {
 	var text strings.Builder
 	w := &text
-	sg := newScalarGen(g.needs)
+	sg := newScalarGen(g.needs, g.opts.Device)
 	sg.exact = g.mm == nil
 	defer func() {
 		if g.helpers != nil {
@@ -1214,10 +1214,13 @@ type scalarGen struct {
 	// fuse (the tiled kernels rely on the fma), as the CPU targets'
 	// accumulation does.
 	exact bool
+	// fusedFMA is the device's Device.FusedFMA: f32 division takes the
+	// fma path (gi_divf).
+	fusedFMA bool
 }
 
-func newScalarGen(needs *glslNeeds) *scalarGen {
-	return &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{}}, needs: needs, helpers: map[string]bool{}}
+func newScalarGen(needs *glslNeeds, dev Device) *scalarGen {
+	return &scalarGen{glslGen: glslGen{names: map[*ir.Value]string{}}, needs: needs, helpers: map[string]bool{}, fusedFMA: dev.FusedFMA()}
 }
 
 var unsignedOperands = map[string]bool{
@@ -1541,7 +1544,7 @@ func (g *lnGen) combineFunction(kind elemKind) error {
 		fmt.Fprintf(&g.w, "float %s(float a, float b) {\n  return a %s b;\n}\n\n", g.fn("combine"), op)
 		return nil
 	}
-	sg := newScalarGen(g.needs)
+	sg := newScalarGen(g.needs, g.opts.Device)
 	sg.names[c.Operands[0]], sg.names[c.Operands[1]] = "a", "b"
 	line, err := sg.op(c)
 	if err != nil {

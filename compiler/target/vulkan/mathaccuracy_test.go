@@ -27,6 +27,12 @@ import (
 // Vulkan device.
 func mathRun(t *testing.T, elem string, bodies []string, a, b, c []float64) [][]float64 {
 	t.Helper()
+	return mathRunWith(t, vulkanOptions, elem, bodies, a, b, c)
+}
+
+// mathRunWith is mathRun compiling with opts.
+func mathRunWith(t *testing.T, opts pipeline.Options, elem string, bodies []string, a, b, c []float64) [][]float64 {
+	t.Helper()
 	glslc(t)
 	if err := vkdriver.Available(); err != nil {
 		t.Skipf("skipping: %v", err)
@@ -61,7 +67,7 @@ func.func @f(%%x: %[1]s, %%y: %[1]s, %%z: %[1]s) -> (%[2]s) {
 }
 `, tt, strings.Join(outT, ", "), len(bodies), strings.Join(maps, ", "), strings.Join(outs, ", "), elem,
 		strings.Join(args, ", "), body.String(), strings.Join(yields, ", "), strings.Join(yieldT, ", "), strings.Join(rets, ", "))
-	s, err := pipeline.Compile("mathrun.mlir", []byte(src), vulkanOptions, "vm")
+	s, err := pipeline.Compile("mathrun.mlir", []byte(src), opts, "vm")
 	if err != nil {
 		t.Fatalf("compiling:\n%s\n%v", src, err)
 	}

@@ -106,6 +106,34 @@ var f32Funcs = map[string]glslFunc{
   return uintBitsToFloat(qb);
 }
 `},
+	// gi_divf is gi_div on devices whose fma rounds once
+	// (Device.FusedFMA), in CUDA's div.rn.f32 sequence: the builtin's
+	// reciprocal refined by one Newton step, the quotient from it, then
+	// two corrections by the exact remainder a - b q (an fma), the second
+	// of which rounds correctly (Markstein). The remainders are exact and
+	// nothing overflows or underflows while a, b and q keep away from the
+	// ends of the exponent range; there (zeros, subnormals, infinities,
+	// NaNs, huge values) gi_divw decides. Where b is the same for many
+	// quotients (softmax's row sum) the compiler hoists the reciprocal,
+	// leaving five operations a quotient against gi_div's two divisions
+	// and integer rounding.
+	"gi_divf": {deps: []string{"gi_divw"}, src: `float gi_divf(float a, float b) {
+  precise float y = 1.0 / b;
+  y = fma(fma(-b, y, 1.0), y, y);
+  precise float q = a * y;
+  precise float e = fma(-b, q, a);
+  q = fma(e, y, q);
+  e = fma(-b, q, a);
+  q = fma(e, y, q);
+  uint ea = (floatBitsToUint(a) >> 23) & 0xffu;
+  uint eb = (floatBitsToUint(b) >> 23) & 0xffu;
+  uint eq = (floatBitsToUint(q) >> 23) & 0xffu;
+  if (ea - 25u > 228u || eb - 1u > 251u || eq - 2u > 251u) {
+    return gi_divw(a, b);
+  }
+  return q;
+}
+`},
 	"gi_divw": {deps: []string{"gi_mant", "gi_scale"}, src: `float gi_divw(float a, float b) {
   uint s = (floatBitsToUint(a) ^ floatBitsToUint(b)) & 0x80000000u;
   if (isnan(a) || isnan(b) || (isinf(a) && isinf(b)) || (a == 0.0 && b == 0.0)) {

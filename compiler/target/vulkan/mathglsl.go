@@ -112,6 +112,9 @@ func (g *scalarGen) mathOp(op *ir.Operation, rk, ak elemKind, a []string) (strin
 			return "", true, ir.OpErrorf(op, "'%s' takes %d float operand(s)", name, f.arity)
 		}
 		fn := f.f32
+		if fn == "gi_div" && g.fusedFMA {
+			fn = "gi_divf"
+		}
 		if ak.value == "double" {
 			if fn = f.f64; fn == "" {
 				return "", false, nil

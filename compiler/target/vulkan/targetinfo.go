@@ -110,6 +110,14 @@ var (
 	}
 )
 
+// FusedFMA reports whether GLSL's fma rounds once on the device, so that
+// exact remainders can come from it: NVIDIA's GPUs (sm_* architectures),
+// whose only f32 multiply-add is the fused one the driver compiles fma
+// to. Elsewhere it need not be (lavapipe's is a multiply and an add).
+func (d Device) FusedFMA() bool {
+	return strings.HasPrefix(d.Arch, "sm_")
+}
+
 // with returns d for architecture arch with cooperative matrices mma.
 func (d Device) with(arch string, mma []string) Device {
 	d.Arch, d.MMA = arch, mma

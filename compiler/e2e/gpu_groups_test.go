@@ -140,6 +140,18 @@ func TestGPUGroupsTuned(t *testing.T) {
 	testGroups(t, dev, compileVulkanFor(t, "gpu_groups.mlir", "llvmpipe"))
 }
 
+// TestGPUGroupsNVIDIA runs them on an NVIDIA Vulkan device compiled for
+// NVIDIA's Vulkan target (--iree-vulkan-target=ampere, which later NVIDIA
+// GPUs run too), where f32 division takes the fused-fma sequence
+// (gi_divf) that portable shaders do not.
+func TestGPUGroupsNVIDIA(t *testing.T) {
+	dev := gpuTargets[0].device(t)
+	if n, ok := dev.(interface{ Name() string }); !ok || !strings.Contains(n.Name(), "NVIDIA") {
+		t.Skip("skipping: the first Vulkan device is not NVIDIA's")
+	}
+	testGroups(t, dev, compileVulkanFor(t, "gpu_groups.mlir", "ampere"))
+}
+
 // testGroups checks gpu_groups.mlir's functions against Go loops:
 // linalg.softmax over 37 x 1000, 4 x 8192 and 70000 x 5 (a grid split
 // into rows), over the last dimension of a 3-D tensor (two row loops)

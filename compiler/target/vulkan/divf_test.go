@@ -76,11 +76,12 @@ func TestFusedDivision(t *testing.T) {
 	for range 1024 {
 		add(sign(f32(sig(), r.Intn(250)-125)), sign(f32(sig(), r.Intn(250)-125)))
 	}
-	// The fast path's bounds: a's exponent 24 and 25 (biased), 253 and
-	// 254; b's 0, 1, 252 and 253; quotients near 2^-126 and 2^127.
+	// The fast path's bounds: a's exponent 24, 25, 49 and 50 (biased),
+	// 253 and 254; b's 0, 1, 252 and 253; quotients near 2^-126 and 2^127.
 	for range 64 {
-		add(f32(sig(), 24-127), f32(sig(), r.Intn(20)-10))
-		add(f32(sig(), 25-127), f32(sig(), r.Intn(20)-10))
+		for _, e := range []int{24, 25, 49, 50} {
+			add(f32(sig(), e-127), f32(sig(), r.Intn(20)-10))
+		}
 		add(f32(sig(), 253-127), f32(sig(), r.Intn(4)))
 		add(f32(sig(), 254-127), f32(sig(), r.Intn(4)))
 		add(f32(sig(), r.Intn(20)-10), f32(sig(), 1-127))

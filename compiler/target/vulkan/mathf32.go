@@ -59,15 +59,19 @@ var f32Funcs = map[string]glslFunc{
   return e;
 }
 `},
-	// gi_mant is |x| as m 2^e with m in [1, 2), for finite nonzero x
-	// (subnormals scaled up first).
+	// gi_mant is |x| as m 2^e with m in [1, 2), for finite nonzero x.
+	// Subnormals are normalized in integers: float arithmetic on them
+	// may see zero (NVIDIA's Vulkan driver flushes f32 subnormals; it
+	// does not offer shaderDenormPreserveFloat32).
 	"gi_mant": {src: `float gi_mant(float x, out int e) {
   uint u = floatBitsToUint(x) & 0x7fffffffu;
-  bool sub = u < 0x00800000u;
-  if (sub) {
-    u = floatBitsToUint(uintBitsToFloat(u) * 16777216.0);
+  if (u < 0x00800000u) {
+    int p = findMSB(u);
+    u <<= uint(23 - p);
+    e = p - 149;
+  } else {
+    e = int(u >> 23) - 127;
   }
-  e = int(u >> 23) - (sub ? 151 : 127);
   return uintBitsToFloat((u & 0x007fffffu) | 0x3f800000u);
 }
 `},
@@ -699,7 +703,9 @@ int gi_rem_pio2_big(float x, out float r, out float rl) {
 `},
 	// gi_atan2 takes |y / x| as two floats, the correctly rounded
 	// quotient and its exact remainder's share; pi - r is formed with pi
-	// in two parts.
+	// in two parts. A subnormal x gets no remainder share: the quotient
+	// is then above 2^24, where the share is below half an ulp of the
+	// result, and a device that flushes subnormals would divide by zero.
 	"gi_atan2": {deps: []string{"gi_atanp", "gi_div", "gi_mulerr"}, src: `float gi_atan2(float y, float x) {
   if (isnan(x) || isnan(y)) {
     return x + y;
@@ -716,7 +722,7 @@ int gi_rem_pio2_big(float x, out float r, out float rl) {
     precise float q = gi_div(ay, ax);
     precise float p = q * ax;
     float ql = 0.0;
-    if (!isinf(p) && q > 1e-30 && ay > 1e-30) {
+    if (!isinf(p) && q > 1e-30 && ay > 1e-30 && ax >= 1.17549435e-38) {
       precise float rho = (ay - p) - gi_mulerr(q, ax, p);
       ql = rho / ax;
     }

@@ -69,12 +69,8 @@ const (
 	coopATile   = coopBlock * coopAPitch
 	coopBTile   = coopStep * coopBPitch
 	coopScratch = 256
-	// coopStages is the number of tile pairs: with two, the registers of
-	// the next step are written into the other pair while this one is
-	// multiplied, one barrier a step instead of two.
-	coopStages = 1
 	// coopShared is the shared memory the kernel takes, in bytes.
-	coopShared = 16*coopStages*(coopATile+coopBTile) + 4*coopScratch*coopThreads/32
+	coopShared = 16*(coopATile+coopBTile) + 4*coopScratch*coopThreads/32
 )
 
 // coopOf reports whether a matmul-shaped kernel with body runs on
@@ -138,7 +134,7 @@ func (g *lnGen) coopSharedTiles() string {
 	for _, bi := range []int{g.find("in", 0), g.find("in", 1)} {
 		fmt.Fprintf(&b, "layout(set = 0, binding = %d) readonly restrict buffer BQ%d { uvec4 v[]; } bq%d;\n", bi, bi, bi)
 	}
-	fmt.Fprintf(&b, "shared uvec4 sa[%d];\nshared uvec4 sb[%d];\nshared float sc[%d];\n\n", coopStages*coopATile, coopStages*coopBTile, coopScratch*coopThreads/32)
+	fmt.Fprintf(&b, "shared uvec4 sa[%d];\nshared uvec4 sb[%d];\nshared float sc[%d];\n\n", coopATile, coopBTile, coopScratch*coopThreads/32)
 	return b.String()
 }
 
@@ -273,31 +269,20 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 			fmt.Fprintf(w, "%s}\n", ind)
 		}
 	}
-	// put writes the registers into the tiles of stage st (a uint
-	// expression, "" for the only one).
-	put := func(ind, st string) {
-		at := func(tile int) string {
-			if st == "" {
-				return ""
-			}
-			return fmt.Sprintf("%s * %du + ", st, tile)
-		}
+	// put writes the registers into the tiles.
+	put := func(ind string) {
 		for n := 0; n < perA; n++ {
 			c := n * coopThreads
-			fmt.Fprintf(w, "%ssa[%s((lid + %du) / %du) * %du + (lid + %du) %% %du] = ga%d;\n", ind, at(coopATile), c, aRow, coopAPitch, c, aRow, n)
+			fmt.Fprintf(w, "%ssa[((lid + %du) / %du) * %du + (lid + %du) %% %du] = ga%d;\n", ind, c, aRow, coopAPitch, c, aRow, n)
 		}
 		for n := 0; n < perB; n++ {
 			c := n * coopThreads
-			fmt.Fprintf(w, "%ssb[%s((lid + %du) / %du) * %du + (lid + %du) %% %du] = gb%d;\n", ind, at(coopBTile), c, bRow, coopBPitch, c, bRow, n)
+			fmt.Fprintf(w, "%ssb[((lid + %du) / %du) * %du + (lid + %du) %% %du] = gb%d;\n", ind, c, bRow, coopBPitch, c, bRow, n)
 		}
 	}
-	// step multiplies the tiles of stage st, 16 along the reduction at a
-	// time (offsets and strides in uvec4s).
-	step := func(ind, st string) {
-		aAt, bAt := "", ""
-		if st != "" {
-			aAt, bAt = fmt.Sprintf("%s * %du + ", st, coopATile), fmt.Sprintf("%s * %du + ", st, coopBTile)
-		}
+	// step multiplies the tiles, 16 along the reduction at a time
+	// (offsets and strides in uvec4s).
+	step := func(ind string) {
 		for kk := 0; kk < coopStep; kk += 16 {
 			fmt.Fprintf(w, "%s{\n", ind)
 			for i := 0; i < coopRows; i++ {
@@ -307,10 +292,10 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 				fmt.Fprintf(w, "%s  %s fb%d;\n", ind, frag, j)
 			}
 			for i := 0; i < coopRows; i++ {
-				fmt.Fprintf(w, "%s  coopMatLoadNV(fa%d, sa, %s%du + (wr + %du) * %du, %du, false);\n", ind, i, aAt, kk/8, 16*i, coopAPitch, coopAPitch)
+				fmt.Fprintf(w, "%s  coopMatLoadNV(fa%d, sa, %du + (wr + %du) * %du, %du, false);\n", ind, i, kk/8, 16*i, coopAPitch, coopAPitch)
 			}
 			for j := 0; j < coopCols; j++ {
-				fmt.Fprintf(w, "%s  coopMatLoadNV(fb%d, sb, %s%du + ((wc + %du) >> 3), %du, false);\n", ind, j, bAt, kk*coopBPitch, 16*j, coopBPitch)
+				fmt.Fprintf(w, "%s  coopMatLoadNV(fb%d, sb, %du + ((wc + %du) >> 3), %du, false);\n", ind, j, kk*coopBPitch, 16*j, coopBPitch)
 			}
 			accs(func(i, j int) {
 				fmt.Fprintf(w, "%s  %s = coopMatMulAddNV(fa%d, fb%d, %s);\n", ind, accName(i, j), i, j, accName(i, j))
@@ -325,28 +310,12 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	// 64-long tiles beat two pairs of 32-long ones, reading two steps
 	// ahead, by 2%; both fit Vulkan's 48 KiB, two pairs of 64 do not.)
 	fetch("      ", "0u")
-	if coopStages == 1 {
-		fmt.Fprintf(w, "      for (uint k0 = 0u; k0 < %s; k0 += %du) {\n        barrier();\n", K, coopStep)
-		put("        ", "")
-		fmt.Fprintf(w, "        barrier();\n        if (k0 + %du < %s) {\n", coopStep, K)
-		fetch("          ", fmt.Sprintf("(k0 + %du)", coopStep))
-		w.WriteString("        }\n")
-		step("        ", "")
-	} else {
-		// Two stages: step st is multiplied while the next one, read
-		// into the registers first, is written into the other stage; the
-		// one barrier a step both publishes that stage and frees this one
-		// (everyone is past its multiplies) for the step after.
-		put("      ", "0u")
-		fmt.Fprintf(w, "      barrier();\n      for (uint k0 = 0u, st = 0u; k0 < %s; k0 += %du, st ^= 1u) {\n", K, coopStep)
-		fmt.Fprintf(w, "        bool more = k0 + %du < %s;\n        if (more) {\n", coopStep, K)
-		fetch("          ", fmt.Sprintf("(k0 + %du)", coopStep))
-		w.WriteString("        }\n")
-		step("        ", "st")
-		w.WriteString("        if (more) {\n")
-		put("          ", "(st ^ 1u)")
-		w.WriteString("        }\n        barrier();\n")
-	}
+	fmt.Fprintf(w, "      for (uint k0 = 0u; k0 < %s; k0 += %du) {\n        barrier();\n", K, coopStep)
+	put("        ")
+	fmt.Fprintf(w, "        barrier();\n        if (k0 + %du < %s) {\n", coopStep, K)
+	fetch("          ", fmt.Sprintf("(k0 + %du)", coopStep))
+	w.WriteString("        }\n")
+	step("        ")
 	w.WriteString("      }\n      barrier();\n")
 	// The accumulators go straight to the output where their 16 x 16
 	// tile is inside it and its rows start at multiples of 4 elements

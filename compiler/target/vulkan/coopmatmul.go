@@ -45,7 +45,14 @@ import (
 // are. cuda's mma.sync kernel takes 0.39 ms. Steps of 32 with 128 x 128
 // blocks (0.83 ms), 2 x 4 accumulators (0.74), no memory operands on the
 // matrix loads (0.71) and matrices loaded straight from the bindings
-// instead of shared memory (1.4-1.8 ms) were no better.
+// instead of shared memory (1.4-1.8 ms) were no better. The driver
+// gives this kernel 240 registers an invocation (pipeline statistics),
+// so one workgroup runs on a multiprocessor; two stages of these tiles
+// (54 KiB) do not fit Vulkan's 48, and the two-stage shapes that do (one
+// barrier a step) were slower on the H200: 128 x 128 blocks with 4 x 2
+// accumulators in steps of 32 (166 registers) 1.02 ms, in steps of 16
+// (118 registers, two workgroups a multiprocessor) 0.81 ms, 128 x 256 in
+// steps of 16 (190) 0.90 ms; 128 x 128 in one stage 0.97-1.01 ms.
 
 // coopMMA is the cooperative matrix operation the kernel needs of the
 // target (IREE's name).

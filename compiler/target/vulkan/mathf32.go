@@ -9,8 +9,9 @@ import "strings"
 // inversesqrt 2 ulp, and lavapipe's log is 13% off near 1).
 //
 // Two device behaviours shape the code. GLSL's fma need not be fused
-// (lavapipe's is a multiply and an add), so nothing relies on it: exact
-// products use Dekker's split into 12-bit halves (gi_mulerr), whose
+// (lavapipe's is a multiply and an add), so nothing relies on it but the
+// division for devices known to fuse it (gi_divf, Device.FusedFMA):
+// exact products use Dekker's split into 12-bit halves (gi_mulerr), whose
 // partial products are exact in any rounding of the sum. And a compiler
 // may contract a * b + c into an fma where the code means two roundings:
 // variables whose error terms must come out exactly are declared precise
@@ -22,6 +23,12 @@ import "strings"
 // remainder of the significands is exact in 32 bits (gi_div, gi_sqrt).
 // A subnormal quotient is rounded to its grid from the bits the
 // significand quotient drops and its exact remainder (64-bit compare).
+//
+// Shaders ask for DenormPreserve, but a device need not offer it:
+// NVIDIA's driver does not (shaderDenormPreserveFloat32 is false on the
+// H200) and flushes f32 subnormals in arithmetic. Helpers take subnormal
+// operands apart in integers (gi_mant), so that only results that are
+// themselves subnormal come out flushed there.
 
 // f32fmod is gi_fmod for f32.
 var f32fmod = strings.NewReplacer("FT", "float", "gi_fmodS(", "gi_fmod(", "MINNORMAL", "uintBitsToFloat(0x00800000u)",

@@ -35,7 +35,7 @@ func matmulOf(k *loopnest.Kernel, body *ir.Operation, dev Device) *matmulShape {
 	shared := gpuloops.MatmulShared(dev.MaxSharedBytes / 4)
 	threads := gpuloops.MatmulThreads(min(dev.MaxInvocations, dev.MaxWorkgroupSize[0]), shared)
 	mm := &matmulShape{Matmul: m, Layout: m.Layout(k, threads, shared)}
-	mm.coop = mm.Threads() == coopThreads && mm.TM() == coopBlock && mm.TN() == coopBlock && coopOf(k, body, dev)
+	mm.coop = mm.TM() == coopBlock && mm.TN() == coopBlock && coopOf(k, body, dev)
 	return mm
 }
 
@@ -56,7 +56,7 @@ func splitOf(t *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
 	}
 	if m := matmulOf(k, nil, dev); m != nil {
 		l := m.Layout
-		if m.Threads() == coopThreads && m.TM() == coopBlock && m.TN() == coopBlock && coopShaped(k, dev) {
+		if m.TM() == coopBlock && m.TN() == coopBlock && coopShaped(k, dev) {
 			// Cooperative-matrix blocks are coopBlockN wide (a body
 			// other than the multiply-add, which the split cannot see,
 			// runs in the tiled kernel, each workgroup taking two of
@@ -68,9 +68,13 @@ func splitOf(t *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
 	return 1
 }
 
-// localSize is the workgroup size of the shader g writes: its tiled
-// matmul's invocations, or LoopNestWorkgroupSize.
+// localSize is the workgroup size of the shader g writes: its
+// cooperative-matrix or tiled matmul's invocations, or
+// LoopNestWorkgroupSize.
 func (g *lnGen) localSize() int {
+	if g.mm != nil && g.mm.coop {
+		return coopThreads
+	}
 	if g.mm != nil {
 		return g.mm.Threads()
 	}

@@ -13,10 +13,10 @@
 #   build_tools/scripts/gpu/codegen.sh build   # here: into .gpu-codegen/
 #   build_tools/scripts/gpu/codegen.sh run     # there: results under $OUT
 #
-# "build" compiles the e2e and cuda-target test binaries (go test -c, with
-# their testdata), the tools, the programs for cuda and vulkan-spirv, and
-# copies glslc with its libshaderc (the e2e tests compile for vulkan-spirv
-# on the device machine). The folder is ignored through .git/info/exclude;
+# "build" compiles the e2e, cuda-target and vulkan-target test binaries
+# (go test -c, with their testdata), the tools, the programs for cuda and
+# vulkan-spirv, and copies glslc with its libshaderc (the e2e tests
+# compile for vulkan-spirv on the device machine). The folder is ignored through .git/info/exclude;
 # the Vulkan loader comes from .gl/ (see vulkan.md). On the device tool:
 #
 #   carry:   [".gpu-codegen", ".gl"]
@@ -46,9 +46,14 @@ build() {
   grep -qx '/.gpu-codegen/' "$exclude" 2>/dev/null || echo '/.gpu-codegen/' >>"$exclude"
   rm -rf "$dir"
   mkdir -p "$dir/e2e" "$dir/cuda-target" "$dir/bin" "$dir/modules" "$dir/glslc"
-  (cd compiler && go test -c -o "$dir/e2e/e2e.test" ./e2e && go test -c -o "$dir/cuda-target/cuda.test" ./target/cuda)
+  mkdir -p "$dir/vulkan-target"
+  (cd compiler && go test -c -o "$dir/e2e/e2e.test" ./e2e && go test -c -o "$dir/cuda-target/cuda.test" ./target/cuda &&
+    go test -c -o "$dir/vulkan-target/vulkan.test" ./target/vulkan)
   cp -r compiler/e2e/testdata "$dir/e2e/"
   cp -r compiler/target/cuda/testdata "$dir/cuda-target/"
+  # The vulkan-spirv target's math checks on the device: every helper
+  # against its bound, and the fused-fma division on NVIDIA.
+  cp -r compiler/target/vulkan/testdata "$dir/vulkan-target/"
   # The Vulkan driver's tests: device limits, features and the
   # cooperative-matrix path checked against Go.
   mkdir -p "$dir/vulkan-driver"
@@ -130,6 +135,9 @@ run() {
     grep -E '^(--- |ok|FAIL|PASS|panic)|^\s+--- FAIL' "$out/e2e-tests.txt" | tail -80
     echo "== cuda target tests"
     (cd cuda-target && timeout 120 ./cuda.test -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go' | tail -30) || status=1
+    echo "== vulkan-spirv target math on the device"
+    (cd vulkan-target && timeout 180 ./vulkan.test -test.run 'TestMath|TestFusedDivision|TestDivSqrt' -test.v 2>&1 |
+      grep -E '^(--- |ok|FAIL|PASS)|quotients|worst|_test.go.*(want|skipping)' | tail -60) || status=1
     echo "== vulkan driver tests"
     (cd vulkan-driver && timeout 120 ./vulkan.test -test.v 2>&1 | grep -E '^(--- |ok|FAIL|PASS)|_test.go' | tail -40) || status=1
   fi

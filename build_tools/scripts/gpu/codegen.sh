@@ -16,8 +16,9 @@
 # "build" compiles the e2e, cuda-target and vulkan-target test binaries
 # (go test -c, with their testdata), the tools, the programs for cuda and
 # vulkan-spirv, and copies glslc with its libshaderc (the e2e tests
-# compile for vulkan-spirv on the device machine). The folder is ignored through .git/info/exclude;
-# the Vulkan loader comes from .gl/ (see vulkan.md). On the device tool:
+# compile for vulkan-spirv on the device machine). The folder is ignored
+# through .git/info/exclude; the Vulkan loader comes from .gl/ (see
+# vulkan.md). On the device tool:
 #
 #   carry:   [".gpu-codegen", ".gl"]
 #   command: bash .gpu-codegen/codegen.sh run

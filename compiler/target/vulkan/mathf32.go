@@ -279,10 +279,11 @@ float gi_fma(float a, float b, float c) {
 	// gi_exp: x = k ln2 + r (k the integer nearest x log2(e), found by
 	// adding 1.5 * 2^23, whose low bits then hold k: no conversion
 	// instructions, which run at a fraction of the arithmetic rate; ln2
-	// in a 12-bit part, whose product with k is exact, and the rest), e^r by its Taylor polynomial to r^7 in fma
-	// steps (as the cuda target computes it), times 2^(k/2) and 2^(k -
-	// k/2): the first product is exact and the second rounds once, into
-	// the subnormals too. No branches and few operations: softmax is
+	// in a 12-bit part, whose product with k is exact, and the rest),
+	// e^r by its Taylor polynomial to r^7 in fma steps (as the cuda
+	// target computes it), times 2^(k/2) and 2^(k - k/2): the first
+	// product is exact and the second rounds once, into the subnormals
+	// too. No branches and few operations: softmax is
 	// exp's hot path, where the earlier form (the polynomial in precise
 	// multiplies and adds, which the compiler may not fuse, and a
 	// scaling with clamps) made a row softmax take 1.5 times as long on

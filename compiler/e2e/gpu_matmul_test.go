@@ -271,7 +271,7 @@ func matmulsF16(t *testing.T, dev rhal.Device, module []byte) {
 	}
 	run("mm16_256", 256, 256, 256, false)
 	run("mm16_odd", 200, 131, 77, false)
-	for _, sh := range [][3]int{{128, 128, 32}, {129, 257, 33}, {5, 300, 17}, {300, 7, 0}} {
+	for _, sh := range [][3]int{{128, 128, 32}, {129, 257, 33}, {5, 300, 17}, {300, 7, 0}, {300, 600, 64}} {
 		run("mm16_dyn", sh[0], sh[1], sh[2], true)
 	}
 }
@@ -289,9 +289,13 @@ func TestGPUMatmulF16Vulkan(t *testing.T) {
 	// h200 runs them on VK_KHR_cooperative_matrix (the default), h200-nv
 	// on VK_NV_cooperative_matrix; a device without the extension refuses
 	// the module, naming it.
-	for _, c := range []struct{ name, flag, feature, capability string }{
-		{"h200", "", "VK_KHR_cooperative_matrix", "CooperativeMatrixKHR"},
-		{"h200-nv", "--iree-vulkan-cooperative-matrix=nv", "VK_NV_cooperative_matrix", "CooperativeMatrixNV"},
+	// h200-nv2 multiplies the blocks inside the matrices as
+	// workgroup-scope matrices (VK_NV_cooperative_matrix2), which a device
+	// without them refuses, naming the features.
+	for _, c := range []struct{ name, flag, feature, want string }{
+		{"h200", "", "VK_KHR_cooperative_matrix", "declares capability CooperativeMatrixKHR, which needs the device feature cooperativeMatrix (VK_KHR_cooperative_matrix)"},
+		{"h200-nv", "--iree-vulkan-cooperative-matrix=nv", "VK_NV_cooperative_matrix", "declares capability CooperativeMatrixNV, which needs the device feature cooperativeMatrix (VK_NV_cooperative_matrix)"},
+		{"h200-nv2", "--iree-vulkan-cooperative-matrix=nv2", "VK_NV_cooperative_matrix2", "cooperative matrices of workgroup scope, which need the device features cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{})
@@ -300,12 +304,18 @@ func TestGPUMatmulF16Vulkan(t *testing.T) {
 				flags = append(flags, c.flag)
 			}
 			module := compileVulkanFor(t, "gpu_matmul_f16.mlir", "h200", flags...)
-			if strings.Contains(strings.Join(dev.(*vkdriver.Device).Features(), " "), c.feature) {
+			features := strings.Join(dev.(*vkdriver.Device).Features(), " ")
+			if strings.Contains(features, "("+c.feature+")") {
 				matmulsF16(t, dev, module)
 				return
 			}
+			// The first feature missing is named: nv2's modules also
+			// need the KHR matrices.
+			want := c.want
+			if !strings.Contains(features, "(VK_KHR_cooperative_matrix)") && c.feature != "VK_NV_cooperative_matrix" {
+				want = "declares capability CooperativeMatrixKHR, which needs the device feature cooperativeMatrix (VK_KHR_cooperative_matrix)"
+			}
 			err := invokeErr(dev, module, "mm16_256", "256x256xf16=1", "256x256xf16=1")
-			want := "declares capability " + c.capability + ", which needs the device feature cooperativeMatrix (" + c.feature + ")"
 			if status.CodeOf(err) != status.Unimplemented || err == nil || !strings.Contains(err.Error(), want) {
 				t.Fatalf("cooperative matrices on a device without them: error %v, want UNIMPLEMENTED containing %q", err, want)
 			}

@@ -8,7 +8,7 @@
 # (codegen/torch_ref.py: f32 with TF32 off, f16 on tensor cores, and f32
 # with TF32 on beside ours compiled with --iree-cuda-allow-tf32=true; and
 # the f16 matmul on vulkan compiled with
-# --iree-vulkan-cooperative-matrix=nv beside the default KHR one).
+# --iree-vulkan-cooperative-matrix=nv and =nv2 beside the default KHR one).
 #
 #   build_tools/scripts/gpu/codegen.sh build   # here: into .gpu-codegen/
 #   build_tools/scripts/gpu/codegen.sh run     # there: results under $OUT
@@ -38,7 +38,7 @@ else
   root="$(cd "$here/../../.." && pwd)"
 fi
 dir="$root/.gpu-codegen"
-programs=(matmul matmul_f16 matmul_f16_nv matmul_tf32 softmax dense)
+programs=(matmul matmul_f16 matmul_f16_nv matmul_f16_nv2 matmul_tf32 softmax dense)
 
 build() {
   cd "$root"
@@ -84,11 +84,14 @@ build() {
   # precision, beside torch's TF32 figure.
   "$dir/bin/iree-compile" --iree-hal-target-backends=cuda --iree-cuda-allow-tf32=true "$here/codegen/matmul.mlir" \
     -o "$dir/modules/matmul_tf32.cuda.vmfb" || echo "compiling matmul with TF32 failed"
-  # The f16 matmul on NVIDIA's own cooperative matrix extension (vulkan
-  # only), beside the default VK_KHR_cooperative_matrix.
-  "$dir/bin/iree-compile" --iree-hal-target-backends=vulkan-spirv --iree-vulkan-target="${CODEGEN_VULKAN_TARGET:-h200}" \
-    --iree-vulkan-cooperative-matrix=nv "$here/codegen/matmul_f16.mlir" -o "$dir/modules/matmul_f16_nv.vulkan-spirv.vmfb" ||
-    echo "compiling matmul_f16 with the NV extension failed"
+  # The f16 matmul on NVIDIA's own cooperative matrix extensions (vulkan
+  # only), beside the default VK_KHR_cooperative_matrix: nv, and nv2's
+  # workgroup-scope matrices.
+  for ext in nv nv2; do
+    "$dir/bin/iree-compile" --iree-hal-target-backends=vulkan-spirv --iree-vulkan-target="${CODEGEN_VULKAN_TARGET:-h200}" \
+      --iree-vulkan-cooperative-matrix=$ext "$here/codegen/matmul_f16.mlir" -o "$dir/modules/matmul_f16_$ext.vulkan-spirv.vmfb" ||
+      echo "compiling matmul_f16 with --iree-vulkan-cooperative-matrix=$ext failed"
+  done
   cp "$here/codegen/torch_ref.py" "$0" "$dir/"
   du -sh "$dir"
 }
@@ -97,14 +100,14 @@ build() {
 args() {
   case "$1" in
     matmul | matmul_tf32) echo "--input=4096x4096xf32=1 --input=4096x4096xf32=1" ;;
-    matmul_f16 | matmul_f16_nv) echo "--input=4096x4096xf16=1 --input=4096x4096xf16=1" ;;
+    matmul_f16*) echo "--input=4096x4096xf16=1 --input=4096x4096xf16=1" ;;
     softmax) echo "--input=8192x8192xf32=1" ;;
     dense) echo "--input=4096x4096xf32=1 --input=4096x4096xf32=1 --input=4096xf32=1" ;;
   esac
 }
 expected() {
   case "$1" in
-    matmul | matmul_f16 | matmul_f16_nv | matmul_tf32) echo "--expected_output=4096x4096xf32=4096" ;;
+    matmul | matmul_f16* | matmul_tf32) echo "--expected_output=4096x4096xf32=4096" ;;
     softmax) echo "--expected_output=8192x8192xf32=0.0001220703125" ;;
     dense) echo "--expected_output=4096x4096xf32=4097" ;;
   esac
@@ -155,7 +158,7 @@ run() {
     for d in $devices; do
       b=$([ "$d" = cuda ] && echo cuda || echo vulkan-spirv)
       [ "$p.$d" = matmul_tf32.vulkan ] && continue # a cuda flag
-      [ "$p.$d" = matmul_f16_nv.cuda ] && continue # a vulkan flag
+      case "$p.$d" in matmul_f16_nv*.cuda) continue ;; esac # a vulkan flag
       # shellcheck disable=SC2046
       if timeout 60 bin/iree-run-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") $(expected "$p") --output_max_element_count=4 >"$checks/$p.$d.txt" 2>&1; then
         echo "$p on $d: matches"
@@ -169,7 +172,7 @@ run() {
     for d in $devices; do
       b=$([ "$d" = cuda ] && echo cuda || echo vulkan-spirv)
       [ "$p.$d" = matmul_tf32.vulkan ] && continue
-      [ "$p.$d" = matmul_f16_nv.cuda ] && continue
+      case "$p.$d" in matmul_f16_nv*.cuda) continue ;; esac
       # shellcheck disable=SC2046
       timeout 90 bin/iree-benchmark-module --device="$d" --module="modules/$p.$b.vmfb" $(args "$p") \
         --benchmark_repetitions=5 --benchmark_report_aggregates_only --benchmark_min_time=3x 2>&1 | grep -E 'median|error|ERROR' | sed "s/^/$p $d: /" || status=1

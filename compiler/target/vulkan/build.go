@@ -49,6 +49,9 @@ type Options struct {
 	// VK_NV_cooperative_matrix instead of rewriting them to
 	// VK_KHR_cooperative_matrix (coopkhr.go).
 	CoopMatrixNV bool
+	// WorkgroupMatrices lets cooperative-matrix matmuls multiply whole
+	// blocks as workgroup-scope matrices (GLSLOptions.WorkgroupMatrices).
+	WorkgroupMatrices bool
 	// flagErr is a bad flag value the builder reports when it builds.
 	flagErr error
 }
@@ -270,7 +273,7 @@ func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, e
 	if err != nil {
 		return nil, ir.OpErrorf(variant, "%v", err)
 	}
-	src, err := GenerateGLSLWith(inner, e.name, GLSLOptions{NoSubgroups: opts.NoSubgroups, Device: dev})
+	src, err := GenerateGLSLWith(inner, e.name, opts.glsl(dev))
 	if err != nil {
 		return nil, err
 	}
@@ -294,6 +297,11 @@ func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, e
 		}
 	}
 	return RenameEntryPoint(code, "main", e.name)
+}
+
+// glsl returns the shader generator's options for device dev.
+func (o Options) glsl(dev Device) GLSLOptions {
+	return GLSLOptions{NoSubgroups: o.NoSubgroups, Device: dev, WorkgroupMatrices: o.WorkgroupMatrices}
 }
 
 // CompileGLSL compiles a GLSL compute shader with glslc to SPIR-V words.

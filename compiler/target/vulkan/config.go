@@ -203,7 +203,7 @@ func generatedConfig(variant, inner *ir.Operation, e export, opts Options, code 
 	if err != nil {
 		return kernelconfig.Config{}, ir.OpErrorf(variant, "%v", err)
 	}
-	c := kernelConfig(inner, e.name, GLSLOptions{NoSubgroups: opts.NoSubgroups, Device: dev})
+	c := kernelConfig(inner, e.name, opts.glsl(dev))
 	ls, ok := localSize(code, e.name)
 	if c.IsZero() || !ok || ls != c.WorkgroupSize {
 		return c, ir.OpErrorf(e.op, "internal error: the shader of @%s has local size %v (found %v) but its recorded configuration is %q", e.name, ls, ok, c.String())
@@ -255,7 +255,7 @@ func (b Builder) ExportConfigs(variant *ir.Operation) (map[string]kernelconfig.C
 		if o.Name != "hal.executable.export" {
 			continue
 		}
-		if c := kernelConfig(inner, o.SymName(), GLSLOptions{NoSubgroups: b.Options.NoSubgroups, Device: dev}); !c.IsZero() {
+		if c := kernelConfig(inner, o.SymName(), b.Options.glsl(dev)); !c.IsZero() {
 			out[o.SymName()] = c
 		}
 	}

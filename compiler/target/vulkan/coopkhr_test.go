@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -264,4 +265,20 @@ func TestCoopKHR(t *testing.T) {
 			}
 		})
 	}
+}
+
+// coopTypes lists a module's KHR cooperative matrix types as "scope
+// rows x columns use" (scope 2 is the workgroup, 3 the subgroup; use 0
+// is A, 1 B, 2 the accumulator), sorted.
+func coopTypes(t *testing.T, code []uint32) []string {
+	t.Helper()
+	m := indexSPIRV(t, code)
+	var out []string
+	for _, w := range m.insns {
+		if w[0]&0xffff == opTypeCoopKHR {
+			out = append(out, fmt.Sprintf("%d %dx%d %d", m.constant(t, w[3]), m.constant(t, w[4]), m.constant(t, w[5]), m.constant(t, w[6])))
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -202,6 +202,9 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	w.WriteString("    }\n")
 	fmt.Fprintf(w, "    for (uint r0 = %s; r0 < %s; r0 += %du) {\n", rowLo, rowHi, coopBlock)
 	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", coopBlockN, N, coopBlockN)
+	if g.opts.WorkgroupMatrices && workgroupBlocks(k, m) {
+		g.workgroupBlock(m, iinit)
+	}
 	accs := func(fn func(i, j int)) {
 		for i := 0; i < coopRows; i++ {
 			for j := 0; j < coopCols; j++ {
@@ -342,4 +345,67 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	})
 	w.WriteString("    }\n    }\n  }\n")
 	return nil
+}
+
+// The workgroup-scope step: with VK_NV_cooperative_matrix2 a whole
+// block's A slice (coopBlock x wgStep), B slice (wgStep x coopBlockN) and
+// f32 accumulator are single matrices of the workgroup, and the driver
+// tiles their products over its subgroups, staging operands in its own
+// share of shared memory (cooperativeMatrixWorkgroupScopeReservedSharedMemory).
+// The H200's driver offers these shapes to 256 invocations
+// (cooperativeMatrixFlexibleDimensions in granules of 32 x 32 x 16).
+const wgStep = 32
+
+// workgroupBlocks reports whether a matmul's static sizes leave room for
+// blocks that workgroupBlock multiplies: a reduction that is a multiple of
+// wgStep, and at least a block's rows and columns.
+func workgroupBlocks(k *loopnest.Kernel, m *matmulShape) bool {
+	static := func(l int, ok func(int64) bool) bool { return k.Ranges[l] == ir.Dynamic || ok(k.Ranges[l]) }
+	return static(m.R, func(r int64) bool { return r%wgStep == 0 }) &&
+		static(m.I, func(r int64) bool { return r >= coopBlock }) && static(m.J, func(r int64) bool { return r >= coopBlockN })
+}
+
+// workgroupBlock writes the start of a block's body that multiplies it
+// with workgroup-scope matrices where it lies wholly inside the matrices,
+// the reduction is a multiple of wgStep and every row starts 16-byte
+// aligned (the loads' and stores' requirement), then moves to the next
+// block; other blocks fall through to the subgroup-scope code. The
+// condition is the same for every invocation of the workgroup, so the
+// workgroup-scope operations stay in uniform control flow.
+func (g *lnGen) workgroupBlock(m *matmulShape, iinit int) {
+	w := &g.w
+	ia, ib, io := g.find("in", 0), g.find("in", 1), g.find("out", 0)
+	K, N := g.ranges[m.R], g.ranges[m.J]
+	rowHi := g.ranges[m.I]
+	if g.k.OuterParallel() == m.I {
+		rowHi = "hi"
+	}
+	last := func(bi int) string { return g.sizes[bi][len(g.sizes[bi])-1] }
+	acc := fmt.Sprintf("fcoopmatNV<32, gl_ScopeWorkgroup, %d, %d>", coopBlock, coopBlockN)
+	fa := fmt.Sprintf("fcoopmatNV<16, gl_ScopeWorkgroup, %d, %d>", coopBlock, wgStep)
+	fb := fmt.Sprintf("fcoopmatNV<16, gl_ScopeWorkgroup, %d, %d>", wgStep, coopBlockN)
+	conds := []string{
+		fmt.Sprintf("r0 + %du <= %s", coopBlock, rowHi), fmt.Sprintf("c0 + %du <= %s", coopBlockN, N),
+		fmt.Sprintf("(%s %% %du) == 0u", K, wgStep),
+		fmt.Sprintf("((aBase | %s | bBase | %s) & 7u) == 0u", last(ia), last(ib)),
+		fmt.Sprintf("((cBase | %s) & 3u) == 0u", last(io)),
+	}
+	if iinit >= 0 {
+		conds = append(conds, fmt.Sprintf("((iBase | %s) & 3u) == 0u", last(iinit)))
+	}
+	fmt.Fprintf(w, "      // Blocks inside the matrices: workgroup-scope matrices, %d along the reduction a step.\n", wgStep)
+	fmt.Fprintf(w, "      if (%s) {\n", strings.Join(conds, " && "))
+	if iinit >= 0 {
+		fmt.Fprintf(w, "        %s wacc;\n        coopMatLoadNV(wacc, b%d.v, iBase + r0 * %s + c0, %s, false);\n", acc, iinit, last(iinit), last(iinit))
+	} else {
+		fmt.Fprintf(w, "        %s wacc = %s(0.0);\n", acc, acc)
+	}
+	fmt.Fprintf(w, "        for (uint k0 = 0u; k0 < %s; k0 += %du) {\n", K, wgStep)
+	fmt.Fprintf(w, "          %s wa;\n          %s wb;\n", fa, fb)
+	// The f16 operands are read through their bindings' uvec4 views (8
+	// elements each), in whose units offsets and strides count.
+	fmt.Fprintf(w, "          coopMatLoadNV(wa, bq%d.v, (aBase + r0 * %s + k0) >> 3, %s >> 3, false);\n", ia, last(ia), last(ia))
+	fmt.Fprintf(w, "          coopMatLoadNV(wb, bq%d.v, (bBase + k0 * %s + c0) >> 3, %s >> 3, false);\n", ib, last(ib), last(ib))
+	w.WriteString("          wacc = coopMatMulAddNV(wa, wb, wacc);\n        }\n")
+	fmt.Fprintf(w, "        coopMatStoreNV(wacc, b%d.v, cBase + r0 * %s + c0, %s, false);\n        continue;\n      }\n", io, last(io), last(io))
 }

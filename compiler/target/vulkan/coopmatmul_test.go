@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,7 +17,8 @@ import (
 // blocks) for an NVIDIA target: by default their SPIR-V uses
 // VK_KHR_cooperative_matrix, each multiply-add's operands of KHR matrix
 // types with the right use and shape (CheckKHR); with
-// --iree-vulkan-cooperative-matrix=nv it keeps NVIDIA's extension.
+// --iree-vulkan-cooperative-matrix=nv it keeps NVIDIA's extension; with
+// nv2 it also multiplies whole blocks as workgroup-scope matrices.
 func TestCoopMatmulKHR(t *testing.T) {
 	if _, err := (vulkan.Options{}).FindGlslc(); err != nil {
 		t.Skipf("skipping: %v", err)
@@ -37,10 +39,10 @@ func.func @dyn(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) ->
 		Targets:     transforms.TargetOptions{Backends: []string{"vulkan-spirv"}},
 		TargetFlags: map[string]string{"iree-vulkan-target": "h200", "iree-vulkan-cooperative-matrix": "amd"},
 	}, "vm")
-	if want := "--iree-vulkan-cooperative-matrix=amd: the value must be khr or nv"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "--iree-vulkan-cooperative-matrix=amd: the value must be khr, nv or nv2"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want one containing %q", err, want)
 	}
-	for _, ext := range []string{"khr", "nv"} {
+	for _, ext := range []string{"khr", "nv", "nv2"} {
 		t.Run(ext, func(t *testing.T) {
 			dir := t.TempDir()
 			_, err := pipeline.Compile("mm.mlir", src, pipeline.Options{
@@ -71,6 +73,18 @@ func.func @dyn(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) ->
 					continue
 				}
 				vulkan.CheckKHR(t, code)
+				// nv2 adds the workgroup-scope matrices of a whole block
+				// (a 128 x 256 accumulator, its A and B slices in steps of
+				// 32) to the subgroup-scope 16 x 16 fragments where the
+				// sizes may allow such blocks: @dyn's, not @mm's (77 is
+				// not a multiple of 32).
+				want := []string{"3 16x16 0", "3 16x16 1", "3 16x16 2"}
+				if ext == "nv2" && strings.HasPrefix(filepath.Base(f), "dyn") {
+					want = append([]string{"2 128x256 2", "2 128x32 0", "2 32x256 1"}, want...)
+				}
+				if got := vulkan.CoopTypes(t, code); !slices.Equal(got, want) {
+					t.Errorf("%s: cooperative matrix types %q, want %q", filepath.Base(f), got, want)
+				}
 			}
 		})
 	}

@@ -5,3 +5,6 @@ var CheckKHR = checkKHR
 
 // UsesNVCoopMatrix exposes usesNVCoopMatrix to the external tests.
 var UsesNVCoopMatrix = usesNVCoopMatrix
+
+// CoopTypes exposes coopTypes to the external tests.
+var CoopTypes = coopTypes

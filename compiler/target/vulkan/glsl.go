@@ -33,6 +33,12 @@ type GLSLOptions struct {
 	// Device is the device the executable target describes (DeviceOf),
 	// whose limits size the tiled matmuls; the zero value is Portable.
 	Device Device
+	// WorkgroupMatrices lets cooperative-matrix matmuls multiply each
+	// block that lies wholly inside the matrices as one workgroup-scope
+	// matrix product (VK_NV_cooperative_matrix2's
+	// cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions),
+	// leaving the tiling to the driver; the device must have them.
+	WorkgroupMatrices bool
 }
 
 // GenerateGLSL returns the compute shader of the generated entry function

@@ -47,7 +47,7 @@ func init() {
 		Flags: []target.Flag{
 			{Name: glslcFlag, Value: "<path>", Help: "glslc used for generated Vulkan dispatches (default: glslc on PATH)"},
 			{Name: targetFlag, Value: "<arch or product>", Help: "the Vulkan device generated code is tuned for (ampere, sm_90, h200, rtx4090, rdna3, valhall, adreno, llvmpipe, ...): its limits go into the executable target (iree_codegen.target_info) and size the tiled matmuls; a device that does not meet them refuses the module. Default: the limits every Vulkan device has"},
-			{Name: coopFlag, Value: "khr|nv", Help: "the extension of cooperative-matrix matmuls (on targets with them, e.g. --iree-vulkan-target=h200): khr, VK_KHR_cooperative_matrix (default, as IREE), or nv, VK_NV_cooperative_matrix for drivers without the KHR one"},
+			{Name: coopFlag, Value: "khr|nv|nv2", Help: "the extension of cooperative-matrix matmuls (on targets with them, e.g. --iree-vulkan-target=h200): khr, VK_KHR_cooperative_matrix (default, as IREE); nv, VK_NV_cooperative_matrix for drivers without the KHR one; or nv2, VK_KHR_cooperative_matrix with VK_NV_cooperative_matrix2's workgroup-scope matrices for the blocks inside the matrices (NVIDIA drivers that offer it; others refuse the module)"},
 			{Name: subgroupsFlag, Value: "true|false", Help: "generated reductions combine across subgroup lanes with shuffles (default true); false: through shared memory only, for devices without subgroup shuffles"},
 		},
 		DefaultExecutableTarget: DefaultExecutableTarget,
@@ -67,8 +67,10 @@ func init() {
 			case "", "khr":
 			case "nv":
 				o.CoopMatrixNV = true
+			case "nv2":
+				o.WorkgroupMatrices = true
 			default:
-				o.flagErr = fmt.Errorf("--%s=%s: the value must be khr or nv", coopFlag, v)
+				o.flagErr = fmt.Errorf("--%s=%s: the value must be khr, nv or nv2", coopFlag, v)
 			}
 			if env.Objects != nil {
 				o.Objects = env.Objects

@@ -102,22 +102,27 @@ type deviceCaps struct {
 
 // SPIR-V opcodes, execution modes and decorations the scan reads.
 const (
-	spvOpExecutionMode         = 16
-	spvOpCapability            = 17
-	spvOpConstant              = 43
-	spvOpConstantComposite     = 44
-	spvOpSpecConstant          = 50
-	spvOpSpecConstantComposite = 51
-	spvOpDecorate              = 71
-	spvModeLocalSize           = 17
-	spvModeLocalSizeID         = 38
-	spvDecorationBuiltIn       = 11
-	spvBuiltInWorkgroupSize    = 25
+	spvOpExecutionMode            = 16
+	spvOpCapability               = 17
+	spvOpConstant                 = 43
+	spvOpConstantComposite        = 44
+	spvOpSpecConstant             = 50
+	spvOpSpecConstantComposite    = 51
+	spvOpDecorate                 = 71
+	spvOpTypeCooperativeMatrixKHR = 4456
+	spvScopeWorkgroup             = 2
+	spvModeLocalSize              = 17
+	spvModeLocalSizeID            = 38
+	spvDecorationBuiltIn          = 11
+	spvBuiltInWorkgroupSize       = 25
 )
 
 // moduleNeeds is what a SPIR-V module asks of the device.
 type moduleNeeds struct {
 	capabilities []uint32
+	// workgroupMatrices is set when the module has cooperative matrix
+	// types of workgroup scope (VK_NV_cooperative_matrix2).
+	workgroupMatrices bool
 	// sizes are the workgroup sizes of the GLCompute entry points by
 	// name, where the module states them with literals or constants.
 	sizes map[string][3]uint32
@@ -157,6 +162,12 @@ func scanModule(code []uint32) (moduleNeeds, error) {
 			consts[w[1]] = w[2]
 		case (op == spvOpConstantComposite || op == spvOpSpecConstantComposite) && n == 6:
 			composites[w[1]] = w[2:5]
+		case op == spvOpTypeCooperativeMatrixKHR && n == 7:
+			// result, component type, scope, rows, columns, use; the
+			// scope constant comes before the type.
+			if s, ok := consts[w[2]]; ok && s == spvScopeWorkgroup {
+				needs.workgroupMatrices = true
+			}
 		case op == spvOpDecorate && n == 4 && w[1] == spvDecorationBuiltIn && w[2] == spvBuiltInWorkgroupSize:
 			wgSizeID = w[0]
 		}

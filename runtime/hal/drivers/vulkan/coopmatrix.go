@@ -15,7 +15,11 @@ const (
 	featVulkanMemoryModel    uint32 = 1 << 24
 	featCooperativeMatrixNV  uint32 = 1 << 25
 	featCooperativeMatrixKHR uint32 = 1 << 26
+	featWorkgroupMatrices    uint32 = 1 << 27
 )
+
+// workgroupMatricesName names featWorkgroupMatrices.
+const workgroupMatricesName = "cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2)"
 
 // matrixNeeds maps SPIR-V capability numbers to the features above.
 var matrixNeeds = map[uint32]capabilityNeed{
@@ -29,13 +33,18 @@ var matrixFeatureOrder = []uint32{5345, 5357, 6022}
 
 // checkMatrixFeatures returns an error naming the first capability of
 // matrixNeeds that a module declares and the device (features, its
-// GVK_FEATURE_* bits) lacks.
+// GVK_FEATURE_* bits) lacks, or the workgroup-scope matrices' features
+// where it has such matrices and the device lacks them (no SPIR-V
+// capability says so: the scope operand of the matrix types does).
 func checkMatrixFeatures(needs moduleNeeds, device string, features uint32) error {
 	for _, cp := range needs.capabilities {
 		need, ok := matrixNeeds[cp]
 		if ok && features&need.feature == 0 {
 			return fmt.Errorf("its SPIR-V declares capability %s, which needs the device feature %s; device %q does not support it", need.name, need.featName, device)
 		}
+	}
+	if needs.workgroupMatrices && features&featWorkgroupMatrices == 0 {
+		return fmt.Errorf("its SPIR-V has cooperative matrices of workgroup scope, which need the device features %s; device %q does not support them", workgroupMatricesName, device)
 	}
 	return nil
 }
@@ -47,6 +56,9 @@ func matrixFeatureNames(features uint32) []string {
 		if n := matrixNeeds[cp]; features&n.feature != 0 {
 			out = append(out, n.featName)
 		}
+	}
+	if features&featWorkgroupMatrices != 0 {
+		out = append(out, workgroupMatricesName)
 	}
 	return out
 }

@@ -20,6 +20,24 @@ typedef struct VkPhysicalDeviceCooperativeMatrixFeaturesKHR {
 } VkPhysicalDeviceCooperativeMatrixFeaturesKHR;
 #endif
 
+// VK_NV_cooperative_matrix2 (Vulkan 1.3.300) likewise: its feature
+// struct, as the registry lays it out.
+#ifndef VK_NV_cooperative_matrix2
+#define VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME "VK_NV_cooperative_matrix2"
+#define VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV ((VkStructureType)1000593000)
+typedef struct VkPhysicalDeviceCooperativeMatrix2FeaturesNV {
+  VkStructureType sType;
+  void* pNext;
+  VkBool32 cooperativeMatrixWorkgroupScope;
+  VkBool32 cooperativeMatrixFlexibleDimensions;
+  VkBool32 cooperativeMatrixReductions;
+  VkBool32 cooperativeMatrixConversions;
+  VkBool32 cooperativeMatrixPerElementOperations;
+  VkBool32 cooperativeMatrixTensorAddressing;
+  VkBool32 cooperativeMatrixBlockLoads;
+} VkPhysicalDeviceCooperativeMatrix2FeaturesNV;
+#endif
+
 // How long gvk_submit polls a submission's fence on a GPU before it blocks.
 #define GVK_SPIN_NS 20000000LL
 
@@ -240,7 +258,8 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
   // extension.
   VkPhysicalDeviceCooperativeMatrixFeaturesNV coop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV};
   VkPhysicalDeviceCooperativeMatrixFeaturesKHR kcoop = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR};
-  int has_coop = 0, has_kcoop = 0;
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV coop2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV};
+  int has_coop = 0, has_kcoop = 0, has_coop2 = 0;
   if (v11) {
     uint32_t next = 0;
     if (vk.vkEnumerateDeviceExtensionProperties(pd, NULL, &next, NULL) == VK_SUCCESS && next > 0) {
@@ -249,6 +268,7 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
         for (uint32_t i = 0; i < next; i++) {
           if (strcmp(exts[i].extensionName, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) has_coop = 1;
           if (strcmp(exts[i].extensionName, VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME) == 0) has_kcoop = 1;
+          if (strcmp(exts[i].extensionName, VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME) == 0) has_coop2 = 1;
         }
       }
       free(exts);
@@ -261,7 +281,11 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       kcoop.pNext = f2.pNext;
       f2.pNext = &kcoop;
     }
-    if (has_coop || has_kcoop) vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
+    if (has_coop2) {
+      coop2.pNext = f2.pNext;
+      f2.pNext = &coop2;
+    }
+    if (has_coop || has_kcoop || has_coop2) vk.vkGetPhysicalDeviceFeatures2(pd, &f2);
   }
   if (!v12) {
     f11.storageBuffer16BitAccess = s16.storageBuffer16BitAccess;
@@ -287,6 +311,9 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       {v12 && f12.vulkanMemoryModel, GVK_FEATURE_VULKAN_MEMORY_MODEL},
       {has_coop && coop.cooperativeMatrix, GVK_FEATURE_COOPERATIVE_MATRIX_NV},
       {has_kcoop && kcoop.cooperativeMatrix, GVK_FEATURE_COOPERATIVE_MATRIX_KHR},
+      {has_kcoop && kcoop.cooperativeMatrix && has_coop2 && coop2.cooperativeMatrixWorkgroupScope &&
+           coop2.cooperativeMatrixFlexibleDimensions,
+       GVK_FEATURE_COOPERATIVE_MATRIX_WORKGROUP_NV},
   };
   for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
     if (feats[i].supported) out->features |= feats[i].bit;
@@ -331,7 +358,12 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_KHR,
       .cooperativeMatrix = VK_TRUE,
   };
-  const char* coop_exts[2];
+  VkPhysicalDeviceCooperativeMatrix2FeaturesNV ecoop2 = {
+      .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV,
+      .cooperativeMatrixWorkgroupScope = VK_TRUE,
+      .cooperativeMatrixFlexibleDimensions = VK_TRUE,
+  };
+  const char* coop_exts[3];
   uint32_t ncoop_exts = 0;
   if (f & GVK_FEATURE_COOPERATIVE_MATRIX_NV) {
     e2.pNext = &ecoop;
@@ -341,6 +373,11 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
     ekcoop.pNext = e2.pNext;
     e2.pNext = &ekcoop;
     coop_exts[ncoop_exts++] = VK_KHR_COOPERATIVE_MATRIX_EXTENSION_NAME;
+  }
+  if (f & GVK_FEATURE_COOPERATIVE_MATRIX_WORKGROUP_NV) {
+    ecoop2.pNext = e2.pNext;
+    e2.pNext = &ecoop2;
+    coop_exts[ncoop_exts++] = VK_NV_COOPERATIVE_MATRIX_2_EXTENSION_NAME;
   }
   VkDeviceCreateInfo dci = {
       .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,

@@ -141,6 +141,13 @@ func (g *lnGen) coopSharedTiles() string {
 	for _, bi := range []int{g.find("in", 0), g.find("in", 1)} {
 		fmt.Fprintf(&b, "layout(set = 0, binding = %d) readonly restrict buffer BQ%d { uvec4 v[]; } bq%d;\n", bi, bi, bi)
 	}
+	if g.opts.WorkgroupMatrices {
+		// f16 views of the two operands for workgroupBlock's loads, which
+		// become tensor-layout loads of f16 elements (tensorload.go).
+		for _, bi := range []int{g.find("in", 0), g.find("in", 1)} {
+			fmt.Fprintf(&b, "layout(set = 0, binding = %d) readonly restrict buffer BH%d { float16_t v[]; } bh%d;\n", bi, bi, bi)
+		}
+	}
 	fmt.Fprintf(&b, "shared uvec4 sa[%d];\nshared uvec4 sb[%d];\nshared float sc[%d];\n\n", coopATile, coopBTile, coopScratch*coopThreads/32)
 	return b.String()
 }
@@ -402,10 +409,9 @@ func (g *lnGen) workgroupBlock(m *matmulShape, iinit int) {
 	}
 	fmt.Fprintf(w, "        for (uint k0 = 0u; k0 < %s; k0 += %du) {\n", K, wgStep)
 	fmt.Fprintf(w, "          %s wa;\n          %s wb;\n", fa, fb)
-	// The f16 operands are read through their bindings' uvec4 views (8
-	// elements each), in whose units offsets and strides count.
-	fmt.Fprintf(w, "          coopMatLoadNV(wa, bq%d.v, (aBase + r0 * %s + k0) >> 3, %s >> 3, false);\n", ia, last(ia), last(ia))
-	fmt.Fprintf(w, "          coopMatLoadNV(wb, bq%d.v, (bBase + k0 * %s + c0) >> 3, %s >> 3, false);\n", ib, last(ib), last(ib))
+	// The f16 operands are read through their bindings' f16 views.
+	fmt.Fprintf(w, "          coopMatLoadNV(wa, bh%d.v, aBase + r0 * %s + k0, %s, false);\n", ia, last(ia), last(ia))
+	fmt.Fprintf(w, "          coopMatLoadNV(wb, bh%d.v, bBase + k0 * %s + c0, %s, false);\n", ib, last(ib), last(ib))
 	w.WriteString("          wacc = coopMatMulAddNV(wa, wb, wacc);\n        }\n")
 	fmt.Fprintf(w, "        coopMatStoreNV(wacc, b%d.v, cBase + r0 * %s + c0, %s, false);\n        continue;\n      }\n", io, last(io), last(io))
 }

@@ -85,6 +85,13 @@ func.func @dyn(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) ->
 				if got := vulkan.CoopTypes(t, code); !slices.Equal(got, want) {
 					t.Errorf("%s: cooperative matrix types %q, want %q", filepath.Base(f), got, want)
 				}
+				// @dyn's blocks load A, B and the accumulator's initial
+				// value, and store it, through tensor layouts.
+				if len(want) > 3 {
+					if l, s := vulkan.CheckTensorLoads(t, code); l != 3 || s != 1 {
+						t.Errorf("%s: %d tensor-layout loads and %d stores, want 3 and 1", filepath.Base(f), l, s)
+					}
+				}
 			}
 		})
 	}

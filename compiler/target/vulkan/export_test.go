@@ -8,3 +8,6 @@ var UsesNVCoopMatrix = usesNVCoopMatrix
 
 // CoopTypes exposes coopTypes to the external tests.
 var CoopTypes = coopTypes
+
+// CheckTensorLoads exposes checkTensorLoads to the external tests.
+var CheckTensorLoads = checkTensorLoads

@@ -271,6 +271,7 @@ func matmulsF16(t *testing.T, dev rhal.Device, module []byte) {
 	}
 	run("mm16_256", 256, 256, 256, false)
 	run("mm16_odd", 200, 131, 77, false)
+	run("mm16_acc", 384, 512, 192, true)
 	for _, sh := range [][3]int{{128, 128, 32}, {129, 257, 33}, {5, 300, 17}, {300, 7, 0}, {300, 600, 64}} {
 		run("mm16_dyn", sh[0], sh[1], sh[2], true)
 	}

@@ -30,6 +30,10 @@ func TestCoopMatmulKHR(t *testing.T) {
   %r = linalg.matmul ins(%a, %b : tensor<200x77xf16>, tensor<77x131xf16>) outs(%f : tensor<200x131xf32>) -> tensor<200x131xf32>
   return %r : tensor<200x131xf32>
 }
+func.func @whole(%a: tensor<256x128xf16>, %b: tensor<128x512xf16>, %c: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x512xf16>) outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %r : tensor<256x512xf32>
+}
 func.func @dyn(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) -> tensor<?x?xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<?x?xf16>, tensor<?x?xf16>) outs(%c : tensor<?x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
@@ -54,8 +58,8 @@ func.func @dyn(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) ->
 				t.Fatal(err)
 			}
 			files, _ := filepath.Glob(filepath.Join(dir, "*.spv"))
-			if len(files) != 2 {
-				t.Fatalf("%d SPIR-V binaries dumped, want 2", len(files))
+			if len(files) != 3 {
+				t.Fatalf("%d SPIR-V binaries dumped, want 3", len(files))
 			}
 			for _, f := range files {
 				data, err := os.ReadFile(f)
@@ -73,21 +77,21 @@ func.func @dyn(%a: tensor<?x?xf16>, %b: tensor<?x?xf16>, %c: tensor<?x?xf32>) ->
 					continue
 				}
 				vulkan.CheckKHR(t, code)
-				// nv2 adds the workgroup-scope matrices of a whole block
-				// (a 128 x 256 accumulator, its A and B slices in steps of
-				// 32) to the subgroup-scope 16 x 16 fragments where the
-				// sizes may allow such blocks: @dyn's, not @mm's (77 is
-				// not a multiple of 32).
+				// nv2 multiplies @whole's blocks, all inside its matrices,
+				// as workgroup-scope matrices (a 128 x 256 accumulator, its
+				// A and B slices in steps of 64), loading A, B and the
+				// accumulator's initial value and storing it through tensor
+				// layouts; @mm's and @dyn's keep the subgroup-scope 16 x 16
+				// fragments.
 				want := []string{"3 16x16 0", "3 16x16 1", "3 16x16 2"}
-				if ext == "nv2" && strings.HasPrefix(filepath.Base(f), "dyn") {
-					want = append([]string{"2 128x256 2", "2 128x32 0", "2 32x256 1"}, want...)
+				whole := ext == "nv2" && strings.HasPrefix(filepath.Base(f), "whole")
+				if whole {
+					want = []string{"2 128x256 2", "2 128x64 0", "2 64x256 1"}
 				}
 				if got := vulkan.CoopTypes(t, code); !slices.Equal(got, want) {
 					t.Errorf("%s: cooperative matrix types %q, want %q", filepath.Base(f), got, want)
 				}
-				// @dyn's blocks load A, B and the accumulator's initial
-				// value, and store it, through tensor layouts.
-				if len(want) > 3 {
+				if whole {
 					if l, s := vulkan.CheckTensorLoads(t, code); l != 3 || s != 1 {
 						t.Errorf("%s: %d tensor-layout loads and %d stores, want 3 and 1", filepath.Base(f), l, s)
 					}

@@ -338,7 +338,7 @@ func vec4Of(k elemKind) string {
 // matmul, as vectors of 4 elements.
 func (g *lnGen) sharedTiles(m *matmulShape) string {
 	if m.coop {
-		return g.coopSharedTiles()
+		return g.coopSharedTiles(m)
 	}
 	ka, kb := g.kinds[g.find("in", 0)], g.kinds[g.find("in", 1)]
 	return fmt.Sprintf("shared %s sa[%d];\nshared %s sb[%d];\n\n", vec4Of(ka), 2*m.ATile()/4, vec4Of(kb), 2*m.BTile()/4)

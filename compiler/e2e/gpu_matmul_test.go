@@ -296,7 +296,7 @@ func TestGPUMatmulF16Vulkan(t *testing.T) {
 	for _, c := range []struct{ name, flag, feature, want string }{
 		{"h200", "", "VK_KHR_cooperative_matrix", "declares capability CooperativeMatrixKHR, which needs the device feature cooperativeMatrix (VK_KHR_cooperative_matrix)"},
 		{"h200-nv", "--iree-vulkan-cooperative-matrix=nv", "VK_NV_cooperative_matrix", "declares capability CooperativeMatrixNV, which needs the device feature cooperativeMatrix (VK_NV_cooperative_matrix)"},
-		{"h200-nv2", "--iree-vulkan-cooperative-matrix=nv2", "VK_NV_cooperative_matrix2", "which needs the device feature cooperativeMatrixWorkgroupScope, cooperativeMatrixFlexibleDimensions and cooperativeMatrixTensorAddressing (VK_NV_cooperative_matrix2)"},
+		{"h200-nv2", "--iree-vulkan-cooperative-matrix=nv2", "VK_NV_cooperative_matrix2", "cooperative matrices of workgroup scope, which need the device features cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2)"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{})

@@ -295,11 +295,6 @@ func generate(variant, inner *ir.Operation, e export, opts Options) ([]uint32, e
 		if code, err = coopKHR(code); err != nil {
 			return nil, ir.OpErrorf(variant, "rewriting the cooperative matrices of @%s to VK_KHR_cooperative_matrix: %v", e.name, err)
 		}
-		if opts.WorkgroupMatrices {
-			if code, err = tensorLoads(code); err != nil {
-				return nil, ir.OpErrorf(variant, "rewriting the workgroup-scope matrix loads of @%s to tensor layouts: %v", e.name, err)
-			}
-		}
 	}
 	return RenameEntryPoint(code, "main", e.name)
 }

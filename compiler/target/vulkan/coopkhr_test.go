@@ -43,11 +43,11 @@ func indexSPIRV(t *testing.T, code []uint32) spvModule {
 	// The opcodes with a result id but no result type (strings, imports,
 	// types, labels) and those without a result id, among those these
 	// shaders use.
-	noType := map[uint32]bool{7: true, 11: true, 248: true, opTypeCoopKHR: true, opTypeCoopNV: true, opTypeTensorLayoutNV: true}
+	noType := map[uint32]bool{7: true, 11: true, 248: true, opTypeCoopKHR: true, opTypeCoopNV: true}
 	for op := uint32(19); op <= 38; op++ {
 		noType[op] = true
 	}
-	noResult := map[uint32]bool{opStoreCoopNV: true, opStoreCoopKHR: true, opCoopStoreTensorNV: true}
+	noResult := map[uint32]bool{opStoreCoopNV: true, opStoreCoopKHR: true}
 	for _, op := range []uint32{0, 2, 3, 4, 5, 6, 8, 10, 14, 15, 16, 17, 39, 56, 62, 63, 71, 72, 224, 225,
 		246, 247, 249, 250, 251, 252, 253, 254, 255, 317, 330, 331, 332} {
 		noResult[op] = true
@@ -281,67 +281,4 @@ func coopTypes(t *testing.T, code []uint32) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// checkTensorLoads checks that a module's workgroup-scope matrices move
-// only through tensor layouts (tensorload.go), loads of the layouts' own
-// rows and columns, and reports how many loads and stores they take.
-func checkTensorLoads(t *testing.T, code []uint32) (loads, stores int) {
-	t.Helper()
-	m := indexSPIRV(t, code)
-	wg := map[uint32][]uint32{} // workgroup-scope matrix types
-	var caps []uint32
-	var exts []string
-	for _, w := range m.insns {
-		switch w[0] & 0xffff {
-		case opCapability:
-			caps = append(caps, w[1])
-		case opExtension:
-			s, _ := literalString(w[1:])
-			exts = append(exts, s)
-		case opTypeCoopKHR:
-			if m.constant(t, w[3]) == scopeWorkgroup {
-				wg[w[1]] = w
-			}
-		}
-	}
-	typeOf := func(id uint32) uint32 { return m.defs[id][1] }
-	for _, w := range m.insns {
-		switch w[0] & 0xffff {
-		case opLoadCoopKHR:
-			if wg[w[1]] != nil {
-				t.Fatalf("a workgroup-scope matrix load without a tensor layout: %v", w)
-			}
-		case opStoreCoopKHR:
-			if wg[typeOf(w[2])] != nil {
-				t.Fatalf("a workgroup-scope matrix store without a tensor layout: %v", w)
-			}
-		case opCoopLoadTensorNV, opCoopStoreTensorNV:
-			typ, layout := w[1], w[5]
-			if w[0]&0xffff == opCoopStoreTensorNV {
-				typ, layout = typeOf(w[2]), w[3]
-				stores++
-			} else {
-				loads++
-			}
-			mt := wg[typ]
-			if mt == nil {
-				t.Fatalf("a tensor-layout load or store of a matrix that is not of workgroup scope: %v", w)
-			}
-			// The slice: rows 0..R and columns 0..C of the matrix's type.
-			sl := m.defs[layout]
-			if sl == nil || sl[0]&0xffff != opTensorLayoutSliceNV || len(sl) != 8 ||
-				m.constant(t, sl[4]) != 0 || sl[5] != mt[4] || m.constant(t, sl[6]) != 0 || sl[7] != mt[5] {
-				t.Fatalf("the layout of %v is not a slice to the matrix's rows and columns: %v", w, sl)
-			}
-			if d := m.defs[sl[3]]; d == nil || d[0]&0xffff != opTensorLayoutSetDimNV || d[4] != mt[4] {
-				t.Fatalf("the slice %v does not come from a layout of the matrix's rows: %v", sl, d)
-			}
-		}
-	}
-	if !slices.Contains(caps, capCoopTensorAddressing) || !slices.Contains(caps, capTensorAddressing) ||
-		!slices.Contains(exts, "SPV_NV_cooperative_matrix2") || !slices.Contains(exts, "SPV_NV_tensor_addressing") {
-		t.Fatalf("capabilities %v, extensions %v: want the tensor addressing ones", caps, exts)
-	}
-	return loads, stores
 }

@@ -68,7 +68,10 @@
 // GL_NV_cooperative_matrix and, unless
 // --iree-vulkan-cooperative-matrix=nv, rewritten to
 // VK_KHR_cooperative_matrix (coopkhr.go); a device without the extension
-// refuses the module, naming it. Bindings and push
+// refuses the module, naming it. With =nv2, a matmul whose static shapes
+// make every block whole multiplies each block as one workgroup-scope
+// matrix product (VK_NV_cooperative_matrix2, which the device must offer).
+// Bindings and push
 // constants follow the loop-nest contract.
 //
 // Row groups (functions marked with loopnest.GroupAttr: a chain of row

@@ -8,6 +8,3 @@ var UsesNVCoopMatrix = usesNVCoopMatrix
 
 // CoopTypes exposes coopTypes to the external tests.
 var CoopTypes = coopTypes
-
-// CheckTensorLoads exposes checkTensorLoads to the external tests.
-var CheckTensorLoads = checkTensorLoads

@@ -19,16 +19,13 @@ const (
 )
 
 // workgroupMatricesName names featWorkgroupMatrices.
-const workgroupMatricesName = "cooperativeMatrixWorkgroupScope, cooperativeMatrixFlexibleDimensions and cooperativeMatrixTensorAddressing (VK_NV_cooperative_matrix2)"
+const workgroupMatricesName = "cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2)"
 
 // matrixNeeds maps SPIR-V capability numbers to the features above.
 var matrixNeeds = map[uint32]capabilityNeed{
 	5345: {name: "VulkanMemoryModel", feature: featVulkanMemoryModel, featName: "vulkanMemoryModel"},
 	5357: {name: "CooperativeMatrixNV", feature: featCooperativeMatrixNV, featName: "cooperativeMatrix (VK_NV_cooperative_matrix)"},
 	6022: {name: "CooperativeMatrixKHR", feature: featCooperativeMatrixKHR, featName: "cooperativeMatrix (VK_KHR_cooperative_matrix)"},
-	// The tensor layouts of workgroup-scope matrices' loads and stores.
-	5433: {name: "CooperativeMatrixTensorAddressingNV", feature: featWorkgroupMatrices, featName: workgroupMatricesName},
-	5439: {name: "TensorAddressingNV", feature: featWorkgroupMatrices, featName: workgroupMatricesName},
 }
 
 // matrixFeatureOrder lists matrixNeeds' capabilities in order.

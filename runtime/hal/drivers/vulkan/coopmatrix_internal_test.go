@@ -31,7 +31,7 @@ func TestMatrixFeatureChecks(t *testing.T) {
 		{"subgroup scope", module(3), featVulkanMemoryModel | featCooperativeMatrixKHR, ""},
 		{"workgroup scope offered", module(spvScopeWorkgroup), all, ""},
 		{"workgroup scope missing", module(spvScopeWorkgroup), all &^ featWorkgroupMatrices,
-			"its SPIR-V has cooperative matrices of workgroup scope, which need the device features cooperativeMatrixWorkgroupScope, cooperativeMatrixFlexibleDimensions and cooperativeMatrixTensorAddressing (VK_NV_cooperative_matrix2); device \"d\" does not support them"},
+			"its SPIR-V has cooperative matrices of workgroup scope, which need the device features cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2); device \"d\" does not support them"},
 		{"KHR matrices missing", module(spvScopeWorkgroup), featVulkanMemoryModel,
 			"capability CooperativeMatrixKHR, which needs the device feature cooperativeMatrix (VK_KHR_cooperative_matrix)"},
 		{"memory model missing", module(3), featCooperativeMatrixKHR, "capability VulkanMemoryModel, which needs the device feature vulkanMemoryModel"},
@@ -52,7 +52,7 @@ func TestMatrixFeatureChecks(t *testing.T) {
 		})
 	}
 	names := strings.Join(matrixFeatureNames(all), ", ")
-	if want := "vulkanMemoryModel, cooperativeMatrix (VK_KHR_cooperative_matrix), cooperativeMatrixWorkgroupScope, cooperativeMatrixFlexibleDimensions and cooperativeMatrixTensorAddressing (VK_NV_cooperative_matrix2)"; names != want {
+	if want := "vulkanMemoryModel, cooperativeMatrix (VK_KHR_cooperative_matrix), cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2)"; names != want {
 		t.Errorf("feature names %q, want %q", names, want)
 	}
 }

@@ -312,7 +312,7 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       {has_coop && coop.cooperativeMatrix, GVK_FEATURE_COOPERATIVE_MATRIX_NV},
       {has_kcoop && kcoop.cooperativeMatrix, GVK_FEATURE_COOPERATIVE_MATRIX_KHR},
       {has_kcoop && kcoop.cooperativeMatrix && has_coop2 && coop2.cooperativeMatrixWorkgroupScope &&
-           coop2.cooperativeMatrixFlexibleDimensions && coop2.cooperativeMatrixTensorAddressing,
+           coop2.cooperativeMatrixFlexibleDimensions,
        GVK_FEATURE_COOPERATIVE_MATRIX_WORKGROUP_NV},
   };
   for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
@@ -362,7 +362,6 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_2_FEATURES_NV,
       .cooperativeMatrixWorkgroupScope = VK_TRUE,
       .cooperativeMatrixFlexibleDimensions = VK_TRUE,
-      .cooperativeMatrixTensorAddressing = VK_TRUE,
   };
   const char* coop_exts[3];
   uint32_t ncoop_exts = 0;

@@ -80,9 +80,8 @@ enum {
   GVK_FEATURE_VULKAN_MEMORY_MODEL = 1 << 24,     // vulkanMemoryModel (Vulkan 1.2)
   GVK_FEATURE_COOPERATIVE_MATRIX_NV = 1 << 25,   // VK_NV_cooperative_matrix's cooperativeMatrix
   GVK_FEATURE_COOPERATIVE_MATRIX_KHR = 1 << 26,  // VK_KHR_cooperative_matrix's cooperativeMatrix
-  // VK_NV_cooperative_matrix2's cooperativeMatrixWorkgroupScope,
-  // cooperativeMatrixFlexibleDimensions and
-  // cooperativeMatrixTensorAddressing, all three (with the KHR matrices).
+  // VK_NV_cooperative_matrix2's cooperativeMatrixWorkgroupScope and
+  // cooperativeMatrixFlexibleDimensions, both (with the KHR matrices).
   GVK_FEATURE_COOPERATIVE_MATRIX_WORKGROUP_NV = 1 << 27,
 };
 

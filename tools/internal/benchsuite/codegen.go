@@ -30,6 +30,8 @@ import (
 //     target ≥ 0.5 of torch.
 //   - matmul-f16-<n>: the same with f16 operands accumulated into f32,
 //     against torch.matmul in f16 (cuBLAS on tensor cores); target ≥ 0.3.
+//     A vulkan-only row, matmul-f16-nv2-<n>, runs it compiled with
+//     --iree-vulkan-cooperative-matrix=nv2 against the same cuda row.
 //   - softmax-<n>: linalg.softmax along the rows of n x n f32
 //     (--gpu_softmax_n, 8192), against torch.softmax; target ≥ 0.8.
 //   - dense-<n>: a dense layer, matmul then a bias broadcast and relu in a
@@ -57,6 +59,10 @@ type codegenProgram struct {
 	// the least traffic of one call (inputs read once, result written
 	// once).
 	flops, bytes int64
+	// vulkanCoop, when set, makes a vulkan-only row of the program
+	// compiled with --iree-vulkan-cooperative-matrix=vulkanCoop, whose
+	// reference is the cuda row of figure cudaOf.
+	vulkanCoop, cudaOf string
 }
 
 func codegenPrograms(mn, sn int) []codegenProgram {
@@ -95,6 +101,10 @@ func codegenPrograms(mn, sn int) []codegenProgram {
 	return []codegenProgram{
 		{figure: "matmul", fn: "matmul", src: matmul(t32, "matmul"), inputs: []string{ones(t32), ones(t32)}, want: float32(mn), minTo: 0.5, flops: 2 * mm * mm * mm, bytes: 12 * mm * mm},
 		{figure: "matmul-f16", fn: "matmul_f16", src: matmul(t16, "matmul_f16"), inputs: []string{ones(t16), ones(t16)}, want: float32(mn), minTo: 0.3, flops: 2 * mm * mm * mm, bytes: 8 * mm * mm},
+		// The same on VK_NV_cooperative_matrix2's workgroup-scope
+		// matrices, where the driver offers them (NVIDIA's).
+		{figure: "matmul-f16-nv2", fn: "matmul_f16", src: matmul(t16, "matmul_f16"), inputs: []string{ones(t16), ones(t16)}, want: float32(mn), flops: 2 * mm * mm * mm, bytes: 8 * mm * mm,
+			vulkanCoop: "nv2", cudaOf: "matmul-f16"},
 		{figure: "softmax", fn: "softmax", src: softmax, inputs: []string{ones(ts)}, want: 1 / float32(sn), minTo: 0.8, bytes: 8 * nn * nn},
 		{figure: "dense", fn: "dense", src: dense, inputs: []string{ones(t32), ones(t32), m + "xf32=1"}, want: float32(mn + 1), minTo: 0.5, flops: 2*mm*mm*mm + 2*mm*mm, bytes: 12*mm*mm + 4*mm},
 	}
@@ -129,10 +139,16 @@ func (e *env) buildCodegen(o *options) {
 	e.codegen = codegenBuild{modules: map[string][]byte{}, why: map[string]string{}}
 	for _, p := range codegenPrograms(o.gpuMatmulN, o.gpuSoftmaxN) {
 		for _, b := range codegenBackends {
+			if p.vulkanCoop != "" && b.backend != "vulkan-spirv" {
+				continue
+			}
 			file := codegenFile(p.figure, b.backend)
 			opts := pipeline.Options{Targets: transforms.TargetOptions{Backends: []string{b.backend}}}
 			if b.backend == "vulkan-spirv" {
 				opts.TargetFlags = map[string]string{"iree-vulkan-target": o.gpuVulkanTarget}
+				if p.vulkanCoop != "" {
+					opts.TargetFlags["iree-vulkan-cooperative-matrix"] = p.vulkanCoop
+				}
 			}
 			s, err := pipeline.Compile(p.figure+".mlir", []byte(p.src), opts, "end")
 			if err != nil {
@@ -284,6 +300,9 @@ func codegenRows(e *env, o *options, want func(string) bool, log io.Writer) []ro
 	for i, p := range progs {
 		s := strconv.Itoa(p.size(o.gpuMatmulN, o.gpuSoftmaxN))
 		nm[i] = names{"cuda/codegen-" + p.figure + "-" + s, "vulkan/codegen-" + p.figure + "-" + s}
+		if p.vulkanCoop != "" {
+			nm[i].cuda = "cuda/codegen-" + p.cudaOf + "-" + s
+		}
 		anyCUDA = anyCUDA || want(nm[i].cuda) || want(nm[i].vulkan)
 		anyVulkan = anyVulkan || want(nm[i].vulkan)
 	}
@@ -302,13 +321,22 @@ func codegenRows(e *env, o *options, want func(string) bool, log io.Writer) []ro
 		fmt.Fprintf(log, "gpu-codegen: torch references (matmul %d, softmax %d) ...\n", o.gpuMatmulN, o.gpuSoftmaxN)
 		torch, torchDevice, torchErr = runTorchCodegen(e, o, reps)
 	}
-	cudaTimes := make([]time.Duration, len(progs))
+	cudaTimes := map[string]time.Duration{} // by figure
 	var rows []row
 	for i, p := range progs {
+		if p.vulkanCoop != "" {
+			continue
+		}
 		name := nm[i].cuda
 		target := fmt.Sprintf("ratio ≥ %.2f (of torch)", p.minTo)
 		file := codegenFile(p.figure, "cuda")
-		if !want(name) && !want(nm[i].vulkan) {
+		// The row is measured when it or a vulkan row it is the
+		// reference of is wanted.
+		needed := want(name) || want(nm[i].vulkan)
+		for j, q := range progs {
+			needed = needed || q.cudaOf == p.figure && want(nm[j].vulkan)
+		}
+		if !needed {
 			continue
 		}
 		var r row
@@ -320,7 +348,7 @@ func codegenRows(e *env, o *options, want func(string) bool, log io.Writer) []ro
 		default:
 			fmt.Fprintf(log, "%s: %d calls ...\n", name, reps)
 			r = cudaCodegenRow(p, name, target, e.codegen.modules[file], reps, torch, torchDevice, torchErr)
-			cudaTimes[i] = r.oursTime
+			cudaTimes[p.figure] = r.oursTime
 		}
 		if want(name) {
 			rows = append(rows, r)
@@ -337,7 +365,11 @@ func codegenRows(e *env, o *options, want func(string) bool, log io.Writer) []ro
 			rows = append(rows, skipped(name, target, why))
 			continue
 		}
-		rows = append(rows, vulkanCodegenRow(o, p, name, target, e.codegen.modules[file], reps, cudaTimes[i], log))
+		ref := p.figure
+		if p.cudaOf != "" {
+			ref = p.cudaOf
+		}
+		rows = append(rows, vulkanCodegenRow(o, p, name, target, e.codegen.modules[file], reps, cudaTimes[ref], log))
 	}
 	return rows
 }

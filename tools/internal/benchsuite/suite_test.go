@@ -148,7 +148,7 @@ func TestSmallRun(t *testing.T) {
 		"cuda/user-10000", "cuda/user-10000-torch", "cuda/user-10000-achievable", "cuda/user-4K", "cuda/user-4K-torch", "cuda/user-4K-achievable",
 		"vulkan/user-10000", "vulkan/user-10000-achievable", "vulkan/user-4K", "vulkan/user-4K-achievable",
 		"cuda/codegen-matmul-33", "cuda/codegen-matmul-f16-33", "cuda/codegen-softmax-65", "cuda/codegen-dense-33",
-		"vulkan/codegen-matmul-33", "vulkan/codegen-matmul-f16-33", "vulkan/codegen-softmax-65", "vulkan/codegen-dense-33",
+		"vulkan/codegen-matmul-33", "vulkan/codegen-matmul-f16-33", "vulkan/codegen-matmul-f16-nv2-33", "vulkan/codegen-softmax-65", "vulkan/codegen-dense-33",
 		"compiler/wall", "compiler/deterministic"}
 	if strings.Join(names, " ") != strings.Join(want, " ") {
 		t.Errorf("rows %v, want %v\n%s", names, want, out.String())

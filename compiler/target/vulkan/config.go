@@ -45,9 +45,13 @@ import (
 //	                                 TM x TN, invocation RM x RN, steps of
 //	                                 TK, sized by the target's device.
 //	SPIRVCooperativeMatrixVectorize  cooperative-matrix matmuls
-//	                                 (coopmatmul.go): workgroup 128 x 128,
-//	                                 subgroup 64 x 32, steps of 64, and
+//	                                 (coopmatmul.go): workgroup 128 x 256,
+//	                                 subgroup 64 x 64, steps of 32, and
 //	                                 the 16 x 16 x 16 matrix shape.
+//	SPIRVCooperativeMatrixWorkgroup  the same on workgroup-scope matrices
+//	                                 (--iree-vulkan-cooperative-matrix=nv2):
+//	                                 workgroup 128 x 256, steps of 64, and
+//	                                 the 128 x 256 x 64 matrix shape.
 //
 // The workgroup level of a loop nest's first parallel loop is its tile
 // (loopnest.Kernel.Tile); a tiled matmul's workgroup walks it in blocks
@@ -60,7 +64,10 @@ const (
 	pipelineShared      = "SPIRVSharedReduce"
 	pipelinePromote     = "SPIRVMatmulPromoteVectorize"
 	pipelineCoop        = "SPIRVCooperativeMatrixVectorize"
-	pipelineRowGroup    = "SPIRVRowGroup"
+	// pipelineCoopWorkgroup is goiree's own name (IREE has no
+	// VK_NV_cooperative_matrix2 pipeline): workgroup-scope matrices.
+	pipelineCoopWorkgroup = "SPIRVCooperativeMatrixWorkgroup"
+	pipelineRowGroup      = "SPIRVRowGroup"
 )
 
 // coopSubgroup is the subgroup size the cooperative-matrix kernel is
@@ -141,6 +148,18 @@ func loopNestConfig(k *loopnest.Kernel, body *ir.Operation, opts GLSLOptions) ke
 			}
 		}
 		thread, step := level(), level()
+		if wholeBlocks(k, mm, opts) {
+			// One workgroup-scope matrix product a block and step: the
+			// driver divides it among the subgroups.
+			c := kernelconfig.Config{Pipeline: pipelineCoopWorkgroup, WorkgroupSize: [3]uint32{coopThreads, 1, 1}, SubgroupSize: coopSubgroup}
+			block[mm.I], block[mm.J] = coopBlock, coopBlockN
+			step := level()
+			step[mm.R] = wgStep
+			shape := level()
+			shape[mm.I], shape[mm.J], shape[mm.R] = coopBlock, coopBlockN, wgStep
+			c.TileSizes = [][]int64{block, step, shape}
+			return c
+		}
 		if mm.coop {
 			c := kernelconfig.Config{Pipeline: pipelineCoop, WorkgroupSize: [3]uint32{coopThreads, 1, 1}, SubgroupSize: coopSubgroup}
 			block[mm.I], block[mm.J] = coopBlock, coopBlockN

@@ -12,7 +12,11 @@ import (
 	"github.com/goiree/goiree/runtime/schemas/spirv"
 )
 
-const configPrograms = `func.func @mm16(%a: tensor<200x77xf16>, %b: tensor<77x131xf16>, %c: tensor<200x131xf32>) -> tensor<200x131xf32> {
+const configPrograms = `func.func @mm16w(%a: tensor<256x128xf16>, %b: tensor<128x512xf16>, %c: tensor<256x512xf32>) -> tensor<256x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x512xf16>) outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
+  return %r : tensor<256x512xf32>
+}
+func.func @mm16(%a: tensor<200x77xf16>, %b: tensor<77x131xf16>, %c: tensor<200x131xf32>) -> tensor<200x131xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<200x77xf16>, tensor<77x131xf16>) outs(%c : tensor<200x131xf32>) -> tensor<200x131xf32>
   return %r : tensor<200x131xf32>
 }
@@ -77,8 +81,8 @@ func buildConfigs(t *testing.T, flags map[string]string, opts vulkan.Options) ma
 }
 
 // TestKernelConfigs checks the configurations recorded for the Vulkan
-// strategies: cooperative matrices and 256-invocation tiles on an H200
-// target, the portable 128-invocation tiles, 64-bit matmuls left untiled,
+// strategies: cooperative matrices (of workgroup scope with nv2 where
+// every block is whole) and 256-invocation tiles on an H200 target, the portable 128-invocation tiles, 64-bit matmuls left untiled,
 // shared reductions with and without subgroups, and a row group (a
 // softmax over two row loops, one row a workgroup).
 func TestKernelConfigs(t *testing.T) {
@@ -88,6 +92,7 @@ func TestKernelConfigs(t *testing.T) {
 	h200 := buildConfigs(t, map[string]string{"iree-vulkan-target": "h200"}, vulkan.Options{})
 	portable := buildConfigs(t, nil, vulkan.Options{})
 	noSubgroups := buildConfigs(t, nil, vulkan.Options{NoSubgroups: true})
+	nv2 := buildConfigs(t, map[string]string{"iree-vulkan-target": "h200"}, vulkan.Options{WorkgroupMatrices: true})
 	tests := []struct {
 		name    string
 		configs map[string]kernelconfig.Config
@@ -95,6 +100,14 @@ func TestKernelConfigs(t *testing.T) {
 		want    kernelconfig.Config
 	}{
 		{"h200", h200, "mm16_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixVectorize", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
+			TileSizes: [][]int64{{128, 256, 0}, {64, 64, 0}, {0, 0, 32}, {16, 16, 16}}}},
+		{"h200", h200, "mm16w_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixVectorize", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
+			TileSizes: [][]int64{{128, 256, 0}, {64, 64, 0}, {0, 0, 32}, {16, 16, 16}}}},
+		// nv2: whole blocks on workgroup-scope matrices; @mm16's partial
+		// blocks keep the subgroup-scope kernel.
+		{"h200 nv2", nv2, "mm16w_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixWorkgroup", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
+			TileSizes: [][]int64{{128, 256, 0}, {0, 0, 64}, {128, 256, 64}}}},
+		{"h200 nv2", nv2, "mm16_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixVectorize", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
 			TileSizes: [][]int64{{128, 256, 0}, {64, 64, 0}, {0, 0, 32}, {16, 16, 16}}}},
 		{"h200", h200, "mm32_linalg_0", kernelconfig.Config{Pipeline: "SPIRVMatmulPromoteVectorize", WorkgroupSize: [3]uint32{256, 1, 1},
 			TileSizes: [][]int64{{128, 128, 0}, {8, 8, 0}, {0, 0, 8}}}},

@@ -387,8 +387,12 @@ const wgStep = 64
 // held it for the blocks that are not whole took 1.15 ms on the H200 for
 // the 4096^3 matmul, whose whole blocks alone take 0.49 ms.
 func (g *lnGen) wholeBlocks(m *matmulShape) bool {
-	k := g.k
-	if !g.opts.WorkgroupMatrices || !m.coop {
+	return wholeBlocks(g.k, m, g.opts)
+}
+
+// wholeBlocks is lnGen.wholeBlocks for kernel k with options opts.
+func wholeBlocks(k *loopnest.Kernel, m *matmulShape, opts GLSLOptions) bool {
+	if !opts.WorkgroupMatrices || !m.coop {
 		return false
 	}
 	multiple := func(l int, n int64) bool { return k.Ranges[l] != ir.Dynamic && k.Ranges[l]%n == 0 }
@@ -408,7 +412,7 @@ func (g *lnGen) wholeBlocks(m *matmulShape) bool {
 		e := b.Map.Results[len(sh)-1]
 		return e.Kind == ir.AffineDim && (e.Pos == m.I || e.Pos == m.J || e.Pos == m.R)
 	}
-	for _, b := range g.bindings {
+	for _, b := range k.Bindings() {
 		switch {
 		case b.Role == "in" && b.Index < 2 && !aligned(b, 8):
 			return false

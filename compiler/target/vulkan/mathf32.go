@@ -26,7 +26,8 @@ import "strings"
 //
 // Shaders ask for DenormPreserve, but a device need not offer it:
 // NVIDIA's driver does not (shaderDenormPreserveFloat32 is false on the
-// H200) and flushes f32 subnormals in arithmetic. Helpers take subnormal
+// H200; the Vulkan driver drops the mode there, as Vulkan requires) and
+// flushes f32 subnormals in arithmetic. Helpers take subnormal
 // operands apart in integers (gi_mant), so that only results that are
 // themselves subnormal come out flushed there.
 

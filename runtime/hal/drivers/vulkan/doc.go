@@ -25,8 +25,10 @@
 // enabled (shaderFloat64, shaderInt64, shaderInt16, shaderFloat16,
 // shaderInt8, 16- and 8-bit storage, vulkanMemoryModel, and the
 // cooperativeMatrix of VK_KHR_cooperative_matrix and of
-// VK_NV_cooperative_matrix where the device has the extension; Device.Features lists them with the subgroup operations of
-// compute shaders). Preparing an executable reads
+// VK_NV_cooperative_matrix, and VK_NV_cooperative_matrix2's workgroup-scope
+// matrices with flexible dimensions, where the device has the extension;
+// Device.Features lists them with the subgroup operations of compute
+// shaders). Preparing an executable reads
 // its SPIR-V's capabilities and its entry points' workgroup sizes and
 // refuses, naming what is missing and the executable, a module that needs
 // a feature or subgroup operation the device lacks (UNIMPLEMENTED;
@@ -37,6 +39,9 @@
 // bindings than maxPerStageDescriptorStorageBuffers (bindings.go) (all
 // OUT_OF_RANGE): a module compiled for a larger device than this one
 // (iree-compile's --iree-vulkan-target) fails there, not in the driver.
+// The DenormPreserve execution modes of float widths whose denormals the
+// device does not preserve are dropped from the module before it reaches
+// the driver, as Vulkan requires (floatcontrols.go).
 //
 // Each export of an executable is one compute pipeline whose layout is
 // descriptor set 0 with one storage buffer per binding and one

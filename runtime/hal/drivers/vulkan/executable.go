@@ -89,15 +89,16 @@ func (c executableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Exe
 	if need := 4 * uint32(maxConstants(exports)); need > uint32(c.device.dev.max_push_constants_size) {
 		return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable: %d bytes of push constants exceed the device's maxPushConstantsSize %d", need, c.device.dev.max_push_constants_size)
 	}
-	code := C.malloc(C.size_t(4 * len(def.Code)))
+	words := withoutDenormPreserve(def.Code, uint32(c.device.dev.denorm_preserve))
+	code := C.malloc(C.size_t(4 * len(words)))
 	defer C.free(code)
-	copy(unsafe.Slice((*uint32)(code), len(def.Code)), def.Code)
+	copy(unsafe.Slice((*uint32)(code), len(words)), words)
 	cnames := C.CString(names.String())
 	defer C.free(unsafe.Pointer(cnames))
 	e := &Executable{device: c.device, exports: exports}
 	err = c.device.live("preparing executable", func() error {
 		var failed C.int
-		r := C.gvk_executable_create(c.device.dev, (*C.uint32_t)(code), C.size_t(len(def.Code)), C.uint32_t(len(exports)),
+		r := C.gvk_executable_create(c.device.dev, (*C.uint32_t)(code), C.size_t(len(words)), C.uint32_t(len(exports)),
 			cnames, &consts[0], &binds[0], &e.exe, &failed)
 		if r != C.VK_SUCCESS {
 			if failed >= 0 && int(failed) < len(exports) {

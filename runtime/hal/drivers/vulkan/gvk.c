@@ -388,13 +388,19 @@ VkResult gvk_device_create(VkPhysicalDevice pd, int queue, gvk_device* out,
       .ppEnabledExtensionNames = ncoop_exts ? coop_exts : NULL,
       .pEnabledFeatures = v11 ? NULL : &e2.features,
   };
-  // Subgroup operations in compute shaders (core in Vulkan 1.1).
+  // Subgroup operations in compute shaders (core in Vulkan 1.1) and the
+  // float controls (core in 1.2).
   if (v11) {
-    VkPhysicalDeviceSubgroupProperties sp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceVulkan12Properties p12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+    VkPhysicalDeviceSubgroupProperties sp = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES, .pNext = v12 ? &p12 : NULL};
     VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &sp};
     vk.vkGetPhysicalDeviceProperties2(pd, &p2);
     if (sp.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) out->subgroup_ops = sp.supportedOperations;
     out->subgroup_size = sp.subgroupSize;
+    if (v12) {
+      out->denorm_preserve = (p12.shaderDenormPreserveFloat16 ? 1u : 0u) | (p12.shaderDenormPreserveFloat32 ? 2u : 0u) |
+                             (p12.shaderDenormPreserveFloat64 ? 4u : 0u);
+    }
   }
   memcpy(out->max_workgroup_size, props.limits.maxComputeWorkGroupSize, sizeof(out->max_workgroup_size));
   out->max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;

@@ -48,6 +48,10 @@ typedef struct gvk_device {
   uint32_t features;         // GVK_FEATURE_* bits supported and enabled
   uint32_t subgroup_ops;     // VkSubgroupFeatureFlags in compute shaders (0: none)
   uint32_t subgroup_size;    // 0 when the device does not report it
+  // Float widths whose denormals a shader may ask to preserve
+  // (shaderDenormPreserveFloat16/32/64, Vulkan 1.2),
+  // as bits 0, 1 and 2 for widths 16, 32 and 64.
+  uint32_t denorm_preserve;
   uint32_t max_push_constants_size;
   uint32_t queue_flags;      // VkQueueFlags of the queue's family
   uint32_t queue_count;      // queues in that family

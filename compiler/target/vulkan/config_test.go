@@ -12,7 +12,11 @@ import (
 	"github.com/goiree/goiree/runtime/schemas/spirv"
 )
 
-const configPrograms = `func.func @mm16w(%a: tensor<256x128xf16>, %b: tensor<128x512xf16>, %c: tensor<256x512xf32>) -> tensor<256x512xf32> {
+const configPrograms = `func.func @bmm16w(%a: tensor<2x256x128xf16>, %b: tensor<2x128x512xf16>, %c: tensor<2x256x512xf32>) -> tensor<2x256x512xf32> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<2x256x128xf16>, tensor<2x128x512xf16>) outs(%c : tensor<2x256x512xf32>) -> tensor<2x256x512xf32>
+  return %r : tensor<2x256x512xf32>
+}
+func.func @mm16w(%a: tensor<256x128xf16>, %b: tensor<128x512xf16>, %c: tensor<256x512xf32>) -> tensor<256x512xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x128xf16>, tensor<128x512xf16>) outs(%c : tensor<256x512xf32>) -> tensor<256x512xf32>
   return %r : tensor<256x512xf32>
 }
@@ -104,9 +108,11 @@ func TestKernelConfigs(t *testing.T) {
 		{"h200", h200, "mm16w_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixVectorize", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
 			TileSizes: [][]int64{{128, 256, 0}, {64, 64, 0}, {0, 0, 32}, {16, 16, 16}}}},
 		// nv2: whole blocks on workgroup-scope matrices; @mm16's partial
-		// blocks keep the subgroup-scope kernel.
+		// blocks and batched matmuls keep the subgroup-scope kernel.
 		{"h200 nv2", nv2, "mm16w_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixWorkgroup", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
 			TileSizes: [][]int64{{128, 256, 0}, {0, 0, 64}, {128, 256, 64}}}},
+		{"h200 nv2", nv2, "bmm16w_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixVectorize", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
+			TileSizes: [][]int64{{1, 128, 256, 0}, {0, 64, 64, 0}, {0, 0, 0, 32}, {0, 16, 16, 16}}}},
 		{"h200 nv2", nv2, "mm16_linalg_0", kernelconfig.Config{Pipeline: "SPIRVCooperativeMatrixVectorize", WorkgroupSize: [3]uint32{256, 1, 1}, SubgroupSize: 32,
 			TileSizes: [][]int64{{128, 256, 0}, {64, 64, 0}, {0, 0, 32}, {16, 16, 16}}}},
 		{"h200", h200, "mm32_linalg_0", kernelconfig.Config{Pipeline: "SPIRVMatmulPromoteVectorize", WorkgroupSize: [3]uint32{256, 1, 1},

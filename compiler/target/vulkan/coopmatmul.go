@@ -378,7 +378,7 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 const wgStep = 64
 
 // wholeBlocks reports whether the workgroup-scope kernel applies: the
-// option is on and the static shapes prove that every block a workgroup
+// option is on, the matmul is not batched, and the static shapes prove that every block a workgroup
 // owns lies wholly inside the matrices (the rows of each tile and the
 // columns come in whole blocks), the reduction is a multiple of wgStep,
 // and every operand's rows start 16-byte aligned (rows a multiple of 8
@@ -392,7 +392,9 @@ func (g *lnGen) wholeBlocks(m *matmulShape) bool {
 
 // wholeBlocks is lnGen.wholeBlocks for kernel k with options opts.
 func wholeBlocks(k *loopnest.Kernel, m *matmulShape, opts GLSLOptions) bool {
-	if !opts.WorkgroupMatrices || !m.coop {
+	// Batched matmuls keep the subgroup-scope kernel: the workgroup-scope
+	// one has only run on the device for single matmuls.
+	if !opts.WorkgroupMatrices || !m.coop || len(m.Batch) > 0 {
 		return false
 	}
 	multiple := func(l int, n int64) bool { return k.Ranges[l] != ir.Dynamic && k.Ranges[l]%n == 0 }

@@ -139,8 +139,7 @@ func (g *lnGen) coopSharedTiles(m *matmulShape) string {
 	}
 	var b strings.Builder
 	if g.wholeBlocks(m) {
-		// f16 views of the two operands for workgroupBlock's loads, which
-		// become tensor-layout loads of f16 elements (tensorload.go); no
+		// f16 views of the two operands for workgroupBlock's loads; no
 		// shared memory of the kernel's own.
 		for _, bi := range []int{g.find("in", 0), g.find("in", 1)} {
 			fmt.Fprintf(&b, "layout(set = 0, binding = %d) readonly restrict buffer BH%d { float16_t v[]; } bh%d;\n", bi, bi, bi)
@@ -378,11 +377,12 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 const wgStep = 64
 
 // wholeBlocks reports whether the workgroup-scope kernel applies: the
-// option is on, the matmul is not batched, and the static shapes prove that every block a workgroup
-// owns lies wholly inside the matrices (the rows of each tile and the
-// columns come in whole blocks), the reduction is a multiple of wgStep,
-// and every operand's rows start 16-byte aligned (rows a multiple of 8
-// f16 or 4 f32 elements long, each block's start at the start of a row).
+// option is on, the matmul is not batched, and the static shapes prove
+// that every block a workgroup owns lies wholly inside the matrices (the
+// rows of each tile and the columns come in whole blocks), the reduction
+// is a multiple of wgStep, and every operand's rows start 16-byte aligned
+// (rows a multiple of 8 f16 or 4 f32 elements long, each block's start at
+// the start of a row).
 // Where they do not, the subgroup-scope kernel runs: a shader that also
 // held it for the blocks that are not whole took 1.15 ms on the H200 for
 // the 4096^3 matmul, whose whole blocks alone take 0.49 ms.

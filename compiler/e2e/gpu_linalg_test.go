@@ -201,6 +201,7 @@ func TestGPULinalgShapes(t *testing.T) {
 		checkF32(t, "matvec", shapes[1], data[1], wantMV)
 		checkF32(t, "vecmat", shapes[2], data[2], wantVM)
 		checkF32(t, "dot", shapes[3], data[3], wantD)
+		checkTransposedContractions(t, dev, module, a, b, wantBM)
 		_, data = invoke(t, dev, module, "iota")
 		checkI32(t, "iota", data[0], []int32{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23})
 	})

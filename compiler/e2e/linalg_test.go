@@ -315,6 +315,7 @@ func TestLinalgShapes(t *testing.T) {
 		checkF32(t, "matvec", shapes[1], data[1], wantMV)
 		checkF32(t, "vecmat", shapes[2], data[2], wantVM)
 		checkF32(t, "dot", shapes[3], data[3], wantD)
+		checkTransposedContractions(t, dev, module, a, b, wantBM)
 		_, data = invoke(t, dev, module, "iota")
 		checkI32(t, "iota", data[0], []int32{0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23})
 	})
@@ -411,4 +412,30 @@ func TestLinalgBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkTransposedContractions runs linalg_shapes.mlir's
+// @transposed_contractions on a (2x3x4) and b (2x4x5), each also passed
+// transposed per batch, against want (a * b per batch): the batched
+// results, and batch 0's for the 2-D ops.
+func checkTransposedContractions(t *testing.T, dev rhal.Device, module []byte, a, b, want f32s) {
+	t.Helper()
+	transposed := func(x f32s) f32s {
+		n, r, c := x.shape[0], x.shape[1], x.shape[2]
+		out := f32s{shape: []int{n, c, r}, v: make([]float32, len(x.v))}
+		for k := 0; k < n; k++ {
+			for i := 0; i < r; i++ {
+				for j := 0; j < c; j++ {
+					out.v[k*r*c+j*r+i] = x.v[k*r*c+i*c+j]
+				}
+			}
+		}
+		return out
+	}
+	shapes, data := invoke(t, dev, module, "transposed_contractions", a.arg(), transposed(a).arg(), b.arg(), transposed(b).arg())
+	checkF32(t, "batch_matmul_transpose_a", shapes[0], data[0], want)
+	checkF32(t, "batch_matmul_transpose_b", shapes[1], data[1], want)
+	first := f32s{shape: []int{3, 5}, v: want.v[:15]}
+	checkF32(t, "matmul_transpose_a", shapes[2], data[2], first)
+	checkF32(t, "matmul_transpose_b", shapes[3], data[3], first)
 }

@@ -26,6 +26,8 @@ var explicitResults = map[string]bool{
 	"linalg.generic": true, "linalg.fill": true, "linalg.matmul": true, "linalg.batch_matmul": true,
 	"linalg.matvec": true, "linalg.vecmat": true, "linalg.dot": true, "linalg.copy": true, "linalg.batch_matvec": true,
 	"linalg.quantized_matmul": true, "linalg.quantized_batch_matmul": true,
+	"linalg.matmul_transpose_a": true, "linalg.matmul_transpose_b": true,
+	"linalg.batch_matmul_transpose_a": true, "linalg.batch_matmul_transpose_b": true,
 	"linalg.conv_2d_nhwc_hwcf": true, "linalg.conv_2d_nchw_fchw": true, "linalg.depthwise_conv_2d_nhwc_hwc": true,
 	"linalg.pooling_nhwc_sum": true, "linalg.pooling_nhwc_max": true, "linalg.pooling_nhwc_min": true,
 	"linalg.pooling_nchw_sum": true, "linalg.pooling_nchw_max": true,
@@ -36,6 +38,10 @@ var explicitResults = map[string]bool{
 var NamedOps = []string{
 	"linalg.fill", "linalg.matmul", "linalg.batch_matmul", "linalg.matvec", "linalg.vecmat", "linalg.dot",
 	"linalg.batch_matvec", "linalg.quantized_matmul", "linalg.quantized_batch_matmul", "linalg.transpose", "linalg.broadcast", "linalg.reduce", "linalg.map", "linalg.copy",
+	// MLIR's named matmuls with a transposed operand (2023 to 2025, since
+	// replaced by matmul and batch_matmul with indexing_maps), which
+	// torch-mlir and IREE's importers emitted.
+	"linalg.matmul_transpose_a", "linalg.matmul_transpose_b", "linalg.batch_matmul_transpose_a", "linalg.batch_matmul_transpose_b",
 	"linalg.conv_2d_nhwc_hwcf", "linalg.conv_2d_nchw_fchw", "linalg.depthwise_conv_2d_nhwc_hwc",
 	"linalg.pooling_nhwc_sum", "linalg.pooling_nhwc_max", "linalg.pooling_nhwc_min",
 	"linalg.pooling_nchw_sum", "linalg.pooling_nchw_max",

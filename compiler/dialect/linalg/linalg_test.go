@@ -58,6 +58,15 @@ func.func @f(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %v: tensor<8xf32>, %w: t
   %qbb = arith.constant dense<-2> : tensor<2x8x16xi8>
   %qbe = tensor.empty() : tensor<2x4x16xi32>
   %qb3 = linalg.quantized_batch_matmul ins(%qba, %qbb, %qzp, %qzp : tensor<2x4x8xi8>, tensor<2x8x16xi8>, i32, i32) outs(%qbe : tensor<2x4x16xi32>) -> tensor<2x4x16xi32>
+  %e48 = tensor.empty() : tensor<8x16xf32>
+  %ta = linalg.matmul_transpose_a ins(%a, %z : tensor<4x8xf32>, tensor<4x16xf32>) outs(%e48 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %b816 = tensor.empty() : tensor<8x16xf32>
+  %e84 = tensor.empty() : tensor<4x8xf32>
+  %tb = linalg.matmul_transpose_b ins(%z, %b816 : tensor<4x16xf32>, tensor<8x16xf32>) outs(%e84 : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %e244 = tensor.empty() : tensor<2x4x4xf32>
+  %btb = linalg.batch_matmul_transpose_b ins(%ba, %ba : tensor<2x4x8xf32>, tensor<2x4x8xf32>) outs(%e244 : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %e288 = tensor.empty() : tensor<2x8x8xf32>
+  %bta = linalg.batch_matmul_transpose_a ins(%ba, %ba : tensor<2x4x8xf32>, tensor<2x4x8xf32>) outs(%e288 : tensor<2x8x8xf32>) -> tensor<2x8x8xf32>
   %et = tensor.empty() : tensor<8x4xf32>
   %t = linalg.transpose ins(%a : tensor<4x8xf32>) outs(%et : tensor<8x4xf32>) permutation = [1, 0]
   %eb = tensor.empty() : tensor<4x3x8xf32>
@@ -165,19 +174,23 @@ func TestGeneralize(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"linalg.matmul":                 `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
-		"linalg.batch_matmul":           `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
-		"linalg.matvec":                 `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
-		"linalg.vecmat":                 `[affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
-		"linalg.quantized_matmul":       `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
-		"linalg.quantized_batch_matmul": `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
-		"linalg.dot":                    `[affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>] ["reduction"]`,
-		"linalg.fill":                   `[affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
-		"linalg.transpose":              `[affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
-		"linalg.broadcast":              `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel"]`,
-		"linalg.reduce":                 `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
-		"linalg.map":                    `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
-		"linalg.copy":                   `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.matmul":                   `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+		"linalg.batch_matmul":             `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
+		"linalg.matvec":                   `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
+		"linalg.vecmat":                   `[affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
+		"linalg.quantized_matmul":         `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> ()>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+		"linalg.quantized_batch_matmul":   `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> ()>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
+		"linalg.dot":                      `[affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>] ["reduction"]`,
+		"linalg.matmul_transpose_a":       `[affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+		"linalg.matmul_transpose_b":       `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>] ["parallel", "parallel", "reduction"]`,
+		"linalg.batch_matmul_transpose_a": `[affine_map<(d0, d1, d2, d3) -> (d0, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
+		"linalg.batch_matmul_transpose_b": `[affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel", "reduction"]`,
+		"linalg.fill":                     `[affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.transpose":                `[affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.broadcast":                `[affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>] ["parallel", "parallel", "parallel"]`,
+		"linalg.reduce":                   `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>] ["parallel", "reduction"]`,
+		"linalg.map":                      `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
+		"linalg.copy":                     `[affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>] ["parallel", "parallel"]`,
 	}
 	seen := map[string]bool{}
 	fn := m.Op.Body().Ops[0]

@@ -125,6 +125,33 @@ func DefinitionOf(op *ir.Operation) (*Definition, error) {
 			return nil, err
 		}
 		return explicitMaps(op, &Definition{Maps: []*ir.AffineMap{dimsMap(4, 0, 1, 3), dimsMap(4, 0, 3, 2), dimsMap(4, 0, 1, 2)}, Iterators: iterators("pppr")})
+	case "linalg.matmul_transpose_a", "linalg.matmul_transpose_b":
+		if err := expectCounts(op, 2, 1); err != nil {
+			return nil, err
+		}
+		if err := expectRanks(op, 2, 2, 2); err != nil {
+			return nil, err
+		}
+		// (m, n, k): C(m, n) += A(k, m) * B(k, n), or A(m, k) * B(n, k)
+		a, b := dimsMap(3, 2, 0), dimsMap(3, 2, 1)
+		if op.Name == "linalg.matmul_transpose_b" {
+			a, b = dimsMap(3, 0, 2), dimsMap(3, 1, 2)
+		}
+		return &Definition{Maps: []*ir.AffineMap{a, b, dimsMap(3, 0, 1)}, Iterators: iterators("ppr")}, nil
+	case "linalg.batch_matmul_transpose_a", "linalg.batch_matmul_transpose_b":
+		if err := expectCounts(op, 2, 1); err != nil {
+			return nil, err
+		}
+		if err := expectRanks(op, 3, 3, 3); err != nil {
+			return nil, err
+		}
+		// (b, m, n, k): C(b, m, n) += A(b, k, m) * B(b, k, n), or
+		// A(b, m, k) * B(b, n, k)
+		a, b := dimsMap(4, 0, 3, 1), dimsMap(4, 0, 3, 2)
+		if op.Name == "linalg.batch_matmul_transpose_b" {
+			a, b = dimsMap(4, 0, 1, 3), dimsMap(4, 0, 2, 3)
+		}
+		return &Definition{Maps: []*ir.AffineMap{a, b, dimsMap(4, 0, 1, 2)}, Iterators: iterators("pppr")}, nil
 	case "linalg.quantized_matmul":
 		if err := expectCounts(op, 4, 1); err != nil {
 			return nil, err

@@ -63,3 +63,21 @@ func.func @iota() -> tensor<3x4xi32> {
   } -> tensor<3x4xi32>
   return %r : tensor<3x4xi32>
 }
+// The named matmuls with a transposed operand (MLIR 2023 to 2025): at and
+// bt hold a and b transposed per batch, so every result is a * b.
+func.func @transposed_contractions(%a: tensor<2x3x4xf32>, %at: tensor<2x4x3xf32>, %b: tensor<2x4x5xf32>, %bt: tensor<2x5x4xf32>) -> (tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e3 = tensor.empty() : tensor<2x3x5xf32>
+  %z3 = linalg.fill ins(%zero : f32) outs(%e3 : tensor<2x3x5xf32>) -> tensor<2x3x5xf32>
+  %ta = linalg.batch_matmul_transpose_a ins(%at, %b : tensor<2x4x3xf32>, tensor<2x4x5xf32>) outs(%z3 : tensor<2x3x5xf32>) -> tensor<2x3x5xf32>
+  %tb = linalg.batch_matmul_transpose_b ins(%a, %bt : tensor<2x3x4xf32>, tensor<2x5x4xf32>) outs(%z3 : tensor<2x3x5xf32>) -> tensor<2x3x5xf32>
+  %a0 = tensor.extract_slice %a[0, 0, 0] [1, 3, 4] [1, 1, 1] : tensor<2x3x4xf32> to tensor<3x4xf32>
+  %at0 = tensor.extract_slice %at[0, 0, 0] [1, 4, 3] [1, 1, 1] : tensor<2x4x3xf32> to tensor<4x3xf32>
+  %b0 = tensor.extract_slice %b[0, 0, 0] [1, 4, 5] [1, 1, 1] : tensor<2x4x5xf32> to tensor<4x5xf32>
+  %bt0 = tensor.extract_slice %bt[0, 0, 0] [1, 5, 4] [1, 1, 1] : tensor<2x5x4xf32> to tensor<5x4xf32>
+  %e2 = tensor.empty() : tensor<3x5xf32>
+  %z2 = linalg.fill ins(%zero : f32) outs(%e2 : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %ma = linalg.matmul_transpose_a ins(%at0, %b0 : tensor<4x3xf32>, tensor<4x5xf32>) outs(%z2 : tensor<3x5xf32>) -> tensor<3x5xf32>
+  %mb = linalg.matmul_transpose_b ins(%a0, %bt0 : tensor<3x4xf32>, tensor<5x4xf32>) outs(%z2 : tensor<3x5xf32>) -> tensor<3x5xf32>
+  return %ta, %tb, %ma, %mb : tensor<2x3x5xf32>, tensor<2x3x5xf32>, tensor<3x5xf32>, tensor<3x5xf32>
+}

@@ -123,6 +123,9 @@ type moduleNeeds struct {
 	// workgroupMatrices is set when the module has cooperative matrix
 	// types of workgroup scope (VK_NV_cooperative_matrix2).
 	workgroupMatrices bool
+	// denormModes are the DenormPreserve execution modes, by word offset
+	// and float width (floatcontrols.go).
+	denormModes []denormMode
 	// sizes are the workgroup sizes of the GLCompute entry points by
 	// name, where the module states them with literals or constants.
 	sizes map[string][3]uint32
@@ -158,6 +161,8 @@ func scanModule(code []uint32) (moduleNeeds, error) {
 			modes[w[0]] = [3]uint32{w[2], w[3], w[4]}
 		case op == spvOpExecutionMode && n == 6 && w[1] == spvModeLocalSizeID:
 			modeIDs[w[0]] = [3]uint32{w[2], w[3], w[4]}
+		case op == spvOpExecutionMode && n == 4 && w[1] == spvModeDenormPreserve:
+			needs.denormModes = append(needs.denormModes, denormMode{at: i, width: w[2]})
 		case (op == spvOpConstant || op == spvOpSpecConstant) && n == 4:
 			consts[w[1]] = w[2]
 		case (op == spvOpConstantComposite || op == spvOpSpecConstantComposite) && n == 6:

@@ -89,7 +89,7 @@ func (c executableCache) PrepareExecutable(params hal.ExecutableParams) (hal.Exe
 	if need := 4 * uint32(maxConstants(exports)); need > uint32(c.device.dev.max_push_constants_size) {
 		return nil, status.Errorf(status.OutOfRange, "preparing vulkan executable: %d bytes of push constants exceed the device's maxPushConstantsSize %d", need, c.device.dev.max_push_constants_size)
 	}
-	words := withoutDenormPreserve(def.Code, uint32(c.device.dev.denorm_preserve))
+	words := withoutDenormPreserve(def.Code, needs.denormModes, uint32(c.device.dev.denorm_preserve))
 	code := C.malloc(C.size_t(4 * len(words)))
 	defer C.free(code)
 	copy(unsafe.Slice((*uint32)(code), len(words)), words)

@@ -29,34 +29,32 @@ func denormBit(width uint32) uint32 {
 	return 0
 }
 
+// denormMode is a DenormPreserve execution mode of a module: the word
+// offset of its OpExecutionMode (4 words) and its float width.
+type denormMode struct {
+	at    int
+	width uint32
+}
+
 // withoutDenormPreserve returns code without the DenormPreserve execution
-// modes of the widths the device does not preserve (preserved holds
-// gvk_device.denorm_preserve's bits); code itself when it has none.
-// Malformed modules are returned unchanged, for scanModule to report.
-func withoutDenormPreserve(code []uint32, preserved uint32) []uint32 {
-	drop := func(w []uint32) bool {
-		return w[0]&0xffff == spvOpExecutionMode && len(w) == 4 && w[2] == spvModeDenormPreserve && preserved&denormBit(w[3]) == 0
-	}
-	if len(code) < spvHeaderWords {
-		return code
-	}
+// modes (modes, as scanModule found them) of the widths the device does
+// not preserve (preserved holds gvk_device.denorm_preserve's bits); code
+// itself when it drops none.
+func withoutDenormPreserve(code []uint32, modes []denormMode, preserved uint32) []uint32 {
 	var out []uint32
-	for i := spvHeaderWords; i < len(code); {
-		n := int(code[i] >> 16)
-		if n == 0 || i+n > len(code) {
-			return code
+	from := 0
+	for _, m := range modes {
+		if preserved&denormBit(m.width) != 0 {
+			continue
 		}
-		if w := code[i : i+n]; drop(w) {
-			if out == nil {
-				out = append(make([]uint32, 0, len(code)), code[:i]...)
-			}
-		} else if out != nil {
-			out = append(out, w...)
+		if out == nil {
+			out = make([]uint32, 0, len(code))
 		}
-		i += n
+		out = append(out, code[from:m.at]...)
+		from = m.at + 4
 	}
 	if out == nil {
 		return code
 	}
-	return out
+	return append(out, code[from:]...)
 }

@@ -135,7 +135,7 @@ func loopNestConfig(k *loopnest.Kernel, body *ir.Operation, opts GLSLOptions) ke
 			reds = append(reds, l)
 		}
 	}
-	mm := matmulOf(k, body, opts.Device)
+	mm := matmulOf(k, body, opts)
 	for _, b := range k.Bindings() {
 		if kind, err := loopNestKind(b.Type.Elem); err == nil && kind.bits == 64 {
 			mm = nil // the tiles hold 32-bit vec4s
@@ -148,7 +148,7 @@ func loopNestConfig(k *loopnest.Kernel, body *ir.Operation, opts GLSLOptions) ke
 			}
 		}
 		thread, step := level(), level()
-		if wholeBlocks(k, mm, opts) {
+		if mm.whole {
 			// One workgroup-scope matrix product a block and step: the
 			// driver divides it among the subgroups.
 			c := kernelconfig.Config{Pipeline: pipelineCoopWorkgroup, WorkgroupSize: [3]uint32{coopThreads, 1, 1}, SubgroupSize: coopSubgroup}

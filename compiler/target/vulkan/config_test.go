@@ -86,9 +86,10 @@ func buildConfigs(t *testing.T, flags map[string]string, opts vulkan.Options) ma
 
 // TestKernelConfigs checks the configurations recorded for the Vulkan
 // strategies: cooperative matrices (of workgroup scope with nv2 where
-// every block is whole) and 256-invocation tiles on an H200 target, the portable 128-invocation tiles, 64-bit matmuls left untiled,
-// shared reductions with and without subgroups, and a row group (a
-// softmax over two row loops, one row a workgroup).
+// every block is whole) and 256-invocation tiles on an H200 target, the
+// portable 128-invocation tiles, 64-bit matmuls left untiled, shared
+// reductions with and without subgroups, and a row group (a softmax over
+// two row loops, one row a workgroup).
 func TestKernelConfigs(t *testing.T) {
 	if _, err := (vulkan.Options{}).FindGlslc(); err != nil {
 		t.Skipf("skipping: %v", err)

@@ -138,7 +138,7 @@ func (g *lnGen) coopSharedTiles(m *matmulShape) string {
 		g.needs.exts[e] = true
 	}
 	var b strings.Builder
-	if g.wholeBlocks(m) {
+	if m.whole {
 		// f16 views of the two operands for workgroupBlock's loads; no
 		// shared memory of the kernel's own.
 		for _, bi := range []int{g.find("in", 0), g.find("in", 1)} {
@@ -176,7 +176,7 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	}
 	const acc = "fcoopmatNV<32, gl_ScopeSubgroup, 16, 16>"
 	const frag = "fcoopmatNV<16, gl_ScopeSubgroup, 16, 16>"
-	if g.wholeBlocks(m) {
+	if m.whole {
 		fmt.Fprintf(w, "  // Cooperative matrices of workgroup scope: blocks of %dx%d outputs, all inside the matrices.\n", coopBlock, coopBlockN)
 	} else {
 		fmt.Fprintf(w, "  // Cooperative matrices: blocks of %dx%d outputs, 8 subgroups of 32 with %dx%d 16x16 f32 accumulators each,\n", coopBlock, coopBlockN, coopRows, coopCols)
@@ -214,7 +214,7 @@ func (g *lnGen) coopMatmul(m *matmulShape) error {
 	w.WriteString("    }\n")
 	fmt.Fprintf(w, "    for (uint r0 = %s; r0 < %s; r0 += %du) {\n", rowLo, rowHi, coopBlock)
 	fmt.Fprintf(w, "    for (uint c0 = gl_WorkGroupID.z * %du; c0 < %s; c0 += gl_NumWorkGroups.z * %du) {\n", coopBlockN, N, coopBlockN)
-	if g.wholeBlocks(m) {
+	if m.whole {
 		g.workgroupBlock(m, iinit)
 		w.WriteString("    }\n    }\n  }\n")
 		return nil
@@ -386,11 +386,6 @@ const wgStep = 64
 // Where they do not, the subgroup-scope kernel runs: a shader that also
 // held it for the blocks that are not whole took 1.15 ms on the H200 for
 // the 4096^3 matmul, whose whole blocks alone take 0.49 ms.
-func (g *lnGen) wholeBlocks(m *matmulShape) bool {
-	return wholeBlocks(g.k, m, g.opts)
-}
-
-// wholeBlocks is lnGen.wholeBlocks for kernel k with options opts.
 func wholeBlocks(k *loopnest.Kernel, m *matmulShape, opts GLSLOptions) bool {
 	// Batched matmuls keep the subgroup-scope kernel: the workgroup-scope
 	// one has only run on the device for single matmuls.
@@ -438,15 +433,15 @@ func (g *lnGen) workgroupBlock(m *matmulShape, iinit int) {
 	fb := fmt.Sprintf("fcoopmatNV<16, gl_ScopeWorkgroup, %d, %d>", wgStep, coopBlockN)
 	fmt.Fprintf(w, "      // Workgroup-scope matrices, %d along the reduction a step.\n", wgStep)
 	if iinit >= 0 {
-		fmt.Fprintf(w, "        %s wacc;\n        coopMatLoadNV(wacc, b%d.v, iBase + r0 * %s + c0, %s, false);\n", acc, iinit, last(iinit), last(iinit))
+		fmt.Fprintf(w, "      %s wacc;\n      coopMatLoadNV(wacc, b%d.v, iBase + r0 * %s + c0, %s, false);\n", acc, iinit, last(iinit), last(iinit))
 	} else {
-		fmt.Fprintf(w, "        %s wacc = %s(0.0);\n", acc, acc)
+		fmt.Fprintf(w, "      %s wacc = %s(0.0);\n", acc, acc)
 	}
-	fmt.Fprintf(w, "        for (uint k0 = 0u; k0 < %s; k0 += %du) {\n", K, wgStep)
-	fmt.Fprintf(w, "          %s wa;\n          %s wb;\n", fa, fb)
+	fmt.Fprintf(w, "      for (uint k0 = 0u; k0 < %s; k0 += %du) {\n", K, wgStep)
+	fmt.Fprintf(w, "        %s wa;\n        %s wb;\n", fa, fb)
 	// The f16 operands are read through their bindings' f16 views.
-	fmt.Fprintf(w, "          coopMatLoadNV(wa, bh%d.v, aBase + r0 * %s + k0, %s, false);\n", ia, last(ia), last(ia))
-	fmt.Fprintf(w, "          coopMatLoadNV(wb, bh%d.v, bBase + k0 * %s + c0, %s, false);\n", ib, last(ib), last(ib))
-	w.WriteString("          wacc = coopMatMulAddNV(wa, wb, wacc);\n        }\n")
-	fmt.Fprintf(w, "        coopMatStoreNV(wacc, b%d.v, cBase + r0 * %s + c0, %s, false);\n", io, last(io), last(io))
+	fmt.Fprintf(w, "        coopMatLoadNV(wa, bh%d.v, aBase + r0 * %s + k0, %s, false);\n", ia, last(ia), last(ia))
+	fmt.Fprintf(w, "        coopMatLoadNV(wb, bh%d.v, bBase + k0 * %s + c0, %s, false);\n", ib, last(ib), last(ib))
+	w.WriteString("        wacc = coopMatMulAddNV(wa, wb, wacc);\n      }\n")
+	fmt.Fprintf(w, "      coopMatStoreNV(wacc, b%d.v, cBase + r0 * %s + c0, %s, false);\n", io, last(io), last(io))
 }

@@ -455,8 +455,10 @@ func (g *lnGen) buf(bi int) string {
 type matmulShape struct {
 	*gpuloops.Matmul
 	gpuloops.Layout
-	// coop marks an f16 matmul on cooperative matrices (coopmatmul.go).
-	coop bool
+	// coop marks an f16 matmul on cooperative matrices (coopmatmul.go);
+	// whole, one whose blocks are all whole, on workgroup-scope matrices
+	// (wholeBlocks).
+	coop, whole bool
 }
 
 // generateLoopNest returns the compute shader of a loop-nest entry
@@ -496,7 +498,7 @@ func generateLoopNest(funcs map[string]*ir.Operation, fn *ir.Operation, d *ir.Di
 		g.needs.exts["GL_KHR_shader_subgroup_basic"] = true
 		g.needs.exts["GL_KHR_shader_subgroup_shuffle"] = true
 	}
-	g.mm = matmulOf(k, body, opts.Device)
+	g.mm = matmulOf(k, body, opts)
 	// splitOf gives a matmul-shaped kernel column groups in z whether or
 	// not it is tiled here; the untiled kernel leaves every group but the
 	// first idle.

@@ -17,8 +17,11 @@ import (
 // device runs that many with their tiles' shared memory, else 128 in
 // 128 x 64 blocks, which every Vulkan device runs (gpuloops.MatmulThreads).
 // An f16 matmul with body on a device with cooperative matrices uses them
-// (coopOf); body may be nil where only the layout matters.
-func matmulOf(k *loopnest.Kernel, body *ir.Operation, dev Device) *matmulShape {
+// (coopOf), of workgroup scope where opts allow and its blocks are all
+// whole (wholeBlocks); body may be nil where only the layout matters. The
+// device is opts.Device.
+func matmulOf(k *loopnest.Kernel, body *ir.Operation, opts GLSLOptions) *matmulShape {
+	dev := opts.Device
 	m := gpuloops.MatmulOf(k)
 	if m == nil || k.FirstIndexed() >= 0 {
 		return nil
@@ -36,6 +39,7 @@ func matmulOf(k *loopnest.Kernel, body *ir.Operation, dev Device) *matmulShape {
 	threads := gpuloops.MatmulThreads(min(dev.MaxInvocations, dev.MaxWorkgroupSize[0]), shared)
 	mm := &matmulShape{Matmul: m, Layout: m.Layout(k, threads, shared)}
 	mm.coop = mm.TM() == coopBlock && mm.TN() == coopBlock && coopOf(k, body, dev)
+	mm.whole = wholeBlocks(k, mm, opts)
 	return mm
 }
 
@@ -54,7 +58,7 @@ func splitOf(t *hal.ExecutableTargetAttr, d *ir.DictAttr) int64 {
 	if err != nil {
 		dev = Portable
 	}
-	if m := matmulOf(k, nil, dev); m != nil {
+	if m := matmulOf(k, nil, GLSLOptions{Device: dev}); m != nil {
 		l := m.Layout
 		if m.TM() == coopBlock && m.TN() == coopBlock && coopShaped(k, dev) {
 			// Cooperative-matrix blocks are coopBlockN wide (a body

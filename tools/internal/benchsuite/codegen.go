@@ -110,6 +110,15 @@ func codegenPrograms(mn, sn int) []codegenProgram {
 	}
 }
 
+// cudaFigure is the figure of the cuda row a program's vulkan row is
+// compared with: cudaOf where set, else its own.
+func (p codegenProgram) cudaFigure() string {
+	if p.cudaOf != "" {
+		return p.cudaOf
+	}
+	return p.figure
+}
+
 // size names the program's problem size in row names.
 func (p codegenProgram) size(mn, sn int) int {
 	if p.figure == "softmax" {
@@ -299,10 +308,7 @@ func codegenRows(e *env, o *options, want func(string) bool, log io.Writer) []ro
 	anyCUDA, anyVulkan := false, false
 	for i, p := range progs {
 		s := strconv.Itoa(p.size(o.gpuMatmulN, o.gpuSoftmaxN))
-		nm[i] = names{"cuda/codegen-" + p.figure + "-" + s, "vulkan/codegen-" + p.figure + "-" + s}
-		if p.vulkanCoop != "" {
-			nm[i].cuda = "cuda/codegen-" + p.cudaOf + "-" + s
-		}
+		nm[i] = names{"cuda/codegen-" + p.cudaFigure() + "-" + s, "vulkan/codegen-" + p.figure + "-" + s}
 		anyCUDA = anyCUDA || want(nm[i].cuda) || want(nm[i].vulkan)
 		anyVulkan = anyVulkan || want(nm[i].vulkan)
 	}
@@ -332,9 +338,9 @@ func codegenRows(e *env, o *options, want func(string) bool, log io.Writer) []ro
 		file := codegenFile(p.figure, "cuda")
 		// The row is measured when it or a vulkan row it is the
 		// reference of is wanted.
-		needed := want(name) || want(nm[i].vulkan)
+		needed := want(name)
 		for j, q := range progs {
-			needed = needed || q.cudaOf == p.figure && want(nm[j].vulkan)
+			needed = needed || q.cudaFigure() == p.figure && want(nm[j].vulkan)
 		}
 		if !needed {
 			continue
@@ -365,11 +371,7 @@ func codegenRows(e *env, o *options, want func(string) bool, log io.Writer) []ro
 			rows = append(rows, skipped(name, target, why))
 			continue
 		}
-		ref := p.figure
-		if p.cudaOf != "" {
-			ref = p.cudaOf
-		}
-		rows = append(rows, vulkanCodegenRow(o, p, name, target, e.codegen.modules[file], reps, cudaTimes[ref], log))
+		rows = append(rows, vulkanCodegenRow(o, p, name, target, e.codegen.modules[file], reps, cudaTimes[p.cudaFigure()], log))
 	}
 	return rows
 }

@@ -293,10 +293,15 @@ func TestGPUMatmulF16Vulkan(t *testing.T) {
 	// h200-nv2 multiplies the blocks inside the matrices as
 	// workgroup-scope matrices (VK_NV_cooperative_matrix2), which a device
 	// without them refuses, naming the features.
-	for _, c := range []struct{ name, flag, feature, want string }{
-		{"h200", "", "VK_KHR_cooperative_matrix", "declares capability CooperativeMatrixKHR, which needs the device feature cooperativeMatrix (VK_KHR_cooperative_matrix)"},
-		{"h200-nv", "--iree-vulkan-cooperative-matrix=nv", "VK_NV_cooperative_matrix", "declares capability CooperativeMatrixNV, which needs the device feature cooperativeMatrix (VK_NV_cooperative_matrix)"},
-		{"h200-nv2", "--iree-vulkan-cooperative-matrix=nv2", "VK_NV_cooperative_matrix2", "cooperative matrices of workgroup scope, which need the device features cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2)"},
+	// khr marks the modules that also need the KHR matrices, which a
+	// device lacking them names first.
+	for _, c := range []struct {
+		name, flag, feature, want string
+		khr                       bool
+	}{
+		{"h200", "", "VK_KHR_cooperative_matrix", "declares capability CooperativeMatrixKHR, which needs the device feature cooperativeMatrix (VK_KHR_cooperative_matrix)", true},
+		{"h200-nv", "--iree-vulkan-cooperative-matrix=nv", "VK_NV_cooperative_matrix", "declares capability CooperativeMatrixNV, which needs the device feature cooperativeMatrix (VK_NV_cooperative_matrix)", false},
+		{"h200-nv2", "--iree-vulkan-cooperative-matrix=nv2", "VK_NV_cooperative_matrix2", "cooperative matrices of workgroup scope, which need the device features cooperativeMatrixWorkgroupScope and cooperativeMatrixFlexibleDimensions (VK_NV_cooperative_matrix2)", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dev := vulkanDeviceWith(t, vkdriver.DeviceOptions{})
@@ -310,10 +315,9 @@ func TestGPUMatmulF16Vulkan(t *testing.T) {
 				matmulsF16(t, dev, module)
 				return
 			}
-			// The first feature missing is named: nv2's modules also
-			// need the KHR matrices.
+			// The first feature missing is named.
 			want := c.want
-			if !strings.Contains(features, "(VK_KHR_cooperative_matrix)") && c.feature != "VK_NV_cooperative_matrix" {
+			if c.khr && !strings.Contains(features, "(VK_KHR_cooperative_matrix)") {
 				want = "declares capability CooperativeMatrixKHR, which needs the device feature cooperativeMatrix (VK_KHR_cooperative_matrix)"
 			}
 			err := invokeErr(dev, module, "mm16_256", "256x256xf16=1", "256x256xf16=1")
